@@ -1,0 +1,1 @@
+"""Manuals: a world rendered into the (flawed) manual its explorers read."""

@@ -1,0 +1,113 @@
+"""Compilation of rule expressions to host closures, without `eval` of text.
+
+A rule expression becomes a Python AST built node by node from our own
+dataclasses (operators become calls of functions from the operator table,
+constants become `ast.Constant`), so nothing an author writes is ever parsed
+as host code. `and`, `or` and `if` compile to short-circuit code. The same
+builder lets an interpreter splice a rule into its own generated code.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from .errors import RuleSyntaxError
+from .expr import Call, Const, Expr, Identity, Sym, parse, to_text, walk
+from .limits import Limits, Meter
+from .operators import ARITY, SHORT_CIRCUIT, make_operators
+
+
+def op_identifier(op: str) -> str:
+    """Host identifier under which operator `op` is bound in generated code."""
+    return "_r_" + "".join(c if c.isalnum() else f"x{ord(c):02x}" for c in op)
+
+
+def check(expr: Expr, names: set[str], arity: Mapping[str, tuple[int, int | None]] = ARITY, text: str = "") -> None:
+    """Raise RuleSyntaxError for unknown names, unknown operators or wrong arity."""
+    for node in walk(expr):
+        if isinstance(node, Sym) and node.name not in names:
+            known = ", ".join(sorted(names)) or "none"
+            raise RuleSyntaxError(f"unknown name '{node.name}' (available here: {known})", text, node.column)
+        if isinstance(node, Call):
+            if node.op not in arity:
+                raise RuleSyntaxError(f"unknown operator '{node.op}'", text, node.column)
+            lo, hi = arity[node.op]
+            n = len(node.args)
+            if n < lo or (hi is not None and n > hi):
+                want = str(lo) if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
+                raise RuleSyntaxError(f"operator '{node.op}' takes {want} arguments, got {n}", text, node.column)
+        if isinstance(node, Identity) and node is not expr:
+            raise RuleSyntaxError("IDENTITY stands alone", text, node.column)
+
+
+def to_python(expr: Expr, symbols: Mapping[str, ast.expr]) -> ast.expr:
+    """The host AST of `expr`; `symbols` maps each rule symbol to host code."""
+    if isinstance(expr, Const):
+        return ast.Constant(expr.value)
+    if isinstance(expr, Sym):
+        return _copy(symbols[expr.name])
+    if isinstance(expr, Identity):
+        raise ValueError("IDENTITY has no code of its own; the caller uses the standard semantics")
+    args = [to_python(a, symbols) for a in expr.args]
+    if expr.op == "and":
+        return ast.BoolOp(ast.And(), args)
+    if expr.op == "or":
+        return ast.BoolOp(ast.Or(), args)
+    if expr.op == "if":
+        return ast.IfExp(test=args[0], body=args[1], orelse=args[2])
+    return ast.Call(ast.Name(op_identifier(expr.op), ast.Load()), args, [])
+
+
+def _copy(node):
+    """A deep copy of host AST (a node may not appear twice in one tree)."""
+    if isinstance(node, ast.AST):
+        fields = {k: _copy(v) for k, v in ast.iter_fields(node)}
+        return type(node)(**fields)
+    if isinstance(node, list):
+        return [_copy(x) for x in node]
+    return node
+
+
+def operator_namespace(operators: Mapping[str, Callable[..., object]]) -> dict[str, object]:
+    return {op_identifier(name): fn for name, fn in operators.items() if name in ARITY or name.isidentifier()}
+
+
+@dataclass(frozen=True)
+class CompiledRule:
+    """A rule expression compiled to a host code object over named parameters."""
+
+    text: str
+    params: tuple[str, ...]
+    code: object
+
+    def bind(self, namespace: Mapping[str, object]) -> Callable[..., object]:
+        env = {"__builtins__": {}}
+        env.update(namespace)
+        return eval(self.code, env)  # noqa: S307 - our own AST, see module docstring
+
+
+def compile_rule(expr: Expr | str, params: tuple[str, ...], arity: Mapping[str, tuple[int, int | None]] = ARITY) -> CompiledRule:
+    """Compile `expr` into a lambda over `params` (checked first)."""
+    if isinstance(expr, str):
+        expr = parse(expr)
+    check(expr, set(params), arity, to_text(expr))
+    arg_names = [f"p_{i}" for i in range(len(params))]
+    symbols = {p: ast.Name(a, ast.Load()) for p, a in zip(params, arg_names)}
+    body = to_python(expr, symbols)
+    lam = ast.Lambda(
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in arg_names], kwonlyargs=[], kw_defaults=[], defaults=[]),
+        body=body,
+    )
+    tree = ast.Expression(lam)
+    ast.fix_missing_locations(tree)
+    return CompiledRule(to_text(expr), tuple(params), compile(tree, "<rule>", "eval"))
+
+
+def evaluate(expr: Expr | str, env: Mapping[str, object], meter: Meter | None = None) -> object:
+    """Evaluate a rule expression with the given operand values."""
+    meter = meter or Meter(Limits())
+    params = tuple(env)
+    fn = compile_rule(expr, params).bind(operator_namespace(make_operators(meter)))
+    return fn(*(env[p] for p in params))

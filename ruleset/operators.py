@@ -1,0 +1,426 @@
+"""The operators of the rule-expression language, with Python's semantics.
+
+`make_operators(meter)` builds the operator table for one run: every operator
+checks its operands and the meter's limits *before* doing work that could be
+large (a huge power, a long repetition), charges steps for work proportional
+to a sequence's size, and raises LanguageError (never a host exception) on bad
+operands. Interpreters reuse these functions as the standard semantics of
+their own operations, so a world's rule and the manual's meaning run the same
+code.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cmp_to_key
+from typing import Callable
+
+from .errors import LanguageError, LimitExceeded, index_error, type_error, value_error, zero_division
+from .limits import Meter
+from .text import render, type_name
+
+SEQUENCES = (list, tuple, str)
+
+# name -> (min arguments, max arguments or None for any). `and`, `or` and
+# `if` are compiled to short-circuit code and have no function here.
+ARITY: dict[str, tuple[int, int | None]] = {
+    "+": (2, 2), "-": (2, 2), "*": (2, 2), "/": (2, 2), "//": (2, 2), "%": (2, 2),
+    "**": (2, 2), "^": (2, 2), "neg": (1, 1), "abs": (1, 1),
+    "==": (2, 2), "!=": (2, 2), ">": (2, 2), "<": (2, 2), ">=": (2, 2), "<=": (2, 2),
+    "and": (2, None), "or": (2, None), "not": (1, 1), "if": (3, 3),
+    "get": (2, 2), "slice": (2, 3), "len": (1, 1), "reverse": (1, 1), "concat": (2, 2),
+    "prepend": (2, 2), "append": (2, 2), "pop_left": (1, 1), "pop_right": (1, 1),
+    "range": (1, 2), "zip": (2, 2), "enumerate": (1, 1), "filter": (2, 2),
+    "sort_asc": (1, 1), "sort_desc": (1, 1), "max": (1, None), "min": (1, None),
+    "sum": (1, 1), "any": (1, 1), "all": (1, 1), "str": (1, 1), "join": (2, 2),
+    "list": (1, 1), "tuple": (1, 1),
+}
+
+SHORT_CIRCUIT = frozenset({"and", "or", "if"})
+NUMBERS = (int, float)  # bool is an int subclass, as in Python
+
+
+def _is_num(v: object) -> bool:
+    return type(v) in (int, float, bool)
+
+
+def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
+    limits = meter.limits
+    big = 1 << limits.max_int_bits
+    max_len = limits.max_length
+    max_nesting = limits.max_nesting
+    charge = meter.charge
+
+    def int_limit() -> LimitExceeded:
+        return LimitExceeded(f"integer size of {limits.max_int_bits} bits")
+
+    def len_limit() -> LimitExceeded:
+        return LimitExceeded(f"sequence length of {max_len}")
+
+    def checked(r: object) -> object:
+        cls = type(r)
+        if cls is int:
+            if r >= big or r <= -big:
+                raise int_limit()
+        elif cls is list or cls is tuple or cls is str:
+            n = len(r)
+            if n > max_len:
+                raise len_limit()
+            if n > 64:
+                charge(n >> 4)
+        return r
+
+    def operands(op: str, *vals: object) -> LanguageError:
+        names = ", ".join(type_name(v) for v in vals)
+        return type_error(f"unsupported operand types for {op}: {names}")
+
+    # -- arithmetic ---------------------------------------------------------
+
+    def add(a, b):
+        ca, cb = type(a), type(b)
+        if (ca is list or ca is tuple or ca is str) and ca is cb and len(a) + len(b) > max_len:
+            raise len_limit()
+        try:
+            r = a + b
+        except TypeError:
+            raise operands("+", a, b) from None
+        return checked(r)
+
+    def sub(a, b):
+        if not (_is_num(a) and _is_num(b)):
+            raise operands("-", a, b)
+        return checked(a - b)
+
+    def mul(a, b):
+        ca, cb = type(a), type(b)
+        if _is_num(a) and _is_num(b):
+            if ca is not float and cb is not float:
+                if a.bit_length() + b.bit_length() > limits.max_int_bits + 1:
+                    raise int_limit()
+                return checked(a * b)
+            return a * b
+        if (ca in SEQUENCES and (cb is int or cb is bool)) or (cb in SEQUENCES and (ca is int or ca is bool)):
+            seq, n = (a, b) if ca in SEQUENCES else (b, a)
+            if n > 0 and len(seq) * n > max_len:
+                raise len_limit()
+            return checked(a * b)
+        raise operands("*", a, b)
+
+    def truediv(a, b):
+        if not (_is_num(a) and _is_num(b)):
+            raise operands("/", a, b)
+        if not b:
+            raise zero_division("division by zero")
+        try:
+            return a / b
+        except OverflowError:
+            raise LanguageError("OverflowError", "integer division result too large for a float") from None
+
+    def floordiv(a, b):
+        if not (_is_num(a) and _is_num(b)):
+            raise operands("//", a, b)
+        if not b:
+            raise zero_division("integer division or modulo by zero")
+        return a // b
+
+    def mod(a, b):
+        if not (_is_num(a) and _is_num(b)):
+            raise operands("%", a, b)
+        if not b:
+            raise zero_division("modulo by zero")
+        return a % b
+
+    def power(a, b):
+        if not (_is_num(a) and _is_num(b)):
+            raise operands("**", a, b)
+        if type(a) is not float and type(b) is not float:
+            if b < 0:
+                if a == 0:
+                    raise zero_division("0 cannot be raised to a negative power")
+                return float(a) ** b
+            if abs(a) > 1 and b * a.bit_length() > limits.max_int_bits + b:
+                raise int_limit()
+            return checked(a ** b)
+        if a == 0 and b < 0:
+            raise zero_division("0 cannot be raised to a negative power")
+        if a < 0 and float(b) != math.floor(b):
+            raise value_error("negative number cannot be raised to a fractional power")
+        try:
+            return float(a) ** float(b)
+        except OverflowError:
+            raise LanguageError("OverflowError", "numerical result out of range") from None
+
+    def xor(a, b):
+        if type(a) not in (int, bool) or type(b) not in (int, bool):
+            raise operands("^", a, b)
+        return a ^ b
+
+    def neg(a):
+        if not _is_num(a):
+            raise type_error(f"bad operand type for neg: {type_name(a)}")
+        return -a
+
+    def absolute(a):
+        if not _is_num(a):
+            raise type_error(f"bad operand type for abs: {type_name(a)}")
+        return abs(a)
+
+    # -- comparison ---------------------------------------------------------
+
+    def deep_equal(a, b, depth: int) -> bool:
+        if a is b:
+            return True
+        ca, cb = type(a), type(b)
+        if (ca is list and cb is list) or (ca is tuple and cb is tuple):
+            if len(a) != len(b):
+                return False
+            if depth >= max_nesting:
+                raise LimitExceeded("nesting depth")
+            charge(1 + (len(a) >> 4))
+            for x, y in zip(a, b):
+                cx = type(x)
+                if cx is list or cx is tuple:
+                    if not deep_equal(x, y, depth + 1):
+                        return False
+                elif x is not y and not x == y:
+                    return False
+            return True
+        if ca is list or ca is tuple or cb is list or cb is tuple:
+            return False
+        return a == b
+
+    def eq(a, b):
+        ca = type(a)
+        if ca is list or ca is tuple:
+            return deep_equal(a, b, 0)
+        return a == b
+
+    def ne(a, b):
+        return not eq(a, b)
+
+    def compare(a, b, op: str, depth: int) -> int:
+        """-1, 0 or 1 with Python's ordering; TypeError where Python has none."""
+        ca, cb = type(a), type(b)
+        if _is_num(a) and _is_num(b):
+            return (a > b) - (a < b)
+        if ca is str and cb is str:
+            return (a > b) - (a < b)
+        if (ca is list and cb is list) or (ca is tuple and cb is tuple):
+            if depth >= max_nesting:
+                raise LimitExceeded("nesting depth")
+            charge(1 + (min(len(a), len(b)) >> 4))
+            for x, y in zip(a, b):
+                if x is y:
+                    continue
+                if type(x) in (list, tuple) or type(y) in (list, tuple):
+                    c = compare(x, y, op, depth + 1)
+                    if c:
+                        return c
+                elif x != y:
+                    return compare(x, y, op, depth + 1)
+            return (len(a) > len(b)) - (len(a) < len(b))
+        raise type_error(f"cannot compare {type_name(a)} and {type_name(b)} with {op}")
+
+    def gt(a, b):
+        if _is_num(a) and _is_num(b):
+            return a > b
+        return compare(a, b, ">", 0) > 0
+
+    def lt(a, b):
+        if _is_num(a) and _is_num(b):
+            return a < b
+        return compare(a, b, "<", 0) < 0
+
+    def ge(a, b):
+        if _is_num(a) and _is_num(b):
+            return a >= b
+        return compare(a, b, ">=", 0) >= 0
+
+    def le(a, b):
+        if _is_num(a) and _is_num(b):
+            return a <= b
+        return compare(a, b, "<=", 0) <= 0
+
+    def logical_not(a):
+        return not a
+
+    # -- sequences ----------------------------------------------------------
+
+    def need_seq(op: str, seq: object) -> None:
+        if type(seq) not in SEQUENCES:
+            raise type_error(f"{op} needs a sequence, not {type_name(seq)}")
+
+    def need_index(op: str, i: object) -> None:
+        if type(i) is not int and type(i) is not bool:
+            raise type_error(f"{op} needs an integer position, not {type_name(i)}")
+
+    def get(seq, i):
+        need_seq("get", seq)
+        need_index("get", i)
+        try:
+            return seq[i]
+        except IndexError:
+            raise index_error(f"index {i} out of range for a {type_name(seq)} of length {len(seq)}") from None
+
+    def slice_(seq, lo, hi=None):
+        need_seq("slice", seq)
+        for bound in (lo, hi):
+            if bound is not None:
+                need_index("slice", bound)
+        return checked(seq[lo:hi])
+
+    def length(seq):
+        need_seq("len", seq)
+        return len(seq)
+
+    def reverse(seq):
+        need_seq("reverse", seq)
+        return checked(seq[::-1])
+
+    def concat(a, b):
+        need_seq("concat", a)
+        need_seq("concat", b)
+        if type(a) is not type(b):
+            raise operands("concat", a, b)
+        return add(a, b)
+
+    def prepend(seq, v):
+        need_seq("prepend", seq)
+        if type(seq) is str:
+            if type(v) is not str:
+                raise operands("prepend", seq, v)
+            return add(v, seq)
+        if len(seq) + 1 > max_len:
+            raise len_limit()
+        return checked(type(seq)((v, *seq)))
+
+    def append(seq, v):
+        need_seq("append", seq)
+        if type(seq) is str:
+            if type(v) is not str:
+                raise operands("append", seq, v)
+            return add(seq, v)
+        if len(seq) + 1 > max_len:
+            raise len_limit()
+        return checked(type(seq)((*seq, v)))
+
+    def pop_left(seq):
+        need_seq("pop_left", seq)
+        if not seq:
+            raise index_error(f"pop from an empty {type_name(seq)}")
+        return seq[0]
+
+    def pop_right(seq):
+        need_seq("pop_right", seq)
+        if not seq:
+            raise index_error(f"pop from an empty {type_name(seq)}")
+        return seq[-1]
+
+    def range_(lo, hi=None):
+        if hi is None:
+            lo, hi = 0, lo
+        need_index("range", lo)
+        need_index("range", hi)
+        if hi - lo > max_len:
+            raise len_limit()
+        return checked(list(range(lo, hi)))
+
+    def zip_(a, b):
+        need_seq("zip", a)
+        need_seq("zip", b)
+        return checked(list(zip(a, b)))
+
+    def enumerate_(seq):
+        need_seq("enumerate", seq)
+        return checked(list(enumerate(seq)))
+
+    def filter_(pred, seq):
+        if not callable(pred):
+            raise type_error(f"filter needs a function, not {type_name(pred)}")
+        need_seq("filter", seq)
+        return checked([x for x in seq if pred(x)])
+
+    def sort(seq, descending: bool, op: str):
+        need_seq(op, seq)
+        items = list(seq)
+        n = len(items)
+        charge(1 + (n * max(1, n.bit_length()) >> 4))
+        if all(_is_num(x) and x == x for x in items) or all(type(x) is str for x in items):
+            items.sort(reverse=descending)
+        else:
+            items.sort(key=cmp_to_key(lambda x, y: compare(x, y, op, 0)), reverse=descending)
+        return items
+
+    def sort_asc(seq):
+        return sort(seq, False, "sort_asc")
+
+    def sort_desc(seq):
+        return sort(seq, True, "sort_desc")
+
+    def extreme(op: str, args: tuple, sign: int):
+        items = args[0] if len(args) == 1 and type(args[0]) in SEQUENCES else args
+        if not items:
+            raise value_error(f"{op} of an empty sequence")
+        charge(1 + (len(items) >> 4))
+        best = items[0]
+        for x in items[1:]:
+            if compare(x, best, op, 0) * sign > 0:
+                best = x
+        return best
+
+    def max_(*args):
+        return extreme("max", args, 1)
+
+    def min_(*args):
+        return extreme("min", args, -1)
+
+    def sum_(seq):
+        need_seq("sum", seq)
+        total = 0
+        for x in seq:
+            total = add(total, x) if _is_num(x) else _bad_sum(x)
+        return total
+
+    def _bad_sum(x):
+        raise type_error(f"sum needs numbers, not {type_name(x)}")
+
+    def any_(seq):
+        need_seq("any", seq)
+        return any(seq)
+
+    def all_(seq):
+        need_seq("all", seq)
+        return all(seq)
+
+    def to_str(v):
+        return render(v, budget=max_len, max_nesting=max_nesting)
+
+    def join(sep, seq):
+        if type(sep) is not str:
+            raise type_error(f"join needs a string separator, not {type_name(sep)}")
+        need_seq("join", seq)
+        texts = [to_str(x) for x in seq]
+        if sum(map(len, texts)) + len(sep) * max(0, len(texts) - 1) > max_len:
+            raise len_limit()
+        return checked(sep.join(texts))
+
+    def to_list(seq):
+        need_seq("list", seq)
+        return checked(list(seq))
+
+    def to_tuple(seq):
+        need_seq("tuple", seq)
+        return checked(tuple(seq))
+
+    return {
+        "+": add, "-": sub, "*": mul, "/": truediv, "//": floordiv, "%": mod, "**": power,
+        "^": xor, "neg": neg, "abs": absolute,
+        "==": eq, "!=": ne, ">": gt, "<": lt, ">=": ge, "<=": le, "not": logical_not,
+        "get": get, "slice": slice_, "len": length, "reverse": reverse, "concat": concat,
+        "prepend": prepend, "append": append, "pop_left": pop_left, "pop_right": pop_right,
+        "range": range_, "zip": zip_, "enumerate": enumerate_, "filter": filter_,
+        "sort_asc": sort_asc, "sort_desc": sort_desc, "max": max_, "min": min_, "sum": sum_,
+        "any": any_, "all": all_, "str": to_str, "join": join, "list": to_list, "tuple": to_tuple,
+        # helpers interpreters reuse
+        "checked": checked, "compare": compare,
+    }
