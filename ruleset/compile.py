@@ -88,13 +88,25 @@ class CompiledRule:
         return eval(self.code, env)  # noqa: S307 - our own AST, see module docstring
 
 
-def compile_rule(expr: Expr | str, params: tuple[str, ...], arity: Mapping[str, tuple[int, int | None]] = ARITY) -> CompiledRule:
-    """Compile `expr` into a lambda over `params` (checked first)."""
+def compile_rule(
+    expr: Expr | str,
+    params: tuple[str, ...],
+    arity: Mapping[str, tuple[int, int | None]] = ARITY,
+    lazy: frozenset[str] = frozenset(),
+) -> CompiledRule:
+    """Compile `expr` into a lambda over `params` (checked first).
+
+    A parameter named in `lazy` is passed as a thunk and forced where the
+    expression uses it (short-circuit operands).
+    """
     if isinstance(expr, str):
         expr = parse(expr)
     check(expr, set(params), arity, to_text(expr))
     arg_names = [f"p_{i}" for i in range(len(params))]
-    symbols = {p: ast.Name(a, ast.Load()) for p, a in zip(params, arg_names)}
+    symbols: dict[str, ast.expr] = {}
+    for p, a in zip(params, arg_names):
+        ref = ast.Name(a, ast.Load())
+        symbols[p] = ast.Call(ref, [], []) if p in lazy else ref
     body = to_python(expr, symbols)
     lam = ast.Lambda(
         args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in arg_names], kwonlyargs=[], kw_defaults=[], defaults=[]),

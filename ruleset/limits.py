@@ -45,6 +45,11 @@ class Meter:
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
+        self.reset()
+
+    def reset(self) -> None:
+        """Start a new run: zero counters, a fresh deadline."""
+        limits = self.limits
         self.used = 0
         self.depth = 0
         self.output = 0

@@ -33,11 +33,10 @@ ARITY: dict[str, tuple[int, int | None]] = {
     "range": (1, 2), "zip": (2, 2), "enumerate": (1, 1), "filter": (2, 2),
     "sort_asc": (1, 1), "sort_desc": (1, 1), "max": (1, None), "min": (1, None),
     "sum": (1, 1), "any": (1, 1), "all": (1, 1), "str": (1, 1), "join": (2, 2),
-    "list": (1, 1), "tuple": (1, 1),
+    "list": (1, 1), "tuple": (1, 1), "set": (3, 3),
 }
 
 SHORT_CIRCUIT = frozenset({"and", "or", "if"})
-NUMBERS = (int, float)  # bool is an int subclass, as in Python
 
 
 def _is_num(v: object) -> bool:
@@ -70,35 +69,50 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
                 charge(n >> 4)
         return r
 
+    # Messages never name the rule operator or show computed values: an
+    # interpreter prefixes its own operation's name, and a world's rule must
+    # not leak through an error message.
     def operands(op: str, *vals: object) -> LanguageError:
-        names = ", ".join(type_name(v) for v in vals)
-        return type_error(f"unsupported operand types for {op}: {names}")
+        names = " and ".join(type_name(v) for v in vals)
+        return type_error(f"unsupported operand types: {names}")
 
     # -- arithmetic ---------------------------------------------------------
 
     def add(a, b):
-        ca, cb = type(a), type(b)
-        if (ca is list or ca is tuple or ca is str) and ca is cb and len(a) + len(b) > max_len:
-            raise len_limit()
         try:
             r = a + b
         except TypeError:
             raise operands("+", a, b) from None
+        cls = r.__class__
+        if cls is int:
+            if -big < r < big:
+                return r
+            raise int_limit()
+        if cls is float:
+            return r
         return checked(r)
 
     def sub(a, b):
-        if not (_is_num(a) and _is_num(b)):
-            raise operands("-", a, b)
-        return checked(a - b)
+        # Only numbers support `-` among the language's values.
+        try:
+            r = a - b
+        except TypeError:
+            raise operands("-", a, b) from None
+        if r.__class__ is int and not -big < r < big:
+            raise int_limit()
+        return r
 
     def mul(a, b):
-        ca, cb = type(a), type(b)
+        ca, cb = a.__class__, b.__class__
+        if ca is int and cb is int:
+            if a.bit_length() + b.bit_length() > limits.max_int_bits + 1:
+                raise int_limit()
+            r = a * b
+            if -big < r < big:
+                return r
+            raise int_limit()
         if _is_num(a) and _is_num(b):
-            if ca is not float and cb is not float:
-                if a.bit_length() + b.bit_length() > limits.max_int_bits + 1:
-                    raise int_limit()
-                return checked(a * b)
-            return a * b
+            return checked(a * b)
         if (ca in SEQUENCES and (cb is int or cb is bool)) or (cb in SEQUENCES and (ca is int or ca is bool)):
             seq, n = (a, b) if ca in SEQUENCES else (b, a)
             if n > 0 and len(seq) * n > max_len:
@@ -117,18 +131,23 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             raise LanguageError("OverflowError", "integer division result too large for a float") from None
 
     def floordiv(a, b):
-        if not (_is_num(a) and _is_num(b)):
-            raise operands("//", a, b)
-        if not b:
-            raise zero_division("integer division or modulo by zero")
-        return a // b
+        # Only numbers support `//` among the language's values.
+        try:
+            return a // b
+        except TypeError:
+            raise operands("//", a, b) from None
+        except ZeroDivisionError:
+            raise zero_division("integer division or modulo by zero") from None
 
     def mod(a, b):
-        if not (_is_num(a) and _is_num(b)):
+        if a.__class__ is str:  # Python's `%` would format the string
             raise operands("%", a, b)
-        if not b:
-            raise zero_division("modulo by zero")
-        return a % b
+        try:
+            return a % b
+        except TypeError:
+            raise operands("%", a, b) from None
+        except ZeroDivisionError:
+            raise zero_division("integer division or modulo by zero") from None
 
     def power(a, b):
         if not (_is_num(a) and _is_num(b)):
@@ -157,12 +176,12 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
 
     def neg(a):
         if not _is_num(a):
-            raise type_error(f"bad operand type for neg: {type_name(a)}")
+            raise type_error(f"bad operand type: {type_name(a)}")
         return -a
 
     def absolute(a):
         if not _is_num(a):
-            raise type_error(f"bad operand type for abs: {type_name(a)}")
+            raise type_error(f"bad operand type: {type_name(a)}")
         return abs(a)
 
     # -- comparison ---------------------------------------------------------
@@ -190,7 +209,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         return a == b
 
     def eq(a, b):
-        ca = type(a)
+        ca = a.__class__
         if ca is list or ca is tuple:
             return deep_equal(a, b, 0)
         return a == b
@@ -219,27 +238,45 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
                 elif x != y:
                     return compare(x, y, op, depth + 1)
             return (len(a) > len(b)) - (len(a) < len(b))
-        raise type_error(f"cannot compare {type_name(a)} and {type_name(b)} with {op}")
+        raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}")
 
+    # Scalars compare natively (Python refuses mixed types with TypeError);
+    # containers go through `compare`, which charges steps and bounds depth.
     def gt(a, b):
-        if _is_num(a) and _is_num(b):
+        ca = a.__class__
+        if ca is list or ca is tuple:
+            return compare(a, b, ">", 0) > 0
+        try:
             return a > b
-        return compare(a, b, ">", 0) > 0
+        except TypeError:
+            raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}") from None
 
     def lt(a, b):
-        if _is_num(a) and _is_num(b):
+        ca = a.__class__
+        if ca is list or ca is tuple:
+            return compare(a, b, "<", 0) < 0
+        try:
             return a < b
-        return compare(a, b, "<", 0) < 0
+        except TypeError:
+            raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}") from None
 
     def ge(a, b):
-        if _is_num(a) and _is_num(b):
+        ca = a.__class__
+        if ca is list or ca is tuple:
+            return compare(a, b, ">=", 0) >= 0
+        try:
             return a >= b
-        return compare(a, b, ">=", 0) >= 0
+        except TypeError:
+            raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}") from None
 
     def le(a, b):
-        if _is_num(a) and _is_num(b):
+        ca = a.__class__
+        if ca is list or ca is tuple:
+            return compare(a, b, "<=", 0) <= 0
+        try:
             return a <= b
-        return compare(a, b, "<=", 0) <= 0
+        except TypeError:
+            raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}") from None
 
     def logical_not(a):
         return not a
@@ -248,11 +285,11 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
 
     def need_seq(op: str, seq: object) -> None:
         if type(seq) not in SEQUENCES:
-            raise type_error(f"{op} needs a sequence, not {type_name(seq)}")
+            raise type_error(f"needs a list, tuple or string, not {type_name(seq)}")
 
     def need_index(op: str, i: object) -> None:
         if type(i) is not int and type(i) is not bool:
-            raise type_error(f"{op} needs an integer position, not {type_name(i)}")
+            raise type_error(f"positions must be integers, not {type_name(i)}")
 
     def get(seq, i):
         need_seq("get", seq)
@@ -260,7 +297,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         try:
             return seq[i]
         except IndexError:
-            raise index_error(f"index {i} out of range for a {type_name(seq)} of length {len(seq)}") from None
+            raise index_error("index out of range") from None
 
     def slice_(seq, lo, hi=None):
         need_seq("slice", seq)
@@ -307,13 +344,13 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def pop_left(seq):
         need_seq("pop_left", seq)
         if not seq:
-            raise index_error(f"pop from an empty {type_name(seq)}")
+            raise index_error("pop from an empty sequence")
         return seq[0]
 
     def pop_right(seq):
         need_seq("pop_right", seq)
         if not seq:
-            raise index_error(f"pop from an empty {type_name(seq)}")
+            raise index_error("pop from an empty sequence")
         return seq[-1]
 
     def range_(lo, hi=None):
@@ -336,7 +373,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
 
     def filter_(pred, seq):
         if not callable(pred):
-            raise type_error(f"filter needs a function, not {type_name(pred)}")
+            raise type_error(f"needs a function, not {type_name(pred)}")
         need_seq("filter", seq)
         return checked([x for x in seq if pred(x)])
 
@@ -360,7 +397,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def extreme(op: str, args: tuple, sign: int):
         items = args[0] if len(args) == 1 and type(args[0]) in SEQUENCES else args
         if not items:
-            raise value_error(f"{op} of an empty sequence")
+            raise value_error("empty sequence")
         charge(1 + (len(items) >> 4))
         best = items[0]
         for x in items[1:]:
@@ -382,7 +419,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         return total
 
     def _bad_sum(x):
-        raise type_error(f"sum needs numbers, not {type_name(x)}")
+        raise type_error(f"needs numbers, not {type_name(x)}")
 
     def any_(seq):
         need_seq("any", seq)
@@ -397,12 +434,25 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
 
     def join(sep, seq):
         if type(sep) is not str:
-            raise type_error(f"join needs a string separator, not {type_name(sep)}")
+            raise type_error(f"the separator must be a string, not {type_name(sep)}")
         need_seq("join", seq)
         texts = [to_str(x) for x in seq]
         if sum(map(len, texts)) + len(sep) * max(0, len(texts) - 1) > max_len:
             raise len_limit()
         return checked(sep.join(texts))
+
+    def set_(seq, i, v):
+        need_seq("set", seq)
+        need_index("set", i)
+        if type(seq) is str:
+            raise type_error("needs a list or tuple, not str")
+        items = list(seq)
+        try:
+            items[i] = v
+        except IndexError:
+            raise index_error("index out of range") from None
+        charge(len(items) >> 4)
+        return type(seq)(items)
 
     def to_list(seq):
         need_seq("list", seq)
@@ -421,6 +471,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         "range": range_, "zip": zip_, "enumerate": enumerate_, "filter": filter_,
         "sort_asc": sort_asc, "sort_desc": sort_desc, "max": max_, "min": min_, "sum": sum_,
         "any": any_, "all": all_, "str": to_str, "join": join, "list": to_list, "tuple": to_tuple,
+        "set": set_,
         # helpers interpreters reuse
         "checked": checked, "compare": compare,
     }

@@ -1,0 +1,355 @@
+"""Compile an AlienCode syntax tree, under a world, into a host code object.
+
+The world is applied here, once per program (DESIGN §5.3): every operation
+call and literal is bound to the world's rule for that site and lexical scope,
+or to the standard semantics. The output is a Python AST built node by node
+from our own syntax tree — user names are prefixed `a_`, literals become
+constants, operations become calls of checked helpers — and compiled with
+`compile()`. No text a program supplies is ever parsed as host code.
+
+Generated code carries the AlienCode line and column of every node, so an
+error's position is read back from the host traceback at no run-time cost.
+Steps are charged per loop iteration and per function call (the weight of the
+block entered), on a countdown in the run's Meter.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from types import CodeType
+
+from ruleset import Limits, Meter, World, compile_rule, make_operators, operator_namespace
+from ruleset.compile import CompiledRule
+from ruleset.errors import LanguageError
+from ruleset.expr import parse as parse_rule
+from ruleset.world import Rule
+
+from . import syntax as s
+from .errors import AlienSyntaxError
+from .metering import units as probe_units
+from .operations import literal_ok
+from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
+
+FILENAME = "<aliencode>"
+PREFIX = "a_"
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a node stands lexically: what scope-restricted rules see."""
+
+    in_function: bool = False
+    in_loop: bool = False  # inside a loop body of the current function
+
+    def matches(self, scope: str) -> bool:
+        if scope == "anywhere":
+            return True
+        if scope == "function":
+            return self.in_function
+        if scope == "loop":
+            return self.in_loop
+        return not self.in_function and not self.in_loop  # "top"
+
+
+class Bindings:
+    """A world's rules grouped by site; the first rule whose scope matches wins."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.by_site: dict[str, list[Rule]] = {}
+        for rule in world.rules:
+            self.by_site.setdefault(rule.target, []).append(rule)
+        self.compiled: dict[str, CompiledRule] = {}
+
+    def rule_for(self, site: str, ctx: Context) -> Rule | None:
+        """The rule that changes `site` here, or None for the standard semantics."""
+        for rule in self.by_site.get(site, ()):
+            if ctx.matches(rule.scope):
+                return None if rule.red_herring else rule
+        return None
+
+    def function_name(self, rule: Rule) -> str:
+        name = f"_w_{self.world.rules.index(rule)}"
+        if name not in self.compiled:
+            site = SITES[rule.target]
+            lazy = frozenset({LAZY_OPERAND[rule.target]}) if rule.target in LAZY_OPERAND else frozenset()
+            self.compiled[name] = compile_rule(parse_rule(rule.actual or "IDENTITY"), site.operands, lazy=lazy)
+        return name
+
+
+@dataclass
+class Program:
+    """A compiled program: run it with `runtime.execute`."""
+
+    tree: s.Program
+    code: CodeType
+    world: World
+    limits: Limits
+    rules: dict[str, CompiledRule] = field(default_factory=dict)
+    op_sites: dict[tuple[int, int], str] = field(default_factory=dict)  # (line, column) -> surface name
+    units: int = 0
+
+
+def _at(node: ast.AST, pos: s.Pos) -> ast.AST:
+    node.lineno = node.end_lineno = pos.line
+    node.col_offset = pos.column - 1
+    node.end_col_offset = pos.column
+    return node
+
+
+def _name(id_: str, store: bool = False) -> ast.Name:
+    return ast.Name(id_, ast.Store() if store else ast.Load())
+
+
+def _call(func: str, args: list[ast.expr]) -> ast.Call:
+    return ast.Call(_name(func), args, [])
+
+
+def _weight(body: tuple[s.Stmt, ...]) -> int:
+    """Steps charged when a block is entered: its statements, not counting
+    the bodies of nested loops and functions (charged when they run)."""
+    total = 0
+    for stmt in body:
+        total += 1
+        if isinstance(stmt, s.If):
+            for _, branch in stmt.branches:
+                total += _weight(branch) - 1
+            if stmt.default:
+                total += _weight(stmt.default) - 1
+    return total + 1
+
+
+def _tick(weight: int, pos: s.Pos) -> list[ast.stmt]:
+    budget = ast.Attribute(_name("_m"), "budget", ast.Store())
+    charge = ast.AugAssign(budget, ast.Sub(), ast.Constant(weight))
+    test = ast.Compare(ast.Attribute(_name("_m"), "budget", ast.Load()), [ast.Lt()], [ast.Constant(0)])
+    check = ast.If(test, [ast.Expr(ast.Call(ast.Attribute(_name("_m"), "checkpoint", ast.Load()), [], []))], [])
+    return [_at(charge, pos), _at(check, pos)]
+
+
+class Compiler:
+    def __init__(self, world: World, limits: Limits) -> None:
+        self.world = world
+        self.limits = limits
+        self.bindings = Bindings(world)
+        self.op_sites: dict[tuple[int, int], str] = {}
+        meter = Meter(limits)
+        self._const_ns = operator_namespace(make_operators(meter))
+        self._literal_fns: dict[str, object] = {}
+
+    # -- statements ------------------------------------------------------------
+
+    def block(self, body: tuple[s.Stmt, ...], ctx: Context) -> list[ast.stmt]:
+        out: list[ast.stmt] = []
+        for stmt in body:
+            out.extend(self.stmt(stmt, ctx))
+        return out or [ast.Pass()]
+
+    def stmt(self, st: s.Stmt, ctx: Context) -> list[ast.stmt]:
+        if isinstance(st, s.Set):
+            return [self.set_stmt(st, ctx)]
+        if isinstance(st, s.ExprStmt):
+            return [_at(ast.Expr(self.expr(st.expr, ctx)), st.pos)]
+        if isinstance(st, s.If):
+            return [self.if_stmt(st, ctx)]
+        if isinstance(st, s.Sweep):
+            return [self.sweep(st, ctx)]
+        if isinstance(st, s.While):
+            body_ctx = Context(ctx.in_function, True)
+            body = _tick(_weight(st.body), st.pos) + self.block(st.body, body_ctx)
+            return [_at(ast.While(self.expr(st.cond, ctx), body, []), st.pos)]
+        if isinstance(st, (s.Cease, s.Bypass)):
+            if not ctx.in_loop:
+                word = "CEASE" if isinstance(st, s.Cease) else "BYPASS"
+                raise AlienSyntaxError(f"{self.world.surface(word)} outside a loop", st.pos.line, st.pos.column)
+            return [_at(ast.Break() if isinstance(st, s.Cease) else ast.Continue(), st.pos)]
+        if isinstance(st, s.Idle):
+            return [_at(ast.Pass(), st.pos)]
+        if isinstance(st, s.Craft):
+            return self.craft(st, ctx)
+        if isinstance(st, s.Deliver):
+            if not ctx.in_function:
+                raise AlienSyntaxError(f"{self.world.surface('DELIVER')} outside a function", st.pos.line, st.pos.column)
+            value = self.expr(st.value, ctx) if st.value is not None else ast.Constant(None)
+            return [_at(ast.Return(value), st.pos)]
+        raise TypeError(f"unknown statement {st!r}")
+
+    def set_stmt(self, st: s.Set, ctx: Context) -> ast.stmt:
+        names, values = st.targets, st.values
+        if len(names) == 1:
+            if len(values) != 1:
+                raise AlienSyntaxError(f"{self.world.surface('SET')} gives {len(values)} values to 1 name", st.pos.line, st.pos.column)
+            return _at(ast.Assign([_name(PREFIX + names[0], True)], self.expr(values[0], ctx)), st.pos)
+        targets = ast.Tuple([_name(PREFIX + n, True) for n in names], ast.Store())
+        if len(values) == len(names):
+            value: ast.expr = ast.Tuple([self.expr(v, ctx) for v in values], ast.Load())
+        elif len(values) == 1:
+            value = self.expr(values[0], ctx)  # unpacked; a length mismatch is a ValueError at run time
+        else:
+            raise AlienSyntaxError(f"{self.world.surface('SET')} gives {len(values)} values to {len(names)} names", st.pos.line, st.pos.column)
+        return _at(ast.Assign([targets], value), st.pos)
+
+    def if_stmt(self, st: s.If, ctx: Context) -> ast.stmt:
+        orelse = self.block(st.default, ctx) if st.default else []
+        for cond, body in reversed(st.branches[1:]):
+            node = ast.If(self.expr(cond, ctx), self.block(body, ctx), orelse)
+            orelse = [_at(node, cond.pos)]
+        cond, body = st.branches[0]
+        return _at(ast.If(self.expr(cond, ctx), self.block(body, ctx), orelse), st.pos)
+
+    def sweep(self, st: s.Sweep, ctx: Context) -> ast.stmt:
+        if len(st.names) > 2:
+            raise AlienSyntaxError(f"{self.world.surface('SWEEP')} takes one or two names", st.pos.line, st.pos.column)
+        if len(st.names) == 1:
+            target: ast.expr = _name(PREFIX + st.names[0], True)
+        else:
+            target = ast.Tuple([_name(PREFIX + n, True) for n in st.names], ast.Store())
+        seq = self.expr(st.iterable, ctx)
+        rule = self.bindings.rule_for("SWEEP", ctx)
+        if rule is not None:
+            seq = _call(self.bindings.function_name(rule), [seq])
+        walked = _at(_call("_s_SWEEP", [seq]), st.pos)
+        body_ctx = Context(ctx.in_function, True)
+        body = _tick(_weight(st.body), st.pos) + self.block(st.body, body_ctx)
+        return _at(ast.For(target, walked, body, []), st.pos)
+
+    def craft(self, st: s.Craft, ctx: Context) -> list[ast.stmt]:
+        if len(set(st.params)) != len(st.params):
+            raise AlienSyntaxError(f"duplicate parameter name in {st.name}", st.pos.line, st.pos.column)
+        inner = Context(True, False)
+        prologue = _tick(_weight(st.body), st.pos)
+        depth = ast.Attribute(_name("_m"), "depth", ast.Store())
+        prologue.append(_at(ast.AugAssign(depth, ast.Add(), ast.Constant(1)), st.pos))
+        too_deep = ast.Compare(ast.Attribute(_name("_m"), "depth", ast.Load()), [ast.Gt()], [_name("_MAXD")])
+        prologue.append(_at(ast.If(too_deep, [ast.Expr(_call("_depth_exceeded", []))], []), st.pos))
+        leave = _at(ast.AugAssign(ast.Attribute(_name("_m"), "depth", ast.Store()), ast.Sub(), ast.Constant(1)), st.pos)
+        guarded = ast.Try(self.block(st.body, inner), [], [], [leave])
+        args = ast.arguments(posonlyargs=[], args=[ast.arg(PREFIX + p) for p in st.params], kwonlyargs=[], kw_defaults=[], defaults=[])
+        fn = ast.FunctionDef(PREFIX + st.name, args, prologue + [_at(guarded, st.pos)], [], None)
+        label = ast.Expr(_call("_fn", [_name(PREFIX + st.name), ast.Constant(st.name)]))
+        return [_at(fn, st.pos), _at(label, st.pos)]
+
+    # -- expressions -----------------------------------------------------------
+
+    def expr(self, e: s.Expr, ctx: Context) -> ast.expr:
+        if isinstance(e, s.Name):
+            return _at(_name(PREFIX + e.id), e.pos)
+        if isinstance(e, s.IntLit):
+            if e.value is None:
+                return _at(_call("_fail", [ast.Constant("LimitExceeded"), ast.Constant(f"integer size of {self.limits.max_int_bits} bits")]), e.pos)
+            return self.literal("literal.int", e.value, e.pos, ctx)
+        if isinstance(e, s.FloatLit):
+            return self.literal("literal.float", e.value, e.pos, ctx)
+        if isinstance(e, s.StrLit):
+            return self.literal("literal.str", e.value, e.pos, ctx)
+        if isinstance(e, s.BoolLit):
+            return self.literal("literal.bool", e.value, e.pos, ctx)
+        if isinstance(e, s.NoneLit):
+            return _at(ast.Constant(None), e.pos)
+        if isinstance(e, s.Call):
+            return _at(ast.Call(self.expr(e.func, ctx), [self.expr(a, ctx) for a in e.args], []), e.pos)
+        if isinstance(e, s.OpCall):
+            return self.operation(e, ctx)
+        raise TypeError(f"unknown expression {e!r}")
+
+    def literal(self, site: str, value: object, pos: s.Pos, ctx: Context) -> ast.expr:
+        rule = self.bindings.rule_for(site, ctx)
+        if rule is None:
+            return self._constant(value, pos)
+        name = self.bindings.function_name(rule)
+        fn = self._literal_fns.get(name)
+        if fn is None:
+            fn = self._literal_fns[name] = self.bindings.compiled[name].bind(self._const_ns)
+        try:
+            result = fn(value)
+        except LanguageError as exc:
+            return _at(_call("_fail", [ast.Constant(exc.kind), ast.Constant(exc.message)]), pos)
+        if literal_ok(result):
+            return self._constant(result, pos)
+        return _at(_call(name, [ast.Constant(value)]), pos)  # a mutable value is made afresh each time
+
+    def _constant(self, value: object, pos: s.Pos) -> ast.expr:
+        if type(value) is int and not -(1 << self.limits.max_int_bits) < value < (1 << self.limits.max_int_bits):
+            return _at(_call("_fail", [ast.Constant("LimitExceeded"), ast.Constant(f"integer size of {self.limits.max_int_bits} bits")]), pos)
+        return _at(ast.Constant(value), pos)
+
+    def operation(self, e: s.OpCall, ctx: Context) -> ast.expr:
+        op = OPERATION_BY_NAME[e.op]
+        self.op_sites[(e.pos.line, e.pos.column)] = e.surface
+        args = [self.expr(a, ctx) for a in e.args]
+        n = len(args)
+        if n < op.min_args or (op.max_args is not None and n > op.max_args):
+            if op.max_args is None:
+                want = f"at least {op.min_args} argument{'s' if op.min_args != 1 else ''}"
+            elif op.min_args == op.max_args:
+                want = f"{op.min_args} argument{'s' if op.min_args != 1 else ''}"
+            else:
+                want = f"{op.min_args} or {op.max_args} arguments"
+            message = f"takes {want} but {n} {'was' if n == 1 else 'were'} given"
+            return _at(_call("_fail", [ast.Constant("TypeError"), ast.Constant(message), *args]), e.pos)
+        if op.operands == ("args",):
+            operands: list[ast.expr] = [ast.List(args, ast.Load())]
+        elif e.op == "EXTENT" and n == 1:
+            operands = [ast.Constant(0), args[0]]
+        elif e.op == "CARVE" and n == 2:
+            operands = [*args, ast.Constant(None)]
+        else:
+            operands = args
+        rule = self.bindings.rule_for(e.op, ctx)
+        if rule is None:
+            return _at(self._standard(e.op, args, operands), e.pos)
+        fn = self.bindings.function_name(rule)
+        if e.op in LAZY_OPERAND:
+            thunk = ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), operands[1])
+            node: ast.expr = _call(fn, [operands[0], _call("_once", [thunk])])
+        elif e.op == "EXPEL":
+            node = _call("_expel_at", [_name(fn), *operands])
+        elif e.op in IN_PLACE:
+            node = _call("_inplace", [_name(fn), *operands])
+        elif e.op == "EMIT":
+            node = _call("_s_EMIT", [_call(fn, operands)])
+        else:
+            node = _call(fn, operands)
+        return _at(node, e.pos)
+
+    @staticmethod
+    def _standard(op: str, args: list[ast.expr], operands: list[ast.expr]) -> ast.expr:
+        # The cheapest faithful host form of the manual's meaning.
+        if op == "STRAND":
+            return ast.List(args, ast.Load())
+        if op == "KNOT":
+            return ast.Tuple(args, ast.Load())
+        if op == "BOND":
+            return ast.BoolOp(ast.And(), args)
+        if op == "RIFT":
+            return ast.BoolOp(ast.Or(), args)
+        if op == "NEGATE":
+            return ast.UnaryOp(ast.Not(), args[0])
+        return _call("_s_" + op, operands)
+
+    def module(self, program: s.Program) -> ast.Module:
+        top = Context()
+        body = _tick(_weight(program.body), s.Pos(1, 1)) + self.block(program.body, top)
+        return ast.Module(body, [])
+
+
+def compile_program(tree: s.Program, world: World, limits: Limits | None = None) -> Program:
+    """Bind `tree` to `world` and compile it; raise AlienSyntaxError on a
+    program the grammar accepts but the language does not (CEASE outside a
+    loop, DELIVER outside a function, ...)."""
+    limits = limits or Limits()
+    compiler = Compiler(world, limits)
+    module = compiler.module(tree)
+    ast.fix_missing_locations(module)
+    code = compile(module, FILENAME, "exec", dont_inherit=True)
+    return Program(
+        tree=tree,
+        code=code,
+        world=world,
+        limits=limits,
+        rules=dict(compiler.bindings.compiled),
+        op_sites=compiler.op_sites,
+        units=probe_units(tree),
+    )
+

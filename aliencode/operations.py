@@ -1,0 +1,147 @@
+"""The standard semantics of AlienCode's operations, and the run-time helpers
+generated code calls.
+
+Most operations are the rule layer's operators under another name, so the
+manual's meaning and a world's rule run the same checked code. `build`
+returns the namespace of one run: every `_s_<OPERATION>` (standard site
+function, taking the site's operands) and the helpers (`_emit`, `_inplace`,
+...).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ruleset import LanguageError, LimitExceeded, Meter, render, type_name
+from ruleset.compile import operator_namespace
+from ruleset.errors import index_error, type_error
+from ruleset.operators import make_operators
+
+# Operations that are exactly one rule operator.
+_SAME_AS_OPERATOR = {
+    "SHATTER": "+", "WEAVE": "-", "PARE": "*", "FRACTURE": "/", "COIL": "**", "RESIDUE": "%",
+    "HALVE": "//", "AKIN": "==", "APART": "!=", "OVER": ">", "UNDER": "<", "ATOP": ">=",
+    "BENEATH": "<=", "PLUCK": "get", "CARVE": "slice", "GAUGE": "len", "SOME_OF": "any",
+    "EVERY_OF": "all", "ORDER": "sort_asc", "GATHER": "list", "EXTENT": "range",
+    "INDEX": "enumerate", "PAIR": "zip", "STRAIN": "filter",
+}
+
+
+def build(meter: Meter, output: list[str]) -> dict[str, object]:
+    """The namespace of one run: operators, standard sites and helpers."""
+    limits = meter.limits
+    ops = make_operators(meter)
+    max_len = limits.max_length
+    checked = ops["checked"]
+
+    def need_list(seq: object) -> None:
+        if type(seq) is not list:
+            raise type_error(f"needs a list, not {type_name(seq)}")
+
+    def annex(seq, val):
+        need_list(seq)
+        if len(seq) >= max_len:
+            raise LimitExceeded(f"sequence length of {max_len}")
+        seq.append(val)
+
+    def expel(seq):
+        need_list(seq)
+        if not seq:
+            raise index_error("pop from an empty list")
+        return seq.pop()
+
+    def imprint(seq, i, val):
+        need_list(seq)
+        if type(i) is not int and type(i) is not bool:
+            raise type_error(f"positions must be integers, not {type_name(i)}")
+        try:
+            seq[i] = val
+        except IndexError:
+            raise index_error("assignment index out of range") from None
+
+    def nadir(args):
+        return ops["min"](*args)
+
+    def apex(args):
+        return ops["max"](*args)
+
+    def fuse(args):
+        return ops["join"]("", args)
+
+    def sweep(seq):
+        if type(seq) not in (list, tuple, str):
+            raise type_error(f"cannot walk a {type_name(seq)}; SWEEP needs a list, tuple or string")
+        return seq
+
+    def emit_values(values):
+        if type(values) not in (list, tuple):
+            raise type_error("the values to print must form a list")
+        remaining = limits.max_output - meter.output
+        text = " ".join(render(v, budget=remaining, max_nesting=limits.max_nesting) for v in values) + "\n"
+        meter.output += len(text)
+        if meter.output > limits.max_output:
+            raise LimitExceeded(f"output size of {limits.max_output} characters")
+        output.append(text)
+
+    def inplace(rule: Callable[..., object], seq, *rest):
+        """ANNEX/IMPRINT under a world rule: the rule gives the new contents."""
+        need_list(seq)
+        contents = rule(seq, *rest)
+        if type(contents) not in (list, tuple, str):
+            raise type_error(f"cannot store a {type_name(contents)} as the contents of a list")
+        seq[:] = checked(list(contents))
+
+    def expel_at(rule: Callable[..., object], seq):
+        """EXPEL under a world rule: the rule gives the position removed."""
+        need_list(seq)
+        if not seq:
+            raise index_error("pop from an empty list")
+        where = rule(seq)
+        if type(where) is not int and type(where) is not bool:
+            raise type_error(f"positions must be integers, not {type_name(where)}")
+        try:
+            return seq.pop(where)
+        except IndexError:
+            raise index_error("pop index out of range") from None
+
+    def once(thunk: Callable[[], object]) -> Callable[[], object]:
+        """A short-circuit operand, evaluated at most once when a rule needs it."""
+        box: list[object] = []
+
+        def force():
+            if not box:
+                box.append(thunk())
+            return box[0]
+
+        return force
+
+    def name_function(fn, name: str) -> None:
+        fn.alien_name = name
+
+    def fail(kind: str, message: str, *_evaluated: object):
+        raise LanguageError(kind, message)
+
+    def depth_exceeded():
+        raise LimitExceeded(f"call depth of {limits.max_depth}")
+
+    namespace: dict[str, object] = {"__builtins__": {}}
+    namespace.update(operator_namespace(ops))
+    for name, op in _SAME_AS_OPERATOR.items():
+        namespace["_s_" + name] = ops[op]
+    namespace.update(
+        _s_ANNEX=annex, _s_EXPEL=expel, _s_IMPRINT=imprint, _s_NADIR=nadir, _s_APEX=apex,
+        _s_FUSE=fuse, _s_SWEEP=sweep, _s_EMIT=emit_values,
+        _inplace=inplace, _expel_at=expel_at, _once=once, _fn=name_function, _fail=fail,
+        _depth_exceeded=depth_exceeded, _m=meter, _MAXD=limits.max_depth,
+    )
+    return namespace
+
+
+def literal_ok(value: object) -> bool:
+    """Whether a computed literal can be shared as a constant (immutable)."""
+    if value is None or type(value) in (bool, int, float, str):
+        return True
+    if type(value) is tuple:
+        return all(literal_ok(v) for v in value)
+    return False
+

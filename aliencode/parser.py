@@ -1,0 +1,319 @@
+"""Parse AlienCode source into the syntax tree of `syntax.py`.
+
+lark's LALR parser with a basic lexer. The grammar spells no keyword: a
+post-lexer retypes NAME tokens that are the world's surface keywords and
+inserts indentation tokens, so one cached grammar serves every world. Syntax
+errors become AlienSyntaxError with a line, a column and what was expected.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.lark import PostLex
+
+from . import syntax as s
+from .errors import AlienSyntaxError
+from .sites import CONSTANT_KEYWORDS, OPERATION_BY_NAME, STATEMENT_KEYWORDS
+
+GRAMMAR = Path(__file__).with_name("grammar.lark")
+MAX_INT_DIGITS = 1300  # beyond any integer the limits allow; int() of longer text is refused
+TAB = 8
+
+_CONSTANT_TYPES = {"YES": "YES", "NO": "NO", "none": "NONE"}
+
+
+def token_types(keywords: Mapping[str, str]) -> dict[str, str]:
+    """Map each surface keyword of a world to its token type."""
+    table: dict[str, str] = {}
+    for word in STATEMENT_KEYWORDS:
+        table[keywords.get(word, word)] = word
+    for word in CONSTANT_KEYWORDS:
+        table[keywords.get(word, word)] = _CONSTANT_TYPES[word]
+    for name in OPERATION_BY_NAME:
+        table[keywords.get(name, name)] = "OPERATION"
+    return table
+
+
+class _Layout(PostLex):
+    """Keyword retyping plus Python-style INDENT/DEDENT tokens."""
+
+    always_accept = ("_NL",)
+
+    def __init__(self, types: Mapping[str, str]) -> None:
+        self.types = types
+
+    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
+        parens = 0
+        levels = [0]
+        last: Token | None = None
+        for tok in stream:
+            kind = tok.type
+            if kind == "NAME" and tok.value in self.types:
+                tok = Token.new_borrow_pos(self.types[tok.value], tok.value, tok)
+            elif kind == "_NL":
+                if parens:
+                    continue
+                yield tok
+                last = tok
+                indent_text = tok.value.rsplit("\n", 1)[-1]
+                indent = indent_text.count(" ") + indent_text.count("\t") * TAB
+                # Indentation tokens sit where the next line's text begins.
+                line, column = tok.end_line or 1, len(indent_text) + 1
+                if indent > levels[-1]:
+                    levels.append(indent)
+                    yield Token("_INDENT", indent_text, line=line, column=column, end_line=line, end_column=column)
+                else:
+                    while indent < levels[-1]:
+                        levels.pop()
+                        yield Token("_DEDENT", indent_text, line=line, column=column, end_line=line, end_column=column)
+                    if indent != levels[-1]:
+                        raise AlienSyntaxError("unindent does not match any outer indentation level", line, column)
+                continue
+            elif kind == "LPAR":
+                parens += 1
+            elif kind == "RPAR":
+                parens = max(0, parens - 1)
+            last = tok
+            yield tok
+        while len(levels) > 1:
+            levels.pop()
+            yield Token.new_borrow_pos("_DEDENT", "", last) if last else Token("_DEDENT", "")
+
+
+def _pos(tok: Token) -> s.Pos:
+    return s.Pos(tok.line or 1, tok.column or 1)
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "0": "\0", "\\": "\\", '"': '"', "'": "'"}
+
+
+def _unescape(body: str) -> str:
+    if "\\" not in body:
+        return body
+    out = []
+    i = 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append(_ESCAPES.get(nxt, "\\" + nxt))  # unknown escapes stay as written, as in Python
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+class _Builder(Transformer):
+    """Parse tree to syntax dataclasses (applied inline by the LALR parser)."""
+
+    def __init__(self, operations: Mapping[str, str]) -> None:
+        super().__init__()
+        self.operations = operations  # surface spelling -> standard name
+
+    # expressions
+    def int_lit(self, c):
+        tok = c[0]
+        digits = tok.value.lstrip("-")
+        value = int(tok.value) if len(digits) <= MAX_INT_DIGITS else None
+        return s.IntLit(value, tok.value, _pos(tok))
+
+    def float_lit(self, c):
+        return s.FloatLit(float(c[0].value), c[0].value, _pos(c[0]))
+
+    def str_lit(self, c):
+        return s.StrLit(_unescape(c[0].value[1:-1]), _pos(c[0]))
+
+    def yes_lit(self, c):
+        return s.BoolLit(True, _pos(c[0]))
+
+    def no_lit(self, c):
+        return s.BoolLit(False, _pos(c[0]))
+
+    def none_lit(self, c):
+        return s.NoneLit(_pos(c[0]))
+
+    def name(self, c):
+        return s.Name(c[0].value, _pos(c[0]))
+
+    def op_call(self, c):
+        tok = c[0]
+        args = tuple(c[1]) if len(c) > 1 else ()
+        return s.OpCall(self.operations[tok.value], tok.value, args, _pos(tok))
+
+    def call(self, c):
+        func = c[0]
+        args = tuple(c[1]) if len(c) > 1 else ()
+        return s.Call(func, args, func.pos)
+
+    def args(self, c):
+        return list(c)
+
+    # statements
+    def name_list(self, c):
+        return [t for t in c]
+
+    def expr_list(self, c):
+        return list(c)
+
+    def set_stmt(self, c):
+        names, values = c[1], c[3]
+        return s.Set(tuple(t.value for t in names), tuple(values), _pos(c[0]))
+
+    def expr_stmt(self, c):
+        return s.ExprStmt(c[0], c[0].pos)
+
+    def cease(self, c):
+        return s.Cease(_pos(c[0]))
+
+    def bypass(self, c):
+        return s.Bypass(_pos(c[0]))
+
+    def idle(self, c):
+        return s.Idle(_pos(c[0]))
+
+    def deliver(self, c):
+        return s.Deliver(c[1] if len(c) > 1 else None, _pos(c[0]))
+
+    def simple_stmt(self, c):
+        return c[0]
+
+    def suite(self, c):
+        return tuple(c)
+
+    def upon(self, c):
+        branches = [(c[1], c[2])]
+        default = None
+        for extra in c[3:]:
+            if extra[0] == "lest":
+                branches.append((extra[1], extra[2]))
+            else:
+                default = extra[1]
+        return s.If(tuple(branches), default, _pos(c[0]))
+
+    def lest(self, c):
+        return ("lest", c[1], c[2])
+
+    def default(self, c):
+        return ("default", c[1])
+
+    def sweep(self, c):
+        names = tuple(t.value for t in c[1])
+        return s.Sweep(names, c[3], c[4], _pos(c[0]))
+
+    def while_stmt(self, c):
+        return s.While(c[1], c[2], _pos(c[0]))
+
+    def params(self, c):
+        return [t.value for t in c]
+
+    def craft(self, c):
+        name = c[1].value
+        params = tuple(c[2]) if len(c) == 4 else ()
+        return s.Craft(name, params, c[-1], _pos(c[0]))
+
+    def start(self, c):
+        return s.Program(tuple(c))
+
+
+_TERMINAL_TEXT = {
+    "LPAR": "'('", "RPAR": "')'", "COMMA": "','", "COLON": "':'",
+    "NAME": "a name", "INT": "a number", "FLOAT": "a number", "STRING": "a string",
+    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of the block",
+    "$END": "end of the program", "OPERATION": "an operation", "YES": "YES", "NO": "NO", "NONE": "none",
+}
+
+
+class Parser:
+    """A parser for one keyword spelling (the standard one or a world's)."""
+
+    def __init__(self, keywords: Mapping[str, str] | None = None) -> None:
+        self.keywords = dict(keywords or {})
+        types = token_types(self.keywords)
+        self._operations = {surface: std for surface, std in ((self.keywords.get(n, n), n) for n in OPERATION_BY_NAME)}
+        self._lark = Lark(
+            GRAMMAR.read_text(encoding="utf-8"),
+            parser="lalr",
+            lexer="basic",
+            postlex=_Layout(types),
+            transformer=_Builder(self._operations),
+            maybe_placeholders=False,
+            cache=True,
+        )
+
+    def surface(self, keyword: str) -> str:
+        return self.keywords.get(keyword, keyword)
+
+    def parse(self, source: str) -> s.Program:
+        text = source.replace("\r\n", "\n")
+        if not text.endswith("\n"):
+            text += "\n"
+        try:
+            return self._lark.parse(text)
+        except AlienSyntaxError:
+            raise
+        except VisitError as exc:  # an error raised inside the tree builder
+            if isinstance(exc.orig_exc, AlienSyntaxError):
+                raise exc.orig_exc from None
+            raise
+        except UnexpectedInput as exc:
+            raise self._syntax_error(exc, text) from None
+
+    def _describe(self, terminal: str) -> str:
+        if terminal in _TERMINAL_TEXT:
+            return _TERMINAL_TEXT[terminal]
+        if terminal in STATEMENT_KEYWORDS:
+            return self.surface(terminal)
+        return terminal.lower()
+
+    def _expected(self, names: set[str]) -> str:
+        words = sorted({self._describe(n) for n in names if not n.startswith("__")})
+        if len(words) > 8:
+            words = words[:8] + ["…"]
+        return ", ".join(words)
+
+    def _syntax_error(self, exc: UnexpectedInput, text: str) -> AlienSyntaxError:
+        line = getattr(exc, "line", None) or 1
+        column = getattr(exc, "column", None) or 1
+        if isinstance(exc, UnexpectedCharacters):
+            ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+            if ch in "\"'":
+                return AlienSyntaxError("unterminated string", line, column)
+            if ch == "-":
+                return AlienSyntaxError("a minus sign may only start a number literal, as in -7", line, column)
+            return AlienSyntaxError(f"unexpected character {ch!r}", line, column)
+        if isinstance(exc, UnexpectedToken):
+            tok = exc.token
+            expected = exc.expected or set()
+            if tok.type == "$END":
+                return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(expected)}", line, column)
+            if tok.type == "_INDENT":
+                return AlienSyntaxError("unexpected indent", tok.line or line, tok.column or column)
+            if "_INDENT" in expected and len(expected) == 1:
+                return AlienSyntaxError("expected an indented block", tok.line or line, tok.column or column)
+            shown = self._describe(tok.type) if tok.type in ("_NL", "_DEDENT") else repr(tok.value)
+            if tok.type == "OPERATION" or tok.type in STATEMENT_KEYWORDS:
+                shown = f"keyword {tok.value}"
+            return AlienSyntaxError(f"unexpected {shown}; expected {self._expected(expected)}", tok.line or line, tok.column or column)
+        if isinstance(exc, UnexpectedEOF):
+            return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(set(exc.expected))}", line, column)
+        return AlienSyntaxError("invalid syntax", line, column)
+
+
+@lru_cache(maxsize=32)
+def _parser_for(keywords: tuple[tuple[str, str], ...]) -> Parser:
+    return Parser(dict(keywords))
+
+
+def parser_for(keywords: Mapping[str, str] | None = None) -> Parser:
+    return _parser_for(tuple(sorted((keywords or {}).items())))
+
+
+def parse(source: str, keywords: Mapping[str, str] | None = None) -> s.Program:
+    """Parse AlienCode `source` in the given surface keywords (standard by default)."""
+    return parser_for(keywords).parse(source)

@@ -1,0 +1,173 @@
+"""Run compiled AlienCode programs and report results the way the tool does.
+
+Everything a program can raise ends here as an AlienError with a position:
+language errors from checked operations (prefixed with the operation's
+surface name), limit overruns, and the few host errors generated code itself
+can raise (an unknown name, calling a non-function, unpacking). Positions are
+read from the innermost generated frame of the traceback. Nothing of the host
+(paths, tracebacks, addresses) reaches the output.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from types import TracebackType
+
+from ruleset import LanguageError, Meter
+
+from .compiler import FILENAME, PREFIX, Program
+from .errors import AlienError
+from .operations import build
+
+
+@dataclass
+class RunResult:
+    output: str
+    error: AlienError | None
+    steps: int
+    units: int
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "output": self.output,
+            "error": self.error.as_dict() if self.error else None,
+            "steps": self.steps,
+            "units": self.units,
+        }
+
+    def text(self) -> str:
+        """What the tool prints: the output, then the error line if any."""
+        if self.error is None:
+            return self.output
+        return f"{self.output}\n{self.error}" if self.output else str(self.error)
+
+
+@dataclass
+class Session:
+    """One namespace across several programs (the REPL, a grader's calls).
+
+    Each `execute` starts a fresh step budget and output; definitions and
+    variables persist.
+    """
+
+    limits: object = None
+    meter: Meter = field(init=False)
+    output: list[str] = field(init=False, default_factory=list)
+    namespace: dict[str, object] = field(init=False)
+
+    def __post_init__(self) -> None:
+        from ruleset import Limits
+
+        self.meter = Meter(self.limits or Limits())
+        self.namespace = build(self.meter, self.output)
+
+    def execute(self, program: Program) -> RunResult:
+        self.meter.reset()
+        self.output.clear()
+        for name, rule in program.rules.items():
+            if name not in self.namespace or getattr(self.namespace[name], "_rule_text", None) != rule.text:
+                fn = rule.bind(self.namespace)
+                self.namespace[name] = fn
+        error = _run(program, self.namespace, self.meter)
+        return RunResult("".join(self.output).rstrip(), error, self.meter.steps, program.units)
+
+
+def execute(program: Program) -> RunResult:
+    """Run a program once in a fresh namespace."""
+    return Session(program.limits).execute(program)
+
+
+def _run(program: Program, namespace: dict[str, object], meter: Meter) -> AlienError | None:
+    old_limit = sys.getrecursionlimit()
+    needed = program.limits.max_depth * 8 + 1000
+    if needed > old_limit:
+        sys.setrecursionlimit(needed)
+    try:
+        exec(program.code, namespace)  # noqa: S102 - code compiled from our own AST (compiler.py)
+    except BaseException as exc:  # every failure becomes an AlienError; see module docstring
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        meter.depth = 0
+        return to_alien_error(exc, program)
+    finally:
+        if needed > old_limit:
+            sys.setrecursionlimit(old_limit)
+    return None
+
+
+def _position(tb: TracebackType | None, skip: int = 0) -> tuple[int | None, int | None, bool]:
+    """Line and column of the innermost generated frame (after skipping
+    `skip` of them), and whether generated code itself raised."""
+    frames = []
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == FILENAME:
+            frames.append(tb)
+        last = tb
+        tb = tb.tb_next
+    if len(frames) > skip:
+        found = frames[-1 - skip]
+        innermost = found is last
+    else:
+        found = None
+    if found is None:
+        return None, None, False
+    positions = list(found.tb_frame.f_code.co_positions())
+    index = found.tb_lasti // 2
+    if 0 <= index < len(positions):
+        line, _, col, _ = positions[index]
+        if line is not None:
+            return line, (col + 1 if col is not None else None), innermost
+    return found.tb_lineno, None, innermost
+
+
+_PY_TYPES = {"int": "int", "float": "float", "str": "str", "bool": "bool", "list": "list",
+             "tuple": "tuple", "NoneType": "none", "function": "function"}
+
+
+def _plain(message: str) -> str:
+    """A host message about generated code, in the language's own words."""
+    message = re.sub(r"\b" + PREFIX + r"(\w+)", r"\1", message)
+    message = re.sub(r"'?\b(\w+)'? object", lambda m: f"{_PY_TYPES.get(m.group(1), 'value')} value", message)
+    message = message.replace("positional argument", "argument")
+    return message
+
+
+_KNOWN_HOST_MESSAGES = (
+    re.compile(r"\w+ value is not callable"),
+    re.compile(r"\w+\(\) takes \d+ arguments? but \d+ (was|were) given"),
+    re.compile(r"\w+\(\) missing \d+ required arguments?: .*"),
+    re.compile(r"cannot unpack non-iterable \w+ value"),
+    re.compile(r"(too many|not enough) values to unpack \(expected \d+(, got \d+)?\)"),
+)
+
+
+def to_alien_error(exc: BaseException, program: Program) -> AlienError:
+    # A call-depth overrun is detected in the callee's prologue; report the call.
+    deep = isinstance(exc, LanguageError) and exc.message.startswith("call depth")
+    line, column, from_generated = _position(exc.__traceback__, 1 if deep else 0)
+    if isinstance(exc, LanguageError):
+        message = exc.message
+        if exc.kind != "LimitExceeded" and (line, column) in program.op_sites:
+            message = f"{program.op_sites[(line, column)]}: {message}"
+        return AlienError(exc.kind, message, line, column)
+    if isinstance(exc, RecursionError):
+        return AlienError("LimitExceeded", f"call depth of {program.limits.max_depth}", line, column)
+    if isinstance(exc, MemoryError):
+        return AlienError("LimitExceeded", "memory", line, column)
+    if from_generated and isinstance(exc, NameError):
+        match = re.search(r"'(\w+)'", str(exc))
+        name = getattr(exc, "name", None) or (match.group(1) if match else "?")
+        name = name[len(PREFIX):] if name.startswith(PREFIX) else name
+        if isinstance(exc, UnboundLocalError):
+            return AlienError("NameError", f"local name '{name}' is used before it is set", line, column)
+        return AlienError("NameError", f"name '{name}' is not defined", line, column)
+    if from_generated and isinstance(exc, (TypeError, ValueError)):
+        message = _plain(str(exc))
+        if any(p.fullmatch(message) for p in _KNOWN_HOST_MESSAGES):
+            message = message.replace("is not callable", "is not a function")
+            return AlienError(type(exc).__name__, message, line, column)
+        return AlienError(type(exc).__name__, "invalid operation", line, column)
+    # Anything else is a bug of ours; report it without host detail.
+    return AlienError("InternalError", f"the interpreter failed ({type(exc).__name__}); please report this program", line, column)
