@@ -22,17 +22,19 @@ from types import CodeType
 from ruleset import Limits, Meter, World, compile_rule, make_operators, operator_namespace
 from ruleset.compile import CompiledRule
 from ruleset.errors import LanguageError
-from ruleset.expr import parse as parse_rule
+from ruleset.expr import Expr, parse as parse_rule
 from ruleset.world import Rule
 
 from . import syntax as s
 from .errors import AlienSyntaxError
 from .metering import units as probe_units
-from .operations import literal_ok
+from .inline import operator_call, splice, spliceable
+from .operations import SAME_AS_OPERATOR, literal_ok
 from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
 
 FILENAME = "<aliencode>"
 PREFIX = "a_"
+DEPTH = "_d"  # hidden first parameter of every generated function
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class Bindings:
         for rule in world.rules:
             self.by_site.setdefault(rule.target, []).append(rule)
         self.compiled: dict[str, CompiledRule] = {}
+        self.exprs: dict[str, Expr] = {}
 
     def rule_for(self, site: str, ctx: Context) -> Rule | None:
         """The rule that changes `site` here, or None for the standard semantics."""
@@ -69,12 +72,17 @@ class Bindings:
                 return None if rule.red_herring else rule
         return None
 
+    def expression(self, rule: Rule) -> Expr:
+        if rule.id not in self.exprs:
+            self.exprs[rule.id] = parse_rule(rule.actual or "IDENTITY")
+        return self.exprs[rule.id]
+
     def function_name(self, rule: Rule) -> str:
         name = f"_w_{self.world.rules.index(rule)}"
         if name not in self.compiled:
             site = SITES[rule.target]
             lazy = frozenset({LAZY_OPERAND[rule.target]}) if rule.target in LAZY_OPERAND else frozenset()
-            self.compiled[name] = compile_rule(parse_rule(rule.actual or "IDENTITY"), site.operands, lazy=lazy)
+            self.compiled[name] = compile_rule(self.expression(rule), site.operands, lazy=lazy)
         return name
 
 
@@ -218,15 +226,14 @@ class Compiler:
         if len(set(st.params)) != len(st.params):
             raise AlienSyntaxError(f"duplicate parameter name in {st.name}", st.pos.line, st.pos.column)
         inner = Context(True, False)
+        # Call depth travels as a hidden first argument: no shared counter to
+        # restore on the way out.
         prologue = _tick(_weight(st.body), st.pos)
-        depth = ast.Attribute(_name("_m"), "depth", ast.Store())
-        prologue.append(_at(ast.AugAssign(depth, ast.Add(), ast.Constant(1)), st.pos))
-        too_deep = ast.Compare(ast.Attribute(_name("_m"), "depth", ast.Load()), [ast.Gt()], [_name("_MAXD")])
+        too_deep = ast.Compare(_name(DEPTH), [ast.Gt()], [_name("_MAXD")])
         prologue.append(_at(ast.If(too_deep, [ast.Expr(_call("_depth_exceeded", []))], []), st.pos))
-        leave = _at(ast.AugAssign(ast.Attribute(_name("_m"), "depth", ast.Store()), ast.Sub(), ast.Constant(1)), st.pos)
-        guarded = ast.Try(self.block(st.body, inner), [], [], [leave])
-        args = ast.arguments(posonlyargs=[], args=[ast.arg(PREFIX + p) for p in st.params], kwonlyargs=[], kw_defaults=[], defaults=[])
-        fn = ast.FunctionDef(PREFIX + st.name, args, prologue + [_at(guarded, st.pos)], [], None)
+        params = [ast.arg(DEPTH), *(ast.arg(PREFIX + p) for p in st.params)]
+        args = ast.arguments(posonlyargs=[], args=params, kwonlyargs=[], kw_defaults=[], defaults=[])
+        fn = ast.FunctionDef(PREFIX + st.name, args, prologue + self.block(st.body, inner), [], None)
         label = ast.Expr(_call("_fn", [_name(PREFIX + st.name), ast.Constant(st.name)]))
         return [_at(fn, st.pos), _at(label, st.pos)]
 
@@ -248,10 +255,18 @@ class Compiler:
         if isinstance(e, s.NoneLit):
             return _at(ast.Constant(None), e.pos)
         if isinstance(e, s.Call):
-            return _at(ast.Call(self.expr(e.func, ctx), [self.expr(a, ctx) for a in e.args], []), e.pos)
+            args = [self._depth(ctx), *(self.expr(a, ctx) for a in e.args)]
+            return _at(ast.Call(self.expr(e.func, ctx), args, []), e.pos)
         if isinstance(e, s.OpCall):
             return self.operation(e, ctx)
         raise TypeError(f"unknown expression {e!r}")
+
+    @staticmethod
+    def _depth(ctx: Context) -> ast.expr:
+        """The call depth a call made here runs at."""
+        if not ctx.in_function:
+            return ast.Constant(1)
+        return ast.BinOp(_name(DEPTH), ast.Add(), ast.Constant(1))
 
     def literal(self, site: str, value: object, pos: s.Pos, ctx: Context) -> ast.expr:
         rule = self.bindings.rule_for(site, ctx)
@@ -296,9 +311,18 @@ class Compiler:
             operands = [*args, ast.Constant(None)]
         else:
             operands = args
+        if e.op == "STRAIN":
+            operands = [_call("_at_depth", [operands[0], self._depth(ctx)]), operands[1]]
         rule = self.bindings.rule_for(e.op, ctx)
         if rule is None:
+            if e.op in SAME_AS_OPERATOR:
+                return _at(operator_call(SAME_AS_OPERATOR[e.op], operands), e.pos)
             return _at(self._standard(e.op, args, operands), e.pos)
+        if e.op not in LAZY_OPERAND and e.op not in IN_PLACE and e.op != "EMIT":
+            expr = self.bindings.expression(rule)
+            named = dict(zip(op.operands, operands))
+            if spliceable(expr, named):
+                return _at(splice(expr, named), e.pos)
         fn = self.bindings.function_name(rule)
         if e.op in LAZY_OPERAND:
             thunk = ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), operands[1])

@@ -1,11 +1,11 @@
 """The standard semantics of AlienCode's operations, and the run-time helpers
 generated code calls.
 
-Most operations are the rule layer's operators under another name, so the
-manual's meaning and a world's rule run the same checked code. `build`
-returns the namespace of one run: every `_s_<OPERATION>` (standard site
-function, taking the site's operands) and the helpers (`_emit`, `_inplace`,
-...).
+Most operations are a rule operator under another name (SAME_AS_OPERATOR),
+so the manual's meaning and a world's rule run the same checked code. `build`
+returns the namespace of one run: the rule operators (`_r_...`), a standard
+site function `_s_<OPERATION>` for each other operation (taking the site's
+operands), and the helpers generated code calls (`_inplace`, `_once`, ...).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from ruleset.compile import operator_namespace
 from ruleset.errors import index_error, type_error
 from ruleset.operators import make_operators
 
-# Operations that are exactly one rule operator.
-_SAME_AS_OPERATOR = {
+# Operations that are exactly one rule operator (compiled as that operator).
+SAME_AS_OPERATOR = {
     "SHATTER": "+", "WEAVE": "-", "PARE": "*", "FRACTURE": "/", "COIL": "**", "RESIDUE": "%",
     "HALVE": "//", "AKIN": "==", "APART": "!=", "OVER": ">", "UNDER": "<", "ATOP": ">=",
     "BENEATH": "<=", "PLUCK": "get", "CARVE": "slice", "GAUGE": "len", "SOME_OF": "any",
@@ -115,6 +115,16 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
 
         return force
 
+    def at_depth(fn, depth: int):
+        """A user function called back by an operation (STRAIN's predicate),
+        as a one-argument callable running at the caller's depth + 1."""
+        code = getattr(fn, "__code__", None)
+        if code is None or getattr(fn, "alien_name", None) is None:
+            return fn  # not a function: the operation reports it
+        if code.co_argcount != 2:
+            raise type_error(f"{fn.alien_name}() must take exactly 1 argument here")
+        return lambda value: fn(depth, value)
+
     def name_function(fn, name: str) -> None:
         fn.alien_name = name
 
@@ -126,12 +136,10 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
 
     namespace: dict[str, object] = {"__builtins__": {}}
     namespace.update(operator_namespace(ops))
-    for name, op in _SAME_AS_OPERATOR.items():
-        namespace["_s_" + name] = ops[op]
     namespace.update(
         _s_ANNEX=annex, _s_EXPEL=expel, _s_IMPRINT=imprint, _s_NADIR=nadir, _s_APEX=apex,
         _s_FUSE=fuse, _s_SWEEP=sweep, _s_EMIT=emit_values,
-        _inplace=inplace, _expel_at=expel_at, _once=once, _fn=name_function, _fail=fail,
+        _inplace=inplace, _expel_at=expel_at, _at_depth=at_depth, _once=once, _fn=name_function, _fail=fail,
         _depth_exceeded=depth_exceeded, _m=meter, _MAXD=limits.max_depth,
     )
     return namespace

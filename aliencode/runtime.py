@@ -89,7 +89,6 @@ def _run(program: Program, namespace: dict[str, object], meter: Meter) -> AlienE
     except BaseException as exc:  # every failure becomes an AlienError; see module docstring
         if isinstance(exc, KeyboardInterrupt):
             raise
-        meter.depth = 0
         return to_alien_error(exc, program)
     finally:
         if needed > old_limit:
@@ -131,7 +130,17 @@ def _plain(message: str) -> str:
     message = re.sub(r"\b" + PREFIX + r"(\w+)", r"\1", message)
     message = re.sub(r"'?\b(\w+)'? object", lambda m: f"{_PY_TYPES.get(m.group(1), 'value')} value", message)
     message = message.replace("positional argument", "argument")
+    # Generated functions take the call depth as a hidden first argument.
+    message = re.sub(
+        r"(\w+)\(\) takes (\d+) arguments? but (\d+) (?:was|were) given",
+        lambda m: _takes(m.group(1), int(m.group(2)) - 1, int(m.group(3)) - 1),
+        message,
+    )
     return message
+
+
+def _takes(name: str, want: int, given: int) -> str:
+    return f"{name}() takes {want} argument{'' if want == 1 else 's'} but {given} {'was' if given == 1 else 'were'} given"
 
 
 _KNOWN_HOST_MESSAGES = (
@@ -143,6 +152,23 @@ _KNOWN_HOST_MESSAGES = (
 )
 
 
+def _native_operand_message(message: str) -> str:
+    """A native operator's TypeError (see inline.py), in the language's words."""
+    def kind(py: str) -> str:
+        return _PY_TYPES.get(py, "value")
+
+    m = re.search(r"not supported between instances of '(\w+)' and '(\w+)'", message)
+    if m:
+        return f"cannot compare {kind(m.group(1))} and {kind(m.group(2))}"
+    m = re.search(r"unsupported operand type\(s\) for .+: '(\w+)' and '(\w+)'", message)
+    if m:
+        return f"unsupported operand types: {kind(m.group(1))} and {kind(m.group(2))}"
+    m = re.search(r'can only concatenate (\w+) \(not "(\w+)"\) to \w+', message)
+    if m:
+        return f"unsupported operand types: {kind(m.group(1))} and {kind(m.group(2))}"
+    return "invalid operands"
+
+
 def to_alien_error(exc: BaseException, program: Program) -> AlienError:
     # A call-depth overrun is detected in the callee's prologue; report the call.
     deep = isinstance(exc, LanguageError) and exc.message.startswith("call depth")
@@ -152,6 +178,10 @@ def to_alien_error(exc: BaseException, program: Program) -> AlienError:
         if exc.kind != "LimitExceeded" and (line, column) in program.op_sites:
             message = f"{program.op_sites[(line, column)]}: {message}"
         return AlienError(exc.kind, message, line, column)
+    if isinstance(exc, OverflowError):
+        return AlienError("OverflowError", "numeric result out of range", line, column)
+    if from_generated and isinstance(exc, TypeError) and (line, column) in program.op_sites:
+        return AlienError("TypeError", f"{program.op_sites[(line, column)]}: {_native_operand_message(str(exc))}", line, column)
     if isinstance(exc, RecursionError):
         return AlienError("LimitExceeded", f"call depth of {program.limits.max_depth}", line, column)
     if isinstance(exc, MemoryError):

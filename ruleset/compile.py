@@ -47,7 +47,7 @@ def to_python(expr: Expr, symbols: Mapping[str, ast.expr]) -> ast.expr:
     if isinstance(expr, Const):
         return ast.Constant(expr.value)
     if isinstance(expr, Sym):
-        return _copy(symbols[expr.name])
+        return copy_node(symbols[expr.name])
     if isinstance(expr, Identity):
         raise ValueError("IDENTITY has no code of its own; the caller uses the standard semantics")
     args = [to_python(a, symbols) for a in expr.args]
@@ -60,13 +60,13 @@ def to_python(expr: Expr, symbols: Mapping[str, ast.expr]) -> ast.expr:
     return ast.Call(ast.Name(op_identifier(expr.op), ast.Load()), args, [])
 
 
-def _copy(node):
+def copy_node(node):
     """A deep copy of host AST (a node may not appear twice in one tree)."""
     if isinstance(node, ast.AST):
-        fields = {k: _copy(v) for k, v in ast.iter_fields(node)}
+        fields = {k: copy_node(v) for k, v in ast.iter_fields(node)}
         return type(node)(**fields)
     if isinstance(node, list):
-        return [_copy(x) for x in node]
+        return [copy_node(x) for x in node]
     return node
 
 

@@ -41,7 +41,7 @@ class Meter:
     accounted for at earlier checkpoints.
     """
 
-    __slots__ = ("limits", "budget", "used", "depth", "output", "deadline", "granted")
+    __slots__ = ("limits", "budget", "used", "output", "deadline", "granted")
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -51,7 +51,6 @@ class Meter:
         """Start a new run: zero counters, a fresh deadline."""
         limits = self.limits
         self.used = 0
-        self.depth = 0
         self.output = 0
         self.granted = min(CHECKPOINT_EVERY, limits.max_steps)
         self.budget = self.granted

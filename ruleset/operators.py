@@ -46,6 +46,10 @@ def _is_num(v: object) -> bool:
 def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     limits = meter.limits
     big = 1 << limits.max_int_bits
+    neg_big = -big
+    # Factors below `half` in magnitude have a product below `big`.
+    half = 1 << (limits.max_int_bits // 2)
+    neg_half = -half
     max_len = limits.max_length
     max_nesting = limits.max_nesting
     charge = meter.charge
@@ -59,7 +63,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def checked(r: object) -> object:
         cls = type(r)
         if cls is int:
-            if r >= big or r <= -big:
+            if r >= big or r <= neg_big:
                 raise int_limit()
         elif cls is list or cls is tuple or cls is str:
             n = len(r)
@@ -85,7 +89,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             raise operands("+", a, b) from None
         cls = r.__class__
         if cls is int:
-            if -big < r < big:
+            if neg_big < r < big:
                 return r
             raise int_limit()
         if cls is float:
@@ -98,17 +102,19 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             r = a - b
         except TypeError:
             raise operands("-", a, b) from None
-        if r.__class__ is int and not -big < r < big:
+        if r.__class__ is int and not neg_big < r < big:
             raise int_limit()
         return r
 
     def mul(a, b):
         ca, cb = a.__class__, b.__class__
         if ca is int and cb is int:
+            if neg_half < a < half and neg_half < b < half:
+                return a * b
             if a.bit_length() + b.bit_length() > limits.max_int_bits + 1:
                 raise int_limit()
             r = a * b
-            if -big < r < big:
+            if neg_big < r < big:
                 return r
             raise int_limit()
         if _is_num(a) and _is_num(b):

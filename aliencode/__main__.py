@@ -1,0 +1,5 @@
+"""`python -m aliencode` is the `aliencode` command."""
+
+from .cli import main
+
+main()

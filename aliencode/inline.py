@@ -1,0 +1,93 @@
+"""Host code for an operator at one call site.
+
+Checked helpers guard every operation whose cost or result could grow without
+bound. Where an operand is a compile-time scalar constant, some operators are
+provably safe in their native host form, which is much faster:
+
+* a comparison with a scalar constant never recurses into containers;
+* `+` / `-` with a numeric constant change a number additively (no blow-up)
+  and refuse strings and lists with a TypeError;
+* `//` and `/` by a non-zero numeric constant cannot divide by zero.
+
+A world's rule expression is spliced into the call site in the same way when
+that preserves evaluation (each operand that is not a plain name or constant
+is used exactly once, in order, outside short-circuit branches); otherwise the
+caller falls back to a compiled lambda.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ruleset.compile import copy_node, op_identifier
+from ruleset.expr import Call, Const, Expr, Sym
+
+_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE}
+_ADDITIVE = {"+": ast.Add, "-": ast.Sub}
+_DIVISION = {"//": ast.FloorDiv, "/": ast.Div}
+_SHORT = {"and", "or", "if"}
+
+
+def _scalar(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (int, float, bool, str))
+
+
+def _number(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
+
+
+def operator_call(op: str, args: list[ast.expr]) -> ast.expr:
+    """Host code applying rule operator `op` to already-built operand code."""
+    if len(args) == 2:
+        left, right = args
+        if op in _COMPARE and (_scalar(left) or _scalar(right)):
+            return ast.Compare(left, [_COMPARE[op]()], [right])
+        if op in _ADDITIVE and (_number(left) or _number(right)):
+            return ast.BinOp(left, _ADDITIVE[op](), right)
+        if op in _DIVISION and _number(right) and right.value != 0:
+            return ast.BinOp(left, _DIVISION[op](), right)
+    if op == "not":
+        return ast.UnaryOp(ast.Not(), args[0])
+    return ast.Call(ast.Name(op_identifier(op), ast.Load()), args, [])
+
+
+def _simple(node: ast.expr) -> bool:
+    return isinstance(node, (ast.Name, ast.Constant))
+
+
+def spliceable(expr: Expr, operands: dict[str, ast.expr]) -> bool:
+    """Whether splicing keeps each operand's evaluation exactly as a call would."""
+    order: list[str] = []
+
+    def visit(node: Expr, guarded: bool) -> bool:
+        if isinstance(node, Sym):
+            if not _simple(operands[node.name]):
+                if guarded:
+                    return False
+                order.append(node.name)
+            return True
+        if isinstance(node, Call):
+            # Only the first operand of and/or/if is always evaluated.
+            return all(visit(arg, guarded or (node.op in _SHORT and i > 0)) for i, arg in enumerate(node.args))
+        return True
+
+    if not visit(expr, False):
+        return False
+    needed = [name for name, code in operands.items() if not _simple(code)]
+    return order == needed
+
+
+def splice(expr: Expr, operands: dict[str, ast.expr]) -> ast.expr:
+    """Host code of `expr` with each operand replaced by its argument code."""
+    if isinstance(expr, Const):
+        return ast.Constant(expr.value)
+    if isinstance(expr, Sym):
+        return copy_node(operands[expr.name])
+    args = [splice(a, operands) for a in expr.args]
+    if expr.op == "and":
+        return ast.BoolOp(ast.And(), args)
+    if expr.op == "or":
+        return ast.BoolOp(ast.Or(), args)
+    if expr.op == "if":
+        return ast.IfExp(test=args[0], body=args[1], orelse=args[2])
+    return operator_call(expr.op, args)

@@ -1,0 +1,60 @@
+"""Whole-process speed of AlienCode against plain CPython (issue 2's goal:
+at most 5x, startup included) and `aliencode run` startup time.
+
+Each workload exists twice under benchmarks/workloads/: NAME.alien (standard
+world) and NAME.py (the same algorithm in Python). Both run as fresh
+processes of the same interpreter; the best of --repeat runs counts.
+
+    python benchmarks/interpreter.py [--repeat 5] [--world W]
+
+Not part of the test suite: timings depend on the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).parent / "workloads"
+WORKLOADS = ("loop", "recursive", "lists")
+
+
+def best_time(cmd: list[str], repeat: int, stdin: str | None = None) -> tuple[float, str]:
+    best = float("inf")
+    out = ""
+    for _ in range(repeat):
+        start = time.perf_counter()
+        proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, check=False)
+        elapsed = time.perf_counter() - start
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(cmd)} failed: {proc.stdout}{proc.stderr}")
+        best = min(best, elapsed)
+        out = proc.stdout
+    return best, out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--world", default="standard", help="world to run the AlienCode side in")
+    args = parser.parse_args()
+    alien = [sys.executable, "-m", "aliencode", "run", "--world", args.world, "--max-steps", "1000000000"]
+    print(f"{'workload':<10} {'CPython s':>10} {'AlienCode s':>12} {'ratio':>6}")
+    worst = 0.0
+    for name in WORKLOADS:
+        py, py_out = best_time([sys.executable, str(HERE / f"{name}.py")], args.repeat)
+        al, al_out = best_time([*alien, str(HERE / f"{name}.alien")], args.repeat)
+        if args.world == "standard" and py_out.strip() != al_out.strip():
+            raise SystemExit(f"{name}: outputs differ: {py_out!r} vs {al_out!r}")
+        ratio = al / py
+        worst = max(worst, ratio)
+        print(f"{name:<10} {py:>10.3f} {al:>12.3f} {ratio:>6.2f}")
+    startup, _ = best_time([sys.executable, "-m", "aliencode", "run", "--world", args.world, "-"], args.repeat, stdin="EMIT(1)\n")
+    print(f"worst ratio {worst:.2f}x; startup of a one-line program {startup:.3f} s")
+
+
+if __name__ == "__main__":
+    main()

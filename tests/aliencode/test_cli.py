@@ -1,0 +1,71 @@
+"""The `aliencode` command line (DESIGN §9), through click's runner and a real process."""
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from aliencode.cli import main
+
+
+def invoke(*args, stdin=None):
+    return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def test_run_file(tmp_path):
+    prog = tmp_path / "p.alien"
+    prog.write_text("EMIT(SHATTER(2, 3))\n")
+    result = invoke("run", str(prog))
+    assert result.exit_code == 0
+    assert result.output == "5\n"
+
+
+def test_run_stdin_json():
+    result = invoke("run", "--json", "-", stdin="EMIT(1, 2)\n")
+    assert result.exit_code == 0
+    assert json.loads(result.output) == {"output": "1 2", "error": None, "steps": 2, "units": 2}
+
+
+def test_run_error_exit_1_and_json_error():
+    result = invoke("run", "--json", stdin="EMIT(1)\nEMIT(x)")
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert data["output"] == "1"
+    assert data["error"] == {"kind": "NameError", "message": "name 'x' is not defined", "line": 2, "column": 6}
+
+
+def test_run_error_text():
+    result = invoke("run", stdin="EMIT(1)\nEMIT(x)")
+    assert result.exit_code == 1
+    assert result.output == "1\n[AlienError] NameError: name 'x' is not defined (line 2)\n"
+
+
+def test_bad_input_exit_2(tmp_path):
+    assert invoke("run", str(tmp_path / "missing.alien")).exit_code == 2
+    assert invoke("run", "--world", "no-such-world", stdin="EMIT(1)").exit_code == 2
+    bad = tmp_path / "bad.alien"
+    bad.write_bytes(b"\xff\xfe")
+    assert invoke("run", str(bad)).exit_code == 2
+
+
+def test_max_steps():
+    loop = "SET i AS 0\nWHILE UNDER(i, 5000):\n    SET i AS SHATTER(i, 1)\nEMIT(i)"
+    assert invoke("run", "--max-steps", "100", stdin=loop).exit_code == 1
+    ok = invoke("run", "--max-steps", "20000", stdin=loop)
+    assert ok.exit_code == 0 and ok.output == "5000\n"
+    assert invoke("run", "--max-steps", "0", stdin=loop).exit_code == 2
+
+
+def test_version_and_help():
+    assert "aliencode" in invoke("--version").output
+    assert "--max-steps" in invoke("run", "--help").output
+
+
+def test_console_script_runs_as_a_process():
+    proc = subprocess.run(
+        [sys.executable, "-m", "aliencode", "run", "-"],
+        input="EMIT(FUSE(\"ok\", 1))", capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout == "ok1\n"
