@@ -86,3 +86,85 @@ def run(file: str, world_spec: str | None, as_json: bool, max_steps: int | None)
         if text:
             click.echo(text)
     sys.exit(EXIT_ERROR if result.error else EXIT_OK)
+
+
+@main.command()
+@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
+@click.option("--format", "fmt", type=click.Choice(["text", "md"]), default="text", show_default=True,
+              help="Plain text (for models) or Markdown (for people).")
+def manual(world_spec: str | None, fmt: str) -> None:
+    """Print the world's manual: the standard language in the world's keywords.
+
+    The manual never reveals a world's rules; it is the same for every world
+    that spells its keywords the same way.
+    """
+    from manuals.aliencode import render
+
+    click.echo(render(load_world_or_exit(world_spec), fmt), nl=False)
+
+
+@main.group()
+def world() -> None:
+    """Inspect and compare worlds."""
+
+
+@world.command("check")
+@click.argument("spec", metavar="PATH|NAME")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def world_check(spec: str, as_json: bool) -> None:
+    """Validate a world file and list its rules.
+
+    Exit status: 0 valid, 2 the world is malformed (every problem is listed,
+    naming the file, the rule and the key).
+    """
+    from ruleset import WorldError
+
+    from .world_schema import load as load_spec
+
+    try:
+        loaded = load_spec(spec)
+    except WorldError as exc:
+        if as_json:
+            click.echo(json.dumps({"world": spec, "hash": None, "ok": False, "problems": [str(p) for p in exc.problems], "rules": []}, indent=2))
+        else:
+            for problem in exc.problems:
+                click.echo(f"aliencode: {problem}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    rules = [
+        {"id": r.id, "name": r.name, "target": r.target, "actual": r.actual, "scope": r.scope, "red_herring": r.red_herring}
+        for r in loaded.rules
+    ]
+    if as_json:
+        click.echo(json.dumps({"world": loaded.name, "hash": loaded.hash, "ok": True, "problems": [], "rules": rules}, indent=2))
+        return
+    click.echo(f"world {loaded.name} ({loaded.hash}): ok, {len(rules)} rules")
+    for r in rules:
+        scope = "" if r["scope"] == "anywhere" else f"  [scope: {r['scope']}]"
+        click.echo(f"  {r['id']:<6} {r['target']:<14} {r['actual']}{scope}")
+
+
+@world.command("compare")
+@click.option("--site", required=True, metavar="S", help="The site both expressions describe, e.g. PLUCK or literal.int.")
+@click.argument("left", metavar="EXPR")
+@click.argument("right", metavar="EXPR")
+def world_compare(site: str, left: str, right: str) -> None:
+    """Decide whether two rule expressions behave the same at a site.
+
+    Both are evaluated on a deterministic sample of operand values suited to
+    the site; IDENTITY means the manual's semantics. Exit status: 0
+    equivalent, 1 different (a counterexample is printed), 2 bad input.
+    """
+    from ruleset import RuleSyntaxError
+    from ruleset.equivalence import compare
+
+    from .sites import OPERATION_BY_NAME, SITES, operand_kinds
+
+    if site not in SITES:
+        fail(f"unknown site {site!r}; sites are {', '.join(SITES)}")
+    standard = OPERATION_BY_NAME[site].standard if site in OPERATION_BY_NAME else " ".join(SITES[site].operands)
+    try:
+        result = compare(left, right, operand_kinds(site), standard=standard)
+    except RuleSyntaxError as exc:
+        fail(f"not a rule expression for {site} (operands: {' '.join(SITES[site].operands)}): {exc}")
+    click.echo(result.describe(left, right))
+    sys.exit(EXIT_OK if result.equivalent else EXIT_ERROR)

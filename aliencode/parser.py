@@ -155,8 +155,11 @@ class _Builder(Transformer):
         return list(c)
 
     # statements
-    def name_list(self, c):
-        return [t for t in c]
+    def set_names(self, c):
+        return list(c)
+
+    def sweep_names(self, c):
+        return list(c)
 
     def expr_list(self, c):
         return list(c)

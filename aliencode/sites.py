@@ -18,8 +18,7 @@ class Operation:
     operands: tuple[str, ...]  # the site's operand names in rule expressions
     standard: str  # the manual's meaning as a rule expression (documentation and tests)
     summary: str  # one line for the manual
-    example: str  # a tiny program line for the manual
-    example_output: str
+    example: str  # a tiny program for the manual; its output is computed, never typed
     category: str
 
 
@@ -29,49 +28,49 @@ def _ops() -> tuple[Operation, ...]:
     args = ("args",)
     rows = [
         # arithmetic
-        ("SHATTER", 2, 2, binary, "(+ a b)", "a + b (numbers; also joins two strings, lists or tuples)", "EMIT(SHATTER(2, 3))", "5", "arithmetic"),
-        ("WEAVE", 2, 2, binary, "(- a b)", "a − b", "EMIT(WEAVE(7, 2))", "5", "arithmetic"),
-        ("PARE", 2, 2, binary, "(* a b)", "a × b (a string, list or tuple times an integer repeats it)", "EMIT(PARE(4, 3))", "12", "arithmetic"),
-        ("FRACTURE", 2, 2, binary, "(/ a b)", "a ÷ b, true division (always a float)", "EMIT(FRACTURE(7, 2))", "3.5", "arithmetic"),
-        ("COIL", 2, 2, binary, "(** a b)", "a to the power b", "EMIT(COIL(2, 10))", "1024", "arithmetic"),
-        ("RESIDUE", 2, 2, binary, "(% a b)", "a modulo b; the result has the sign of b", "EMIT(RESIDUE(-7, 3))", "2", "arithmetic"),
-        ("HALVE", 2, 2, binary, "(// a b)", "floor(a ÷ b)", "EMIT(HALVE(7, 2))", "3", "arithmetic"),
+        ("SHATTER", 2, 2, binary, "(+ a b)", "a + b (numbers; also joins two strings, lists or tuples)", "EMIT(SHATTER(2, 3))", "arithmetic"),
+        ("WEAVE", 2, 2, binary, "(- a b)", "a − b", "EMIT(WEAVE(7, 2))", "arithmetic"),
+        ("PARE", 2, 2, binary, "(* a b)", "a × b (a string, list or tuple times an integer repeats it)", "EMIT(PARE(4, 3))", "arithmetic"),
+        ("FRACTURE", 2, 2, binary, "(/ a b)", "a ÷ b, true division (always a float)", "EMIT(FRACTURE(7, 2))", "arithmetic"),
+        ("COIL", 2, 2, binary, "(** a b)", "a to the power b", "EMIT(COIL(2, 10))", "arithmetic"),
+        ("RESIDUE", 2, 2, binary, "(% a b)", "a modulo b; the result has the sign of b", "EMIT(RESIDUE(-7, 3))", "arithmetic"),
+        ("HALVE", 2, 2, binary, "(// a b)", "floor(a ÷ b)", "EMIT(HALVE(7, 2))", "arithmetic"),
         # comparison
-        ("AKIN", 2, 2, binary, "(== a b)", "a equals b", "EMIT(AKIN(3, 3))", "True", "comparison"),
-        ("APART", 2, 2, binary, "(!= a b)", "a differs from b", "EMIT(APART(3, 4))", "True", "comparison"),
-        ("OVER", 2, 2, binary, "(> a b)", "a > b", "EMIT(OVER(5, 2))", "True", "comparison"),
-        ("UNDER", 2, 2, binary, "(< a b)", "a < b", "EMIT(UNDER(5, 2))", "False", "comparison"),
-        ("ATOP", 2, 2, binary, "(>= a b)", "a ≥ b", "EMIT(ATOP(2, 2))", "True", "comparison"),
-        ("BENEATH", 2, 2, binary, "(<= a b)", "a ≤ b", "EMIT(BENEATH(3, 2))", "False", "comparison"),
+        ("AKIN", 2, 2, binary, "(== a b)", "a equals b", "EMIT(AKIN(3, 3))", "comparison"),
+        ("APART", 2, 2, binary, "(!= a b)", "a differs from b", "EMIT(APART(3, 4))", "comparison"),
+        ("OVER", 2, 2, binary, "(> a b)", "a > b", "EMIT(OVER(5, 2))", "comparison"),
+        ("UNDER", 2, 2, binary, "(< a b)", "a < b", "EMIT(UNDER(5, 2))", "comparison"),
+        ("ATOP", 2, 2, binary, "(>= a b)", "a ≥ b", "EMIT(ATOP(2, 2))", "comparison"),
+        ("BENEATH", 2, 2, binary, "(<= a b)", "a ≤ b", "EMIT(BENEATH(3, 2))", "comparison"),
         # logic
-        ("BOND", 2, 2, binary, "(and a b)", "a and b: b is evaluated only when a is true; gives a if a is false, else b", "EMIT(BOND(YES, NO))", "False", "logic"),
-        ("RIFT", 2, 2, binary, "(or a b)", "a or b: b is evaluated only when a is false; gives a if a is true, else b", "EMIT(RIFT(NO, YES))", "True", "logic"),
-        ("NEGATE", 1, 1, ("x",), "(not x)", "logical not: YES when x is false, else NO", "EMIT(NEGATE(NO))", "True", "logic"),
+        ("BOND", 2, 2, binary, "(and a b)", "a and b: b is evaluated only when a is true; gives a if a is false, else b", "EMIT(BOND(YES, NO))", "logic"),
+        ("RIFT", 2, 2, binary, "(or a b)", "a or b: b is evaluated only when a is false; gives a if a is true, else b", "EMIT(RIFT(NO, YES))", "logic"),
+        ("NEGATE", 1, 1, ("x",), "(not x)", "logical not: YES when x is false, else NO", "EMIT(NEGATE(NO))", "logic"),
         # construction
-        ("STRAND", 0, None, args, "args", "a new list of the arguments", "EMIT(STRAND(1, 2, 3))", "[1, 2, 3]", "sequences"),
-        ("KNOT", 0, None, args, "(tuple args)", "a new tuple of the arguments", "EMIT(KNOT(8))", "(8,)", "sequences"),
+        ("STRAND", 0, None, args, "args", "a new list of the arguments", "EMIT(STRAND(1, 2, 3))", "sequences"),
+        ("KNOT", 0, None, args, "(tuple args)", "a new tuple of the arguments", "EMIT(KNOT(8))", "sequences"),
         # positions
-        ("PLUCK", 2, 2, ("seq", "i"), "(get seq i)", "the element at position i (0-based; negative counts from the end)", "EMIT(PLUCK(STRAND(4, 5, 6), 0))", "4", "positions"),
-        ("CARVE", 2, 3, ("seq", "lo", "hi"), "(slice seq lo hi)", "the slice from position lo up to, not including, hi (CARVE(seq, lo): to the end)", "EMIT(CARVE(\"alien\", 1, 3))", "li", "positions"),
-        ("ANNEX", 2, 2, ("seq", "val"), "(append seq val)", "append val to the list in place; gives none", "SET xs AS STRAND(1)\nANNEX(xs, 2)\nEMIT(xs)", "[1, 2]", "positions"),
-        ("EXPEL", 1, 1, seq, "-1", "remove the last element of the list and give it", "SET xs AS STRAND(1, 2)\nEMIT(EXPEL(xs), xs)", "2 [1]", "positions"),
-        ("IMPRINT", 3, 3, ("seq", "i", "val"), "(set seq i val)", "set the element at position i of the list to val, in place; gives none", "SET xs AS STRAND(1, 2)\nIMPRINT(xs, 0, 9)\nEMIT(xs)", "[9, 2]", "positions"),
+        ("PLUCK", 2, 2, ("seq", "i"), "(get seq i)", "the element at position i (0-based; negative counts from the end)", "EMIT(PLUCK(STRAND(4, 5, 6), 0))", "positions"),
+        ("CARVE", 2, 3, ("seq", "lo", "hi"), "(slice seq lo hi)", "the slice from position lo up to, not including, hi (CARVE(seq, lo): to the end)", "EMIT(CARVE(\"alien\", 1, 3))", "positions"),
+        ("ANNEX", 2, 2, ("seq", "val"), "(append seq val)", "append val to the list in place; gives none", "SET xs AS STRAND(1)\nANNEX(xs, 2)\nEMIT(xs)", "positions"),
+        ("EXPEL", 1, 1, seq, "-1", "remove the last element of the list and give it", "SET xs AS STRAND(1, 2)\nEMIT(EXPEL(xs), xs)", "positions"),
+        ("IMPRINT", 3, 3, ("seq", "i", "val"), "(set seq i val)", "set the element at position i of the list to val, in place; gives none", "SET xs AS STRAND(1, 2)\nIMPRINT(xs, 0, 9)\nEMIT(xs)", "positions"),
         # aggregation
-        ("GAUGE", 1, 1, seq, "(len seq)", "the length of a list, tuple or string", "EMIT(GAUGE(\"alien\"))", "5", "aggregation"),
-        ("NADIR", 1, None, args, "(min args)", "the smallest argument, or the smallest element of one sequence", "EMIT(NADIR(4, 2, 9))", "2", "aggregation"),
-        ("APEX", 1, None, args, "(max args)", "the largest argument, or the largest element of one sequence", "EMIT(APEX(STRAND(4, 2, 9)))", "9", "aggregation"),
-        ("SOME_OF", 1, 1, seq, "(any seq)", "YES when some element is true", "EMIT(SOME_OF(STRAND(0, 3)))", "True", "aggregation"),
-        ("EVERY_OF", 1, 1, seq, "(all seq)", "YES when every element is true", "EMIT(EVERY_OF(STRAND(0, 3)))", "False", "aggregation"),
-        ("ORDER", 1, 1, seq, "(sort_asc seq)", "a sorted copy, as a list", "EMIT(ORDER(STRAND(3, 1, 2)))", "[1, 2, 3]", "aggregation"),
-        ("GATHER", 1, 1, seq, "(list seq)", "a copy as a list", "EMIT(GATHER(\"ab\"))", "['a', 'b']", "aggregation"),
-        ("FUSE", 0, None, args, "(join \"\" args)", "the text of the values joined together, as a string", "EMIT(FUSE(\"x\", 1, YES))", "x1True", "aggregation"),
+        ("GAUGE", 1, 1, seq, "(len seq)", "the length of a list, tuple or string", "EMIT(GAUGE(\"alien\"))", "aggregation"),
+        ("NADIR", 1, None, args, "(min args)", "the smallest argument, or the smallest element of one sequence", "EMIT(NADIR(4, 2, 9))", "aggregation"),
+        ("APEX", 1, None, args, "(max args)", "the largest argument, or the largest element of one sequence", "EMIT(APEX(STRAND(4, 2, 9)))", "aggregation"),
+        ("SOME_OF", 1, 1, seq, "(any seq)", "YES when some element is true", "EMIT(SOME_OF(STRAND(0, 3)))", "aggregation"),
+        ("EVERY_OF", 1, 1, seq, "(all seq)", "YES when every element is true", "EMIT(EVERY_OF(STRAND(0, 3)))", "aggregation"),
+        ("ORDER", 1, 1, seq, "(sort_asc seq)", "a sorted copy, as a list", "EMIT(ORDER(STRAND(3, 1, 2)))", "aggregation"),
+        ("GATHER", 1, 1, seq, "(list seq)", "a copy as a list", "EMIT(GATHER(\"ab\"))", "aggregation"),
+        ("FUSE", 0, None, args, "(join \"\" args)", "the text of the values joined together, as a string", "EMIT(FUSE(\"x\", 1, YES))", "aggregation"),
         # iteration helpers
-        ("EXTENT", 1, 2, ("lo", "hi"), "(range lo hi)", "the list of integers from lo up to, not including, hi (EXTENT(n): from 0)", "EMIT(EXTENT(3))", "[0, 1, 2]", "iteration"),
-        ("INDEX", 1, 1, seq, "(enumerate seq)", "the list of (position, element) pairs, positions from 0", "EMIT(INDEX(\"ab\"))", "[(0, 'a'), (1, 'b')]", "iteration"),
-        ("PAIR", 2, 2, binary, "(zip a b)", "the list of pairs of corresponding elements (as long as the shorter)", "EMIT(PAIR(STRAND(1, 2), \"ab\"))", "[(1, 'a'), (2, 'b')]", "iteration"),
-        ("STRAIN", 2, 2, ("pred", "seq"), "(filter pred seq)", "the list of elements for which the function pred gives a true value", "CRAFT odd(n):\n    DELIVER RESIDUE(n, 2)\nEMIT(STRAIN(odd, EXTENT(5)))", "[1, 3]", "iteration"),
+        ("EXTENT", 1, 2, ("lo", "hi"), "(range lo hi)", "the list of integers from lo up to, not including, hi (EXTENT(n): from 0)", "EMIT(EXTENT(3))", "iteration"),
+        ("INDEX", 1, 1, seq, "(enumerate seq)", "the list of (position, element) pairs, positions from 0", "EMIT(INDEX(\"ab\"))", "iteration"),
+        ("PAIR", 2, 2, binary, "(zip a b)", "the list of pairs of corresponding elements (as long as the shorter)", "EMIT(PAIR(STRAND(1, 2), \"ab\"))", "iteration"),
+        ("STRAIN", 2, 2, ("pred", "seq"), "(filter pred seq)", "the list of elements for which the function pred gives a true value", "CRAFT odd(n):\n    DELIVER RESIDUE(n, 2)\nEMIT(STRAIN(odd, EXTENT(5)))", "iteration"),
         # output
-        ("EMIT", 0, None, args, "args", "print the values separated by one space, then a newline", "EMIT(\"n =\", 3)", "n = 3", "output"),
+        ("EMIT", 0, None, args, "args", "print the values separated by one space, then a newline", "EMIT(\"n =\", 3)", "output"),
     ]
     return tuple(Operation(*row) for row in rows)
 
@@ -113,3 +112,20 @@ STATEMENT_KEYWORDS = (
 )
 CONSTANT_KEYWORDS = ("YES", "NO", "none")
 KEYWORDS: tuple[str, ...] = STATEMENT_KEYWORDS + CONSTANT_KEYWORDS + tuple(op.name for op in OPERATIONS)
+
+# The kind of sample values each site's operands take when two rule
+# expressions are compared by behaviour (see ruleset.equivalence).
+_OPERAND_KIND = {"a": "value", "b": "value", "x": "value", "val": "value", "seq": "seq", "i": "int",
+                 "lo": "int", "hi": "int", "args": "args", "pred": "pred"}
+_SITE_KIND_OVERRIDES = {
+    ("CARVE", "hi"): "int_or_none",
+    ("literal.int", "n"): "int",
+    ("literal.float", "n"): "float",
+    ("literal.str", "s"): "str",
+    ("literal.bool", "x"): "bool",
+}
+
+
+def operand_kinds(site: str) -> dict[str, str]:
+    """Sample kind of each operand of `site`, in operand order."""
+    return {name: _SITE_KIND_OVERRIDES.get((site, name), _OPERAND_KIND.get(name, "value")) for name in SITES[site].operands}

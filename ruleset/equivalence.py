@@ -1,0 +1,137 @@
+"""Behavioural equivalence of rule expressions.
+
+Two expressions behave the same at a site when, on a deterministic sample of
+operand values suited to the site (small and edge-case integers, negatives,
+floats, empty and nested sequences, strings), they give the same outcome:
+equal values (numbers compare by value, so 8 and 8.0 agree, as graded
+outputs do) or the same error kind. This judges rule reports by behaviour,
+not by spelling: `(+ n 7)` and `(+ 7 n)` are equivalent.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from .compile import compile_rule, operator_namespace
+from .errors import LanguageError
+from .expr import Expr, Identity, parse
+from .limits import Limits, Meter
+from .operators import make_operators
+from .text import render
+
+
+def _is_true(x):
+    return bool(x)
+
+
+def _is_odd(x):
+    return type(x) is int and x % 2 == 1
+
+
+def _never(x):
+    return False
+
+
+for _fn, _name in ((_is_true, "is_true"), (_is_odd, "is_odd"), (_never, "never")):
+    _fn.alien_name = _name
+
+INTS = (0, 1, 2, 3, -1, -2, 7, 10, 26, 27, 100, -100, 2**31, -(2**40))
+FLOATS = (0.0, 0.5, -0.5, 1.0, 2.5, -3.25, 0.1, 1e10)
+STRS = ("", "a", "ab", "abc", "Hello", "x y", "zz")
+SEQS = ([], [1], [1, 2, 3], [3, 1, 2], [-1, 0, 5, 5], ["a", "b"], [[1, 2], [3]], (1, 2), (), "abc", "", "hello")
+POOLS: dict[str, tuple] = {
+    "int": INTS,
+    "int_or_none": INTS + (None,),
+    "float": FLOATS,
+    "str": STRS,
+    "bool": (True, False),
+    "seq": SEQS,
+    "value": INTS[:8] + FLOATS[:4] + STRS[:4] + (True, False, None) + SEQS[:5],
+    "args": ([], [1], [1, 2], [3, 1, 2], ["a"], ["a", "b"], [[1], [2, 3]], [1.5, -2], [True, 0]),
+    "pred": (_is_true, _is_odd, _never),
+}
+MAX_CASES = 3000
+
+
+def cases(kinds: Mapping[str, str]) -> list[dict[str, object]]:
+    """The deterministic operand samples for operands of the given kinds."""
+    names = list(kinds)
+    pools = [POOLS[kinds[n]] for n in names]
+    total = math.prod(len(p) for p in pools) if pools else 1
+    stride = max(1, -(-total // MAX_CASES))
+    out = []
+    for index, combo in enumerate(itertools.product(*pools)):
+        if index % stride == 0:
+            out.append(dict(zip(names, combo)))
+    return out
+
+
+def _same(x: object, y: object) -> bool:
+    tx, ty = type(x), type(y)
+    numbers = (int, float)
+    if tx in numbers and ty in numbers:
+        if isinstance(x, float) and isinstance(y, float) and math.isnan(x) and math.isnan(y):
+            return True
+        return x == y
+    if tx is not ty:
+        return False
+    if tx in (list, tuple):
+        return len(x) == len(y) and all(_same(a, b) for a, b in zip(x, y))
+    return x == y if tx in (str, bool, type(None)) else x is y
+
+
+def _outcome(fn: Callable[..., object], case: Mapping[str, object], meter: Meter) -> tuple[str, object]:
+    meter.reset()
+    try:
+        return "value", fn(*case.values())
+    except LanguageError as exc:
+        return "error", exc.kind
+
+
+@dataclass(frozen=True)
+class Comparison:
+    equivalent: bool
+    cases: int
+    counterexample: dict[str, object] | None = None
+    left: tuple[str, object] | None = None
+    right: tuple[str, object] | None = None
+
+    def describe(self, left_text: str, right_text: str) -> str:
+        if self.equivalent:
+            return f"equivalent on all {self.cases} sample cases"
+        shown = ", ".join(f"{k}={render(v, quoted=True)}" for k, v in (self.counterexample or {}).items())
+
+        def outcome(o):
+            kind, value = o
+            return f"raises {value}" if kind == "error" else f"gives {render(value, quoted=True)}"
+
+        return f"different: with {shown}, {left_text} {outcome(self.left)} but {right_text} {outcome(self.right)}"
+
+
+def compare(left: Expr | str, right: Expr | str, kinds: Mapping[str, str], standard: Expr | str | None = None) -> Comparison:
+    """Compare two expressions over the operands `kinds` (name -> sample kind).
+
+    IDENTITY stands for `standard`, the site's manual semantics.
+    """
+    params = tuple(kinds)
+    meter = Meter(Limits(max_steps=100_000))
+    namespace = operator_namespace(make_operators(meter))
+
+    def prepare(e: Expr | str):
+        expr = parse(e) if isinstance(e, str) else e
+        if isinstance(expr, Identity):
+            if standard is None:
+                raise ValueError("IDENTITY needs the site's standard expression")
+            return prepare(standard)
+        return compile_rule(expr, params).bind(namespace)
+
+    f, g = prepare(left), prepare(right)
+    samples = cases(kinds)
+    for case in samples:
+        a, b = _outcome(f, case, meter), _outcome(g, case, meter)
+        if a[0] != b[0] or (a[0] == "error" and a[1] != b[1]) or (a[0] == "value" and not _same(a[1], b[1])):
+            return Comparison(False, len(samples), case, a, b)
+    return Comparison(True, len(samples))
