@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from types import CodeType
 
 from ruleset import Limits, Meter, World, compile_rule, make_operators, operator_namespace
-from ruleset.compile import CompiledRule
+from ruleset.compile import CompiledRule, op_identifier
 from ruleset.errors import LanguageError
 from ruleset.expr import Expr, parse as parse_rule
 from ruleset.world import Rule
@@ -28,7 +28,7 @@ from ruleset.world import Rule
 from . import syntax as s
 from .errors import AlienSyntaxError
 from .metering import units as probe_units
-from .inline import operator_call, splice, spliceable
+from .inline import in_place_form, operator_call, splice, spliceable
 from .operations import SAME_AS_OPERATOR, literal_ok
 from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
 
@@ -261,6 +261,16 @@ class Compiler:
             return self.operation(e, ctx)
         raise TypeError(f"unknown expression {e!r}")
 
+    def _fold(self, op: str, values: list[object]) -> ast.expr | None:
+        fn = self._const_ns.get(op_identifier(op))
+        if fn is None:
+            return None
+        try:
+            value = fn(*values)
+        except LanguageError:
+            return None
+        return ast.Constant(value) if literal_ok(value) else None
+
     @staticmethod
     def _depth(ctx: Context) -> ast.expr:
         """The call depth a call made here runs at."""
@@ -318,11 +328,15 @@ class Compiler:
             if e.op in SAME_AS_OPERATOR:
                 return _at(operator_call(SAME_AS_OPERATOR[e.op], operands), e.pos)
             return _at(self._standard(e.op, args, operands), e.pos)
-        if e.op not in LAZY_OPERAND and e.op not in IN_PLACE and e.op != "EMIT":
-            expr = self.bindings.expression(rule)
-            named = dict(zip(op.operands, operands))
-            if spliceable(expr, named):
-                return _at(splice(expr, named), e.pos)
+        expr = self.bindings.expression(rule)
+        named = dict(zip(op.operands, operands))
+        if e.op not in LAZY_OPERAND and e.op != "EMIT" and spliceable(expr, named):
+            if e.op not in IN_PLACE:
+                return _at(splice(expr, named, self._fold), e.pos)
+            direct = in_place_form(e.op, expr)
+            if direct is not None:
+                helper, parts = direct
+                return _at(_call(helper, [splice(part, named, self._fold) for part in parts]), e.pos)
         fn = self.bindings.function_name(rule)
         if e.op in LAZY_OPERAND:
             thunk = ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), operands[1])

@@ -18,9 +18,14 @@ caller falls back to a compiled lambda.
 from __future__ import annotations
 
 import ast
+from typing import Callable
 
 from ruleset.compile import copy_node, op_identifier
 from ruleset.expr import Call, Const, Expr, Sym
+
+# Computes an operator on constant operands: a constant node, or None to leave
+# the call for run time (an error must surface where the program runs).
+Folder = Callable[[str, list[object]], ast.expr | None]
 
 _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE}
 _ADDITIVE = {"+": ast.Add, "-": ast.Sub}
@@ -36,8 +41,16 @@ def _number(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
 
 
-def operator_call(op: str, args: list[ast.expr]) -> ast.expr:
-    """Host code applying rule operator `op` to already-built operand code."""
+def operator_call(op: str, args: list[ast.expr], fold: Folder | None = None) -> ast.expr:
+    """Host code applying rule operator `op` to already-built operand code.
+
+    With `fold`, an operator whose operands are all scalar constants is
+    computed at compile time (when that succeeds without an error).
+    """
+    if fold is not None and args and all(_scalar(a) for a in args):
+        folded = fold(op, [a.value for a in args])
+        if folded is not None:
+            return folded
     if len(args) == 2:
         left, right = args
         if op in _COMPARE and (_scalar(left) or _scalar(right)):
@@ -77,17 +90,31 @@ def spliceable(expr: Expr, operands: dict[str, ast.expr]) -> bool:
     return order == needed
 
 
-def splice(expr: Expr, operands: dict[str, ast.expr]) -> ast.expr:
+def splice(expr: Expr, operands: dict[str, ast.expr], fold: Folder | None = None) -> ast.expr:
     """Host code of `expr` with each operand replaced by its argument code."""
     if isinstance(expr, Const):
         return ast.Constant(expr.value)
     if isinstance(expr, Sym):
         return copy_node(operands[expr.name])
-    args = [splice(a, operands) for a in expr.args]
+    args = [splice(a, operands, fold) for a in expr.args]
     if expr.op == "and":
         return ast.BoolOp(ast.And(), args)
     if expr.op == "or":
         return ast.BoolOp(ast.Or(), args)
     if expr.op == "if":
         return ast.IfExp(test=args[0], body=args[1], orelse=args[2])
-    return operator_call(expr.op, args)
+    return operator_call(expr.op, args, fold)
+
+
+# In-place sites whose rule has one of these shapes change the list directly
+# instead of rebuilding its contents: (append seq X), (prepend seq X),
+# (set seq I X) — the helper, and the parts spliced as its arguments.
+_IN_PLACE_SHAPES = {("ANNEX", "append"): "_s_ANNEX", ("ANNEX", "prepend"): "_prepend", ("IMPRINT", "set"): "_s_IMPRINT"}
+
+
+def in_place_form(site: str, expr: Expr) -> tuple[str, tuple[Expr, ...]] | None:
+    if isinstance(expr, Call) and expr.args and expr.args[0] == Sym("seq"):
+        helper = _IN_PLACE_SHAPES.get((site, expr.op))
+        if helper is not None:
+            return helper, expr.args
+    return None

@@ -44,6 +44,12 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
             raise LimitExceeded(f"sequence length of {max_len}")
         seq.append(val)
 
+    def prepend(seq, val):
+        need_list(seq)
+        if len(seq) >= max_len:
+            raise LimitExceeded(f"sequence length of {max_len}")
+        seq.insert(0, val)
+
     def expel(seq):
         need_list(seq)
         if not seq:
@@ -139,7 +145,7 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
     namespace.update(
         _s_ANNEX=annex, _s_EXPEL=expel, _s_IMPRINT=imprint, _s_NADIR=nadir, _s_APEX=apex,
         _s_FUSE=fuse, _s_SWEEP=sweep, _s_EMIT=emit_values,
-        _inplace=inplace, _expel_at=expel_at, _at_depth=at_depth, _once=once, _fn=name_function, _fail=fail,
+        _inplace=inplace, _prepend=prepend, _expel_at=expel_at, _at_depth=at_depth, _once=once, _fn=name_function, _fail=fail,
         _depth_exceeded=depth_exceeded, _m=meter, _MAXD=limits.max_depth,
     )
     return namespace
