@@ -111,11 +111,14 @@ def world() -> None:
 @world.command("check")
 @click.argument("spec", metavar="PATH|NAME")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def world_check(spec: str, as_json: bool) -> None:
-    """Validate a world file and list its rules.
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank to audit (default: the world's shipped bank, if any).")
+def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
+    """Validate a world file, list its rules, and audit its task bank.
 
-    Exit status: 0 valid, 2 the world is malformed (every problem is listed,
-    naming the file, the rule and the key).
+    The audit runs every reference and naive solution, computes expected
+    outputs and each task's rules, and checks the bank's promises.
+    Exit status: 0 all good, 1 the audit found problems, 2 the world or bank
+    is malformed (every problem is listed, naming the file, rule and key).
     """
     from ruleset import WorldError
 
@@ -134,13 +137,116 @@ def world_check(spec: str, as_json: bool) -> None:
         {"id": r.id, "name": r.name, "target": r.target, "actual": r.actual, "scope": r.scope, "red_herring": r.red_herring}
         for r in loaded.rules
     ]
+    result: dict[str, object] = {"world": loaded.name, "hash": loaded.hash, "ok": True, "problems": [], "rules": rules}
+    bank = _bank_or_exit(loaded, bank_file, required=False)
+    report = None
+    if bank is not None:
+        from tasks.aliencode_audit import audit
+
+        report = audit(loaded, bank)
+        result.update(
+            ok=not report.problems,
+            problems=report.problems,
+            tasks=[t.as_dict() for t in report.tasks],
+            worked_examples=[{"id": e["id"], "band": e["band"], "rules": e["rules"]} for e in report.examples],
+            reference_pass=report.reference_pass,
+            naive_pass=report.naive_pass,
+        )
     if as_json:
-        click.echo(json.dumps({"world": loaded.name, "hash": loaded.hash, "ok": True, "problems": [], "rules": rules}, indent=2))
+        click.echo(json.dumps(result, indent=2))
+    else:
+        click.echo(f"world {loaded.name} ({loaded.hash}): {len(rules)} rules")
+        for r in rules:
+            scope = "" if r["scope"] == "anywhere" else f"  [scope: {r['scope']}]"
+            click.echo(f"  {r['id']:<6} {r['target']:<14} {r['actual']}{scope}")
+        if report is not None:
+            n = len(report.tasks)
+            click.echo(f"bank: {n} tasks, {len(report.examples)} worked examples; references pass {report.reference_pass}/{n}, "
+                       f"naive solutions pass {report.naive_pass}/{n} in the world; audited in {report.seconds:.2f} s")
+            for t in report.tasks:
+                click.echo(f"  {t.id:<5} {t.kind:<10} {t.band:<9} {t.family:<8} {','.join(t.rules) or '-'}")
+        for problem in result["problems"]:
+            click.echo(f"problem: {problem}")
+        click.echo("ok" if result["ok"] else f"{len(result['problems'])} problems")
+    sys.exit(EXIT_OK if result["ok"] else EXIT_ERROR)
+
+
+def _bank_or_exit(loaded, bank_file: str | None, required: bool):
+    """The task bank of a world: --bank, else tasks/aliencode/<world>.toml."""
+    from pathlib import Path
+
+    from tasks.bank import BankError, bank_path, load_bank
+
+    path = Path(bank_file) if bank_file else bank_path("aliencode", loaded.name)
+    if not bank_file and not path.exists() and not required:
+        return None
+    try:
+        return load_bank("aliencode", loaded.name, path)
+    except BankError as exc:
+        for problem in exc.problems:
+            click.echo(f"aliencode: {problem}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+@main.command("tasks")
+@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
+@click.option("--json", "as_json", is_flag=True, help="Print the tasks as JSON.")
+def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
+    """List a world's held-out tasks: prompts and interfaces only.
+
+    Solutions and private calls are never shown.
+    """
+    loaded = load_world_or_exit(world_spec)
+    bank = _bank_or_exit(loaded, bank_file, required=True)
+    shown = [
+        {"id": t.id, "kind": t.kind, "band": t.band, "family": t.family, "prompt": t.prompt,
+         **({"example": t.example} if t.example else {}), **({"program": t.program} if t.kind == "prediction" else {})}
+        for t in bank.tasks
+    ]
+    if as_json:
+        click.echo(json.dumps({"world": loaded.name, "hash": loaded.hash, "tasks": shown}, indent=2))
         return
-    click.echo(f"world {loaded.name} ({loaded.hash}): ok, {len(rules)} rules")
-    for r in rules:
-        scope = "" if r["scope"] == "anywhere" else f"  [scope: {r['scope']}]"
-        click.echo(f"  {r['id']:<6} {r['target']:<14} {r['actual']}{scope}")
+    for t in shown:
+        click.echo(f"{t['id']} [{t['kind']}, {t['band']}] {t['prompt']}")
+        if t.get("example"):
+            click.echo(f"    example: {t['example']}")
+        if t.get("program"):
+            click.echo("    program:\n" + "\n".join("      " + line for line in str(t["program"]).strip().splitlines()))
+
+
+@main.command()
+@click.argument("file", default="-", metavar="[FILE|-]")
+@click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
+@click.option("--task", "task_id", metavar="ID", required=True, help="The task the answer is for.")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
+@click.option("--json", "as_json", is_flag=True, help='Print {"task", "passed", "calls": [{"passed", "reason"}], "world_hash"}.')
+def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
+    """Grade an answer to a task: a program (synthesis) or the predicted
+    output text (prediction), from FILE or standard input.
+
+    Exit status: 0 pass, 1 fail, 2 bad input (unknown task or world).
+    """
+    from tasks.aliencode_grading import AlienCodeGrader, BankProblem
+
+    answer = read_source(file)
+    loaded = load_world_or_exit(world_spec)
+    bank = _bank_or_exit(loaded, bank_file, required=True)
+    try:
+        bank.task(task_id)
+    except KeyError:
+        fail(f"no task {task_id!r} in {bank.source} (tasks: {', '.join(t.id for t in bank.tasks)})")
+    try:
+        result = AlienCodeGrader(loaded, bank).grade(task_id, answer)
+    except BankProblem as exc:
+        fail(f"the task bank is broken: {exc}")
+    if as_json:
+        click.echo(json.dumps(result.as_dict(), indent=2))
+    else:
+        click.echo(f"{result.task}: {'pass' if result.passed else 'fail'}")
+        for i, call in enumerate(result.calls, 1):
+            click.echo(f"  call {i}: {'pass' if call.passed else 'fail'} ({call.reason})")
+    sys.exit(EXIT_OK if result.passed else EXIT_ERROR)
 
 
 @world.command("compare")

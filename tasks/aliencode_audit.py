@@ -1,0 +1,222 @@
+"""Build and audit an AlienCode world's task bank (issue: main world).
+
+Computes, never trusts: each task's expected outputs (by running the
+reference in the world) and its rule dependencies. An altered rule belongs to
+a task when switching that rule alone back to the manual changes what the
+reference or the naive solution prints; a red herring (which changes nothing
+by definition) belongs to a task when the task's code uses its site. Then it
+checks the bank's promises: references pass, naive solutions run under the
+manual but fail in the world, every rule is exercised, and the counts the
+bank's [audit] table declares.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from aliencode import AlienSyntaxError, Limits, World, compile_source, parse, standard_world
+from aliencode import syntax as s
+
+from .aliencode_grading import AlienCodeGrader, BankProblem, run_pair
+from .bank import Bank, Task
+
+MAX_LINES = 40
+
+
+def sites_used(*sources: str) -> set[str]:
+    """The sites a program's text can reach (rules fire only at sites)."""
+    used: set[str] = set()
+    for source in sources:
+        if not source:
+            continue
+        try:
+            tree = parse(source)
+        except AlienSyntaxError:
+            continue
+        stack: list[object] = list(tree.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, s.OpCall):
+                used.add(node.op)
+            elif isinstance(node, s.IntLit):
+                used.add("literal.int")
+            elif isinstance(node, s.FloatLit):
+                used.add("literal.float")
+            elif isinstance(node, s.StrLit):
+                used.add("literal.str")
+            elif isinstance(node, s.BoolLit):
+                used.add("literal.bool")
+            elif isinstance(node, s.Sweep):
+                used.add("SWEEP")
+            stack.extend(s.children(node))
+    return used
+
+
+def code_lines(source: str) -> int:
+    return sum(1 for line in source.splitlines() if line.strip() and not line.strip().startswith("#"))
+
+
+@dataclass
+class TaskAudit:
+    id: str
+    kind: str
+    band: str
+    family: str
+    representation: str
+    depth: str
+    rules: list[str]
+    n_calls: int
+    reference_pass: bool
+    naive_pass: bool  # in the world
+    naive_standard_ok: bool
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "id": self.id, "kind": self.kind, "band": self.band, "family": self.family,
+            "representation": self.representation, "depth": self.depth, "rules": self.rules, "n_calls": self.n_calls,
+        }
+
+
+@dataclass
+class Audit:
+    world: World
+    tasks: list[TaskAudit] = field(default_factory=list)
+    examples: list[dict[str, object]] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def reference_pass(self) -> int:
+        return sum(t.reference_pass for t in self.tasks)
+
+    @property
+    def naive_pass(self) -> int:
+        return sum(t.naive_pass for t in self.tasks)
+
+
+def _outcomes(world: World, limits: Limits, solution: str, calls: tuple[str, ...]) -> tuple[str, ...]:
+    """What a solution prints for each call (errors included) in `world`."""
+    try:
+        program = compile_source(solution, world, limits)
+    except AlienSyntaxError as exc:
+        return (str(exc),)
+    if not calls:
+        return (run_pair(None, program, limits)[1].text(),)
+    out = []
+    for call in calls:
+        try:
+            compiled = compile_source(call, world, limits)
+        except AlienSyntaxError as exc:
+            out.append(str(exc))
+            continue
+        out.append(run_pair(program, compiled, limits)[1].text())
+    return tuple(out)
+
+
+def task_rules(world: World, limits: Limits, task: Task) -> list[str]:
+    solutions = [task.program] if task.kind == "prediction" else [task.reference, task.naive]
+    used = sites_used(*solutions, *task.calls)
+    base = {sol: _outcomes(world, limits, sol, task.calls) for sol in solutions}
+    found = []
+    for rule in world.rules:
+        if rule.target not in used:
+            continue
+        if rule.red_herring or any(_outcomes(world.without(rule.id), limits, sol, task.calls) != base[sol] for sol in solutions):
+            found.append(rule.id)
+    return found
+
+
+def _keystone(rule_ids: list[str], world: World, targets: set[str]) -> bool:
+    return any(world.rule(r).target in targets for r in rule_ids)
+
+
+def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
+    start = time.perf_counter()
+    limits = limits or Limits()
+    report = Audit(world)
+    grader = AlienCodeGrader(world, bank, limits)
+    standard = standard_world("aliencode")
+    for task in bank.tasks:
+        try:
+            grader.expected(task)
+        except BankProblem as exc:
+            report.problems.append(str(exc))
+            continue
+        rules = task_rules(world, limits, task)
+        if task.kind == "prediction":
+            ref_ok, naive_ok, naive_std = True, False, True
+        else:
+            ref_ok = grader.grade(task.id, task.reference).passed
+            naive_ok = grader.grade(task.id, task.naive).passed
+            naive_std = all("[AlienError]" not in o for o in _outcomes(standard, limits, task.naive, task.calls))
+            if not ref_ok:
+                report.problems.append(f"task {task.id}: the reference does not pass")
+            if not naive_std:
+                report.problems.append(f"task {task.id}: the naive solution fails under the manual's semantics")
+            if code_lines(task.reference) > MAX_LINES:
+                report.problems.append(f"task {task.id}: the reference has more than {MAX_LINES} lines")
+        report.tasks.append(TaskAudit(task.id, task.kind, task.band, task.family, task.representation, task.depth, rules, len(task.calls), ref_ok, naive_ok, naive_std))
+    for example in bank.examples:
+        outputs = _outcomes(world, limits, example.program, ())
+        rules = []
+        used = sites_used(example.program)
+        for rule in world.rules:
+            if rule.target in used and (rule.red_herring or _outcomes(world.without(rule.id), limits, example.program, ()) != outputs):
+                rules.append(rule.id)
+        if "[AlienError]" in outputs[0]:
+            report.problems.append(f"example {example.id}: the program fails: {outputs[0].splitlines()[-1]}")
+        if example.rules and sorted(example.rules) != sorted(rules):
+            report.problems.append(f"example {example.id}: declares rules {sorted(example.rules)} but exposes {sorted(rules)}")
+        report.examples.append({"id": example.id, "band": example.band, "rules": rules, "output": outputs[0]})
+    _check_coverage(report)
+    _check_requirements(report, bank)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def _check_coverage(report: Audit) -> None:
+    listed = Counter(r for t in report.tasks for r in t.rules)
+    for rule in report.world.rules:
+        if not listed[rule.id]:
+            what = "red herring" if rule.red_herring else "altered rule"
+            report.problems.append(f"rule {rule.id}: this {what} appears in no task's rule list")
+
+
+def _check_requirements(report: Audit, bank: Bank) -> None:
+    """The counts a bank's [audit] table promises."""
+    req = bank.requirements
+    tasks = report.tasks
+
+    def expect(label: str, want: object, got: object) -> None:
+        if want != got:
+            report.problems.append(f"{label}: expected {want}, found {got}")
+
+    if "tasks" in req:
+        expect("number of tasks", req["tasks"], len(bank.tasks))
+    for key, attr in (("families", "family"), ("kinds", "kind"), ("bands", "band")):
+        if key in req:
+            counts = Counter(getattr(t, attr) for t in bank.tasks)
+            for name, want in req[key].items():
+                expect(f"tasks with {attr} {name}", want, counts.get(name, 0))
+    for band, want in req.get("calls_per_band", {}).items():
+        for task in bank.tasks:
+            if task.band == band and task.kind == "synthesis":
+                expect(f"task {task.id} ({band}): private calls", want, len(task.calls))
+    if "max_naive_pass" in req and report.naive_pass > req["max_naive_pass"]:
+        report.problems.append(f"naive solutions passing in the world: {report.naive_pass}, at most {req['max_naive_pass']} allowed")
+    if "keystone" in req:
+        targets = set(req["keystone"]["targets"])
+        n = sum(_keystone(t.rules, report.world, targets) for t in tasks)
+        if n < req["keystone"]["min_tasks"]:
+            report.problems.append(f"keystone rules ({', '.join(sorted(targets))}) enter {n} tasks, fewer than {req['keystone']['min_tasks']}")
+    if "examples_per_band" in req:
+        counts = Counter(e.band for e in bank.examples)
+        for band in ("apply", "interact", "scope", "engineer", "algorithm"):
+            expect(f"worked examples in band {band}", req["examples_per_band"], counts.get(band, 0))
+    if "rules" in req:
+        expect("discovery targets", req["rules"], len(report.world.rules))
+    if "red_herrings" in req:
+        expect("red herrings", req["red_herrings"], sum(r.red_herring for r in report.world.rules))
+

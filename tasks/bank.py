@@ -1,0 +1,135 @@
+"""Task banks: worked examples and held-out tasks of one world (DESIGN §7).
+
+Only the loader and the data model live here; expected outputs are computed
+by the graders and the audit, never stored.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BANKS_DIR = Path(__file__).parent
+FORMAT = 1
+
+KINDS = ("synthesis", "prediction", "proof")
+BANDS = ("apply", "interact", "scope", "engineer", "algorithm")
+FAMILIES = ("base", "nested", "ceiling", "coverage")
+REPRESENTATIONS = ("flat", "nested", "string")
+DEPTHS = ("single-step", "single-algorithm", "multi-stage")
+
+
+class BankError(Exception):
+    """A bank that cannot be used; carries every problem found."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class Example:
+    id: str
+    band: str
+    prompt: str
+    program: str
+    rules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Task:
+    id: str
+    kind: str
+    prompt: str
+    band: str = ""
+    family: str = ""
+    representation: str = ""
+    depth: str = ""
+    example: str = ""
+    calls: tuple[str, ...] = ()
+    reference: str = ""
+    naive: str = ""
+    program: str = ""  # prediction tasks: the program whose output is predicted
+    extra: dict[str, object] = field(default_factory=dict)  # language-specific fields (AlienLogic)
+
+    @property
+    def whole_program(self) -> bool:
+        """A synthesis task without calls: the submission is a whole program."""
+        return self.kind == "synthesis" and not self.calls
+
+
+@dataclass(frozen=True)
+class Bank:
+    language: str
+    world: str
+    examples: tuple[Example, ...]
+    tasks: tuple[Task, ...]
+    source: str
+    requirements: dict[str, object] = field(default_factory=dict)  # the [audit] table: counts the audit enforces
+
+    def task(self, task_id: str) -> Task:
+        for t in self.tasks:
+            if t.id == task_id:
+                return t
+        raise KeyError(task_id)
+
+
+def bank_path(language: str, world: str) -> Path:
+    return BANKS_DIR / language / f"{world}.toml"
+
+
+_TASK_FIELDS = set(Task.__dataclass_fields__) - {"extra"}
+
+
+def load_bank(language: str, world: str, path: Path | None = None) -> Bank:
+    """The bank of `world` (or the file at `path`); raise BankError."""
+    path = path or bank_path(language, world)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BankError([f"{path}: no task bank for world '{world}'"]) from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise BankError([f"{path}: cannot read the bank: {exc}"]) from None
+    problems: list[str] = []
+    where = str(path)
+    if data.get("format") != FORMAT:
+        problems.append(f"{where}: key 'format': expected format = {FORMAT}")
+    examples = []
+    for raw in data.get("examples", []):
+        try:
+            examples.append(Example(id=raw["id"], band=raw.get("band", ""), prompt=raw.get("prompt", ""), program=raw["program"], rules=tuple(raw.get("rules", ()))))
+        except (KeyError, TypeError) as exc:
+            problems.append(f"{where}: example {raw.get('id', '?') if isinstance(raw, dict) else '?'}: missing or bad key {exc}")
+    tasks = []
+    seen: set[str] = set()
+    for raw in data.get("tasks", []):
+        if not isinstance(raw, dict) or not isinstance(raw.get("id"), str):
+            problems.append(f"{where}: a task without a string id")
+            continue
+        label = f"{where}: task {raw['id']}"
+        if raw["id"] in seen:
+            problems.append(f"{label}: duplicate task id")
+        seen.add(raw["id"])
+        kind = raw.get("kind")
+        if kind not in KINDS:
+            problems.append(f"{label}: key 'kind': expected one of {', '.join(KINDS)}")
+            continue
+        for key, allowed in (("band", BANDS), ("family", FAMILIES), ("representation", REPRESENTATIONS), ("depth", DEPTHS)):
+            if key in raw and raw[key] not in allowed and language == "aliencode":
+                problems.append(f"{label}: key '{key}': expected one of {', '.join(allowed)}")
+        if kind == "synthesis" and not (raw.get("reference") and raw.get("naive")):
+            problems.append(f"{label}: a synthesis task needs 'reference' and 'naive'")
+        if kind == "prediction" and not raw.get("program"):
+            problems.append(f"{label}: a prediction task needs 'program'")
+        fields = {k: v for k, v in raw.items() if k in _TASK_FIELDS}
+        fields["calls"] = tuple(raw.get("calls", ()))
+        fields.setdefault("prompt", "")
+        extra = {k: v for k, v in raw.items() if k not in _TASK_FIELDS}
+        tasks.append(Task(**fields, extra=extra))
+    if problems:
+        raise BankError(problems)
+    requirements = data.get("audit", {})
+    if not isinstance(requirements, dict):
+        raise BankError([f"{where}: key 'audit': expected a table"])
+    return Bank(language=language, world=data.get("world", world), examples=tuple(examples), tasks=tuple(tasks), source=where, requirements=requirements)

@@ -1,0 +1,130 @@
+"""The AlienCode grader and bank audit, on the demo world's bank, and the
+`aliencode tasks` / `grade` / `world check` commands."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from aliencode.cli import main
+from aliencode.world_schema import load
+from tasks.aliencode_audit import audit, sites_used
+from tasks.aliencode_grading import AlienCodeGrader
+from tasks.bank import BankError, load_bank
+
+WORLD = load("demo")
+BANK = load_bank("aliencode", "demo")
+
+
+@pytest.fixture(scope="module")
+def grader():
+    return AlienCodeGrader(WORLD, BANK)
+
+
+def test_expected_outputs_are_computed_in_the_world(grader):
+    assert grader.expected(BANK.task("T3")) == ["8", "8", "-2"]
+    assert grader.expected(BANK.task("T5")) == ["11 True"]
+
+
+def test_reference_passes_naive_fails(grader):
+    task = BANK.task("T6")
+    assert grader.grade("T6", task.reference).passed
+    naive = grader.grade("T6", task.naive)
+    assert not naive.passed and {c.reason for c in naive.calls} == {"wrong output"}
+
+
+@pytest.mark.parametrize(
+    "answer,reason",
+    [
+        ("CRAFT add_ten(n):\n    DELIVER x", "[AlienError] NameError: name 'x' is not defined (line 2)"),
+        ("CRAFT add_ten(n:\n    IDLE", "[AlienError] SyntaxError"),
+        ("CRAFT other(n):\n    DELIVER n", "[AlienError] NameError: name 'add_ten' is not defined (line 1)"),
+        ("CRAFT add_ten(n):\n    WHILE YES:\n        IDLE", "[AlienError] LimitExceeded: step limit"),
+        ("EMIT(PLUCK(STRAND(), 0))\nCRAFT add_ten(n):\n    DELIVER n", "the answer itself fails: [AlienError] IndexError"),
+    ],
+)
+def test_failing_answers_give_reasons(grader, answer, reason):
+    result = grader.grade("T6", answer)
+    assert not result.passed
+    assert all(c.reason.startswith(reason) for c in result.calls)
+
+
+def test_answer_output_is_discarded_before_each_call(grader):
+    answer = 'EMIT("noise")\nCRAFT add_ten(n):\n    DELIVER SHATTER(n, 9)'
+    assert grader.grade("T6", answer).passed
+
+
+def test_prediction_and_whole_program(grader):
+    assert grader.grade("T5", "11 True\n").passed
+    assert grader.grade("T5", "11.0 True").passed
+    assert not grader.grade("T5", "10 False").passed
+    assert grader.grade("T4", "EMIT(5)").passed
+    assert not grader.grade("T4", "EMIT(6)").passed
+
+
+def test_grade_records_the_world_hash(grader):
+    assert grader.grade("T4", "EMIT(5)").as_dict()["world_hash"] == WORLD.hash
+
+
+def test_audit_computes_rules_and_passes():
+    report = audit(WORLD, BANK)
+    assert report.problems == []
+    rules = {t.id: t.rules for t in report.tasks}
+    assert rules == {"T1": ["D1", "D3"], "T2": ["D4"], "T3": ["D2", "D5"], "T4": [], "T5": ["D1", "D2"], "T6": ["D1"]}
+    assert report.reference_pass == 6 and report.naive_pass == 2
+    assert [e["output"] for e in report.examples] == ["4", "True"]
+
+
+def test_audit_reports_broken_promises(tmp_path):
+    text = open(BANK.source, encoding="utf-8").read()
+    broken = text.replace("max_naive_pass = 2", "max_naive_pass = 0").replace('rules = ["D3"]', 'rules = ["D1"]')
+    broken = broken.replace('DELIVER SHATTER(n, 9)', 'DELIVER SHATTER(n, 8)')
+    path = tmp_path / "bank.toml"
+    path.write_text(broken)
+    report = audit(WORLD, load_bank("aliencode", "demo", path))
+    text = "\n".join(report.problems)
+    assert "naive solutions passing in the world: 2, at most 0 allowed" in text
+    assert "example E1: declares rules ['D1'] but exposes ['D3']" in text
+
+
+def test_sites_used():
+    assert sites_used("SWEEP x IN STRAND(1):\n    EMIT(x, 'a', 2.5, YES)") == {
+        "SWEEP", "STRAND", "EMIT", "literal.int", "literal.str", "literal.float", "literal.bool"}
+
+
+def test_malformed_bank(tmp_path):
+    path = tmp_path / "bank.toml"
+    path.write_text('format = 1\n[[tasks]]\nid = "A"\nkind = "guess"\n[[tasks]]\nid = "B"\nkind = "synthesis"\n')
+    with pytest.raises(BankError) as info:
+        load_bank("aliencode", "demo", path)
+    assert "task A: key 'kind'" in str(info.value) and "task B: a synthesis task needs" in str(info.value)
+
+
+def invoke(*args, stdin=None):
+    return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def test_cli_grade_exit_codes():
+    assert invoke("grade", "--world", "demo", "--task", "T4", stdin="EMIT(5)").exit_code == 0
+    assert invoke("grade", "--world", "demo", "--task", "T4", stdin="EMIT(4)").exit_code == 1
+    assert invoke("grade", "--world", "demo", "--task", "NOPE", stdin="EMIT(4)").exit_code == 2
+    assert invoke("grade", "--world", "nowhere", "--task", "T4", stdin="EMIT(4)").exit_code == 2
+    out = invoke("grade", "--world", "demo", "--task", "T3", "--json", stdin="CRAFT larger(a, b):\n    DELIVER a")
+    data = json.loads(out.output)
+    assert data["passed"] is False and [c["passed"] for c in data["calls"]] == [False, True, True]
+
+
+def test_cli_tasks_hides_solutions_and_calls():
+    out = invoke("tasks", "--world", "demo", "--json")
+    assert out.exit_code == 0
+    text = out.output
+    assert "DELIVER" not in text.replace("DELIVER 10", "")  # only the prediction program shows code
+    assert "STRAND(7, 8, 9)" not in text and "naive" not in text and "reference" not in text
+
+
+def test_cli_world_check_json_shape():
+    out = invoke("world", "check", "demo", "--json")
+    assert out.exit_code == 0
+    data = json.loads(out.output)
+    assert set(data) >= {"world", "hash", "ok", "problems", "rules", "tasks", "worked_examples", "reference_pass", "naive_pass"}
+    assert set(data["tasks"][0]) == {"id", "kind", "band", "family", "representation", "depth", "rules", "n_calls"}
