@@ -1,0 +1,1 @@
+"""The shared interactive shell of both languages, and their syntax highlighting."""
