@@ -274,3 +274,17 @@ def world_compare(site: str, left: str, right: str) -> None:
         fail(f"not a rule expression for {site} (operands: {' '.join(SITES[site].operands)}): {exc}")
     click.echo(result.describe(left, right))
     sys.exit(EXIT_OK if result.equivalent else EXIT_ERROR)
+
+
+@main.command()
+@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
+def repl(world_spec: str | None) -> None:
+    """Explore a world by hand: definitions persist between entries, each
+    entry shows its output and probe-unit cost. Type :help inside.
+
+    Without a terminal, lines are read from standard input (scriptable).
+    """
+    from repl.aliencode_backend import AlienCodeBackend
+    from repl.shell import start
+
+    start(AlienCodeBackend(load_world_or_exit(world_spec)))

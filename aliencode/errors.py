@@ -23,5 +23,9 @@ class AlienError(Exception):
 
 
 class AlienSyntaxError(AlienError):
-    def __init__(self, message: str, line: int | None, column: int | None) -> None:
+    """`at_end`: the text stopped where more was expected (an interactive
+    shell reads another line instead of reporting the error)."""
+
+    def __init__(self, message: str, line: int | None, column: int | None, at_end: bool = False) -> None:
         super().__init__("SyntaxError", message, line, column)
+        self.at_end = at_end

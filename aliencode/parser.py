@@ -294,7 +294,7 @@ class Parser:
             tok = exc.token
             expected = exc.expected or set()
             if tok.type == "$END":
-                return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(expected)}", line, column)
+                return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(expected)}", line, column, at_end=True)
             if tok.type == "_INDENT":
                 return AlienSyntaxError("unexpected indent", tok.line or line, tok.column or column)
             if "_INDENT" in expected and len(expected) == 1:
@@ -304,7 +304,7 @@ class Parser:
                 shown = f"keyword {tok.value}"
             return AlienSyntaxError(f"unexpected {shown}; expected {self._expected(expected)}", tok.line or line, tok.column or column)
         if isinstance(exc, UnexpectedEOF):
-            return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(set(exc.expected))}", line, column)
+            return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(set(exc.expected))}", line, column, at_end=True)
         return AlienSyntaxError("invalid syntax", line, column)
 
 

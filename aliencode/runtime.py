@@ -67,9 +67,7 @@ class Session:
         self.meter.reset()
         self.output.clear()
         for name, rule in program.rules.items():
-            if name not in self.namespace or getattr(self.namespace[name], "_rule_text", None) != rule.text:
-                fn = rule.bind(self.namespace)
-                self.namespace[name] = fn
+            self.namespace[name] = rule.bind(self.namespace)
         error = _run(program, self.namespace, self.meter)
         return RunResult("".join(self.output).rstrip(), error, self.meter.steps, program.units)
 

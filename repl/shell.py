@@ -1,0 +1,211 @@
+"""The interactive shell shared by `aliencode repl` and `alienlogic repl`.
+
+A language supplies a `Backend`: whether a buffer is complete, how to run
+it, its keywords and lexer, its manual and world. The shell supplies the
+rest: prompt-toolkit editing with persistent history, auto-suggestion,
+completion, multi-line entry (a line ending in `:` continues with
+auto-indent, a blank line ends a block), colon commands, and a plain
+line-by-line mode when standard input is not a terminal, so it can be
+scripted.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterable, Protocol, TextIO
+
+COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
+
+
+class Backend(Protocol):
+    language: str
+    prompt: str
+
+    def state(self, text: str) -> str:
+        """COMPLETE, INCOMPLETE (read more lines) or INVALID (run to show the error)."""
+
+    def run(self, text: str) -> str:
+        """Run one entry; the text to show (output, errors, cost)."""
+
+    def reset(self) -> None: ...
+
+    def names(self) -> Iterable[str]:
+        """Words to complete: keywords and names the session defined."""
+
+    def lexer(self) -> object: ...
+
+    def manual(self) -> str: ...
+
+    def world_line(self) -> str:
+        """The world's name and hash, never its rules."""
+
+    def command(self, name: str, arg: str) -> str | None:
+        """A language-specific command (e.g. :units); None if unknown."""
+
+    def help_lines(self) -> list[str]: ...
+
+
+COMMON_HELP = [
+    ":help            this help",
+    ":manual          the world's manual (paged)",
+    ":world           the world's name and hash",
+    ":load FILE       run a file as one entry",
+    ":reset           forget every definition and variable",
+    ":quit            leave (Ctrl-D also works)",
+]
+
+
+def history_path(language: str) -> Path:
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "alienworlds" / f"{language}_history"
+
+
+@dataclass
+class Shell:
+    backend: Backend
+    out: TextIO = sys.stdout
+    pager: Callable[[str], None] | None = None
+
+    def say(self, text: str) -> None:
+        if text:
+            self.out.write(text if text.endswith("\n") else text + "\n")
+            self.out.flush()
+
+    def handle(self, entry: str) -> bool:
+        """Run one complete entry or command; False means leave."""
+        stripped = entry.strip()
+        if not stripped:
+            return True
+        if stripped.startswith(":"):
+            return self.command(stripped)
+        self.say(self.backend.run(entry))
+        return True
+
+    def command(self, line: str) -> bool:
+        name, _, arg = line[1:].partition(" ")
+        arg = arg.strip()
+        if name in ("quit", "q", "exit"):
+            return False
+        if name == "help":
+            self.say("\n".join(["Type code and press Enter; a line ending in ':' opens a block, a blank line ends it.", *COMMON_HELP, *self.backend.help_lines()]))
+        elif name == "manual":
+            text = self.backend.manual()
+            (self.pager or self.say)(text)
+        elif name == "world":
+            self.say(self.backend.world_line())
+        elif name == "reset":
+            self.backend.reset()
+            self.say("session cleared")
+        elif name == "load":
+            if not arg:
+                self.say("usage: :load FILE")
+            else:
+                try:
+                    text = Path(arg).expanduser().read_text(encoding="utf-8")
+                except (OSError, UnicodeDecodeError) as exc:
+                    self.say(f"cannot read {arg}: {getattr(exc, 'strerror', None) or exc.__class__.__name__}")
+                else:
+                    self.say(self.backend.run(text))
+        else:
+            reply = self.backend.command(name, arg)
+            self.say(reply if reply is not None else f"unknown command :{name} (try :help)")
+        return True
+
+    # -- without a terminal ------------------------------------------------------
+
+    def run_lines(self, lines: Iterable[str]) -> None:
+        """Line-by-line mode: the same completeness rules, no editing."""
+        buffer: list[str] = []
+        for raw in lines:
+            line = raw.rstrip("\n")
+            if not buffer and line.strip().startswith(":"):
+                if not self.handle(line):
+                    return
+                continue
+            buffer.append(line)
+            text = "\n".join(buffer)
+            if self.backend.state(text) != INCOMPLETE or (line.strip() == "" and len(buffer) > 1):
+                if not self.handle(text):
+                    return
+                buffer = []
+        if buffer:
+            self.handle("\n".join(buffer))
+
+    # -- with a terminal ---------------------------------------------------------
+
+    def interact(self) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
+        from prompt_toolkit.completion import Completer, Completion
+        from prompt_toolkit.history import FileHistory, InMemoryHistory
+        from prompt_toolkit.key_binding import KeyBindings
+        from prompt_toolkit.lexers import PygmentsLexer
+
+        backend = self.backend
+
+        class Words(Completer):
+            def get_completions(self, document, complete_event):
+                word = document.get_word_before_cursor()
+                if not word:
+                    return
+                for name in sorted(set(backend.names())):
+                    if name.startswith(word) and name != word:
+                        yield Completion(name, start_position=-len(word))
+
+        bindings = KeyBindings()
+
+        @bindings.add("enter")
+        def _(event) -> None:
+            buf = event.current_buffer
+            text = buf.text
+            last = text.split("\n")[-1]
+            block_done = "\n" in text and last.strip() == ""
+            if text.strip().startswith(":") or block_done or backend.state(text) != INCOMPLETE:
+                buf.validate_and_handle()
+                return
+            indent = len(last) - len(last.lstrip())
+            if last.rstrip().endswith(":"):
+                indent += 4
+            buf.insert_text("\n" + " " * indent)
+
+        path = history_path(backend.language)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            history = FileHistory(str(path))
+        except OSError:
+            history = InMemoryHistory()
+        session = PromptSession(
+            history=history,
+            auto_suggest=AutoSuggestFromHistory(),
+            completer=Words(),
+            complete_while_typing=False,
+            lexer=PygmentsLexer(type(backend.lexer())),
+            multiline=True,
+            key_bindings=bindings,
+            prompt_continuation=lambda width, line_number, wrap_count: "." * (width - 1) + " ",
+        )
+        self.say(f"{backend.world_line()}\nType :help for help, Ctrl-D to leave.")
+        while True:
+            try:
+                entry = session.prompt(backend.prompt)
+            except KeyboardInterrupt:
+                continue
+            except EOFError:
+                return
+            if not self.handle(entry):
+                return
+
+
+def start(backend: Backend) -> None:
+    """Interactive on a terminal, line by line otherwise."""
+    shell = Shell(backend)
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        import click
+
+        shell.pager = click.echo_via_pager
+        shell.interact()
+    else:
+        shell.run_lines(sys.stdin)
