@@ -16,7 +16,7 @@ EXIT_OK, EXIT_ERROR, EXIT_BAD_INPUT = 0, 1, 2
 
 WORLD_HELP = (
     "A shipped world's name or a path to a world TOML file. "
-    f"Default: ${DEFAULT_WORLD_ENV}, else the standard world (the manual's own semantics)."
+    f"Default: ${DEFAULT_WORLD_ENV}, else the main evaluation world. `standard` is the manual's own semantics."
 )
 
 

@@ -16,6 +16,7 @@ block entered), on a countdown in the run's Meter.
 from __future__ import annotations
 
 import ast
+import warnings
 from dataclasses import dataclass, field
 from types import CodeType
 
@@ -380,7 +381,11 @@ def compile_program(tree: s.Program, world: World, limits: Limits | None = None)
     compiler = Compiler(world, limits)
     module = compiler.module(tree)
     ast.fix_missing_locations(module)
-    code = compile(module, FILENAME, "exec", dont_inherit=True)
+    with warnings.catch_warnings():
+        # The host's own lint (e.g. "'str' object is not callable") must not
+        # reach a user; the run reports such mistakes as AlienErrors.
+        warnings.simplefilter("ignore")
+        code = compile(module, FILENAME, "exec", dont_inherit=True)
     return Program(
         tree=tree,
         code=code,

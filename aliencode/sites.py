@@ -57,8 +57,8 @@ def _ops() -> tuple[Operation, ...]:
         ("IMPRINT", 3, 3, ("seq", "i", "val"), "(set seq i val)", "set the element at position i of the list to val, in place; gives none", "SET xs AS STRAND(1, 2)\nIMPRINT(xs, 0, 9)\nEMIT(xs)", "positions"),
         # aggregation
         ("GAUGE", 1, 1, seq, "(len seq)", "the length of a list, tuple or string", "EMIT(GAUGE(\"alien\"))", "aggregation"),
-        ("NADIR", 1, None, args, "(min args)", "the smallest argument, or the smallest element of one sequence", "EMIT(NADIR(4, 2, 9))", "aggregation"),
-        ("APEX", 1, None, args, "(max args)", "the largest argument, or the largest element of one sequence", "EMIT(APEX(STRAND(4, 2, 9)))", "aggregation"),
+        ("NADIR", 1, None, args, "(min (if (== (len args) 1) (get args 0) args))", "the smallest argument, or the smallest element of one sequence", "EMIT(NADIR(4, 2, 9))", "aggregation"),
+        ("APEX", 1, None, args, "(max (if (== (len args) 1) (get args 0) args))", "the largest argument, or the largest element of one sequence", "EMIT(APEX(STRAND(4, 2, 9)))", "aggregation"),
         ("SOME_OF", 1, 1, seq, "(any seq)", "YES when some element is true", "EMIT(SOME_OF(STRAND(0, 3)))", "aggregation"),
         ("EVERY_OF", 1, 1, seq, "(all seq)", "YES when every element is true", "EMIT(EVERY_OF(STRAND(0, 3)))", "aggregation"),
         ("ORDER", 1, 1, seq, "(sort_asc seq)", "a sorted copy, as a list", "EMIT(ORDER(STRAND(3, 1, 2)))", "aggregation"),

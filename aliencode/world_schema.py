@@ -51,13 +51,12 @@ SCHEMA = Schema(
 )
 
 
-def default_world_name() -> str:
-    """The world used when none is named: $ALIENCODE_WORLD, else `standard`.
+MAIN_WORLD = "main"
 
-    DESIGN §9 names `main` as the default evaluation world; until the main
-    world ships, the default is the manual's own semantics.
-    """
-    return os.environ.get(DEFAULT_WORLD_ENV) or "standard"
+
+def default_world_name() -> str:
+    """The world used when none is named: $ALIENCODE_WORLD, else `main`."""
+    return os.environ.get(DEFAULT_WORLD_ENV) or MAIN_WORLD
 
 
 def load(spec: str | None = None) -> World:

@@ -401,7 +401,12 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         return sort(seq, True, "sort_desc")
 
     def extreme(op: str, args: tuple, sign: int):
-        items = args[0] if len(args) == 1 and type(args[0]) in SEQUENCES else args
+        if len(args) == 1:
+            if type(args[0]) not in SEQUENCES:
+                raise type_error(f"needs one sequence or several values, not one {type_name(args[0])}")
+            items = args[0]
+        else:
+            items = args
         if not items:
             raise value_error("empty sequence")
         charge(1 + (len(items) >> 4))

@@ -1,10 +1,11 @@
 """Build and audit an AlienCode world's task bank (issue: main world).
 
 Computes, never trusts: each task's expected outputs (by running the
-reference in the world) and its rule dependencies. An altered rule belongs to
-a task when switching that rule alone back to the manual changes what the
-reference or the naive solution prints; a red herring (which changes nothing
-by definition) belongs to a task when the task's code uses its site. Then it
+reference in the world) and its rule dependencies. A rule belongs to a task
+when switching that rule alone back to the manual changes what the reference
+or the naive solution prints. (A red herring, an IDENTITY rule, can only
+belong to a task when it shadows another rule on its site, e.g. in a narrower
+scope; a free-standing one belongs to none.) Then it
 checks the bank's promises: references pass, naive solutions run under the
 manual but fail in the world, every rule is exercised, and the counts the
 bank's [audit] table declares.
@@ -123,7 +124,7 @@ def task_rules(world: World, limits: Limits, task: Task) -> list[str]:
     for rule in world.rules:
         if rule.target not in used:
             continue
-        if rule.red_herring or any(_outcomes(world.without(rule.id), limits, sol, task.calls) != base[sol] for sol in solutions):
+        if any(_outcomes(world.without(rule.id), limits, sol, task.calls) != base[sol] for sol in solutions):
             found.append(rule.id)
     return found
 
@@ -163,7 +164,7 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
         rules = []
         used = sites_used(example.program)
         for rule in world.rules:
-            if rule.target in used and (rule.red_herring or _outcomes(world.without(rule.id), limits, example.program, ()) != outputs):
+            if rule.target in used and _outcomes(world.without(rule.id), limits, example.program, ()) != outputs:
                 rules.append(rule.id)
         if "[AlienError]" in outputs[0]:
             report.problems.append(f"example {example.id}: the program fails: {outputs[0].splitlines()[-1]}")

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 from aliencode.cli import main
 
 
-def invoke(*args, stdin=None):
-    return CliRunner().invoke(main, list(args), input=stdin)
+def invoke(*args, stdin=None, env=None):
+    return CliRunner().invoke(main, list(args), input=stdin, env={"ALIENCODE_WORLD": "standard", **(env or {})})
 
 
 def test_run_file(tmp_path):
@@ -64,8 +64,13 @@ def test_version_and_help():
 
 def test_console_script_runs_as_a_process():
     proc = subprocess.run(
-        [sys.executable, "-m", "aliencode", "run", "-"],
+        [sys.executable, "-m", "aliencode", "run", "--world", "standard", "-"],
         input="EMIT(FUSE(\"ok\", 1))", capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "ok1\n"
+
+
+def test_default_world_is_main_and_the_environment_overrides_it():
+    assert invoke("run", stdin="EMIT(100)", env={"ALIENCODE_WORLD": None}).output == "127\n"
+    assert invoke("run", stdin="EMIT(100)", env={"ALIENCODE_WORLD": "demo"}).output == "100\n"

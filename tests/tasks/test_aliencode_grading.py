@@ -58,21 +58,22 @@ def test_prediction_and_whole_program(grader):
     assert grader.grade("T5", "11 True\n").passed
     assert grader.grade("T5", "11.0 True").passed
     assert not grader.grade("T5", "10 False").passed
-    assert grader.grade("T4", "EMIT(5)").passed
-    assert not grader.grade("T4", "EMIT(6)").passed
+    assert grader.grade("T4", "EMIT(STRAND(1, 2, 3))").passed
+    assert not grader.grade("T4", "EMIT(STRAND(3, 2, 1))").passed
 
 
 def test_grade_records_the_world_hash(grader):
-    assert grader.grade("T4", "EMIT(5)").as_dict()["world_hash"] == WORLD.hash
+    assert grader.grade("T4", "EMIT(1)").as_dict()["world_hash"] == WORLD.hash
 
 
 def test_audit_computes_rules_and_passes():
     report = audit(WORLD, BANK)
     assert report.problems == []
     rules = {t.id: t.rules for t in report.tasks}
-    assert rules == {"T1": ["D1", "D3"], "T2": ["D4"], "T3": ["D2", "D5"], "T4": [], "T5": ["D1", "D2"], "T6": ["D1"]}
+    assert rules == {"T1": ["D1", "D3"], "T2": ["D4"], "T3": ["D2"], "T4": ["D5"], "T5": ["D1", "D2"], "T6": ["D1"]}
     assert report.reference_pass == 6 and report.naive_pass == 2
     assert [e["output"] for e in report.examples] == ["4", "True"]
+    assert [e["rules"] for e in report.examples] == [["D3"], ["D2"]]
 
 
 def test_audit_reports_broken_promises(tmp_path):
@@ -105,7 +106,7 @@ def invoke(*args, stdin=None):
 
 
 def test_cli_grade_exit_codes():
-    assert invoke("grade", "--world", "demo", "--task", "T4", stdin="EMIT(5)").exit_code == 0
+    assert invoke("grade", "--world", "demo", "--task", "T4", stdin="EMIT(ORDER(STRAND(2, 3, 1)))").exit_code == 0
     assert invoke("grade", "--world", "demo", "--task", "T4", stdin="EMIT(4)").exit_code == 1
     assert invoke("grade", "--world", "demo", "--task", "NOPE", stdin="EMIT(4)").exit_code == 2
     assert invoke("grade", "--world", "nowhere", "--task", "T4", stdin="EMIT(4)").exit_code == 2
