@@ -1,0 +1,34 @@
+"""AlienLogic: a Fitch-style proof checker whose worlds patch the rules.
+
+    from alienlogic import check, load_world
+    verdict = check(proof_text, load_world("demo"))
+    verdict.accepted, verdict.as_dict()
+
+`parse_proof` / `parse_formula` read text (raising ProofSyntaxError);
+`str()` of a formula or proof prints it back in the input syntax;
+`compile_world` compiles a world's side conditions once for many checks.
+"""
+
+from __future__ import annotations
+
+from ruleset.world import World, WorldError
+
+from .errors import ProofSyntaxError
+from .formulas import BOT, And, Bot, Eq, Exists, Fn, Forall, Formula, Impl, Name, Node, Not, Or, Pred, Term
+from .kernel import check, compile_world
+from .parser import parse_formula, parse_proof
+from .patches import CompiledWorld
+from .proof import Citation, Proof, Step, Theorem, format_proof
+from .rules import RULES
+from .substitution import substitute
+from .verdict import FAILURES, REASON_CLASSES, Verdict
+from .worlds import default_world_spec, load_world
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BOT", "And", "Bot", "Citation", "CompiledWorld", "Eq", "Exists", "FAILURES", "Fn", "Forall", "Formula",
+    "Impl", "Name", "Node", "Not", "Or", "Pred", "Proof", "ProofSyntaxError", "REASON_CLASSES", "RULES", "Step",
+    "Term", "Theorem", "Verdict", "World", "WorldError", "check", "compile_world", "default_world_spec",
+    "format_proof", "load_world", "parse_formula", "parse_proof", "substitute",
+]

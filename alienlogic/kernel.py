@@ -1,0 +1,180 @@
+"""The proof checker: steps in order, boxes, citations, rules, world patches.
+
+Each step goes through, in this order: its number; its rule's name; its
+place in the box structure; a world rule disabling its inference rule; its
+citations (count, kind, reachability); the standard rule, with a world's
+`conclusion` patch in place of the standard conclusion; the world's
+`require` side conditions in file order. The first failure is the verdict.
+Work per step is constant apart from the size of the formulas it touches,
+so checking is linear in the length of the proof.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ruleset.world import World, standard_world
+
+from .boxes import Boxes
+from .errors import ProofSyntaxError
+from .formulas import Formula
+from .parser import parse_proof
+from .patches import Binding, CompiledWorld
+from .predicates import StepView
+from .proof import Citation, Proof, Step, Theorem
+from .rules import BOX, RULES, Ref
+from .verdict import PARSE_ERROR, Rejection, Verdict
+
+_WORLDS: dict[str, CompiledWorld] = {}  # by world hash: compile each world once
+
+
+def compile_world(world: World | CompiledWorld | None) -> CompiledWorld:
+    """The compiled form of `world` (None: the standard world); raises WorldError."""
+    if isinstance(world, CompiledWorld):
+        return world
+    if world is None:
+        world = standard_world("alienlogic")
+    key = world.hash
+    compiled = _WORLDS.get(key)
+    if compiled is None:
+        if len(_WORLDS) > 64:
+            _WORLDS.clear()
+        compiled = _WORLDS[key] = CompiledWorld(world)
+    return compiled
+
+
+class _ProofState:
+    """What the checker knows after the steps so far; one per check."""
+
+    def __init__(self, proof: Proof, binding: Binding) -> None:
+        self.binding = binding
+        self.listed = Counter(proof.premises)
+        self.asserted: Counter[Formula] = Counter()
+        self.premise_free = frozenset().union(*(f.free for f in proof.premises))
+        self.boxes = Boxes()
+        self.formulas: list[Formula | None] = [None]  # by line number
+        self.cited: list[int] = [0]  # times each line was cited
+        self.premise_lines: list[bool] = [False]
+
+    # -- ProofContext (what rules may ask) ---------------------------------
+
+    def premise_uses(self, formula: Formula) -> tuple[int, int]:
+        listed = self.listed[formula]
+        return listed, listed - self.asserted[formula]
+
+    def occurs(self, name: str) -> str | None:
+        if name in self.premise_free:
+            return "a premise"
+        for k in self.boxes.open_assumptions():
+            if name in self.formulas[k].free:
+                return f"the open assumption on line {k}"
+        return None
+
+    # -- one step -------------------------------------------------------------
+
+    def take(self, step: Step, n: int) -> None:
+        if step.number != n:
+            raise Rejection("LINE_NUMBER", f"step {n} is numbered {step.number}")
+        rule = RULES.get(step.rule)
+        if rule is None:
+            raise Rejection("UNKNOWN_RULE", f"there is no rule named {step.rule!r}")
+        self.boxes.enter(n, step.depth, step.rule == "assume")
+        self.binding.disabled(rule.name)
+        refs = self._resolve(step, rule.citations, n)
+        derived = rule.check(refs, self)
+        if self.binding.has_patches(rule.name):
+            view = StepView(step.depth, n, step.formula, refs, self.cited, self.premise_lines)
+            if self.binding.conclusion(rule.name, view) is None:
+                self._conclude(derived, step)
+            self.binding.require(rule.name, view)
+        else:
+            self._conclude(derived, step)
+        self._record(step, refs)
+
+    def _resolve(self, step: Step, kinds: tuple[str, ...], n: int) -> tuple[Ref, ...]:
+        cites = step.citations
+        if len(cites) != len(kinds):
+            want = len(kinds)
+            raise Rejection("CITATION_COUNT", f"{step.rule} takes {want} citation{'s' if want != 1 else ''}, not {len(cites)}")
+        return tuple(self._ref(c, kind, step.rule, n) for c, kind in zip(cites, kinds))
+
+    def _ref(self, c: Citation, kind: str, rule: str, n: int) -> Ref:
+        if kind == BOX:
+            if not c.is_range:
+                raise Rejection("EXPECTED_RANGE", f"{rule} cites a box as a range a-b, not the line {c}")
+            self.boxes.check_range(c.first, c.last, n)
+            return Ref(c.first, c.last, self.formulas[c.first], self.formulas[c.last], True)
+        if c.is_range:
+            raise Rejection("EXPECTED_LINE", f"{rule} cites a single line here, not the range {c}")
+        self.boxes.check_line(c.first, n)
+        f = self.formulas[c.first]
+        return Ref(c.first, c.first, f, f)
+
+    @staticmethod
+    def _conclude(derived, step: Step) -> None:
+        if isinstance(derived, Formula):
+            if derived is not step.formula:
+                raise Rejection("WRONG_CONCLUSION", f"{step.rule} derives {derived} here, not {step.formula}")
+        else:
+            derived(step.formula)
+
+    def _record(self, step: Step, refs: tuple[Ref, ...]) -> None:
+        self.formulas.append(step.formula)
+        self.cited.append(0)
+        is_premise = step.rule == "premise"
+        self.premise_lines.append(is_premise)
+        if is_premise:
+            self.asserted[step.formula] += 1
+        for r in refs:
+            self.cited[r.start] += 1
+            if r.end != r.start:
+                self.cited[r.end] += 1
+
+
+def check(proof: Proof | str, world: World | CompiledWorld | None = None, task: Theorem | None = None) -> Verdict:
+    """Check a proof (or its text) in a world (default: standard).
+
+    With a `task`, the proof's premises (as a multiset) and goal must be the
+    task's. Never raises for any proof; a malformed world raises WorldError.
+    """
+    if isinstance(proof, str):
+        try:
+            proof = parse_proof(proof)
+        except ProofSyntaxError as exc:
+            where = f"line {exc.line}, column {exc.column}: {exc.message}"
+            return Verdict(False, False, False, exc.step, PARSE_ERROR, exc.reason_id, 0, exc.message, None, where)
+    compiled = compile_world(world)
+    state = _ProofState(proof, compiled.bind())
+    failure: tuple[int, Rejection] | None = None
+    for n, step in enumerate(proof.steps, start=1):
+        try:
+            state.take(step, n)
+        except Rejection as r:
+            failure = (n, r)
+            break
+    n_steps = len(proof.steps)
+    passed = failure is None
+    if task is not None:
+        premises_ok, goal_ok = proof.theorem.same_as(task)
+        if not (premises_ok and goal_ok):
+            reason = "PREMISES_MISMATCH" if not premises_ok else "GOAL_MISMATCH"
+            detail = f"the task asks for {_theorem_text(task)}, the proof claims {_theorem_text(proof.theorem)}"
+            return _rejected(None, Rejection(reason, detail), n_steps, passed)
+    if failure is not None:
+        n, r = failure
+        rule_name = r.rule_name or proof.steps[n - 1].rule
+        return _rejected(n, r, n_steps, False, rule_name)
+    last = proof.steps[-1] if proof.steps else None
+    if last is None or last.depth != 0 or last.formula is not proof.goal:
+        where = "the proof has no steps" if last is None else f"the last line is {'| ' * last.depth}{last.formula}"
+        return _rejected(None, Rejection("GOAL_NOT_REACHED", f"{where}; it must be the goal {proof.goal} outside every box"), n_steps, True)
+    return Verdict(True, True, True, None, None, None, n_steps)
+
+
+def _rejected(step: int | None, r: Rejection, n_steps: int, passed: bool, rule_name: str | None = None) -> Verdict:
+    return Verdict(False, passed, False, step, r.reason_class, r.reason_id, n_steps, r.detail, rule_name)
+
+
+def _theorem_text(t: Theorem) -> str:
+    return f"{', '.join(map(str, t.premises)) or '(no premises)'} ⊢ {t.goal}"
+
