@@ -144,3 +144,17 @@ def main(argv: list[str] | None = None) -> None:
     except Exception as exc:  # noqa: BLE001 - a bug must still end in a clean message
         click.echo(f"alienlogic: internal error ({exc.__class__.__name__}); please report it", err=True)
         sys.exit(EXIT_BAD_INPUT)
+
+
+@cli.command()
+@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
+def repl(world_spec: str | None) -> None:
+    """Check proofs by hand: type or paste PROOF … END and see the verdict an
+    agent would see. :detail toggles author detail; :help lists commands.
+
+    Without a terminal, lines are read from standard input (scriptable).
+    """
+    from repl.alienlogic_backend import AlienLogicBackend
+    from repl.shell import start
+
+    start(AlienLogicBackend(world_or_exit(world_spec)))

@@ -1,6 +1,6 @@
-"""Regenerate the committed AlienCode manuals of every shipped world.
+"""Regenerate the committed manuals of every shipped world, both languages.
 
-    python -m manuals.build          # rewrite manuals/aliencode/<world>.{txt,md}
+    python -m manuals.build          # rewrite manuals/<language>/<world>.{txt,md}
     python -m manuals.build --check  # exit 1 if any committed manual is stale
 """
 
@@ -17,16 +17,18 @@ FORMATS = {"txt": "text", "md": "md"}
 
 
 def expected() -> dict[Path, str]:
-    """Every committed AlienCode manual and the text it should have."""
+    """Every committed manual and the text it should have."""
     from aliencode.world_schema import load
 
     from .aliencode import render
+    from .alienlogic import committed
 
     out: dict[Path, str] = {}
     for name in ["standard", *shipped_worlds("aliencode")]:
         world = load(name)
         for suffix, fmt in FORMATS.items():
             out[HERE / "aliencode" / f"{name}.{suffix}"] = render(world, fmt)
+    out.update(committed())
     return out
 
 

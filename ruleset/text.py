@@ -51,7 +51,9 @@ def _atom(value: object, quoted: bool) -> str:
         return repr(value) if quoted else value
     if cls is int or cls is float:
         return repr(value)
-    return f"<function {function_name(value)}>"
+    if callable(value):
+        return f"<function {function_name(value)}>"
+    return str(value)  # a language's own value type (e.g. an AlienLogic formula) prints itself
 
 
 def render(value: object, *, quoted: bool = False, budget: int = 1_000_000, max_nesting: int = 400) -> str:

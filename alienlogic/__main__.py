@@ -1,0 +1,5 @@
+"""`python -m alienlogic` is the `alienlogic` command."""
+
+from .cli import main
+
+main()
