@@ -288,3 +288,9 @@ def repl(world_spec: str | None) -> None:
     from repl.shell import start
 
     start(AlienCodeBackend(load_world_or_exit(world_spec)))
+
+
+# The episode driver's commands (`aliencode episode`, `aliencode report`).
+from episode.cli import register as _register_episode  # noqa: E402
+
+_register_episode(main, "aliencode")

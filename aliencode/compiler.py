@@ -16,6 +16,7 @@ block entered), on a countdown in the run's Meter.
 from __future__ import annotations
 
 import ast
+import sys
 import warnings
 from dataclasses import dataclass, field
 from types import CodeType
@@ -36,6 +37,8 @@ from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
 FILENAME = "<aliencode>"
 PREFIX = "a_"
 DEPTH = "_d"  # hidden first parameter of every generated function
+MAX_NESTING = 500  # blocks plus expressions, one inside another
+MAX_LOOPS = 20  # nested loops in one function (the host's static block limit)
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,7 @@ class Context:
 
     in_function: bool = False
     in_loop: bool = False  # inside a loop body of the current function
+    loops: int = 0  # loops around this point in the current function
 
     def matches(self, scope: str) -> bool:
         if scope == "anywhere":
@@ -165,7 +169,7 @@ class Compiler:
         if isinstance(st, s.Sweep):
             return [self.sweep(st, ctx)]
         if isinstance(st, s.While):
-            body_ctx = Context(ctx.in_function, True)
+            body_ctx = self._loop_body(ctx, st.pos)
             body = _tick(_weight(st.body), st.pos) + self.block(st.body, body_ctx)
             return [_at(ast.While(self.expr(st.cond, ctx), body, []), st.pos)]
         if isinstance(st, (s.Cease, s.Bypass)):
@@ -183,6 +187,11 @@ class Compiler:
             value = self.expr(st.value, ctx) if st.value is not None else ast.Constant(None)
             return [_at(ast.Return(value), st.pos)]
         raise TypeError(f"unknown statement {st!r}")
+
+    def _loop_body(self, ctx: Context, pos: s.Pos) -> Context:
+        if ctx.loops >= MAX_LOOPS:
+            raise AlienSyntaxError(f"too many nested loops (at most {MAX_LOOPS} in one function)", pos.line, pos.column)
+        return Context(ctx.in_function, True, ctx.loops + 1)
 
     def set_stmt(self, st: s.Set, ctx: Context) -> ast.stmt:
         names, values = st.targets, st.values
@@ -219,7 +228,7 @@ class Compiler:
         if rule is not None:
             seq = _call(self.bindings.function_name(rule), [seq])
         walked = _at(_call("_s_SWEEP", [seq]), st.pos)
-        body_ctx = Context(ctx.in_function, True)
+        body_ctx = self._loop_body(ctx, st.pos)
         body = _tick(_weight(st.body), st.pos) + self.block(st.body, body_ctx)
         return _at(ast.For(target, walked, body, []), st.pos)
 
@@ -250,6 +259,8 @@ class Compiler:
         if isinstance(e, s.FloatLit):
             return self.literal("literal.float", e.value, e.pos, ctx)
         if isinstance(e, s.StrLit):
+            if len(e.value) > self.limits.max_length:
+                return self._too_long(e.pos)
             return self.literal("literal.str", e.value, e.pos, ctx)
         if isinstance(e, s.BoolLit):
             return self.literal("literal.bool", e.value, e.pos, ctx)
@@ -295,6 +306,10 @@ class Compiler:
             return self._constant(result, pos)
         return _at(_call(name, [ast.Constant(value)]), pos)  # a mutable value is made afresh each time
 
+    def _too_long(self, pos: s.Pos) -> ast.expr:
+        message = f"sequence length of {self.limits.max_length}"
+        return _at(_call("_fail", [ast.Constant("LimitExceeded"), ast.Constant(message)]), pos)
+
     def _constant(self, value: object, pos: s.Pos) -> ast.expr:
         if type(value) is int and not -(1 << self.limits.max_int_bits) < value < (1 << self.limits.max_int_bits):
             return _at(_call("_fail", [ast.Constant("LimitExceeded"), ast.Constant(f"integer size of {self.limits.max_int_bits} bits")]), pos)
@@ -303,6 +318,8 @@ class Compiler:
     def operation(self, e: s.OpCall, ctx: Context) -> ast.expr:
         op = OPERATION_BY_NAME[e.op]
         self.op_sites[(e.pos.line, e.pos.column)] = e.surface
+        if len(e.args) > self.limits.max_length:
+            return self._too_long(e.pos)
         args = [self.expr(a, ctx) for a in e.args]
         n = len(args)
         if n < op.min_args or (op.max_args is not None and n > op.max_args):
@@ -373,19 +390,48 @@ class Compiler:
         return ast.Module(body, [])
 
 
+def _check_nesting(tree: s.Program) -> None:
+    """Refuse programs nested deeper than MAX_NESTING (iteratively, so the
+    check itself cannot overflow)."""
+    stack: list[tuple[object, int]] = [(node, 1) for node in tree.body]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            pos = getattr(node, "pos", None)
+            raise AlienSyntaxError(f"the program is nested too deeply (at most {MAX_NESTING} levels)",
+                                   pos.line if pos else None, pos.column if pos else None)
+        if isinstance(node, s.If):
+            # each LEST is compiled as an `if` nested in the previous one's else
+            for k, (cond, body) in enumerate(node.branches):
+                stack.append((cond, depth + k + 1))
+                stack.extend((child, depth + k + 1) for child in body)
+            stack.extend((child, depth + len(node.branches)) for child in node.default or ())
+        else:
+            stack.extend((child, depth + 1) for child in s.children(node))
+
+
 def compile_program(tree: s.Program, world: World, limits: Limits | None = None) -> Program:
     """Bind `tree` to `world` and compile it; raise AlienSyntaxError on a
     program the grammar accepts but the language does not (CEASE outside a
     loop, DELIVER outside a function, ...)."""
     limits = limits or Limits()
+    _check_nesting(tree)
     compiler = Compiler(world, limits)
-    module = compiler.module(tree)
-    ast.fix_missing_locations(module)
-    with warnings.catch_warnings():
-        # The host's own lint (e.g. "'str' object is not callable") must not
-        # reach a user; the run reports such mistakes as AlienErrors.
-        warnings.simplefilter("ignore")
-        code = compile(module, FILENAME, "exec", dont_inherit=True)
+    old_limit = sys.getrecursionlimit()
+    # Building, locating and compiling the host AST recurse once per level.
+    sys.setrecursionlimit(max(old_limit, 20 * MAX_NESTING + 2000))
+    try:
+        module = compiler.module(tree)
+        ast.fix_missing_locations(module)
+        with warnings.catch_warnings():
+            # The host's own lint (e.g. "'str' object is not callable") must not
+            # reach a user; the run reports such mistakes as AlienErrors.
+            warnings.simplefilter("ignore")
+            code = compile(module, FILENAME, "exec", dont_inherit=True)
+    except RecursionError:
+        raise AlienSyntaxError(f"the program is nested too deeply (at most {MAX_NESTING} levels)", None, None) from None
+    finally:
+        sys.setrecursionlimit(old_limit)
     return Program(
         tree=tree,
         code=code,

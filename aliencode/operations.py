@@ -48,6 +48,7 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         need_list(seq)
         if len(seq) >= max_len:
             raise LimitExceeded(f"sequence length of {max_len}")
+        meter.charge(len(seq) >> 4)  # every element moves
         seq.insert(0, val)
 
     def expel(seq):

@@ -74,7 +74,7 @@ class _Layout(PostLex):
                     if indent != levels[-1]:
                         raise AlienSyntaxError("unindent does not match any outer indentation level", line, column)
                 continue
-            elif kind == "LPAR":
+            elif kind == "LPAR" or kind == "CALL_OPEN":
                 parens += 1
             elif kind == "RPAR":
                 parens = max(0, parens - 1)
@@ -147,9 +147,9 @@ class _Builder(Transformer):
         return s.OpCall(self.operations[tok.value], tok.value, args, _pos(tok))
 
     def call(self, c):
-        func = c[0]
-        args = tuple(c[1]) if len(c) > 1 else ()
-        return s.Call(func, args, func.pos)
+        func, paren = c[0], c[1]
+        args = tuple(c[2]) if len(c) > 2 else ()
+        return s.Call(func, args, _pos(paren))
 
     def args(self, c):
         return list(c)
@@ -225,7 +225,7 @@ class _Builder(Transformer):
 
 
 _TERMINAL_TEXT = {
-    "LPAR": "'('", "RPAR": "')'", "COMMA": "','", "COLON": "':'",
+    "LPAR": "'('", "CALL_OPEN": "'('", "RPAR": "')'", "COMMA": "','", "COLON": "':'",
     "NAME": "a name", "INT": "a number", "FLOAT": "a number", "STRING": "a string",
     "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of the block",
     "$END": "end of the program", "OPERATION": "an operation", "YES": "YES", "NO": "NO", "NONE": "none",

@@ -192,59 +192,88 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
 
     # -- comparison ---------------------------------------------------------
 
-    def deep_equal(a, b, depth: int) -> bool:
-        if a is b:
-            return True
-        ca, cb = type(a), type(b)
-        if (ca is list and cb is list) or (ca is tuple and cb is tuple):
-            if len(a) != len(b):
-                return False
-            if depth >= max_nesting:
-                raise LimitExceeded("nesting depth")
-            charge(1 + (len(a) >> 4))
-            for x, y in zip(a, b):
-                cx = type(x)
-                if cx is list or cx is tuple:
-                    if not deep_equal(x, y, depth + 1):
-                        return False
-                elif x is not y and not x == y:
+    # Container comparisons are iterative (no host recursion, whatever the
+    # nesting), charge steps for every container and long string visited,
+    # and refuse nesting deeper than max_nesting.
+    def charge_text(x) -> None:
+        if x.__class__ is str and len(x) > 256:
+            charge(len(x) >> 8)
+
+    def deep_equal(a, b) -> bool:
+        stack = [(a, b, 0)]
+        while stack:
+            x, y, depth = stack.pop()
+            if x is y:
+                continue
+            cx, cy = x.__class__, y.__class__
+            if (cx is list and cy is list) or (cx is tuple and cy is tuple):
+                if len(x) != len(y):
                     return False
-            return True
-        if ca is list or ca is tuple or cb is list or cb is tuple:
-            return False
-        return a == b
+                if depth >= max_nesting:
+                    raise LimitExceeded("nesting depth")
+                charge(1 + (len(x) >> 4))
+                stack.extend((p, q, depth + 1) for p, q in zip(x, y))
+            elif cx is list or cx is tuple or cy is list or cy is tuple:
+                return False
+            else:
+                charge_text(x)
+                if not x == y:
+                    return False
+        return True
 
     def eq(a, b):
         ca = a.__class__
         if ca is list or ca is tuple:
-            return deep_equal(a, b, 0)
+            return deep_equal(a, b)
         return a == b
 
     def ne(a, b):
         return not eq(a, b)
 
-    def compare(a, b, op: str, depth: int) -> int:
-        """-1, 0 or 1 with Python's ordering; TypeError where Python has none."""
-        ca, cb = type(a), type(b)
-        if _is_num(a) and _is_num(b):
-            return (a > b) - (a < b)
-        if ca is str and cb is str:
-            return (a > b) - (a < b)
-        if (ca is list and cb is list) or (ca is tuple and cb is tuple):
-            if depth >= max_nesting:
-                raise LimitExceeded("nesting depth")
-            charge(1 + (min(len(a), len(b)) >> 4))
-            for x, y in zip(a, b):
-                if x is y:
-                    continue
-                if type(x) in (list, tuple) or type(y) in (list, tuple):
-                    c = compare(x, y, op, depth + 1)
-                    if c:
-                        return c
-                elif x != y:
-                    return compare(x, y, op, depth + 1)
-            return (len(a) > len(b)) - (len(a) < len(b))
-        raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}")
+    def compare_scalars(x, y) -> int:
+        charge_text(x)
+        try:
+            return (x > y) - (x < y)
+        except TypeError:
+            raise type_error(f"cannot compare {type_name(x)} and {type_name(y)}") from None
+
+    def compare(a, b, op: str, depth: int = 0) -> int:
+        """-1, 0 or 1 with Python's ordering (lexicographic for sequences:
+        the first differing element decides); TypeError where Python has none."""
+        ca, cb = a.__class__, b.__class__
+        if not ((ca is list and cb is list) or (ca is tuple and cb is tuple)):
+            if ca in (list, tuple) or cb in (list, tuple):
+                raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}")
+            return compare_scalars(a, b)
+        frames = [[a, b, 0]]
+        charge(1 + (min(len(a), len(b)) >> 4))
+        while frames:
+            frame = frames[-1]
+            xs, ys, i = frame
+            if i >= len(xs) or i >= len(ys):
+                result = (len(xs) > len(ys)) - (len(xs) < len(ys))
+                frames.pop()
+                if result or not frames:
+                    return result
+                frames[-1][2] += 1
+                continue
+            x, y = xs[i], ys[i]
+            cx, cy = x.__class__, y.__class__
+            if x is y:
+                frame[2] += 1
+            elif (cx is list and cy is list) or (cx is tuple and cy is tuple):
+                if len(frames) >= max_nesting:
+                    raise LimitExceeded("nesting depth")
+                charge(1 + (min(len(x), len(y)) >> 4))
+                frames.append([x, y, 0])
+            elif cx in (list, tuple) or cy in (list, tuple):
+                raise type_error(f"cannot compare {type_name(x)} and {type_name(y)}")
+            elif x == y:
+                charge_text(x)
+                frame[2] += 1
+            else:
+                return compare_scalars(x, y)
+        return 0
 
     # Scalars compare natively (Python refuses mixed types with TypeError);
     # containers go through `compare`, which charges steps and bounds depth.
@@ -368,13 +397,16 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             raise len_limit()
         return checked(list(range(lo, hi)))
 
+    # Building a pair per element costs more than copying a reference.
     def zip_(a, b):
         need_seq("zip", a)
         need_seq("zip", b)
+        charge(min(len(a), len(b)) >> 1)
         return checked(list(zip(a, b)))
 
     def enumerate_(seq):
         need_seq("enumerate", seq)
+        charge(len(seq) >> 1)
         return checked(list(enumerate(seq)))
 
     def filter_(pred, seq):
@@ -434,10 +466,12 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
 
     def any_(seq):
         need_seq("any", seq)
+        charge(len(seq) >> 4)
         return any(seq)
 
     def all_(seq):
         need_seq("all", seq)
+        charge(len(seq) >> 4)
         return all(seq)
 
     def to_str(v):
