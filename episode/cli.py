@@ -1,0 +1,247 @@
+"""The `episode` and `report` commands, registered on a language's CLI:
+
+    from episode.cli import register
+    register(main, "aliencode")     # aliencode episode / aliencode report
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .agents import BUILT_IN, AgentError, make_agent
+from .driver import Episode, Settings
+from .environment import Environment
+from .progress import Progress
+from .protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
+from .report import trajectory_dirs, write_html, write_summary
+from .trace import TRACE_NAME, TraceError, read_trace
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def environment(language: str, world: str | None, bank: str | None = None) -> Environment:
+    """The environment of `language` for a world name or path (and a bank
+    file other than the world's own)."""
+    if language == "aliencode":
+        from .aliencode_env import AlienCodeEnvironment
+
+        return AlienCodeEnvironment(world, bank_path=bank)
+    if language == "alienlogic":
+        from .alienlogic_env import AlienLogicEnvironment
+
+        return AlienLogicEnvironment(world, bank_path=bank)
+    raise ValueError(f"unknown language {language!r}")
+
+
+def _param(values: tuple[str, ...]) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for item in values:
+        if "=" not in item:
+            raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--param")
+        key, value = item.split("=", 1)
+        try:
+            out[key] = json.loads(value)
+        except ValueError:
+            out[key] = value
+    return out
+
+
+def _fmt(value: object, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def scorecard(rows: list[tuple[str, dict, float | None]]) -> str:
+    """One line per trajectory: the milestone curve, gain, rules, budget."""
+    if not rows:
+        return ""
+    labels = [f"M{m['t']}" for m in max((r["milestones"] for _, r, _ in rows), key=len)]
+    name_w = max(10, *(len(n) for n, _, _ in rows))
+    head = f"{'agent':<{name_w}} " + " ".join(f"{lab:>6}" for lab in labels) + f" {'gain':>7} {'rules':>7} {'cov':>6} {'uncov':>6} {'C':>4} {'P':>5} {'T':>9} {'time':>7}"
+    out = [head, "-" * len(head)]
+    for name, r, seconds in rows:
+        ms = r["milestones"]
+        end = ms[-1] if ms else {}
+        rules = f"{end.get('rule_report_score')}/{end.get('rule_report_of')}" if end.get("rule_report_score") is not None else "–"
+        budget = end.get("budget") or {}
+        gain = "–" if r["gain"] is None else f"{r['gain']:+.1f}"
+        cells = " ".join(f"{m['accuracy']:>6.1f}" for m in ms) + " " * (7 * (len(labels) - len(ms)))
+        out.append(f"{name:<{name_w}} {cells} {gain:>7} {rules:>7} {_fmt(r['covered_accuracy']):>6} {_fmt(r['uncovered_accuracy']):>6} "
+                   f"{budget.get('calls', 0):>4} {budget.get('units', 0):>5} {budget.get('tokens', 0):>9} "
+                   f"{(f'{seconds:.1f}s' if seconds is not None else '–'):>7}")
+        if r.get("open_book"):
+            out.append(f"{'':<{name_w}} open book after M4: {r['open_book']['accuracy']:.1f}")
+    return "\n".join(out)
+
+
+def register(group: click.Group, language: str) -> None:
+    """Add `episode` and `report` to a language's click group."""
+    group.add_command(episode_command(language))
+    group.add_command(report_command(language))
+
+
+def episode_command(language: str) -> click.Command:
+    def fail(message: str) -> None:
+        _fail(f"{language}: {message}")
+
+    @click.command("episode")
+    @click.option("--agent", "agents", multiple=True, required=True, metavar="NAME",
+                  help=f"The agent: {', '.join(BUILT_IN)}. Repeat (or separate with commas) to run several, each in OUT/NAME.")
+    @click.option("--world", "world_spec", metavar="W", help="A shipped world's name or a world TOML path (default: the main world).")
+    @click.option("--bank", type=click.Path(exists=True, dir_okay=False), metavar="PATH",
+                  help="A task bank file other than the world's own (tasks/<language>/<world>.toml).")
+    @click.option("--condition", type=click.Choice(list(CONDITIONS)), default=None,
+                  help="The exploration condition (default autonomous; a replay takes its trace's).")
+    @click.option("--trajectories", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+                  help="Independent trajectories; with N > 1 each goes to OUT/t1 ... OUT/tN.")
+    @click.option("--out", "out", type=click.Path(file_okay=False), default=None, metavar="DIR",
+                  help="Where the trace and reports go (default: out/episodes/<world>-<agent>-<condition>).")
+    @click.option("--resume", is_flag=True, help="Continue the trace in DIR if there is one (a finished run is left unchanged).")
+    @click.option("--seed", type=int, default=None, help="The seed of the fixed-probe sequence and the fixed agent (default 0).")
+    @click.option("--probes-from", type=click.Path(exists=True), metavar="TRACE",
+                  help="hindsight: the trace (or its folder) whose probes are replayed.")
+    @click.option("--fixed-calls", type=click.IntRange(min=1, max=CALLS_PER_ROUND), default=CALLS_PER_ROUND, show_default=True,
+                  help="fixed-probe: calls per round.")
+    @click.option("--passes", type=click.IntRange(min=1), default=PASSES, show_default=True, help="Answers per task and milestone.")
+    @click.option("--from", "source", type=click.Path(exists=True), metavar="TRACE", help="replay: the recorded trace (or its folder).")
+    @click.option("--base-url", help="openai: the endpoint's base URL (default $OPENAI_BASE_URL, else https://api.openai.com/v1).")
+    @click.option("--model", help="openai: the model name.")
+    @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, metavar="VAR", help="openai: the environment variable holding the key.")
+    @click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="openai: an extra request field (VALUE as JSON when it parses), e.g. temperature=1.")
+    @click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help="openai: milestone requests at once.")
+    @click.option("--timeout", type=float, default=600.0, show_default=True, help="openai: seconds per request.")
+    @click.option("--max-retries", type=click.IntRange(min=0), default=6, show_default=True, help="openai: retries on 429/5xx/timeouts.")
+    @click.option("--backoff", type=float, default=2.0, show_default=True, help="openai: the first retry's delay in seconds (doubling).")
+    @click.option("--drop-field", "drop_fields", multiple=True, metavar="FIELD", help="openai: an assistant-message field not to send back.")
+    @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON instead of the scorecard.")
+    @click.option("--progress/--no-progress", default=None, help="A progress bar (default: when standard error is a terminal).")
+    def episode(agents, world_spec, bank, condition, trajectories, out, resume, seed, probes_from, fixed_calls, passes, source,
+                base_url, model, api_key_env, params, concurrency, timeout, max_retries, backoff, drop_fields, as_json, progress):
+        """Run the ExplorationBench protocol: manual and worked examples,
+        milestone M0, four rounds of exploration each followed by a
+        milestone (rule report; every held-out task answered three times).
+
+        Everything goes to an append-only DIR/trace.jsonl, DIR/report.json
+        and (with the plot) DIR/report.md. Kill it at any point and rerun
+        with --resume to continue. Exit status: 0 done, 1 the run stopped
+        (an agent or trace problem), 2 bad input.
+        """
+        names = [n.strip() for item in agents for n in item.split(",") if n.strip()]
+        for name in names:
+            if name not in BUILT_IN:
+                fail(f"unknown agent {name!r}; built in: {', '.join(BUILT_IN)}")
+        recorded = None
+        if "replay" in names:
+            if not source:
+                fail("the replay agent needs --from TRACE")
+            try:
+                recorded = read_trace(source)[0]
+            except (OSError, TraceError, IndexError) as exc:
+                fail(f"cannot read the trace to replay: {exc}")
+        world_name = world_spec or (recorded["world"] if recorded else None)
+        condition = condition or (recorded["condition"] if recorded else "autonomous")
+        seed = seed if seed is not None else (int(recorded["seed"]) if recorded else 0)
+        if condition == "hindsight" and not probes_from:
+            fail("the hindsight condition needs --probes-from TRACE")
+        try:
+            env = environment(language, world_name, bank)
+        except NotImplementedError as exc:
+            fail(str(exc))
+        except Exception as exc:  # a bad world or bank: report it, no traceback
+            from ruleset import WorldError
+
+            if isinstance(exc, (WorldError, ValueError, FileNotFoundError)) or type(exc).__name__ == "BankError":
+                fail(str(exc))
+            raise
+        base = Path(out) if out else Path("out") / "episodes" / f"{env.world_name}-{'-'.join(names)}-{condition}"
+        settings = Settings(condition=condition, seed=seed, probes_from=probes_from, fixed_per_round=fixed_calls, passes=passes)
+        options = {"source": source, "base_url": base_url, "model": model, "api_key_env": api_key_env, "params": _param(params),
+                   "concurrency": concurrency, "timeout": timeout, "max_retries": max_retries, "backoff": backoff,
+                   "drop_fields": drop_fields}
+        rows, reports, all_dirs = [], [], []
+        for name in names:
+            agent_dir = base / name if len(names) > 1 else base
+            dirs = [agent_dir] if trajectories == 1 else [agent_dir / f"t{i}" for i in range(1, trajectories + 1)]
+            for index, directory in enumerate(dirs, start=1):
+                label = name if trajectories == 1 else f"{name}/t{index}"
+                try:
+                    agent = make_agent(name, env, seed=seed, **options)
+                except AgentError as exc:
+                    fail(str(exc))
+                bar = Progress(enabled=progress, prefix=f"{label} ")
+                started = time.perf_counter()
+                try:
+                    report = Episode(env, agent, directory, settings, resume=resume, progress=bar).run()
+                except (TraceError, AgentError, ValueError) as exc:
+                    bar.close()
+                    click.echo(f"{language}: {label}: the run stopped: {exc}", err=True)
+                    click.echo(f"{language}: continue it with --resume --out {base}", err=True)
+                    sys.exit(EXIT_FAILED)
+                finally:
+                    agent.close()
+                rows.append((label, report, time.perf_counter() - started))
+                reports.append({"agent": name, "trajectory": index, "dir": str(directory), "report": report})
+            write_summary(agent_dir, dirs)
+            all_dirs += dirs
+        if len(names) > 1:  # one chart and table comparing the agents
+            write_summary(base, all_dirs, [label for label, _, _ in rows])
+        if as_json:
+            click.echo(json.dumps(reports, indent=2))
+            return
+        click.echo(f"{language} episode · world {env.world_name} ({env.world_hash[:19]}…) · condition {condition} · "
+                   f"{len(env.tasks())} tasks × {passes} answers · out {base}")
+        click.echo(scorecard(rows))
+
+    return episode
+
+
+def report_command(language: str) -> click.Command:
+    def fail(message: str) -> None:
+        _fail(f"{language}: {message}")
+
+    @click.command("report")
+    @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True), metavar="DIR...")
+    @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="OUTDIR",
+                  help="Where report.md, curves.png and summary.json go (default: the DIR when one is given, else their common folder).")
+    @click.option("--html", "as_html", is_flag=True, help="Also write a browsable replay of each trace (DIR/replay.html).")
+    @click.option("--json", "as_json", is_flag=True, help="Print the aggregate (Best@n, Mean@n, ...) as JSON.")
+    def report(dirs, out, as_html, as_json):
+        """Aggregate trajectories: Best@n (lowest index breaks ties),
+        Mean@n, worst, per-band and per-family accuracy; writes report.md
+        and a plot of the milestone curves (PNG)."""
+        import os
+
+        try:
+            found = trajectory_dirs(list(dirs))
+        except (FileNotFoundError, NotADirectoryError) as exc:
+            fail(str(exc))
+        target = Path(out) if out else (Path(dirs[0]) if len(dirs) == 1 else Path(os.path.commonpath([str(Path(d).resolve()) for d in dirs])))
+        try:
+            summary = write_summary(target, found)
+        except (TraceError, KeyError, ValueError) as exc:
+            fail(f"cannot read a trajectory: {exc}")
+        pages = [write_html(d) for d in found if as_html and (d / TRACE_NAME).exists()]
+        if as_json:
+            click.echo(json.dumps(summary, indent=2))
+            return
+        n = summary["n"]
+        click.echo(f"Best@{n} = {_fmt(summary['best_at_n'])} ({summary['best_trajectory']}) · Mean@{n} = {_fmt(summary['mean_at_n'])} · "
+                   f"worst = {_fmt(summary['worst'])}")
+        click.echo(f"wrote {target / 'report.md'} and {target / 'curves.png'}")
+        for page in pages:
+            click.echo(f"wrote {page}")
+
+    return report
+
+
+def _fail(message: str) -> None:
+    click.echo(message, err=True)
+    sys.exit(EXIT_BAD_INPUT)
