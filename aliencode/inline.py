@@ -20,8 +20,8 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from ruleset.compile import copy_node, op_identifier
-from ruleset.expr import Call, Const, Expr, Sym
+from ruleset.compile import operator_node, to_python
+from ruleset.expr import Call, Expr, Sym
 
 # Computes an operator on constant operands: a constant node, or None to leave
 # the call for run time (an error must surface where the program runs).
@@ -61,7 +61,7 @@ def operator_call(op: str, args: list[ast.expr], fold: Folder | None = None) -> 
             return ast.BinOp(left, _DIVISION[op](), right)
     if op == "not":
         return ast.UnaryOp(ast.Not(), args[0])
-    return ast.Call(ast.Name(op_identifier(op), ast.Load()), args, [])
+    return operator_node(op, args)
 
 
 def _simple(node: ast.expr) -> bool:
@@ -92,18 +92,7 @@ def spliceable(expr: Expr, operands: dict[str, ast.expr]) -> bool:
 
 def splice(expr: Expr, operands: dict[str, ast.expr], fold: Folder | None = None) -> ast.expr:
     """Host code of `expr` with each operand replaced by its argument code."""
-    if isinstance(expr, Const):
-        return ast.Constant(expr.value)
-    if isinstance(expr, Sym):
-        return copy_node(operands[expr.name])
-    args = [splice(a, operands, fold) for a in expr.args]
-    if expr.op == "and":
-        return ast.BoolOp(ast.And(), args)
-    if expr.op == "or":
-        return ast.BoolOp(ast.Or(), args)
-    if expr.op == "if":
-        return ast.IfExp(test=args[0], body=args[1], orelse=args[2])
-    return operator_call(expr.op, args, fold)
+    return to_python(expr, operands, lambda op, args: operator_call(op, args, fold))
 
 
 # In-place sites whose rule has one of these shapes change the list directly

@@ -42,22 +42,33 @@ def check(expr: Expr, names: set[str], arity: Mapping[str, tuple[int, int | None
             raise RuleSyntaxError("IDENTITY stands alone", text, node.column)
 
 
-def to_python(expr: Expr, symbols: Mapping[str, ast.expr]) -> ast.expr:
-    """The host AST of `expr`; `symbols` maps each rule symbol to host code."""
+def operator_node(op: str, args: list[ast.expr]) -> ast.expr:
+    """Host code calling operator `op` from the operator namespace."""
+    return ast.Call(ast.Name(op_identifier(op), ast.Load()), args, [])
+
+
+def to_python(
+    expr: Expr,
+    symbols: Mapping[str, ast.expr],
+    call: Callable[[str, list[ast.expr]], ast.expr] = operator_node,
+) -> ast.expr:
+    """The host AST of `expr`; `symbols` maps each rule symbol to host code,
+    `call` builds the code applying an operator (and/or/if are always
+    short-circuit code)."""
     if isinstance(expr, Const):
         return ast.Constant(expr.value)
     if isinstance(expr, Sym):
         return copy_node(symbols[expr.name])
     if isinstance(expr, Identity):
         raise ValueError("IDENTITY has no code of its own; the caller uses the standard semantics")
-    args = [to_python(a, symbols) for a in expr.args]
+    args = [to_python(a, symbols, call) for a in expr.args]
     if expr.op == "and":
         return ast.BoolOp(ast.And(), args)
     if expr.op == "or":
         return ast.BoolOp(ast.Or(), args)
     if expr.op == "if":
         return ast.IfExp(test=args[0], body=args[1], orelse=args[2])
-    return ast.Call(ast.Name(op_identifier(expr.op), ast.Load()), args, [])
+    return call(expr.op, args)
 
 
 def copy_node(node):

@@ -12,6 +12,7 @@ code.
 from __future__ import annotations
 
 import math
+import operator
 from functools import cmp_to_key
 from typing import Callable
 
@@ -277,41 +278,22 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
 
     # Scalars compare natively (Python refuses mixed types with TypeError);
     # containers go through `compare`, which charges steps and bounds depth.
-    def gt(a, b):
-        ca = a.__class__
-        if ca is list or ca is tuple:
-            return compare(a, b, ">", 0) > 0
-        try:
-            return a > b
-        except TypeError:
-            raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}") from None
+    def ordering(native: Callable[[object, object], bool], accept: Callable[[int], bool]):
+        def order(a, b):
+            ca = a.__class__
+            if ca is list or ca is tuple:
+                return accept(compare(a, b, "", 0))
+            try:
+                return native(a, b)
+            except TypeError:
+                raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}") from None
 
-    def lt(a, b):
-        ca = a.__class__
-        if ca is list or ca is tuple:
-            return compare(a, b, "<", 0) < 0
-        try:
-            return a < b
-        except TypeError:
-            raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}") from None
+        return order
 
-    def ge(a, b):
-        ca = a.__class__
-        if ca is list or ca is tuple:
-            return compare(a, b, ">=", 0) >= 0
-        try:
-            return a >= b
-        except TypeError:
-            raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}") from None
-
-    def le(a, b):
-        ca = a.__class__
-        if ca is list or ca is tuple:
-            return compare(a, b, "<=", 0) <= 0
-        try:
-            return a <= b
-        except TypeError:
-            raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}") from None
+    gt = ordering(operator.gt, lambda c: c > 0)
+    lt = ordering(operator.lt, lambda c: c < 0)
+    ge = ordering(operator.ge, lambda c: c >= 0)
+    le = ordering(operator.le, lambda c: c <= 0)
 
     def logical_not(a):
         return not a
