@@ -54,7 +54,24 @@ def load_world_or_exit(spec: str | None):
         sys.exit(EXIT_BAD_INPUT)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """The episode driver's commands (`episode`, `report`) are loaded only
+    when used, so `aliencode run` starts fast."""
+
+    LAZY = ("episode", "report")
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.LAZY})
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name in self.LAZY and name not in self.commands:
+            from episode.cli import register
+
+            register(self, "aliencode")
+        return super().get_command(ctx, name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="aliencode")
 def main() -> None:
     """AlienCode: a small calculation language whose worlds hide their real rules.
@@ -289,8 +306,3 @@ def repl(world_spec: str | None) -> None:
 
     start(AlienCodeBackend(load_world_or_exit(world_spec)))
 
-
-# The episode driver's commands (`aliencode episode`, `aliencode report`).
-from episode.cli import register as _register_episode  # noqa: E402
-
-_register_episode(main, "aliencode")

@@ -1,7 +1,7 @@
 """A full offline episode on the main AlienCode world (issue 8's goal: 70
 tasks × 3 answers × 5 milestones in under 60 s), with each built-in agent.
 
-    python benchmarks/episode.py [--world main] [--keep DIR]
+    python benchmarks/episode_speed.py [--world main] [--keep DIR]
 
 Prints the environment set-up time (the bank audit: each task's rules and
 the worked examples' outputs), then per agent the wall time of the whole
