@@ -10,6 +10,7 @@ operands), and the helpers generated code calls (`_inplace`, `_once`, ...).
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 from ruleset import LanguageError, LimitExceeded, Meter, render, type_name
@@ -39,7 +40,8 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
             raise type_error(f"needs a list, not {type_name(seq)}")
 
     def annex(seq, val):
-        need_list(seq)
+        if seq.__class__ is not list:
+            need_list(seq)
         if len(seq) >= max_len:
             raise LimitExceeded(f"sequence length of {max_len}")
         seq.append(val)
@@ -130,7 +132,7 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
             return fn  # not a function: the operation reports it
         if code.co_argcount != 2:
             raise type_error(f"{fn.alien_name}() must take exactly 1 argument here")
-        return lambda value: fn(depth, value)
+        return partial(fn, depth)
 
     def name_function(fn, name: str) -> None:
         fn.alien_name = name
