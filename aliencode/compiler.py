@@ -119,18 +119,39 @@ def _call(func: str, args: list[ast.expr]) -> ast.Call:
     return ast.Call(_name(func), args, [])
 
 
+def _nodes(expr: s.Expr | None) -> int:
+    """Expression nodes evaluated for `expr` (each costs a step)."""
+    if expr is None:
+        return 0
+    total, stack = 0, [expr]
+    while stack:
+        node = stack.pop()
+        total += 1
+        stack.extend(s.children(node))
+    return total
+
+
 def _weight(body: tuple[s.Stmt, ...]) -> int:
-    """Steps charged when a block is entered: its statements, not counting
-    the bodies of nested loops and functions (charged when they run)."""
-    total = 0
+    """Steps charged when a block is entered: one per statement and one per
+    expression node evaluated, not counting the bodies of nested loops and
+    functions (charged when they run), plus one for entering."""
+    total = 1
     for stmt in body:
         total += 1
         if isinstance(stmt, s.If):
-            for _, branch in stmt.branches:
-                total += _weight(branch) - 1
+            for cond, branch in stmt.branches:
+                total += _nodes(cond) + _weight(branch) - 1
             if stmt.default:
                 total += _weight(stmt.default) - 1
-    return total + 1
+        elif isinstance(stmt, s.Set):
+            total += sum(_nodes(v) for v in stmt.values)
+        elif isinstance(stmt, s.ExprStmt):
+            total += _nodes(stmt.expr)
+        elif isinstance(stmt, s.Deliver):
+            total += _nodes(stmt.value)
+        elif isinstance(stmt, s.Sweep):
+            total += _nodes(stmt.iterable)
+    return total
 
 
 def _tick(weight: int, pos: s.Pos) -> list[ast.stmt]:
@@ -170,7 +191,7 @@ class Compiler:
             return [self.sweep(st, ctx)]
         if isinstance(st, s.While):
             body_ctx = self._loop_body(ctx, st.pos)
-            body = _tick(_weight(st.body), st.pos) + self.block(st.body, body_ctx)
+            body = _tick(_weight(st.body) + _nodes(st.cond), st.pos) + self.block(st.body, body_ctx)
             return [_at(ast.While(self.expr(st.cond, ctx), body, []), st.pos)]
         if isinstance(st, (s.Cease, s.Bypass)):
             if not ctx.in_loop:

@@ -56,7 +56,12 @@ def operator_call(op: str, args: list[ast.expr], fold: Folder | None = None) -> 
         if op in _COMPARE and (_scalar(left) or _scalar(right)):
             return ast.Compare(left, [_COMPARE[op]()], [right])
         if op in _ADDITIVE and (_number(left) or _number(right)):
-            return ast.BinOp(left, _ADDITIVE[op](), right)
+            # `_t if _NB < (_t := a + c) < _B else _beyond(_t)`: native
+            # arithmetic with the integer-size limit checked inline.
+            total = ast.NamedExpr(ast.Name("_t", ast.Store()), ast.BinOp(left, _ADDITIVE[op](), right))
+            within = ast.Compare(ast.Name("_NB", ast.Load()), [ast.Lt(), ast.Lt()], [total, ast.Name("_B", ast.Load())])
+            beyond = ast.Call(ast.Name("_beyond", ast.Load()), [ast.Name("_t", ast.Load())], [])
+            return ast.IfExp(within, ast.Name("_t", ast.Load()), beyond)
         if op in _DIVISION and _number(right) and right.value != 0:
             return ast.BinOp(left, _DIVISION[op](), right)
     if op == "not":

@@ -140,6 +140,14 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
     def fail(kind: str, message: str, *_evaluated: object):
         raise LanguageError(kind, message)
 
+    big = 1 << limits.max_int_bits
+
+    def beyond(value):
+        """A native sum outside (-2**bits, 2**bits): a float is fine, an int is too big."""
+        if value.__class__ is int:
+            raise LimitExceeded(f"integer size of {limits.max_int_bits} bits")
+        return value
+
     def depth_exceeded():
         raise LimitExceeded(f"call depth of {limits.max_depth}")
 
@@ -150,6 +158,7 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         _s_FUSE=fuse, _s_SWEEP=sweep, _s_EMIT=emit_values,
         _inplace=inplace, _prepend=prepend, _expel_at=expel_at, _at_depth=at_depth, _once=once, _fn=name_function, _fail=fail,
         _depth_exceeded=depth_exceeded, _m=meter, _MAXD=limits.max_depth,
+        _beyond=beyond, _B=big, _NB=-big,
     )
     return namespace
 

@@ -16,7 +16,7 @@ from .errors import LimitExceeded
 
 @dataclass(frozen=True)
 class Limits:
-    max_steps: int = 1_000_000
+    max_steps: int = 2_000_000
     max_depth: int = 200
     max_int_bits: int = 4096
     max_length: int = 100_000  # elements of a list/tuple, characters of a string

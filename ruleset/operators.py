@@ -38,6 +38,8 @@ ARITY: dict[str, tuple[int, int | None]] = {
 }
 
 SHORT_CIRCUIT = frozenset({"and", "or", "if"})
+_ONE_ARGUMENT = object()  # `(range n)`: distinct from an explicit none
+_SMALL = 1 << 64
 
 
 def _is_num(v: object) -> bool:
@@ -71,12 +73,18 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             if n > max_len:
                 raise len_limit()
             if n > 64:
-                charge(n >> 4)
+                charge(n >> 2)
         return r
 
     # Messages never name the rule operator or show computed values: an
     # interpreter prefixes its own operation's name, and a world's rule must
     # not leak through an error message.
+    def charge_bits(x) -> None:
+        # Work on big integers grows with their size (about quadratically for
+        # products and divisions); one step per 64 bits beyond the first 64.
+        if x.__class__ is int and not -_SMALL < x < _SMALL:
+            charge(x.bit_length() >> 6)
+
     def operands(op: str, *vals: object) -> LanguageError:
         names = " and ".join(type_name(v) for v in vals)
         return type_error(f"unsupported operand types: {names}")
@@ -111,6 +119,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         ca, cb = a.__class__, b.__class__
         if ca is int and cb is int:
             if neg_half < a < half and neg_half < b < half:
+                charge_bits(a)
+                charge_bits(b)
                 return a * b
             if a.bit_length() + b.bit_length() > limits.max_int_bits + 1:
                 raise int_limit()
@@ -138,6 +148,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             raise LanguageError("OverflowError", "integer division result too large for a float") from None
 
     def floordiv(a, b):
+        charge_bits(a)
         # Only numbers support `//` among the language's values.
         try:
             return a // b
@@ -149,6 +160,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def mod(a, b):
         if a.__class__ is str:  # Python's `%` would format the string
             raise operands("%", a, b)
+        charge_bits(a)
         try:
             return a % b
         except TypeError:
@@ -159,22 +171,20 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def power(a, b):
         if not (_is_num(a) and _is_num(b)):
             raise operands("**", a, b)
-        if type(a) is not float and type(b) is not float:
-            if b < 0:
-                if a == 0:
-                    raise zero_division("0 cannot be raised to a negative power")
-                return float(a) ** b
-            if abs(a) > 1 and b * a.bit_length() > limits.max_int_bits + b:
+        if a.__class__ is not float and b.__class__ is not float and b >= 0:
+            # a**b has more than b*(bits(a)-1) bits: refuse before computing
+            if abs(a) > 1 and b * (a.bit_length() - 1) > limits.max_int_bits:
                 raise int_limit()
             return checked(a ** b)
-        if a == 0 and b < 0:
-            raise zero_division("0 cannot be raised to a negative power")
-        if a < 0 and float(b) != math.floor(b):
-            raise value_error("negative number cannot be raised to a fractional power")
         try:
-            return float(a) ** float(b)
+            r = a ** b
+        except ZeroDivisionError:
+            raise zero_division("0 cannot be raised to a negative power") from None
         except OverflowError:
-            raise LanguageError("OverflowError", "numerical result out of range") from None
+            raise LanguageError("OverflowError", "numeric result out of range") from None
+        if r.__class__ is complex:
+            raise value_error("negative number cannot be raised to a fractional power")
+        return r
 
     def xor(a, b):
         if type(a) not in (int, bool) or type(b) not in (int, bool):
@@ -212,7 +222,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
                     return False
                 if depth >= max_nesting:
                     raise LimitExceeded("nesting depth")
-                charge(1 + (len(x) >> 4))
+                charge(4 + 2 * len(x))  # each element visited is a step of host work
                 stack.extend((p, q, depth + 1) for p, q in zip(x, y))
             elif cx is list or cx is tuple or cy is list or cy is tuple:
                 return False
@@ -247,7 +257,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
                 raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}")
             return compare_scalars(a, b)
         frames = [[a, b, 0]]
-        charge(1 + (min(len(a), len(b)) >> 4))
+        charge(4)
         while frames:
             frame = frames[-1]
             xs, ys, i = frame
@@ -260,12 +270,13 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
                 continue
             x, y = xs[i], ys[i]
             cx, cy = x.__class__, y.__class__
+            charge(2)
             if x is y:
                 frame[2] += 1
             elif (cx is list and cy is list) or (cx is tuple and cy is tuple):
                 if len(frames) >= max_nesting:
                     raise LimitExceeded("nesting depth")
-                charge(1 + (min(len(x), len(y)) >> 4))
+                charge(4)
                 frames.append([x, y, 0])
             elif cx in (list, tuple) or cy in (list, tuple):
                 raise type_error(f"cannot compare {type_name(x)} and {type_name(y)}")
@@ -283,6 +294,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             ca = a.__class__
             if ca is list or ca is tuple:
                 return accept(compare(a, b, "", 0))
+            charge_text(a)
             try:
                 return native(a, b)
             except TypeError:
@@ -370,8 +382,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             raise index_error("pop from an empty sequence")
         return seq[-1]
 
-    def range_(lo, hi=None):
-        if hi is None:
+    def range_(lo, hi=_ONE_ARGUMENT):
+        if hi is _ONE_ARGUMENT:
             lo, hi = 0, lo
         need_index("range", lo)
         need_index("range", hi)
@@ -402,7 +414,11 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         items = list(seq)
         n = len(items)
         charge(1 + (n * max(1, n.bit_length()) >> 4))
-        if all(_is_num(x) and x == x for x in items) or all(type(x) is str for x in items):
+        if all(_is_num(x) and x == x for x in items):
+            items.sort(reverse=descending)
+        elif all(type(x) is str for x in items):
+            longest = max(map(len, items), default=0)
+            charge((n * max(1, n.bit_length()) * longest) >> 8)  # each comparison may read a whole string
             items.sort(reverse=descending)
         else:
             items.sort(key=cmp_to_key(lambda x, y: compare(x, y, op, 0)), reverse=descending)

@@ -568,11 +568,8 @@ UNCHARGED_WORK_BUGS = [
 ]
 
 
-@pytest.mark.parametrize("case", [
-    c.param(pytest.mark.xfail(strict=True, reason="BUG: steps do not bound work: a statement's step weight ignores how many operations its expressions hold, and ORDER's native sort compares long strings for free; such programs run into the wall-clock backstop (5-13 s) instead of the step limit"))
-    for c in UNCHARGED_WORK_BUGS
-])
-def test_bug_uncharged_work(case: Case) -> None:
+@pytest.mark.parametrize("case", [c.param() for c in UNCHARGED_WORK_BUGS])
+def test_uncharged_work_fixed_regression(case: Case) -> None:
     check_case(case, BUG_LIMITS)
 
 

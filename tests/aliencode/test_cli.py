@@ -24,7 +24,7 @@ def test_run_file(tmp_path):
 def test_run_stdin_json():
     result = invoke("run", "--json", "-", stdin="EMIT(1, 2)\n")
     assert result.exit_code == 0
-    assert json.loads(result.output) == {"output": "1 2", "error": None, "steps": 2, "units": 2}
+    assert json.loads(result.output) == {"output": "1 2", "error": None, "steps": 5, "units": 2}
 
 
 def test_run_error_exit_1_and_json_error():
@@ -52,7 +52,7 @@ def test_bad_input_exit_2(tmp_path):
 def test_max_steps():
     loop = "SET i AS 0\nWHILE UNDER(i, 5000):\n    SET i AS SHATTER(i, 1)\nEMIT(i)"
     assert invoke("run", "--max-steps", "100", stdin=loop).exit_code == 1
-    ok = invoke("run", "--max-steps", "20000", stdin=loop)
+    ok = invoke("run", "--max-steps", "50000", stdin=loop)
     assert ok.exit_code == 0 and ok.output == "5000\n"
     assert invoke("run", "--max-steps", "0", stdin=loop).exit_code == 2
 

@@ -10,10 +10,8 @@ b. The arithmetic, comparison and sequence operations agree with Python on
 c. Printing agrees with Python's `print`, both through EMIT and through
    `ruleset.text.render`.
 
-Where a property met a real interpreter bug, the bug has its own
-`xfail(strict=True)` regression test at the end of this module and the
-generator steers around that one corner (each exclusion names its test), so
-the properties keep checking everything else.
+Where a property met a real interpreter bug, the bug has its own regression
+test at the end of this module (`..._regression`).
 """
 
 from __future__ import annotations
@@ -515,26 +513,6 @@ def expected_outcome(op: str, args: tuple) -> tuple[str | None, str]:
     return None, buf.getvalue().rstrip()
 
 
-def known_bug(op: str, args: tuple, form: str) -> bool:
-    """Corners where the interpreter has a known bug with its own xfail test."""
-    if op == "COIL" and len(args) == 2 and type(args[1]) is float and math.isinf(args[1]):
-        if type(args[0]) in (int, bool, float) and args[0] <= 0:
-            return True  # test_bug_coil_infinite_exponent
-    if op == "COIL" and len(args) == 2 and type(args[0]) is float and args[0] == -math.inf and type(args[1]) is float and not args[1].is_integer():
-        return True  # test_bug_coil_minus_infinity_fractional_exponent
-    if op == "EXTENT" and None in args and all(a is None or _is_int(a) for a in args) and args[0] is not None:
-        return True  # test_bug_extent_accepts_none
-    if op == "EXTENT" and args == (None,):
-        return True  # test_bug_extent_accepts_none
-    if form == "literal" and op in ("SHATTER", "WEAVE") and len(args) == 2:
-        a, b = args
-        if _is_int(a) and _is_int(b):
-            r = a + b if op == "SHATTER" else a - b
-            if r.bit_length() > MAX_INT_BITS:
-                return True  # test_bug_constant_operand_skips_integer_limit
-    return False
-
-
 def run_operation(op: str, args: tuple, form: str):
     if form == "literal":
         source = f"EMIT({op}({', '.join(lit(a) for a in args)}))"
@@ -561,7 +539,6 @@ def also_acceptable(op: str, args: tuple, want_kind: str | None) -> frozenset[st
 
 
 def check_against_python(op: str, args: tuple, form: str) -> None:
-    assume(not known_bug(op, args, form))
     want_kind, want_text = expected_outcome(op, args)
     source, result = run_operation(op, args, form)
     got_kind = result.error.kind if result.error else None
@@ -778,7 +755,7 @@ def test_lit_round_trips_through_the_parser() -> None:
 
 
 # =============================================================================
-# regressions for bugs the properties found (xfail until fixed)
+# regressions for bugs the properties found (fixed)
 # =============================================================================
 
 
@@ -787,33 +764,28 @@ def _kind(source: str) -> tuple[str | None, str]:
     return (result.error.kind if result.error else None), result.text()
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: COIL with a nan exponent and a negative base ends in InternalError (math.floor(nan) raises a host ValueError in ruleset.operators.power)")
-def test_bug_coil_nan_exponent_is_internal_error() -> None:
+def test_coil_nan_exponent_is_internal_error_regression() -> None:
     source = "SET nan AS WEAVE(1e999, 1e999)\nEMIT(COIL(-2, nan))"
     kind, text = _kind(source)
     assert kind != "InternalError", text
     assert text == python_print((-2) ** math.nan)  # Python: nan
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: COIL(base <= 0, ±inf) fails: OverflowError for a negative base (math.floor(inf) in ruleset.operators.power), ZeroDivisionError for COIL(0, -inf); Python gives inf / 0.0")
-def test_bug_coil_infinite_exponent() -> None:
+def test_coil_infinite_exponent_regression() -> None:
     assert _kind("EMIT(COIL(-2, 1e999), COIL(-2, -1e999), COIL(-0.5, 1e999))") == (None, "inf 0.0 0.0")
     assert _kind("EMIT(COIL(0, -1e999))") == (None, python_print(0 ** -math.inf))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: COIL(-inf, 0.5) is a ValueError ('fractional power'); Python gives inf (no complex result involved)")
-def test_bug_coil_minus_infinity_fractional_exponent() -> None:
+def test_coil_minus_infinity_fractional_exponent_regression() -> None:
     assert _kind("EMIT(COIL(-1e999, 0.5))") == (None, python_print(float("-inf") ** 0.5))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: EXTENT(none) gives [] and EXTENT(5, none) gives [0..4]; range(None) is a TypeError (range_ treats hi=None as the one-argument form)")
-def test_bug_extent_accepts_none() -> None:
+def test_extent_accepts_none_regression() -> None:
     assert _kind("EMIT(EXTENT(none))")[0] == "TypeError"
     assert _kind("EMIT(EXTENT(5, none))")[0] == "TypeError"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: SHATTER/WEAVE with a numeric literal operand compile to native +/- (inline.py) and skip the 4096-bit integer limit")
-def test_bug_constant_operand_skips_integer_limit() -> None:
+def test_constant_operand_skips_integer_limit_regression() -> None:
     top = 2**MAX_INT_BITS - 1
     # Same computation through a variable is refused ...
     assert _kind(f"SET x AS {top}\nSET one AS 1\nEMIT(SHATTER(x, one))")[0] == "LimitExceeded"
