@@ -145,7 +145,7 @@ def render(world: World, fmt: str = "text") -> str:
     limits = Limits()
     doc.heading(2, "Limits")
     doc.bullets([
-        f"Steps: {limits.max_steps:,} per run. Each loop iteration and each function call costs the number of statements in the block it enters, plus one.",
+        f"Steps: {limits.max_steps:,} per run. Entering a block (the program, a loop iteration, a function call) costs one step for each statement and each value computed in it, plus one; operations on large values cost more.",
         f"Call depth: {limits.max_depth} nested function calls.",
         f"Integers: at most {limits.max_int_bits} bits; lists, tuples and strings: at most {limits.max_length:,} elements.",
         f"Output: at most {limits.max_output:,} characters.",
