@@ -168,6 +168,7 @@ class Compiler:
         self.limits = limits
         self.bindings = Bindings(world)
         self.op_sites: dict[tuple[int, int], str] = {}
+        self.bound = 1 << limits.max_int_bits  # integers lie strictly within ±bound
         meter = Meter(limits)
         self._const_ns = operator_namespace(make_operators(meter))
         self._literal_fns: dict[str, object] = {}
@@ -365,17 +366,17 @@ class Compiler:
         rule = self.bindings.rule_for(e.op, ctx)
         if rule is None:
             if e.op in SAME_AS_OPERATOR:
-                return _at(operator_call(SAME_AS_OPERATOR[e.op], operands), e.pos)
+                return _at(operator_call(SAME_AS_OPERATOR[e.op], operands, self.bound), e.pos)
             return _at(self._standard(e.op, args, operands), e.pos)
         expr = self.bindings.expression(rule)
         named = dict(zip(op.operands, operands))
         if e.op not in LAZY_OPERAND and e.op != "EMIT" and spliceable(expr, named):
             if e.op not in IN_PLACE:
-                return _at(splice(expr, named, self._fold), e.pos)
+                return _at(splice(expr, named, self.bound, self._fold), e.pos)
             direct = in_place_form(e.op, expr)
             if direct is not None:
                 helper, parts = direct
-                return _at(_call(helper, [splice(part, named, self._fold) for part in parts]), e.pos)
+                return _at(_call(helper, [splice(part, named, self.bound, self._fold) for part in parts]), e.pos)
         fn = self.bindings.function_name(rule)
         if e.op in LAZY_OPERAND:
             thunk = ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), operands[1])

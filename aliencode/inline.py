@@ -41,7 +41,7 @@ def _number(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
 
 
-def operator_call(op: str, args: list[ast.expr], fold: Folder | None = None) -> ast.expr:
+def operator_call(op: str, args: list[ast.expr], bound: int, fold: Folder | None = None) -> ast.expr:
     """Host code applying rule operator `op` to already-built operand code.
 
     With `fold`, an operator whose operands are all scalar constants is
@@ -56,17 +56,28 @@ def operator_call(op: str, args: list[ast.expr], fold: Folder | None = None) -> 
         if op in _COMPARE and (_scalar(left) or _scalar(right)):
             return ast.Compare(left, [_COMPARE[op]()], [right])
         if op in _ADDITIVE and (_number(left) or _number(right)):
-            # `_t if _NB < (_t := a + c) < _B else _beyond(_t)`: native
-            # arithmetic with the integer-size limit checked inline.
-            total = ast.NamedExpr(ast.Name("_t", ast.Store()), ast.BinOp(left, _ADDITIVE[op](), right))
-            within = ast.Compare(ast.Name("_NB", ast.Load()), [ast.Lt(), ast.Lt()], [total, ast.Name("_B", ast.Load())])
-            beyond = ast.Call(ast.Name("_beyond", ast.Load()), [ast.Name("_t", ast.Load())], [])
-            return ast.IfExp(within, ast.Name("_t", ast.Load()), beyond)
+            return _checked_sum(op, left, right, bound)
         if op in _DIVISION and _number(right) and right.value != 0:
             return ast.BinOp(left, _DIVISION[op](), right)
     if op == "not":
         return ast.UnaryOp(ast.Not(), args[0])
     return operator_node(op, args)
+
+
+def _checked_sum(op: str, left: ast.expr, right: ast.expr, bound: int) -> ast.expr:
+    """Native `a + c`, `a - c`, `c - a` with the integer-size limit checked
+    inline: `_t if (_t := a + c) < 2**bits else _beyond(_t)`. Every value
+    already lies in (-2**bits, 2**bits), so adding a constant can leave that
+    range on one side only, which is the side checked."""
+    const = left if _number(left) else right
+    grows = const.value >= 0 if (op == "+" or const is left) else const.value < 0
+    total = ast.NamedExpr(ast.Name("_t", ast.Store()), ast.BinOp(left, _ADDITIVE[op](), right))
+    if grows:
+        within = ast.Compare(total, [ast.Lt()], [ast.Constant(bound)])
+    else:
+        within = ast.Compare(ast.Constant(-bound), [ast.Lt()], [total])
+    beyond = ast.Call(ast.Name("_beyond", ast.Load()), [ast.Name("_t", ast.Load())], [])
+    return ast.IfExp(within, ast.Name("_t", ast.Load()), beyond)
 
 
 def _simple(node: ast.expr) -> bool:
@@ -95,9 +106,9 @@ def spliceable(expr: Expr, operands: dict[str, ast.expr]) -> bool:
     return order == needed
 
 
-def splice(expr: Expr, operands: dict[str, ast.expr], fold: Folder | None = None) -> ast.expr:
+def splice(expr: Expr, operands: dict[str, ast.expr], bound: int, fold: Folder | None = None) -> ast.expr:
     """Host code of `expr` with each operand replaced by its argument code."""
-    return to_python(expr, operands, lambda op, args: operator_call(op, args, fold))
+    return to_python(expr, operands, lambda op, args: operator_call(op, args, bound, fold))
 
 
 # In-place sites whose rule has one of these shapes change the list directly

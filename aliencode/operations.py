@@ -140,8 +140,6 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
     def fail(kind: str, message: str, *_evaluated: object):
         raise LanguageError(kind, message)
 
-    big = 1 << limits.max_int_bits
-
     def beyond(value):
         """A native sum outside (-2**bits, 2**bits): a float is fine, an int is too big."""
         if value.__class__ is int:
@@ -158,7 +156,7 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         _s_FUSE=fuse, _s_SWEEP=sweep, _s_EMIT=emit_values,
         _inplace=inplace, _prepend=prepend, _expel_at=expel_at, _at_depth=at_depth, _once=once, _fn=name_function, _fail=fail,
         _depth_exceeded=depth_exceeded, _m=meter, _MAXD=limits.max_depth,
-        _beyond=beyond, _B=big, _NB=-big,
+        _beyond=beyond,
     )
     return namespace
 

@@ -18,7 +18,7 @@ from .errors import LimitExceeded
 class Limits:
     max_steps: int = 2_000_000
     max_depth: int = 200
-    max_int_bits: int = 4096
+    max_int_bits: int = 2048
     max_length: int = 100_000  # elements of a list/tuple, characters of a string
     max_output: int = 100_000  # characters printed in one run
     max_nesting: int = 400  # container nesting depth for printing and comparison

@@ -50,6 +50,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     limits = meter.limits
     big = 1 << limits.max_int_bits
     neg_big = -big
+    small, neg_small = _SMALL, -_SMALL
     # Factors below `half` in magnitude have a product below `big`.
     half = 1 << (limits.max_int_bits // 2)
     neg_half = -half
@@ -82,7 +83,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def charge_bits(x) -> None:
         # Work on big integers grows with their size (about quadratically for
         # products and divisions); one step per 64 bits beyond the first 64.
-        if x.__class__ is int and not -_SMALL < x < _SMALL:
+        if x.__class__ is int and not neg_small < x < small:
             charge(x.bit_length() >> 6)
 
     def operands(op: str, *vals: object) -> LanguageError:
@@ -118,6 +119,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def mul(a, b):
         ca, cb = a.__class__, b.__class__
         if ca is int and cb is int:
+            if neg_small < a < small and neg_small < b < small:
+                return a * b
             if neg_half < a < half and neg_half < b < half:
                 charge_bits(a)
                 charge_bits(b)
@@ -147,8 +150,9 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         except OverflowError:
             raise LanguageError("OverflowError", "integer division result too large for a float") from None
 
+    # Divisions of integers within the size limit cost at most a few
+    # microseconds, which the step of their expression node covers.
     def floordiv(a, b):
-        charge_bits(a)
         # Only numbers support `//` among the language's values.
         try:
             return a // b
@@ -160,7 +164,6 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def mod(a, b):
         if a.__class__ is str:  # Python's `%` would format the string
             raise operands("%", a, b)
-        charge_bits(a)
         try:
             return a % b
         except TypeError:
@@ -294,7 +297,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             ca = a.__class__
             if ca is list or ca is tuple:
                 return accept(compare(a, b, "", 0))
-            charge_text(a)
+            if ca is str and len(a) > 256:
+                charge_text(a)
             try:
                 return native(a, b)
             except TypeError:

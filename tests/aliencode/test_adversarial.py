@@ -444,7 +444,7 @@ def test_huge_power_costs_nothing_before_refusal() -> None:
     assert result.output == "before"
     assert result.error.kind == "LimitExceeded" and result.error.line == 2
     assert result.steps < 100
-    assert result.text() == "before\n[AlienError] LimitExceeded: integer size of 4096 bits (line 2)"
+    assert result.text() == "before\n[AlienError] LimitExceeded: integer size of 2048 bits (line 2)"
 
 
 def test_step_limit_is_deterministic() -> None:
@@ -673,7 +673,7 @@ def test_cli_json_recursion_and_flood(tmp_path: Path) -> None:
 def test_cli_text_mode_huge_power(tmp_path: Path) -> None:
     proc = cli([], "EMIT(COIL(10, 1000000000))\n", tmp_path)
     assert proc.returncode == 1
-    assert proc.stdout == "[AlienError] LimitExceeded: integer size of 4096 bits (line 1)\n"
+    assert proc.stdout == "[AlienError] LimitExceeded: integer size of 2048 bits (line 1)\n"
     assert proc.stderr == ""
 
 
