@@ -7,6 +7,8 @@
 `parse_proof` / `parse_formula` read text (raising ProofSyntaxError);
 `str()` of a formula or proof prints it back in the input syntax;
 `compile_world` compiles a world's side conditions once for many checks.
+`prove` searches for a proof under a world's rules; `find_certificate` and
+`check_certificate` certify (and re-check) that a theorem has no proof.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ from ruleset.world import World, WorldError
 
 from .errors import ProofSyntaxError
 from .formulas import BOT, And, Bot, Eq, Exists, Fn, Forall, Formula, Impl, Name, Node, Not, Or, Pred, Term
-from .kernel import check, compile_world
-from .parser import parse_formula, parse_proof
+from .certify import check_certificate, find_certificate
+from .kernel import Checker, check, compile_world
+from .parser import parse_formula, parse_formulas, parse_proof
 from .patches import CompiledWorld
 from .proof import Citation, Proof, Step, Theorem, format_proof
+from .prover import prove
 from .rules import RULES
 from .substitution import substitute
 from .verdict import FAILURES, REASON_CLASSES, Verdict
@@ -27,8 +31,9 @@ from .worlds import default_world_spec, load_world
 __version__ = "0.1.0"
 
 __all__ = [
-    "BOT", "And", "Bot", "Citation", "CompiledWorld", "Eq", "Exists", "FAILURES", "Fn", "Forall", "Formula",
+    "BOT", "And", "Bot", "Checker", "Citation", "CompiledWorld", "Eq", "Exists", "FAILURES", "Fn", "Forall", "Formula",
     "Impl", "Name", "Node", "Not", "Or", "Pred", "Proof", "ProofSyntaxError", "REASON_CLASSES", "RULES", "Step",
-    "Term", "Theorem", "Verdict", "World", "WorldError", "check", "compile_world", "default_world_spec",
-    "format_proof", "load_world", "parse_formula", "parse_proof", "substitute",
+    "Term", "Theorem", "Verdict", "World", "WorldError", "check", "check_certificate", "compile_world",
+    "default_world_spec", "find_certificate", "format_proof", "load_world", "parse_formula", "parse_formulas",
+    "parse_proof", "prove", "substitute",
 ]

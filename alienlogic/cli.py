@@ -4,20 +4,24 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 
 import click
 
 from ruleset.world import World, WorldError
 
 from . import __version__
+from .errors import ProofSyntaxError
 from .kernel import check as check_proof
+from .parser import parse_formula, parse_formulas
+from .proof import Theorem
 from .worlds import DEFAULT_WORLD_ENV, audit, load_world
 
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2
 
 WORLD_HELP = (
     "A shipped world's name or a path to a world TOML file. "
-    f"Default: ${DEFAULT_WORLD_ENV}, else the main world, else (while none ships) the standard world."
+    f"Default: ${DEFAULT_WORLD_ENV}, else the main world `main`."
 )
 
 
@@ -101,12 +105,18 @@ def world() -> None:
 
 @world.command("check")
 @click.argument("spec", metavar="PATH|NAME")
-@click.option("--json", "as_json", is_flag=True, help='Print {"world", "hash", "ok", "problems", "rules"} as JSON.')
-def world_check(spec: str, as_json: bool) -> None:
-    """Validate and audit a world.
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank to audit (default: the world's shipped bank, if any).")
+@click.option("--no-prover", "no_prover", is_flag=True, help="Skip the prover's confirmations (faster).")
+def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool) -> None:
+    """Validate a world, list its rules, and audit its task bank.
 
-    Exit status: 0 valid, 1 valid but with problems (rules that never apply),
-    2 not a valid world (every problem is listed).
+    The audit checks every reference proof (accepted), naive proof (accepted
+    in the standard calculus, refused here) and certificate (re-checked),
+    computes each task's rules, runs the prover (its own proof of every
+    provable theorem; a standard proof and no world proof of every
+    unprovable one) and checks the bank's promises. Exit status: 0 all
+    good, 1 problems found, 2 the world or bank is malformed.
     """
     try:
         w = load_world(spec)
@@ -123,18 +133,321 @@ def world_check(spec: str, as_json: bool) -> None:
         {"id": r.id, "name": r.name, "target": r.target, "disabled": r.disabled, "require": r.require, "conclusion": r.conclusion}
         for r in w.rules
     ]
+    result: dict[str, object] = {"world": w.name, "hash": w.hash, "ok": not problems, "problems": problems, "rules": rules}
+    bank = _bank_or_exit(w, bank_file, required=False)
+    report = None
+    if bank is not None:
+        from tasks.alienlogic_audit import audit as audit_bank
+        from tasks.bank import BankError
+
+        try:
+            report = audit_bank(w, bank, prover=not no_prover)
+        except BankError as exc:
+            for problem in exc.problems:
+                click.echo(f"alienlogic: {problem}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+        problems = problems + report.problems
+        result.update(
+            ok=not problems,
+            problems=problems,
+            tasks=[t.as_dict() for t in report.tasks],
+            worked_examples=report.examples,
+            **report.summary(),
+            seconds=round(report.seconds, 3),
+        )
     if as_json:
-        click.echo(json.dumps({"world": w.name, "hash": w.hash, "ok": not problems, "problems": problems, "rules": rules}, indent=2))
+        click.echo(json.dumps(result, indent=2))
     else:
         click.echo(f"world {w.name} ({w.hash}): {len(rules)} rule{'s' if len(rules) != 1 else ''}")
         for r in rules:
             parts = ["disabled"] if r["disabled"] else []
             parts += [f"{k} {r[k]}" for k in ("require", "conclusion") if r[k]]
             click.echo(f"  {r['id']:<6} {r['target']:<9} {'; '.join(parts)}")
+        if report is not None:
+            s = report.summary()
+            n = len(report.tasks)
+            click.echo(f"bank: {n} tasks, {len(report.examples)} worked examples; references pass {s['reference_pass']}/{s['provable']}, "
+                       f"certificates hold {s['certified']}/{s['unprovable']}, naive proofs refused {s['naive_refused']}, "
+                       f"the standard calculus proves {s['standard_proves']}/{s['unprovable']} unprovable theorems")
+            if "prover" in s:
+                pr = s["prover"]
+                click.echo(f"prover: proves {pr['world_proves']}/{s['provable']} provable theorems in the world, "
+                           f"{pr['standard_proves_unprovable']}/{s['unprovable']} unprovable ones in the standard calculus, "
+                           f"none of them in the world ({pr['world_blocked']}/{s['unprovable']} blocked)")
+            click.echo(f"audited in {report.seconds:.2f} s")
+            for t in report.tasks:
+                kind = "first-order" if t.first_order else "propositional"
+                click.echo(f"  {t.id:<5} {t.family:<12} {'provable' if t.provable else 'unprovable':<11} {kind:<14} {','.join(t.rules) or '-'}")
         for p in problems:
             click.echo(f"problem: {p}")
         click.echo("ok" if not problems else f"{len(problems)} problem{'s' if len(problems) != 1 else ''}")
     sys.exit(EXIT_OK if not problems else EXIT_REJECTED)
+
+
+def _bank_or_exit(w: World, bank_file: str | None, required: bool):
+    """The task bank of a world: --bank, else tasks/alienlogic/<world>.toml."""
+    from pathlib import Path
+
+    from tasks.bank import BankError, bank_path, load_bank
+
+    path = Path(bank_file) if bank_file else bank_path("alienlogic", w.name)
+    if not bank_file and not path.exists() and not required:
+        return None
+    try:
+        return load_bank("alienlogic", w.name, path)
+    except BankError as exc:
+        for problem in exc.problems:
+            click.echo(f"alienlogic: {problem}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def _logic_tasks_or_exit(bank):
+    from tasks.alienlogic_grading import logic_tasks
+    from tasks.bank import BankError
+
+    try:
+        return {t.id: t for t in logic_tasks(bank)}
+    except BankError as exc:
+        for problem in exc.problems:
+            click.echo(f"alienlogic: {problem}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+
+
+def _task_or_exit(tasks: dict, task_id: str, bank):
+    if task_id not in tasks:
+        fail(f"no task {task_id!r} in {bank.source} (tasks: {', '.join(tasks)})")
+    return tasks[task_id]
+
+
+def _theorem(w: World, bank_file: str | None, task_id: str | None, premises: str | None, goal: str | None):
+    """The theorem a command works on: a bank task's, or --premises/--goal."""
+    if task_id is not None:
+        if premises is not None or goal is not None:
+            fail("give either --task or --premises/--goal, not both")
+        bank = _bank_or_exit(w, bank_file, required=True)
+        return _task_or_exit(_logic_tasks_or_exit(bank), task_id, bank).theorem
+    if goal is None:
+        fail("give --task ID, or --goal (and --premises) to state a theorem")
+    try:
+        return Theorem(parse_formulas(premises or ""), parse_formula(goal))
+    except ProofSyntaxError as exc:
+        fail(f"not a formula: {exc}")
+
+
+@cli.command("tasks")
+@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
+@click.option("--json", "as_json", is_flag=True, help='Print {"world", "hash", "tasks": [{"id", "prompt", "premises", "goal"}]}.')
+def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
+    """List a world's held-out theorems: prompts, premises and goals only.
+
+    References, naive proofs, certificates and provability are never shown.
+    """
+    w = world_or_exit(world_spec)
+    bank = _bank_or_exit(w, bank_file, required=True)
+    tasks = _logic_tasks_or_exit(bank)
+    shown = [{"id": t.id, "prompt": t.prompt, "premises": [str(p) for p in t.theorem.premises], "goal": str(t.theorem.goal)} for t in tasks.values()]
+    if as_json:
+        click.echo(json.dumps({"world": w.name, "hash": w.hash, "tasks": shown}, indent=2, ensure_ascii=False))
+        return
+    for t in shown:
+        click.echo(f"{t['id']}: {', '.join(t['premises']) or '(no premises)'} ⊢ {t['goal']}")
+
+
+@cli.command()
+@click.argument("file", default="-", metavar="[FILE|-]")
+@click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
+@click.option("--task", "task_id", metavar="ID", required=True, help="The task the answer is for.")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
+@click.option("--json", "as_json", is_flag=True, help='Print {"task", "passed", "reason", "verdict", "world_hash"}.')
+def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
+    """Grade an answer: model text holding one proof block (PROOF … END) or
+    the refusal line `ANSWER: UNPROVABLE`, from FILE or standard input.
+
+    A provable theorem passes only with an accepted proof of exactly its
+    premises and goal; an unprovable one only with a clean refusal; a proof
+    and a refusal together, or several proofs, fail as ambiguous.
+    Exit status: 0 pass, 1 fail, 2 bad input (unknown task or world).
+    """
+    from tasks.alienlogic_grading import AlienLogicGrader
+
+    answer = read_text(file)
+    w = world_or_exit(world_spec)
+    bank = _bank_or_exit(w, bank_file, required=True)
+    _task_or_exit(_logic_tasks_or_exit(bank), task_id, bank)
+    result = AlienLogicGrader(w, bank).grade(task_id, answer)
+    if as_json:
+        click.echo(json.dumps(result.as_dict(), indent=2))
+    else:
+        click.echo(f"{result.task}: {'pass' if result.passed else 'fail'} ({result.reason})")
+    sys.exit(EXIT_OK if result.passed else EXIT_REJECTED)
+
+
+@cli.command()
+@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
+@click.option("--task", "task_id", metavar="ID", help="A task of the world's bank.")
+@click.option("--premises", metavar="FORMULAS", help="Comma-separated premises (with --goal).")
+@click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
+@click.option("--check", "check_file", type=click.Path(dir_okay=False), help="Re-check a stored certificate instead of searching.")
+@click.option("--all", "all_tasks", is_flag=True, help="Every unprovable task of the bank (with --check-stored: re-check the stored ones).")
+@click.option("--check-stored", is_flag=True, help="With --all: re-check the bank's stored certificates instead of searching.")
+@click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write the certificate found to this file.")
+@click.option("--write", is_flag=True, help="With --task/--all: store the certificate at the path the bank names.")
+@click.option("--seconds", default=30.0, show_default=True, help="Time for the bounded search, per theorem.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_tasks, check_stored, out_file, write, seconds, as_json) -> None:
+    """Certify that a theorem has no proof in a world, or re-check a certificate.
+
+    The search tries semantic certificates first (a finite matrix under which
+    every rule the world allows is sound, with a countermodel: no proof of any
+    size exists), then bounded ones (saturation over sequents within a
+    declared formula universe, term set and box depth). `--check FILE`
+    re-checks a certificate from its data alone. Exit status: 0 certified
+    (or the certificate holds), 1 not certified (or it does not hold), 2 bad
+    input.
+    """
+    from .certify import check_certificate, dump_certificate, find_certificate, load_certificate
+
+    w = world_or_exit(world_spec)
+    if check_file:
+        try:
+            data = load_certificate(check_file)
+        except (OSError, ValueError) as exc:
+            fail(f"cannot read the certificate {check_file}: {exc}")
+        theorem = _theorem(w, bank_file, task_id, premises, goal) if (task_id or goal) else None
+        result = check_certificate(data, w, theorem)
+        out = {"certificate": check_file, "kind": result.kind, "holds": result.ok, "problems": result.problems, "seconds": round(result.seconds, 4)}
+        if as_json:
+            click.echo(json.dumps(out, indent=2))
+        else:
+            click.echo(f"{check_file}: {result.kind or '?'} certificate {'holds' if result.ok else 'does not hold'} ({result.seconds:.3f} s)")
+            for p in result.problems:
+                click.echo(f"  problem: {p}")
+        sys.exit(EXIT_OK if result.ok else EXIT_REJECTED)
+    if all_tasks:
+        _certify_all(w, bank_file, check_stored, write, seconds, as_json)
+        return
+    theorem = _theorem(w, bank_file, task_id, premises, goal)
+    found = find_certificate(w, theorem, task_id, seconds)
+    if found.data is not None:
+        text = dump_certificate(found.data)
+        if write:
+            if not task_id:
+                fail("--write needs --task (the bank names where the certificate lives)")
+            bank = _bank_or_exit(w, bank_file, required=True)
+            path = _logic_tasks_or_exit(bank)[task_id].certificate
+            if path is None:
+                fail(f"task {task_id} names no certificate file")
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        if out_file:
+            with open(out_file, "w", encoding="utf-8") as handle:
+                handle.write(text)
+    if as_json:
+        click.echo(json.dumps({"certified": found.found, "seconds": round(found.seconds, 4), "tried": found.tried, "certificate": found.data}, indent=2))
+    elif found.data is None:
+        click.echo(f"not certified ({found.seconds:.2f} s)")
+        for t in found.tried:
+            click.echo(f"  tried {t}")
+    else:
+        click.echo(f"certified: {found.data['kind']} certificate found in {found.seconds:.3f} s")
+        if not (out_file or write):
+            click.echo(text, nl=False)
+    sys.exit(EXIT_OK if found.found else EXIT_REJECTED)
+
+
+def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: float, as_json: bool) -> None:
+    import time
+
+    from .certify import check_certificate, dump_certificate, find_certificate, load_certificate
+
+    bank = _bank_or_exit(w, bank_file, required=True)
+    tasks = [t for t in _logic_tasks_or_exit(bank).values() if not t.provable]
+    rows, total, ok = [], 0.0, True
+    start = time.perf_counter()
+    for t in tasks:
+        if check_stored:
+            try:
+                data = load_certificate(t.certificate)
+            except (OSError, ValueError, TypeError) as exc:
+                rows.append({"task": t.id, "kind": None, "holds": False, "seconds": 0.0, "problems": [str(exc)]})
+                ok = False
+                continue
+            r = check_certificate(data, w, t.theorem)
+            rows.append({"task": t.id, "kind": r.kind, "holds": r.ok, "seconds": round(r.seconds, 4), "problems": r.problems})
+            ok &= r.ok
+        else:
+            f = find_certificate(w, t.theorem, t.id, seconds)
+            rows.append({"task": t.id, "kind": f.data["kind"] if f.data else None, "holds": f.found, "seconds": round(f.seconds, 4), "problems": f.tried if not f.found else []})
+            ok &= f.found
+            if f.data is not None and write and t.certificate is not None:
+                t.certificate.parent.mkdir(parents=True, exist_ok=True)
+                t.certificate.write_text(dump_certificate(f.data), encoding="utf-8")
+    total = time.perf_counter() - start
+    if as_json:
+        click.echo(json.dumps({"world": w.name, "mode": "check" if check_stored else "search", "tasks": rows, "all_hold": ok, "seconds": round(total, 3)}, indent=2))
+    else:
+        verb = "re-checked" if check_stored else "found"
+        for r in rows:
+            click.echo(f"  {r['task']:<5} {r['kind'] or '-':<9} {'ok' if r['holds'] else 'FAIL':<5} {r['seconds']:.3f} s")
+            for p in r["problems"]:
+                click.echo(f"        {p}")
+        kinds = Counter(r["kind"] for r in rows if r["holds"])
+        click.echo(f"{sum(r['holds'] for r in rows)}/{len(rows)} certificates {verb} in {total:.2f} s "
+                   f"({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})")
+    sys.exit(EXIT_OK if ok else EXIT_REJECTED)
+
+
+@cli.command("prove")
+@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
+@click.option("--task", "task_id", metavar="ID", help="A task of the world's bank.")
+@click.option("--premises", metavar="FORMULAS", help="Comma-separated premises (with --goal).")
+@click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
+@click.option("--all", "all_tasks", is_flag=True, help="Every provable task of the bank: report which are proved and how fast.")
+@click.option("--seconds", default=20.0, show_default=True, help="Time limit per theorem.")
+@click.option("--budget", default=14, show_default=True, help="Largest proof-tree height the search tries.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"found", "proof", "seconds", "reason"}.')
+def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, seconds, budget, as_json) -> None:
+    """Find a proof under the world's rules and print it in the proof format.
+
+    Backward search over sequents (memoised, iterative deepening), the proof
+    written out and checked by the world's checker before it is printed.
+    Exit status: 0 found, 1 not found within the limits, 2 bad input.
+    """
+    import time
+
+    from .prover import prove
+
+    w = world_or_exit(world_spec)
+    if all_tasks:
+        bank = _bank_or_exit(w, bank_file, required=True)
+        tasks = [t for t in _logic_tasks_or_exit(bank).values() if t.provable]
+        start = time.perf_counter()
+        rows = []
+        for t in tasks:
+            r = prove(w, t.theorem, budget, seconds)
+            rows.append({"task": t.id, "found": r.found, "seconds": round(r.seconds, 4), "lines": len(r.proof.steps) if r.proof else None, "reason": r.reason})
+        total = time.perf_counter() - start
+        found = sum(r["found"] for r in rows)
+        if as_json:
+            click.echo(json.dumps({"world": w.name, "tasks": rows, "found": found, "seconds": round(total, 3)}, indent=2))
+        else:
+            for r in rows:
+                click.echo(f"  {r['task']:<5} {'found' if r['found'] else 'NOT FOUND':<9} {r['seconds']:.3f} s" + (f"  {r['lines']} lines" if r["found"] else f"  {r['reason']}"))
+            click.echo(f"{found}/{len(rows)} proved in {total:.2f} s")
+        sys.exit(EXIT_OK if found == len(rows) else EXIT_REJECTED)
+    theorem = _theorem(w, bank_file, task_id, premises, goal)
+    result = prove(w, theorem, budget, seconds)
+    if as_json:
+        click.echo(json.dumps({"found": result.found, "proof": str(result.proof) if result.proof else None,
+                               "seconds": round(result.seconds, 4), "reason": result.reason}, indent=2))
+    elif result.proof is not None:
+        click.echo(str(result.proof), nl=False)
+    else:
+        click.echo(f"no proof found ({result.reason}; {result.seconds:.2f} s)")
+    sys.exit(EXIT_OK if result.found else EXIT_REJECTED)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -12,12 +12,13 @@ so checking is linear in the length of the proof.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 
 from ruleset.world import World, standard_world
 
 from .boxes import Boxes
 from .errors import ProofSyntaxError
-from .formulas import Formula
+from .formulas import BOT, Formula
 from .parser import parse_proof
 from .patches import Binding, CompiledWorld
 from .predicates import StepView
@@ -178,3 +179,65 @@ def _rejected(step: int | None, r: Rejection, n_steps: int, passed: bool, rule_n
 def _theorem_text(t: Theorem) -> str:
     return f"{', '.join(map(str, t.premises)) or '(no premises)'} ⊢ {t.goal}"
 
+
+
+class Checker:
+    """Check a proof one step at a time, with backtracking.
+
+    For programs that build proofs (the prover): `take` appends a step when
+    the checker accepts it and returns None, or returns the Rejection and
+    leaves the state unchanged. `snapshot`/`restore` undo accepted steps.
+    Exactly the checks of `check` apply, in the same order.
+    """
+
+    def __init__(self, premises: tuple[Formula, ...], world: World | CompiledWorld | None = None) -> None:
+        self.premises = tuple(premises)
+        self._state = _ProofState(Proof(self.premises, BOT, ()), compile_world(world).bind())
+        self.steps: list[Step] = []
+
+    @property
+    def depth(self) -> int:
+        return self.steps[-1].depth if self.steps else 0
+
+    def formula(self, line: int) -> Formula:
+        return self._state.formulas[line]
+
+    def times_cited(self, line: int) -> int:
+        return self._state.cited[line]
+
+    def accessible(self, line: int) -> bool:
+        """Whether line `line` may be cited by the next step."""
+        boxes = self._state.boxes
+        return 1 <= line < len(boxes.box_of) and boxes.boxes[boxes.box_of[line]].open
+
+    def take(self, formula: Formula, rule: str, citations: tuple[Citation, ...] = (), depth: int | None = None) -> Rejection | None:
+        depth = self.depth if depth is None else depth
+        step = Step(len(self.steps) + 1, depth, formula, rule, tuple(citations))
+        snap = self.snapshot()
+        try:
+            self._state.take(step, step.number)
+        except Rejection as r:
+            self.restore(snap)
+            return r
+        self.steps.append(step)
+        return None
+
+    def snapshot(self) -> tuple:
+        s = self._state
+        b = s.boxes
+        return (len(self.steps), s.asserted.copy(), [replace(x) for x in b.boxes], list(b.stack), list(b.box_of), list(s.cited))
+
+    def restore(self, snap: tuple) -> None:
+        n, asserted, boxes, stack, box_of, cited = snap
+        s = self._state
+        del self.steps[n:]
+        del s.formulas[n + 1:]
+        del s.premise_lines[n + 1:]
+        s.asserted = asserted.copy()
+        s.boxes.boxes = [replace(x) for x in boxes]
+        s.boxes.stack = list(stack)
+        s.boxes.box_of = list(box_of)
+        s.cited = list(cited)
+
+    def proof(self, goal: Formula) -> Proof:
+        return Proof(self.premises, goal, tuple(self.steps))

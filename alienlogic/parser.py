@@ -203,3 +203,19 @@ def _step_at(text: str, line: int) -> int | None:
     if not 1 <= line <= len(lines) or not _STEP_LINE.match(lines[line - 1]):
         return None
     return sum(1 for row in lines[:line] if _STEP_LINE.match(row))
+
+
+def parse_formulas(text: str) -> tuple[Formula, ...]:
+    """A comma-separated list of formulas (commas inside parentheses belong
+    to the formulas), e.g. the premises `IMPL(p, q), p`; empty text gives ()."""
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        depth += ch == "("
+        depth -= ch == ")"
+        current.append(ch)
+    parts.append("".join(current))
+    return tuple(parse_formula(p) for p in parts if p.strip())

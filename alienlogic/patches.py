@@ -13,7 +13,7 @@ from typing import Callable
 
 from ruleset.compile import CompiledRule, compile_rule, operator_namespace
 from ruleset.errors import LanguageError
-from ruleset.expr import parse
+from ruleset.expr import Call, Sym, parse, walk
 from ruleset.limits import Limits, Meter
 from ruleset.operators import make_operators
 from ruleset.world import Problem, Rule, World, WorldError
@@ -22,15 +22,40 @@ from .formulas import Formula
 from .predicates import COMPILED_ARITY, PARAMS, StepView, namespace_entries, prepare
 from .verdict import ALIEN_AXIOM_DISABLED, ALIEN_SIDE_CONDITION, Rejection
 
+# What a side condition may ask about the layout of a proof rather than about
+# the formulas and the box depth of a step: line numbers, citation counts and
+# whether a line is a premise line. Searches over sequents (the certifier's
+# saturation, the prover's backward search) cannot see layout, so they treat a
+# layout condition as satisfiable and leave it to the checker of the emitted
+# proof (docs/alienlogic.md, "Certifier and prover").
+LAYOUT_OPERANDS = frozenset({"line"})
+LAYOUT_FUNCTIONS = frozenset({"refline", "lastline", "times-cited", "premise?"})
+
+
+def uses_layout(text: str) -> bool:
+    """Whether the rule expression `text` reads the layout of the proof."""
+    for node in walk(parse(text)):
+        if isinstance(node, Sym) and node.name in LAYOUT_OPERANDS:
+            return True
+        if isinstance(node, Call) and node.op in LAYOUT_FUNCTIONS:
+            return True
+    return False
+
 
 @dataclass(frozen=True)
 class Patch:
     rule: Rule
     code: CompiledRule
+    text: str = ""
+    layout: bool = False  # reads line numbers, citation counts or premise lines
+
+    @property
+    def reads_conclusion(self) -> bool:
+        return any(isinstance(n, Sym) and n.name == "conclusion" for n in walk(parse(self.text)))
 
 
 def _compile(rule: Rule, text: str) -> Patch:
-    return Patch(rule, compile_rule(prepare(parse(text)), PARAMS, COMPILED_ARITY))
+    return Patch(rule, compile_rule(prepare(parse(text)), PARAMS, COMPILED_ARITY), text, uses_layout(text))
 
 
 class CompiledWorld:
@@ -94,6 +119,10 @@ class Binding:
         for patch in self.compiled.requires.get(name, ()):
             if not self._evaluate(patch, view):
                 raise _world_failure(patch, f"side condition {patch.rule.require} is false at this step")
+
+    def evaluate(self, patch: Patch, view: StepView) -> object:
+        """The value of one patch's expression at a step; raise Rejection when it fails."""
+        return self._evaluate(patch, view)
 
     def _evaluate(self, patch: Patch, view: StepView) -> object:
         fn = self._functions.get(id(patch))

@@ -16,7 +16,9 @@ BAD = GOOD.replace("[NOT_E 2, 4]", "[NOT_E 2, 3]")
 
 @pytest.fixture
 def run(monkeypatch):
-    monkeypatch.delenv("ALIENLOGIC_WORLD", raising=False)
+    # These tests are about the standard calculus; the default world (`main`)
+    # has tests of its own (test_logic_main_world.py).
+    monkeypatch.setenv("ALIENLOGIC_WORLD", "standard")
 
     def invoke(*args, stdin=None):
         return CliRunner().invoke(cli, list(args), input=stdin)
@@ -154,6 +156,7 @@ def test_version(run):
 
 
 def test_main_entry_point_exit_codes(capsys, monkeypatch):
+    monkeypatch.setenv("ALIENLOGIC_WORLD", "standard")
     monkeypatch.setattr("sys.stdin", type("In", (), {"buffer": type("B", (), {"read": staticmethod(lambda: GOOD.encode())})()})())
     with pytest.raises(SystemExit) as info:
         main(["check", "-"])

@@ -22,13 +22,14 @@ def test_every_rule_has_an_accepted_example():
         assert f"[{e.rule}" in e.proof
 
 
+@pytest.mark.parametrize("name", ["demo", "main"])
 @pytest.mark.parametrize("fmt", ["md", "text"])
-def test_manual_states_nothing_of_the_world(fmt):
-    demo = load_world("demo")
-    text = render(demo, fmt)
-    for rule in demo.rules:
+def test_manual_states_nothing_of_the_world(fmt, name):
+    w = load_world(name)
+    text = render(w, fmt)
+    for rule in w.rules:
         assert not re.search(rf"\b{re.escape(rule.id)}\b", text)
-        for secret in (rule.name, rule.require, rule.conclusion, demo.description[:40]):
+        for secret in (rule.name, rule.require, rule.conclusion, w.description[:40]):
             assert not secret or secret not in text
     body = text.split("\n\n", 1)[1]  # everything after the title naming the world
     assert render(load_world("standard"), fmt).split("\n\n", 1)[1] == body

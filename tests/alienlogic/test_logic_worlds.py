@@ -77,9 +77,10 @@ def test_audit_finds_rules_that_never_apply():
     assert audit(w) == ["rule B: never applies, rule A disables DNE earlier"]
 
 
-def test_default_world_falls_back_to_standard(monkeypatch):
+def test_default_world_is_main(monkeypatch):
     monkeypatch.delenv("ALIENLOGIC_WORLD", raising=False)
-    assert default_world_spec() == "standard"  # until a `main` world ships
+    assert default_world_spec() == "main"
+    assert load_world().name == "main"
     monkeypatch.setenv("ALIENLOGIC_WORLD", "demo")
     assert default_world_spec() == "demo"
     assert load_world().name == "demo"
@@ -88,7 +89,7 @@ def test_default_world_falls_back_to_standard(monkeypatch):
 def test_missing_world_is_a_world_error():
     with pytest.raises(WorldError) as info:
         load_world("no-such-world")
-    assert "shipped: standard, demo" in str(info.value)
+    assert "shipped: standard, demo, main" in str(info.value)
 
 
 # -- the demo world ------------------------------------------------------------------

@@ -1,0 +1,484 @@
+"""Finite matrices: the semantic half of the certifier.
+
+A matrix is a finite lattice of truth values (the order `leq`) with a table
+for each connective and a value for BOT; quantifiers are the lattice's meet
+and join over a finite domain, and EQ is crisp identity (top or bottom). A
+line of a proof holds in an interpretation when the meet of the premises and
+the assumptions open at the line is below the line's value.
+
+`unsound_rules(matrix, world, n)` checks, rule by rule, that every rule the
+world allows preserves that invariant over a domain of n elements, by
+enumerating every value of the rule's metavariables and of the context (a
+rule with a `require` side condition is checked without it, which is
+conservative: the condition only removes steps; a `conclusion` patch is
+checked with its patched conclusion). When every rule is sound, every
+accepted proof's goal holds wherever its premises hold, so an interpretation
+where the premises' meet is not below the goal's value (a countermodel)
+proves that no proof exists, with no bound on its length, depth or formulas.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import reduce
+from itertools import product
+from typing import Iterable, Iterator, Mapping
+
+from ruleset.expr import Call, Sym, parse
+from ruleset.world import World
+
+from .formulas import And, Bot, Eq, Exists, Forall, Formula, Impl, Name, Not, Or, Pred, Term
+from .patches import CompiledWorld
+from .rules import RULES
+from .semantics import signature
+
+
+class MatrixError(ValueError):
+    """Data that is not a finite matrix (a problem with a certificate)."""
+
+
+@dataclass(frozen=True)
+class Matrix:
+    """A finite lattice of truth values with connective tables.
+
+    Elements are indices 0..n-1 (names for display). Tables: `neg[a]`,
+    `conj[a][b]`, `disj[a][b]`, `impl[a][b]`; `bot` is the value of BOT.
+    """
+
+    name: str
+    elements: tuple[str, ...]
+    leq: tuple[tuple[bool, ...], ...]
+    bot: int
+    neg: tuple[int, ...]
+    conj: tuple[tuple[int, ...], ...]
+    disj: tuple[tuple[int, ...], ...]
+    impl: tuple[tuple[int, ...], ...]
+    meet: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+    join: tuple[tuple[int, ...], ...] = field(default=(), compare=False)
+    top: int = field(default=-1, compare=False)
+    bottom: int = field(default=-1, compare=False)
+
+    def __post_init__(self) -> None:
+        n = len(self.elements)
+        if n < 1 or len(set(self.elements)) != n:
+            raise MatrixError("a matrix needs at least one element and distinct element names")
+        le = self.leq
+        if len(le) != n or any(len(r) != n for r in le):
+            raise MatrixError("the order must be an n×n table")
+        for a in range(n):
+            if not le[a][a]:
+                raise MatrixError("the order is not reflexive")
+            for b in range(n):
+                if a != b and le[a][b] and le[b][a]:
+                    raise MatrixError("the order is not antisymmetric")
+                for c in range(n):
+                    if le[a][b] and le[b][c] and not le[a][c]:
+                        raise MatrixError("the order is not transitive")
+        for table, arity in ((self.neg, 1), (self.conj, 2), (self.disj, 2), (self.impl, 2)):
+            rows = [table] if arity == 1 else list(table)
+            if len(rows) != (1 if arity == 1 else n) or any(len(r) != n or any(not 0 <= v < n for v in r) for r in rows):
+                raise MatrixError("a connective table has the wrong shape or values")
+        if not 0 <= self.bot < n:
+            raise MatrixError("BOT's value is not an element")
+
+        def bound(a: int, b: int, lower: bool) -> int:
+            """The greatest lower (or least upper) bound of a and b."""
+            if lower:
+                cands = [c for c in range(n) if le[c][a] and le[c][b]]
+                best = [c for c in cands if all(le[d][c] for d in cands)]
+            else:
+                cands = [c for c in range(n) if le[a][c] and le[b][c]]
+                best = [c for c in cands if all(le[c][d] for d in cands)]
+            if len(best) != 1:
+                raise MatrixError("the order is not a lattice (a pair has no meet or no join)")
+            return best[0]
+
+        object.__setattr__(self, "meet", tuple(tuple(bound(a, b, True) for b in range(n)) for a in range(n)))
+        object.__setattr__(self, "join", tuple(tuple(bound(a, b, False) for b in range(n)) for a in range(n)))
+        object.__setattr__(self, "top", reduce(lambda x, y: self.join[x][y], range(n)))
+        object.__setattr__(self, "bottom", reduce(lambda x, y: self.meet[x][y], range(n)))
+
+    @property
+    def size(self) -> int:
+        return len(self.elements)
+
+    def as_data(self) -> dict[str, object]:
+        e = self.elements
+        return {
+            "name": self.name,
+            "elements": list(e),
+            "order": [[e[a], e[b]] for a in range(self.size) for b in range(self.size) if a != b and self.leq[a][b]],
+            "bot": e[self.bot],
+            "not": [e[v] for v in self.neg],
+            "and": [[e[v] for v in row] for row in self.conj],
+            "or": [[e[v] for v in row] for row in self.disj],
+            "impl": [[e[v] for v in row] for row in self.impl],
+        }
+
+    @staticmethod
+    def from_data(data: Mapping[str, object]) -> "Matrix":
+        try:
+            elements = tuple(str(x) for x in data["elements"])  # type: ignore[union-attr]
+            index = {name: i for i, name in enumerate(elements)}
+            n = len(elements)
+            leq = [[a == b for b in range(n)] for a in range(n)]
+            for lo, hi in data["order"]:  # type: ignore[union-attr]
+                leq[index[lo]][index[hi]] = True
+
+            def row(values) -> tuple[int, ...]:
+                return tuple(index[v] for v in values)
+
+            return Matrix(
+                str(data.get("name", "matrix")), elements, tuple(map(tuple, leq)), index[data["bot"]],  # type: ignore[index]
+                row(data["not"]), tuple(row(r) for r in data["and"]), tuple(row(r) for r in data["or"]),  # type: ignore[union-attr]
+                tuple(row(r) for r in data["impl"]),  # type: ignore[union-attr]
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, MatrixError):
+                raise
+            raise MatrixError(f"malformed matrix data ({exc.__class__.__name__}: {exc})") from None
+
+
+def heyting(name: str, elements: tuple[str, ...], covers: Iterable[tuple[int, int]], conj: str = "meet", disj: str = "join") -> Matrix:
+    """A finite Heyting algebra given by its covering pairs (a below b), with
+    BOT the least element, negation a → ⊥, and optionally a connective
+    replaced by a projection on its left operand (`conj="left"`)."""
+    n = len(elements)
+    leq = [[a == b for b in range(n)] for a in range(n)]
+    for a, b in covers:
+        leq[a][b] = True
+    for k in range(n):
+        for a in range(n):
+            for b in range(n):
+                if leq[a][k] and leq[k][b]:
+                    leq[a][b] = True
+    probe = Matrix(name, elements, tuple(map(tuple, leq)), 0, tuple(range(n)), *(tuple(tuple(range(n)) for _ in range(n)),) * 3)
+    meet, join = probe.meet, probe.join
+    impl = tuple(tuple(max((c for c in range(n) if leq[meet[c][a]][b]), key=lambda c: sum(leq[d][c] for d in range(n))) for b in range(n)) for a in range(n))
+    bottom = probe.bottom
+    neg = tuple(impl[a][bottom] for a in range(n))
+    left = tuple(tuple(a for _ in range(n)) for a in range(n))
+    return Matrix(name, elements, tuple(map(tuple, leq)), bottom, neg,
+                  left if conj == "left" else meet, left if disj == "left" else join, impl)
+
+
+def library() -> tuple[Matrix, ...]:
+    """The matrices the certifier tries, smallest first: the two-element
+    Boolean algebra, the three-element Gödel chain and the five-element
+    Heyting algebra 0 < a, b < a∨b < 1, each also with AND or OR read as a
+    projection on its left operand."""
+    bases = (
+        ("B2", ("0", "1"), [(0, 1)]),
+        ("G3", ("0", "h", "1"), [(0, 1), (1, 2)]),
+        ("H5", ("0", "a", "b", "c", "1"), [(0, 1), (0, 2), (1, 3), (2, 3), (3, 4)]),
+    )
+    out = []
+    for name, elements, covers in bases:
+        out.append(heyting(name, elements, covers))
+        out.append(heyting(f"{name}/AND-left", elements, covers, conj="left"))
+        out.append(heyting(f"{name}/OR-left", elements, covers, disj="left"))
+    return tuple(out)
+
+
+# -- interpretations -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Model:
+    """An interpretation over the domain range(n): atoms and predicates take
+    matrix values, constants and functions domain elements."""
+
+    domain: int
+    atoms: Mapping[str, int]
+    predicates: Mapping[tuple[str, int], Mapping[tuple[int, ...], int]]
+    constants: Mapping[str, int]
+    functions: Mapping[tuple[str, int], Mapping[tuple[int, ...], int]]
+
+    def as_data(self, m: Matrix) -> dict[str, object]:
+        e = m.elements
+        return {
+            "domain": self.domain,
+            "atoms": {k: e[v] for k, v in sorted(self.atoms.items())},
+            "predicates": {f"{k[0]}/{k[1]}": [[list(args), e[v]] for args, v in sorted(t.items())] for k, t in sorted(self.predicates.items())},
+            "constants": dict(sorted(self.constants.items())),
+            "functions": {f"{k[0]}/{k[1]}": [[list(args), v] for args, v in sorted(t.items())] for k, t in sorted(self.functions.items())},
+        }
+
+    @staticmethod
+    def from_data(data: Mapping[str, object], m: Matrix) -> "Model":
+        try:
+            index = {name: i for i, name in enumerate(m.elements)}
+            n = int(data["domain"])  # type: ignore[arg-type]
+            if n < 1:
+                raise MatrixError("the domain must have at least one element")
+
+            def sym(key: str) -> tuple[str, int]:
+                name, arity = key.rsplit("/", 1)
+                return name, int(arity)
+
+            def element(v: object) -> int:
+                d = int(v)  # type: ignore[arg-type]
+                if not 0 <= d < n:
+                    raise MatrixError(f"{v} is not an element of the domain")
+                return d
+
+            preds = {sym(k): {tuple(element(a) for a in args): index[v] for args, v in rows} for k, rows in data.get("predicates", {}).items()}  # type: ignore[union-attr]
+            funcs = {sym(k): {tuple(element(a) for a in args): element(v) for args, v in rows} for k, rows in data.get("functions", {}).items()}  # type: ignore[union-attr]
+            return Model(n, {k: index[v] for k, v in data.get("atoms", {}).items()}, preds,  # type: ignore[union-attr]
+                         {k: element(v) for k, v in data.get("constants", {}).items()}, funcs)  # type: ignore[union-attr]
+        except (KeyError, TypeError, ValueError) as exc:
+            if isinstance(exc, MatrixError):
+                raise
+            raise MatrixError(f"malformed model data ({exc.__class__.__name__}: {exc})") from None
+
+
+def term_value(t: Term, model: Model, env: Mapping[str, int]) -> int:
+    if type(t) is Name:
+        if t.name in env:
+            return env[t.name]
+        if t.name not in model.constants:
+            raise MatrixError(f"the model does not interpret the constant {t.name}")
+        return model.constants[t.name]
+    args = tuple(term_value(a, model, env) for a in t.terms)
+    table = model.functions.get((t.name, len(args)))
+    if table is None or args not in table:
+        raise MatrixError(f"the model does not interpret {t.name}/{len(args)} at {args}")
+    return table[args]
+
+
+def value(f: Formula, m: Matrix, model: Model, env: Mapping[str, int] | None = None) -> int:
+    """The matrix value of `f` in `model` (free variables from `env`)."""
+    env = env or {}
+    cls = type(f)
+    if cls is Pred:
+        if not f.terms:
+            if f.name not in model.atoms:
+                raise MatrixError(f"the model does not interpret the atom {f.name}")
+            return model.atoms[f.name]
+        args = tuple(term_value(t, model, env) for t in f.terms)
+        table = model.predicates.get((f.name, len(args)))
+        if table is None or args not in table:
+            raise MatrixError(f"the model does not interpret {f.name}/{len(args)} at {args}")
+        return table[args]
+    if cls is Bot:
+        return m.bot
+    if cls is Not:
+        return m.neg[value(f.body, m, model, env)]
+    if cls is And:
+        return m.conj[value(f.left, m, model, env)][value(f.right, m, model, env)]
+    if cls is Or:
+        return m.disj[value(f.left, m, model, env)][value(f.right, m, model, env)]
+    if cls is Impl:
+        return m.impl[value(f.left, m, model, env)][value(f.right, m, model, env)]
+    if cls is Eq:
+        return m.top if term_value(f.left, model, env) == term_value(f.right, model, env) else m.bottom
+    values = [value(f.body, m, model, {**env, f.var: d}) for d in range(model.domain)]
+    op = m.meet if cls is Forall else m.join
+    return reduce(lambda x, y: op[x][y], values)
+
+
+def refutes(m: Matrix, model: Model, premises: tuple[Formula, ...], goal: Formula) -> bool:
+    """Whether the premises' meet is not below the goal's value."""
+    ctx = reduce(lambda x, y: m.meet[x][y], (value(p, m, model) for p in premises), m.top)
+    return not m.leq[ctx][value(goal, m, model)]
+
+
+# -- soundness of a world's rules ------------------------------------------------
+
+# Propositional rule schemas: citations (("line", X) or ("box", assumption, last))
+# and the standard conclusion, over metavariables A B C. Nested tuples are
+# formulas: ("AND", X, Y), ("NOT", X), ("BOT",).
+_BOT = ("BOT",)
+_SCHEMAS: dict[str, list[tuple[tuple, object]]] = {
+    "reit": [((("line", "A"),), "A")],
+    "AND_I": [((("line", "A"), ("line", "B")), ("AND", "A", "B"))],
+    "AND_E1": [((("line", ("AND", "A", "B")),), "A")],
+    "AND_E2": [((("line", ("AND", "A", "B")),), "B")],
+    "OR_I1": [((("line", "A"),), ("OR", "A", "B"))],
+    "OR_I2": [((("line", "A"),), ("OR", "B", "A"))],
+    "OR_E": [((("line", ("OR", "A", "B")), ("box", "A", "C"), ("box", "B", "C")), "C")],
+    "IMPL_I": [((("box", "A", "B"),), ("IMPL", "A", "B"))],
+    "IMPL_E": [((("line", ("IMPL", "A", "B")), ("line", "A")), "B"), ((("line", "A"), ("line", ("IMPL", "A", "B"))), "B")],
+    "NOT_I": [((("box", "A", _BOT),), ("NOT", "A"))],
+    "NOT_E": [((("line", "A"), ("line", ("NOT", "A"))), _BOT), ((("line", ("NOT", "A")), ("line", "A")), _BOT)],
+    "BOT_E": [((("line", _BOT),), "C")],
+    "DNE": [((("line", ("NOT", ("NOT", "A"))),), "A")],
+    "LEM": [((), ("OR", "A", ("NOT", "A")))],
+}
+_STRUCTURAL = ("premise", "assume")  # sound by the meaning of a line (the context is a meet)
+_FIRST_ORDER = ("FORALL_I", "FORALL_E", "EXISTS_I", "EXISTS_E", "EQ_I", "EQ_E")
+_SHAPES = {"AND": 2, "OR": 2, "IMPL": 2, "NOT": 1, "BOT": 0}
+
+
+class _Opaque(Exception):
+    """A conclusion patch the checker cannot read as a path into the schema."""
+
+
+def _path(expr, refs: tuple) -> object:
+    """Evaluate a conclusion patch made of (ref k), (last k), left, right, sub."""
+    if isinstance(expr, Call) and expr.op in ("ref", "last") and len(expr.args) == 1:
+        k = getattr(expr.args[0], "value", None)
+        if type(k) is not int or not 1 <= k <= len(refs):
+            return None
+        r = refs[k - 1]
+        return r[1] if expr.op == "ref" or r[0] == "line" else r[2]
+    if isinstance(expr, Call) and expr.op in ("left", "right", "sub") and len(expr.args) == 1:
+        inner = _path(expr.args[0], refs)
+        if inner is None:
+            return None
+        if isinstance(inner, str):
+            raise _Opaque("it looks inside a formula the rule does not fix")
+        arity = _SHAPES[inner[0]]
+        if expr.op == "sub":
+            return inner[1] if arity == 1 else None
+        return (inner[1] if expr.op == "left" else inner[2]) if arity == 2 else None
+    if isinstance(expr, Sym) and expr.name == "conclusion":
+        raise _Opaque("it derives the line's own formula, whatever it is")
+    raise _Opaque("it is not a path into the rule's citations")
+
+
+def _val(x: object, m: Matrix, env: Mapping[str, int]) -> int:
+    if isinstance(x, str):
+        return env[x]
+    op = x[0]
+    if op == "BOT":
+        return m.bot
+    if op == "NOT":
+        return m.neg[_val(x[1], m, env)]
+    table = {"AND": m.conj, "OR": m.disj, "IMPL": m.impl}[op]
+    return table[_val(x[1], m, env)][_val(x[2], m, env)]
+
+
+def _check_schema(m: Matrix, refs: tuple, out: object) -> dict[str, str] | None:
+    """A counterexample (context and metavariable values) to the schema, or None."""
+    metas = sorted(set(_metas(refs)) | set(_metas(out)))
+    le, meet = m.leq, m.meet
+    for g in range(m.size):
+        for values in product(range(m.size), repeat=len(metas)):
+            env = dict(zip(metas, values))
+            ok = True
+            for r in refs:
+                if r[0] == "line":
+                    ok = le[g][_val(r[1], m, env)]
+                else:
+                    ok = le[meet[g][_val(r[1], m, env)]][_val(r[2], m, env)]
+                if not ok:
+                    break
+            if ok and not le[g][_val(out, m, env)]:
+                return {"context": m.elements[g], **{k: m.elements[v] for k, v in env.items()}}
+    return None
+
+
+def _metas(x: object) -> Iterator[str]:
+    if isinstance(x, str):
+        if x not in ("line", "box"):
+            yield x
+    elif isinstance(x, tuple):
+        for part in x[1:] if x and x[0] in ("line", "box", *_SHAPES) else x:
+            yield from _metas(part)
+
+
+def _first_order(rule: str, m: Matrix, n: int) -> str | None:
+    """Check a quantifier or equality rule over a domain of n elements."""
+    le, meet, join, size = m.leq, m.meet, m.join, m.size
+    fns = list(product(range(size), repeat=n))
+
+    def big(op, values):
+        return reduce(lambda x, y: op[x][y], values)
+
+    for g in range(size):
+        if rule == "EQ_I" and not le[g][m.top]:
+            return "EQ(t, t) is not true"
+        if rule == "EQ_E":
+            for table in product(range(size), repeat=n * n):
+                for s in range(n):
+                    for t in range(n):
+                        eq = m.top if s == t else m.bottom
+                        if le[g][eq] and le[g][table[s * n + s]] and not le[g][table[s * n + t]]:
+                            return f"rewriting with an equation of value {m.elements[eq]} loses truth"
+            continue
+        for f in fns:
+            lo, hi = big(meet, f), big(join, f)
+            if rule == "FORALL_E" and le[g][lo] and not all(le[g][v] for v in f):
+                return "an instance is not below the universal"
+            if rule == "FORALL_I" and all(le[g][v] for v in f) and not le[g][lo]:
+                return "the universal is not the meet of its instances"
+            if rule == "EXISTS_I" and any(le[g][v] for v in f) and not le[g][hi]:
+                return "an instance is not below the existential"
+            if rule == "EXISTS_E":
+                for c in range(size):
+                    if le[g][hi] and all(le[meet[g][v]][c] for v in f) and not le[g][c]:
+                        return "existential elimination does not distribute"
+    return None
+
+
+def unsound_rules(m: Matrix, world: World, domain: int = 1) -> list[str]:
+    """The rules `world` allows that the matrix does not make sound over a
+    domain of `domain` elements (each with a reason); empty when all are."""
+    compiled = CompiledWorld(world)
+    problems = []
+    for rule in RULES:
+        if rule in compiled.disabled or rule in _STRUCTURAL:
+            continue
+        patch = compiled.conclusions.get(rule)
+        if rule in _FIRST_ORDER:
+            if patch is not None:
+                problems.append(f"{rule}: its conclusion is patched ({patch.rule.conclusion}); only propositional patches are checked")
+                continue
+            reason = _first_order(rule, m, domain)
+            if reason:
+                problems.append(f"{rule}: {reason}")
+            continue
+        for refs, out in _SCHEMAS[rule]:
+            if patch is not None:
+                try:
+                    out = _path(parse(patch.rule.conclusion), refs)
+                except _Opaque as exc:
+                    problems.append(f"{rule}: cannot check its patched conclusion {patch.rule.conclusion}: {exc}")
+                    break
+                if out is None:
+                    continue  # the patch derives nothing from this schema
+            bad = _check_schema(m, refs, out)
+            if bad is not None:
+                where = ", ".join(f"{k}={v}" for k, v in bad.items())
+                problems.append(f"{rule}: not sound ({where})")
+                break
+    return problems
+
+
+# -- countermodel search ---------------------------------------------------------
+
+
+def countermodels(m: Matrix, premises: tuple[Formula, ...], goal: Formula, domains: Iterable[int] = (1, 2), limit: int = 500_000) -> Iterator[Model]:
+    """Interpretations in `m` refuting premises ⊢ goal, smallest domain first
+    (at most `limit` candidates per domain size)."""
+    sig = signature((*premises, goal))
+    atoms = [name for name, arity in sig.predicates if arity == 0]
+    preds = [(name, arity) for name, arity in sig.predicates if arity > 0]
+    first_order = bool(preds or sig.constants or sig.functions or any(_quantified(f) for f in (*premises, goal)))
+    for n in domains if first_order else (1,):
+        dom = range(n)
+        pred_args = [list(product(dom, repeat=a)) for _, a in preds]
+        fn_args = [list(product(dom, repeat=a)) for _, a in sig.functions]
+        tried = 0
+        for consts in product(dom, repeat=len(sig.constants)):
+            for fns in product(*(product(dom, repeat=len(args)) for args in fn_args)):
+                for atom_values in product(range(m.size), repeat=len(atoms)):
+                    for tables in product(*(product(range(m.size), repeat=len(args)) for args in pred_args)):
+                        tried += 1
+                        if tried > limit:
+                            break
+                        model = Model(
+                            n, dict(zip(atoms, atom_values)),
+                            {p: dict(zip(args, t)) for p, args, t in zip(preds, pred_args, tables)},
+                            dict(zip(sig.constants, consts)),
+                            {f: dict(zip(args, t)) for f, args, t in zip(sig.functions, fn_args, fns)},
+                        )
+                        if refutes(m, model, premises, goal):
+                            yield model
+
+
+def _quantified(f: Formula) -> bool:
+    if isinstance(f, (Forall, Exists, Eq)):
+        return True
+    return any(isinstance(c, Formula) and _quantified(c) for c in f.args if isinstance(c, Formula))

@@ -1,0 +1,188 @@
+"""Grading AlienLogic answers exactly (DESIGN §6.4, §7).
+
+An answer is model text holding either one proof block (`PROOF` … `END`,
+possibly inside a fenced block, with prose around it) or a refusal line
+`ANSWER: UNPROVABLE`. A provable theorem passes only with a proof the
+world's checker accepts for exactly the task's premises (as a multiset) and
+goal; an unprovable one only with a clean refusal. An answer holding both a
+proof and a refusal, or several proof blocks, fails as ambiguous.
+
+The bank side: `logic_tasks(bank)` reads the AlienLogic fields that
+`tasks.bank.load_bank` keeps in `Task.extra` (premises, goal, provable,
+certificate) into `LogicTask`s, reporting every problem as a BankError.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from alienlogic import ProofSyntaxError, Theorem, check, compile_world, parse_formula
+from ruleset.world import World
+
+from .bank import Bank, BankError, Task
+
+REFUSAL_TEXT = "ANSWER: UNPROVABLE"
+
+# A proof block: a line holding only PROOF (blockquote marks and fence
+# backticks tolerated around it) up to the next line holding only END, or to
+# the end of the text when END is missing (that block then fails to parse).
+_PROOF_START = re.compile(r"^[ \t>]*(?:`{3,}[A-Za-z0-9_-]*[ \t]*)?PROOF[ \t]*$", re.M)
+_PROOF_END = re.compile(r"^[ \t>]*END[ \t]*(?:`{3,})?[ \t]*$", re.M)
+# A refusal: a line whose words are ANSWER: UNPROVABLE, decorations allowed
+# (markdown emphasis, backticks, a final period), any letter case.
+_REFUSAL = re.compile(r"^[\s>*_`#-]*answer\s*:\s*[*_`]*\s*unprovable\s*[*_`.!]*\s*$", re.I | re.M)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What an answer text holds: its proof blocks and whether it refuses."""
+
+    proofs: tuple[str, ...]
+    refusal: bool
+
+
+def extract_answer(text: str) -> Answer:
+    """Find proof blocks and a refusal line in model text; never raises."""
+    if not isinstance(text, str):
+        return Answer((), False)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    proofs = []
+    pos = 0
+    while True:
+        start = _PROOF_START.search(text, pos)
+        if start is None:
+            break
+        end = _PROOF_END.search(text, start.end())
+        stop = end.end() if end else len(text)
+        block = text[start.start():stop]
+        lines = [re.sub(r"^[ \t>]*", "", line) for line in block.split("\n")]
+        lines[0] = "PROOF"
+        if end:
+            lines[-1] = "END"
+        proofs.append("\n".join(lines).strip() + "\n")
+        pos = stop
+    return Answer(tuple(proofs), bool(_REFUSAL.search(text)))
+
+
+@dataclass(frozen=True)
+class LogicTask:
+    id: str
+    family: str
+    theorem: Theorem
+    provable: bool
+    reference: str = ""
+    naive: str = ""
+    certificate: Path | None = None
+    prompt: str = ""
+
+
+def _premises(raw: object) -> list[str]:
+    """A list of formula texts, or one comma-separated string of them."""
+    if isinstance(raw, str):
+        parts, depth, current = [], 0, ""
+        for ch in raw:
+            if ch == "," and depth == 0:
+                parts.append(current)
+                current = ""
+                continue
+            depth += ch == "("
+            depth -= ch == ")"
+            current += ch
+        parts.append(current)
+        return [p.strip() for p in parts if p.strip()]
+    if isinstance(raw, (list, tuple)) and all(isinstance(p, str) for p in raw):
+        return list(raw)
+    raise TypeError("premises must be a list of formulas")
+
+
+def logic_task(task: Task, bank_source: str) -> LogicTask:
+    """The AlienLogic view of a bank task; raise BankError naming the problem."""
+    where = f"{bank_source}: task {task.id}"
+    problems = []
+    extra = task.extra
+    try:
+        premises = tuple(parse_formula(p) for p in _premises(extra.get("premises", [])))
+        goal = parse_formula(str(extra["goal"]))
+    except KeyError:
+        raise BankError([f"{where}: an AlienLogic task needs 'goal'"]) from None
+    except (ProofSyntaxError, TypeError) as exc:
+        raise BankError([f"{where}: bad premises or goal: {exc}"]) from None
+    provable = extra.get("provable", True)
+    if not isinstance(provable, bool):
+        problems.append(f"{where}: key 'provable': expected true or false")
+    certificate = extra.get("certificate")
+    if provable is True and not task.reference:
+        problems.append(f"{where}: a provable task needs a 'reference' proof")
+    if provable is False and not isinstance(certificate, str):
+        problems.append(f"{where}: an unprovable task needs a 'certificate' (a path relative to the bank)")
+    if task.kind != "proof":
+        problems.append(f"{where}: key 'kind': an AlienLogic task has kind = \"proof\"")
+    if problems:
+        raise BankError(problems)
+    path = Path(bank_source).parent / certificate if isinstance(certificate, str) else None
+    return LogicTask(task.id, task.family, Theorem(premises, goal), provable is True, task.reference, task.naive, path, task.prompt)
+
+
+def logic_tasks(bank: Bank) -> list[LogicTask]:
+    out, problems = [], []
+    for task in bank.tasks:
+        try:
+            out.append(logic_task(task, bank.source))
+        except BankError as exc:
+            problems += exc.problems
+    if problems:
+        raise BankError(problems)
+    return out
+
+
+@dataclass(frozen=True)
+class LogicGrade:
+    task: str
+    passed: bool
+    reason: str
+    verdict: dict[str, object] | None
+    world_hash: str
+
+    def as_dict(self) -> dict[str, object]:
+        return {"task": self.task, "passed": self.passed, "reason": self.reason, "verdict": self.verdict, "world_hash": self.world_hash}
+
+
+class AlienLogicGrader:
+    """Grades answers to one bank's tasks in one world."""
+
+    def __init__(self, world: World, bank: Bank) -> None:
+        self.world = world
+        self.compiled = compile_world(world)
+        self.bank = bank
+        self.tasks = {t.id: t for t in logic_tasks(bank)}
+
+    def grade(self, task_id: str, answer: str) -> LogicGrade:
+        task = self.tasks[task_id]
+        found = extract_answer(answer)
+        h = self.world.hash
+
+        def result(passed: bool, reason: str, verdict=None) -> LogicGrade:
+            return LogicGrade(task.id, passed, reason, verdict, h)
+
+        if found.proofs and found.refusal:
+            return result(False, "ambiguous: the answer holds both a proof and a refusal")
+        if len(found.proofs) > 1:
+            return result(False, f"ambiguous: the answer holds {len(found.proofs)} proof blocks")
+        if not found.proofs:
+            if found.refusal:
+                if task.provable:
+                    return result(False, "refused, but the theorem is provable in this world")
+                return result(True, "a clean refusal of an unprovable theorem")
+            return result(False, f"no proof block (PROOF … END) and no refusal line ({REFUSAL_TEXT})")
+        verdict = check(found.proofs[0], self.compiled, task=task.theorem)
+        public = verdict.as_dict()
+        if not task.provable:
+            if verdict.accepted:
+                return result(False, "the checker accepts this proof of a theorem the bank designates unprovable; the bank is wrong", public)
+            return result(False, "the theorem is unprovable in this world; only a refusal scores", public)
+        if verdict.accepted:
+            return result(True, "the proof is accepted", public)
+        where = f" at step {verdict.rejected_step}" if verdict.rejected_step is not None else ""
+        return result(False, f"the proof is rejected{where}: {verdict.reason_class} {verdict.reason_id}", public)
