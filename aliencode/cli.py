@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from episode.lazy import episode_commands
 from ruleset import Limits, WorldError
 
 from . import __version__, run_source
@@ -54,24 +55,7 @@ def load_world_or_exit(spec: str | None):
         sys.exit(EXIT_BAD_INPUT)
 
 
-class _Commands(click.Group):
-    """The episode driver's commands (`episode`, `report`) are loaded only
-    when used, so `aliencode run` starts fast."""
-
-    LAZY = ("episode", "report")
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted({*super().list_commands(ctx), *self.LAZY})
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in self.LAZY and name not in self.commands:
-            from episode.cli import register
-
-            register(self, "aliencode")
-        return super().get_command(ctx, name)
-
-
-@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=episode_commands("aliencode"), context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="aliencode")
 def main() -> None:
     """AlienCode: a small calculation language whose worlds hide their real rules.

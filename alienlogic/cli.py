@@ -8,6 +8,8 @@ from collections import Counter
 
 import click
 
+from episode.lazy import episode_commands
+
 from ruleset.world import World, WorldError
 
 from . import __version__
@@ -59,7 +61,7 @@ def world_or_exit(spec: str | None) -> World:
         sys.exit(EXIT_BAD_INPUT)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=episode_commands("alienlogic"), context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="alienlogic")
 def cli() -> None:
     """AlienLogic: a Fitch-style proof checker whose worlds patch the rules.

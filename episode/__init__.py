@@ -5,27 +5,27 @@ manual, worked examples and task bank (DESIGN §8).
     env = AlienCodeEnvironment("demo")
     report = Episode(env, make_agent("oracle", env), "out/demo-oracle").run()
     report["milestones"][0]["accuracy"]   # 100.0
+
+Names load on first use, so a language's CLI can import `episode.lazy`
+without paying for the driver.
 """
 
-from .agents import Agent, AgentError, Reply, Request, make_agent
-from .driver import Episode, Settings
-from .environment import Environment, TaskInfo, ToolOutcome, Verdict
-from .metrics import compute_report
-from .protocol import CONDITIONS, cap_feedback
-from .trace import Trace, TraceError, read_trace
+from importlib import import_module
+
+_HOMES = {
+    "Agent": "agents", "AgentError": "agents", "Reply": "agents", "Request": "agents", "make_agent": "agents",
+    "Episode": "driver", "Settings": "driver",
+    "Environment": "environment", "TaskInfo": "environment", "ToolOutcome": "environment", "Verdict": "environment",
+    "compute_report": "metrics", "CONDITIONS": "protocol", "cap_feedback": "protocol",
+    "Trace": "trace", "TraceError": "trace", "read_trace": "trace",
+    "AlienCodeEnvironment": "aliencode_env", "AlienLogicEnvironment": "alienlogic_env",
+}
 
 
-
-def __getattr__(name: str):  # the language environments load on first use
-    if name == "AlienCodeEnvironment":
-        from .aliencode_env import AlienCodeEnvironment
-
-        return AlienCodeEnvironment
+def __getattr__(name: str):
+    if name in _HOMES:
+        return getattr(import_module(f".{_HOMES[name]}", __name__), name)
     raise AttributeError(name)
 
 
-__all__ = [
-    "Agent", "AgentError", "AlienCodeEnvironment", "CONDITIONS", "Environment", "Episode", "Reply", "Request",
-    "Settings", "TaskInfo", "ToolOutcome", "Trace", "TraceError", "Verdict", "cap_feedback", "compute_report",
-    "make_agent", "read_trace",
-]
+__all__ = sorted(_HOMES)

@@ -1,16 +1,17 @@
 """The AlienLogic environment: tool `check_proof(proof)` (12 proofs a
 round, 48 in all; each proof one probe unit), feedback the compact public
 verdict, answers graded by the proof checker with the task's premises and
-goal; a designated unprovable task scores only as a clean refusal.
+goal by the bank's grader (tasks.alienlogic_grading); a designated
+unprovable task scores only as a clean refusal.
 
 AlienLogic has no rule-report score (ExplorationBench §3.3): its diagnostic
 is unprovable recognition. Banks follow DESIGN §7: `tasks/alienlogic/
 <world>.toml` with `kind = "proof"`, `premises` (a list of formulas, or one
 comma-separated string), `goal`, `provable` (default true), a `reference`
 proof (and optionally a manual-trusting `naive` one); worked examples give
-their proof as `program`. Until the AlienLogic bank and grader of their own
-issue exist, this module grades with `alienlogic.check` directly, and a bank
-path can be given explicitly.
+their proof as `program`. A task's rules (for covered/uncovered accuracy) are
+the ones the bank audit computes when the bank carries an [audit] table, else
+the patched rules its proofs cite.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from pathlib import Path
 from alienlogic import Theorem, check, compile_world, load_world, parse_formula
 from manuals.alienlogic import EXAMPLES, render
 from ruleset.world import World
+from tasks.alienlogic_audit import audit
+from tasks.alienlogic_grading import AlienLogicGrader
 from tasks.bank import Bank, load_bank
 
 from . import answers
@@ -77,6 +80,8 @@ class AlienLogicEnvironment(Environment):
             self._theorems[task.id] = Theorem(premises, parse_formula(str(task.extra["goal"])))
         self._manual: str | None = None
         self._grades: dict[tuple[str, str], Verdict] = {}
+        self.grader = AlienLogicGrader(self.world, self.bank)
+        self._rules: dict[str, tuple[str, ...]] | None = None
 
     @property
     def world_name(self) -> str:
@@ -133,9 +138,19 @@ class AlienLogicEnvironment(Environment):
             return ToolOutcome.make("invalid", 0, f"[rejected] {self.tool_name} takes one argument, proof: the proof text as a string. Nothing was checked.")
         return ToolOutcome.make("ran", 1, self._verdict_text(arguments["proof"]))
 
+    def task_rules(self) -> dict[str, tuple[str, ...]]:
+        if self._rules is None:
+            if self.bank.requirements:
+                report = audit(self.world, self.bank, prover=False)
+                self._rules = {t.id: tuple(t.rules) for t in report.tasks}
+            else:
+                self._rules = {t.id: tuple(sorted(self.rules_touched(t.reference + "\n" + t.naive))) for t in self.bank.tasks}
+        return self._rules
+
     def tasks(self) -> list[TaskInfo]:
-        return [TaskInfo(t.id, t.kind, t.band, t.family, tuple(sorted(self.rules_touched(t.reference + "\n" + t.naive))),
-                         not bool(t.extra.get("provable", True))) for t in self.bank.tasks]
+        rules = self.task_rules()
+        return [TaskInfo(t.id, t.kind, t.band, t.family, rules.get(t.id, ()), not bool(t.extra.get("provable", True)))
+                for t in self.bank.tasks]
 
     def task_prompt(self, task_id: str) -> str:
         task = self.bank.task(task_id)
@@ -161,16 +176,12 @@ class AlienLogicEnvironment(Environment):
         key = (task_id, answer)
         if key in self._grades:
             return self._grades[key]
-        unprovable = not bool(self.bank.task(task_id).extra.get("provable", True))
         if answer == BOTH:
             verdict = Verdict(False, "a proof and a refusal together")
-        elif unprovable:
-            verdict = Verdict(answer == REFUSAL, "ok" if answer == REFUSAL else "the goal is unprovable here; only a refusal scores")
-        elif answer == REFUSAL:
-            verdict = Verdict(False, "refused a provable goal")
         else:
-            result = check(answer, self.compiled, task=self._theorems[task_id])
-            verdict = Verdict(result.accepted, "ok" if result.accepted else f"{result.reason_class} {result.reason_id}")
+            # the grader reads model text: a refusal line or one proof block
+            grade = self.grader.grade(task_id, f"ANSWER: {REFUSAL}" if answer == REFUSAL else answer)
+            verdict = Verdict(grade.passed, "ok" if grade.passed else grade.reason)
         self._grades[key] = verdict
         return verdict
 
