@@ -8,6 +8,7 @@ import sys
 import click
 
 from episode.lazy import episode_commands
+from ruleset.inputs import InputError, read_input
 from ruleset import Limits, WorldError
 
 from . import __version__, run_source
@@ -24,20 +25,9 @@ WORLD_HELP = (
 def read_source(path: str) -> str:
     """The text of FILE or standard input ('-'); exit 2 when unreadable."""
     try:
-        if path == "-":
-            data = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read()
-        return data.decode("utf-8")
-    except FileNotFoundError:
-        fail(f"no such file: {path}")
-    except IsADirectoryError:
-        fail(f"{path} is a directory, not a program file")
-    except OSError as exc:
-        fail(f"cannot read {path}: {exc.strerror or exc.__class__.__name__}")
-    except UnicodeDecodeError:
-        fail(f"{path} is not UTF-8 text")
+        return read_input(path, "program")
+    except InputError as exc:
+        fail(str(exc))
     raise AssertionError("unreachable")
 
 

@@ -21,7 +21,7 @@ import random
 import re
 from pathlib import Path
 
-from alienlogic import Theorem, check, compile_world, load_world, parse_formula
+from alienlogic import Theorem, check, compile_world, load_world
 from manuals.alienlogic import EXAMPLES, render
 from ruleset.world import World
 from tasks.alienlogic_audit import audit
@@ -35,22 +35,6 @@ from .protocol import CALLS_PER_ROUND, FEEDBACK_CHARS, FEEDBACK_LINES, ROUNDS
 REFUSAL = "UNPROVABLE"
 BOTH = "INVALID: a proof and a refusal"
 _PROOF_SPAN = re.compile(r"^[ \t]*PROOF[ \t]*$.*?^[ \t]*END[ \t]*$", re.M | re.S)
-
-
-def _premises(raw: object) -> list[str]:
-    if isinstance(raw, str):
-        parts, depth, current = [], 0, ""
-        for ch in raw:
-            if ch == "," and depth == 0:
-                parts.append(current)
-                current = ""
-                continue
-            depth += ch == "("
-            depth -= ch == ")"
-            current += ch
-        parts.append(current)
-        return [p.strip() for p in parts if p.strip()]
-    return [str(p) for p in (raw or ())]
 
 
 def extract_proof(text: str) -> str | None:
@@ -74,13 +58,10 @@ class AlienLogicEnvironment(Environment):
         self.world = world if isinstance(world, World) else load_world(world)
         self.compiled = compile_world(self.world)
         self.bank = bank or load_bank("alienlogic", self.world.name, Path(bank_path) if bank_path else None)
-        self._theorems = {}
-        for task in self.bank.tasks:
-            premises = tuple(parse_formula(p) for p in _premises(task.extra.get("premises")))
-            self._theorems[task.id] = Theorem(premises, parse_formula(str(task.extra["goal"])))
+        self.grader = AlienLogicGrader(self.world, self.bank)
+        self._theorems = {task_id: task.theorem for task_id, task in self.grader.tasks.items()}
         self._manual: str | None = None
         self._grades: dict[tuple[str, str], Verdict] = {}
-        self.grader = AlienLogicGrader(self.world, self.bank)
         self._rules: dict[str, tuple[str, ...]] | None = None
 
     @property

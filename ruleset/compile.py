@@ -16,7 +16,7 @@ from typing import Callable, Mapping
 from .errors import RuleSyntaxError
 from .expr import Call, Const, Expr, Identity, Sym, parse, to_text, walk
 from .limits import Limits, Meter
-from .operators import ARITY, SHORT_CIRCUIT, make_operators
+from .operators import ARITY, make_operators
 
 
 def op_identifier(op: str) -> str:

@@ -11,7 +11,6 @@ code.
 
 from __future__ import annotations
 
-import math
 import operator
 from functools import cmp_to_key
 from typing import Callable
@@ -37,7 +36,6 @@ ARITY: dict[str, tuple[int, int | None]] = {
     "list": (1, 1), "tuple": (1, 1), "set": (3, 3),
 }
 
-SHORT_CIRCUIT = frozenset({"and", "or", "if"})
 _ONE_ARGUMENT = object()  # `(range n)`: distinct from an explicit none
 _SMALL = 1 << 64
 
