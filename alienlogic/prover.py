@@ -37,6 +37,7 @@ from .formulas import BOT, And, Bot, Eq, Exists, Fn, Forall, Formula, Impl, Name
 from .kernel import Checker, check
 from .oracle import Context, Oracle, box, line
 from .proof import Citation, Proof, Theorem
+from .saturation import ground_terms
 from .substitution import substitute
 from .verdict import ALIEN_AXIOM_DISABLED, ALIEN_SIDE_CONDITION
 
@@ -402,25 +403,8 @@ def _replace(node, old: Term, new: Term, which: list[int] | None):
 
 
 def _ground_terms(formulas) -> list[Term]:
-    out: dict[Term, None] = {}
-
-    def visit(node, bound: frozenset[str]) -> None:
-        if isinstance(node, Term):
-            names = {s for s in node.free if "/" not in s}
-            if not names & bound:
-                out.setdefault(node, None)
-            for c in children(node):
-                visit(c, bound)
-            return
-        if isinstance(node, Quantified):
-            visit(node.body, bound | {node.var})
-            return
-        for c in children(node):
-            visit(c, bound)
-
-    for f in formulas:
-        visit(f, frozenset())
-    return sorted(out, key=lambda t: (t.size, str(t)))
+    """The closed terms of `formulas`, smallest first (the order terms are tried)."""
+    return sorted(ground_terms(formulas), key=lambda t: (t.size, str(t)))
 
 
 # -- write-out -------------------------------------------------------------------

@@ -66,7 +66,7 @@ def ground_terms(formulas) -> list[Term]:
 
     def visit(node: Node, bound: frozenset[str]) -> None:
         if isinstance(node, Term):
-            if not (node.free & bound) and not any(s.split("/")[0] in bound for s in node.free if "/" not in s):
+            if not node.free & bound:  # bound variables never contain "/" (function symbols do)
                 out.setdefault(node, None)
             for c in children(node):
                 visit(c, bound)
