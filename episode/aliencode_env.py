@@ -27,7 +27,7 @@ from tasks.aliencode_grading import AlienCodeGrader
 from tasks.bank import Bank, load_bank
 
 from . import answers
-from .environment import Environment, TaskInfo, ToolOutcome, Verdict, text_hash
+from .environment import Environment, TaskInfo, ToolOutcome, Verdict
 from .protocol import FEEDBACK_CHARS, FEEDBACK_LINES
 
 RULE_LANGUAGE = """\
@@ -112,21 +112,11 @@ class AlienCodeEnvironment(Environment):
         self._lock = threading.Lock()
 
     # -- identity -----------------------------------------------------------
-    @property
-    def world_name(self) -> str:
-        return self.world.name
-
-    @property
-    def world_hash(self) -> str:
-        return self.world.hash
-
     def manual(self) -> str:
         if self._manual is None:
             self._manual = render(self.world, "text")
         return self._manual
 
-    def bank_hash(self) -> str:
-        return text_hash(Path(self.bank.source).read_text(encoding="utf-8")) if Path(self.bank.source).exists() else text_hash(repr(self.bank))
 
     # -- the system prompt ----------------------------------------------------
     def _code(self, text: str) -> str:

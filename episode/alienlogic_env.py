@@ -29,7 +29,7 @@ from tasks.alienlogic_grading import AlienLogicGrader
 from tasks.bank import Bank, load_bank
 
 from . import answers
-from .environment import Environment, TaskInfo, ToolOutcome, Verdict, text_hash
+from .environment import Environment, TaskInfo, ToolOutcome, Verdict
 from .protocol import CALLS_PER_ROUND, FEEDBACK_CHARS, FEEDBACK_LINES, ROUNDS
 
 REFUSAL = "UNPROVABLE"
@@ -64,22 +64,11 @@ class AlienLogicEnvironment(Environment):
         self._grades: dict[tuple[str, str], Verdict] = {}
         self._rules: dict[str, tuple[str, ...]] | None = None
 
-    @property
-    def world_name(self) -> str:
-        return self.world.name
-
-    @property
-    def world_hash(self) -> str:
-        return self.world.hash
-
     def manual(self) -> str:
         if self._manual is None:
             self._manual = render(self.world, "text")
         return self._manual
 
-    def bank_hash(self) -> str:
-        path = Path(self.bank.source)
-        return text_hash(path.read_text(encoding="utf-8")) if path.exists() else text_hash(repr(self.bank))
 
     def _verdict_text(self, proof: str, theorem: Theorem | None = None) -> str:
         return json.dumps(check(proof, self.compiled, task=theorem).as_dict())

@@ -13,8 +13,14 @@ from __future__ import annotations
 import hashlib
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .protocol import CALLS_PER_ROUND, ROUNDS, cap_feedback
+
+if TYPE_CHECKING:
+    from ruleset.world import World
+    from tasks.bank import Bank
 
 
 @dataclass(frozen=True)
@@ -65,14 +71,17 @@ class Environment(ABC):
     max_total_calls: int | None = None  # e.g. 48 proofs in all (AlienLogic)
     has_rule_report: bool = True
 
+    world: World
+    bank: Bank
+
     # -- identity -----------------------------------------------------------
     @property
-    @abstractmethod
-    def world_name(self) -> str: ...
+    def world_name(self) -> str:
+        return self.world.name
 
     @property
-    @abstractmethod
-    def world_hash(self) -> str: ...
+    def world_hash(self) -> str:
+        return self.world.hash
 
     @abstractmethod
     def manual(self) -> str:
@@ -82,8 +91,9 @@ class Environment(ABC):
     def manual_hash(self) -> str:
         return text_hash(self.manual())
 
-    @abstractmethod
-    def bank_hash(self) -> str: ...
+    def bank_hash(self) -> str:
+        path = Path(self.bank.source)
+        return text_hash(path.read_text(encoding="utf-8")) if path.exists() else text_hash(repr(self.bank))
 
     # -- what the system sees ------------------------------------------------
     @abstractmethod
