@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from ruleset import Limits, World, standard_world
+from alienworlds.ruleset import Limits, World, standard_world
 
 from .compiler import Program, compile_program
 from .errors import AlienError, AlienSyntaxError

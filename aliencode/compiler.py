@@ -21,11 +21,11 @@ import warnings
 from dataclasses import dataclass, field
 from types import CodeType
 
-from ruleset import Limits, Meter, World, compile_rule, make_operators, operator_namespace
-from ruleset.compile import CompiledRule, op_identifier
-from ruleset.errors import LanguageError
-from ruleset.expr import Expr, parse as parse_rule
-from ruleset.world import Rule
+from alienworlds.ruleset import Limits, Meter, World, compile_rule, make_operators, operator_namespace
+from alienworlds.ruleset.compile import CompiledRule, op_identifier
+from alienworlds.ruleset.errors import LanguageError
+from alienworlds.ruleset.expr import Expr, parse as parse_rule
+from alienworlds.ruleset.world import Rule
 
 from . import syntax as s
 from .errors import AlienSyntaxError

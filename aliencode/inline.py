@@ -20,8 +20,8 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from ruleset.compile import operator_node, to_python
-from ruleset.expr import Call, Expr, Sym
+from alienworlds.ruleset.compile import operator_node, to_python
+from alienworlds.ruleset.expr import Call, Expr, Sym
 
 # Computes an operator on constant operands: a constant node, or None to leave
 # the call for run time (an error must surface where the program runs).

@@ -13,10 +13,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Callable
 
-from ruleset import LanguageError, LimitExceeded, Meter, render, type_name
-from ruleset.compile import operator_namespace
-from ruleset.errors import index_error, type_error
-from ruleset.operators import make_operators
+from alienworlds.ruleset import LanguageError, LimitExceeded, Meter, render, type_name
+from alienworlds.ruleset.compile import operator_namespace
+from alienworlds.ruleset.errors import index_error, type_error
+from alienworlds.ruleset.operators import make_operators
 
 # Operations that are exactly one rule operator (compiled as that operator).
 SAME_AS_OPERATOR = {

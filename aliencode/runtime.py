@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass, field
 from types import TracebackType
 
-from ruleset import LanguageError, Meter
+from alienworlds.ruleset import LanguageError, Meter
 
 from .compiler import FILENAME, PREFIX, Program
 from .errors import AlienError
@@ -58,7 +58,7 @@ class Session:
     namespace: dict[str, object] = field(init=False)
 
     def __post_init__(self) -> None:
-        from ruleset import Limits
+        from alienworlds.ruleset import Limits
 
         self.meter = Meter(self.limits or Limits())
         self.namespace = build(self.meter, self.output)

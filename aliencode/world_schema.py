@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 from typing import Callable, Mapping
 
-from ruleset import RuleSyntaxError, World, load_world
-from ruleset.compile import check
-from ruleset.expr import Identity, parse, to_text
-from ruleset.world import SCOPES, Schema
+from alienworlds.ruleset import RuleSyntaxError, World, load_world
+from alienworlds.ruleset.compile import check
+from alienworlds.ruleset.expr import Identity, parse, to_text
+from alienworlds.ruleset.world import SCOPES, Schema
 
 from .sites import KEYWORDS, SITES
 

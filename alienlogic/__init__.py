@@ -13,7 +13,7 @@
 
 from __future__ import annotations
 
-from ruleset.world import World, WorldError
+from alienworlds.ruleset.world import World, WorldError
 
 from .errors import ProofSyntaxError
 from .formulas import BOT, And, Bot, Eq, Exists, Fn, Forall, Formula, Impl, Name, Node, Not, Or, Pred, Term

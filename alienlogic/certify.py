@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ruleset.world import World
+from alienworlds.ruleset.world import World
 
 from .errors import ProofSyntaxError
 from .formulas import BOT, Eq, Exists, Formula, Name, Not, Quantified

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
-from ruleset.world import World, standard_world
+from alienworlds.ruleset.world import World, standard_world
 
 from .boxes import Boxes
 from .errors import ProofSyntaxError

@@ -24,8 +24,8 @@ from functools import reduce
 from itertools import product
 from typing import Iterable, Iterator, Mapping
 
-from ruleset.expr import Call, Sym, parse
-from ruleset.world import World
+from alienworlds.ruleset.expr import Call, Sym, parse
+from alienworlds.ruleset.world import World
 
 from .formulas import And, Bot, Eq, Exists, Forall, Formula, Impl, Name, Not, Or, Pred, Term
 from .patches import CompiledWorld

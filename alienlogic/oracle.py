@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from ruleset.limits import Limits
-from ruleset.world import World
+from alienworlds.ruleset.limits import Limits
+from alienworlds.ruleset.world import World
 
 from .formulas import Formula
 from .patches import CompiledWorld, Patch

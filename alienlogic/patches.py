@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ruleset.compile import CompiledRule, compile_rule, operator_namespace
-from ruleset.errors import LanguageError
-from ruleset.expr import Call, Sym, parse, walk
-from ruleset.limits import Limits, Meter
-from ruleset.operators import make_operators
-from ruleset.world import Problem, Rule, World, WorldError
+from alienworlds.ruleset.compile import CompiledRule, compile_rule, operator_namespace
+from alienworlds.ruleset.errors import LanguageError
+from alienworlds.ruleset.expr import Call, Sym, parse, walk
+from alienworlds.ruleset.limits import Limits, Meter
+from alienworlds.ruleset.operators import make_operators
+from alienworlds.ruleset.world import Problem, Rule, World, WorldError
 
 from .formulas import Formula
 from .predicates import COMPILED_ARITY, PARAMS, StepView, namespace_entries, prepare

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ruleset.compile import check, op_identifier
-from ruleset.errors import LanguageError, RuleSyntaxError
-from ruleset.expr import Call, Const, Expr, Sym, walk
-from ruleset.operators import ARITY
+from alienworlds.ruleset.compile import check, op_identifier
+from alienworlds.ruleset.errors import LanguageError, RuleSyntaxError
+from alienworlds.ruleset.expr import Call, Const, Expr, Sym, walk
+from alienworlds.ruleset.operators import ARITY
 
 from .formulas import SHAPES, Binary, Eq, Formula, Node, Not, Quantified
 from .rules import Ref

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass
 from itertools import combinations
 
-from ruleset.world import World
+from alienworlds.ruleset.world import World
 
 from .formulas import BOT, And, Bot, Eq, Exists, Fn, Forall, Formula, Impl, Name, Not, Or, Pred, Quantified, Term, children
 from .kernel import Checker, check

@@ -26,7 +26,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ruleset.world import World
+from alienworlds.ruleset.world import World
 
 from .formulas import BOT, And, Eq, Exists, Forall, Formula, Impl, Name, Node, Not, Or, Quantified, Term, children
 from .oracle import Context, Oracle, box, line

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Callable, Mapping
 
-from ruleset.errors import RuleSyntaxError
-from ruleset.expr import Identity, parse, to_text
-from ruleset.world import Schema
+from alienworlds.ruleset.errors import RuleSyntaxError
+from alienworlds.ruleset.expr import Identity, parse, to_text
+from alienworlds.ruleset.world import Schema
 
 from .predicates import FORMULA_FUNCTIONS, STEP_FUNCTIONS, validate
 from .rules import RULES

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from ruleset import world as ruleset_world
-from ruleset.world import World
+from alienworlds.ruleset import world as ruleset_world
+from alienworlds.ruleset.world import World
 
 from .kernel import compile_world
 from .world_schema import SCHEMA

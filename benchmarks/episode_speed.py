@@ -22,9 +22,9 @@ from pathlib import Path
 # file's name would shadow the `episode` package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from episode import Episode, Settings, make_agent  # noqa: E402
-from episode.aliencode_env import AlienCodeEnvironment  # noqa: E402
-from episode.trace import read_trace  # noqa: E402
+from alienworlds.episode import Episode, Settings, make_agent  # noqa: E402
+from alienworlds.episode.aliencode_env import AlienCodeEnvironment  # noqa: E402
+from alienworlds.episode.trace import read_trace  # noqa: E402
 
 
 def main() -> None:

@@ -15,9 +15,9 @@ import statistics
 import time
 
 from aliencode.world_schema import load
-from tasks.aliencode_audit import audit
-from tasks.aliencode_grading import AlienCodeGrader
-from tasks.bank import load_bank
+from alienworlds.tasks.aliencode_audit import audit
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader
+from alienworlds.tasks.bank import load_bank
 
 
 def main() -> None:

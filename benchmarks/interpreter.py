@@ -45,8 +45,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--world", default="standard", help="world to run the AlienCode side in")
     args = parser.parse_args()
-    alien = [sys.executable, "-m", "aliencode", "run", "--world", args.world, "--max-steps", "1000000000"]
-    standard = [sys.executable, "-m", "aliencode", "run", "--world", "standard", "--max-steps", "1000000000"]
+    alien = [sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", args.world, "--max-steps", "1000000000"]
+    standard = [sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", "standard", "--max-steps", "1000000000"]
     against_standard = args.world != "standard"
     extra = f" {'standard s':>11} {'vs standard':>12}" if against_standard else ""
     print(f"{'workload':<10} {'CPython s':>10} {'AlienCode s':>12} {'ratio':>6}{extra}")
@@ -63,7 +63,7 @@ def main() -> None:
             st, _ = best_time([*standard, str(HERE / f"{name}.alien")], args.repeat)
             line += f" {st:>11.3f} {al / st:>12.2f}"
         print(line)
-    startup, _ = best_time([sys.executable, "-m", "aliencode", "run", "--world", args.world, "-"], args.repeat, stdin="EMIT(1)\n")
+    startup, _ = best_time([sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", args.world, "-"], args.repeat, stdin="EMIT(1)\n")
     print(f"worst ratio {worst:.2f}x; startup of a one-line program {startup:.3f} s")
 
 

@@ -21,10 +21,10 @@ from alienlogic import load_world
 from alienlogic.certify import check_certificate, find_certificate, load_certificate
 from alienlogic.kernel import _WORLDS
 from alienlogic.prover import prove
-from ruleset.world import standard_world
-from tasks.alienlogic_audit import audit
-from tasks.alienlogic_grading import AlienLogicGrader, logic_tasks
-from tasks.bank import load_bank
+from alienworlds.ruleset.world import standard_world
+from alienworlds.tasks.alienlogic_audit import audit
+from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, logic_tasks
+from alienworlds.tasks.bank import load_bank
 
 
 def _clear() -> None:

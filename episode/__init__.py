@@ -1,12 +1,12 @@
 """The episode driver: the ExplorationBench protocol over a world, its
 manual, worked examples and task bank (DESIGN §8).
 
-    from episode import AlienCodeEnvironment, Episode, Settings, make_agent
+    from alienworlds.episode import AlienCodeEnvironment, Episode, Settings, make_agent
     env = AlienCodeEnvironment("demo")
     report = Episode(env, make_agent("oracle", env), "out/demo-oracle").run()
     report["milestones"][0]["accuracy"]   # 100.0
 
-Names load on first use, so a language's CLI can import `episode.lazy`
+Names load on first use, so the command line can register the episode commands
 without paying for the driver.
 """
 

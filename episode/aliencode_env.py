@@ -19,12 +19,12 @@ from aliencode import syntax as s
 from aliencode.metering import LOOP_FACTOR, PROBE_CAP, units
 from aliencode.sites import OPERATION_BY_NAME, SITES, operand_kinds
 from aliencode.world_schema import load
-from manuals.aliencode import render, respell
-from ruleset import RuleSyntaxError
-from ruleset.equivalence import compare
-from tasks.aliencode_audit import audit
-from tasks.aliencode_grading import AlienCodeGrader
-from tasks.bank import Bank, load_bank
+from alienworlds.manuals.aliencode import render, respell
+from alienworlds.ruleset import RuleSyntaxError
+from alienworlds.ruleset.equivalence import compare
+from alienworlds.tasks.aliencode_audit import audit
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader
+from alienworlds.tasks.bank import Bank, load_bank
 
 from . import answers
 from .environment import Environment, TaskInfo, ToolOutcome, Verdict
@@ -320,7 +320,7 @@ class AlienCodeEnvironment(Environment):
         task = self.bank.task(task_id)
         if task.kind == "prediction":
             from aliencode import run_source
-            from ruleset import standard_world
+            from alienworlds.ruleset import standard_world
 
             surface = replace(standard_world("aliencode"), keywords=self.world.keywords)
             return f"```output\n{run_source(task.program, surface, self.limits).text()}\n```"

@@ -22,11 +22,11 @@ import re
 from pathlib import Path
 
 from alienlogic import Theorem, check, compile_world, load_world
-from manuals.alienlogic import EXAMPLES, render
-from ruleset.world import World
-from tasks.alienlogic_audit import audit
-from tasks.alienlogic_grading import AlienLogicGrader
-from tasks.bank import Bank, load_bank
+from alienworlds.manuals.alienlogic import EXAMPLES, render
+from alienworlds.ruleset.world import World
+from alienworlds.tasks.alienlogic_audit import audit
+from alienworlds.tasks.alienlogic_grading import AlienLogicGrader
+from alienworlds.tasks.bank import Bank, load_bank
 
 from . import answers
 from .environment import Environment, TaskInfo, ToolOutcome, Verdict

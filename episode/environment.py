@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 from .protocol import CALLS_PER_ROUND, ROUNDS, cap_feedback
 
 if TYPE_CHECKING:
-    from ruleset.world import World
-    from tasks.bank import Bank
+    from alienworlds.ruleset.world import World
+    from alienworlds.tasks.bank import Bank
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from dataclasses import replace
 from aliencode import run_source
 from aliencode.metering import LOOP_FACTOR, PROBE_CAP
 from aliencode.sites import KEYWORDS, OPERATIONS
-from ruleset import Limits, World
+from alienworlds.ruleset import Limits, World
 
 from .document import Document
 

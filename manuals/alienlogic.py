@@ -10,8 +10,8 @@ shown is computed by the checker when the manual is rendered.
 The manuals of the standard and the shipped worlds are committed under
 manuals/alienlogic/ in both formats; regenerate them with
 
-    python -m manuals.alienlogic          # rewrite stale manuals
-    python -m manuals.alienlogic --check  # exit 1 if any is stale
+    python -m alienworlds.manuals.alienlogic          # rewrite stale manuals
+    python -m alienworlds.manuals.alienlogic --check  # exit 1 if any is stale
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 
 from alienlogic import FAILURES, RULES, check, load_world
 from alienlogic.verdict import ALIEN_AXIOM_DISABLED, ALIEN_SIDE_CONDITION, ANSWER_MISMATCH
-from ruleset.world import World, shipped_worlds
+from alienworlds.ruleset.world import World, shipped_worlds
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Regenerate the committed manuals of every shipped world, both languages.
 
-    python -m manuals.build          # rewrite manuals/<language>/<world>.{txt,md}
-    python -m manuals.build --check  # exit 1 if any committed manual is stale
+    python -m alienworlds.manuals.build          # rewrite manuals/<language>/<world>.{txt,md}
+    python -m alienworlds.manuals.build --check  # exit 1 if any committed manual is stale
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ruleset.world import shipped_worlds
+from alienworlds.ruleset.world import shipped_worlds
 
 HERE = Path(__file__).parent
 FORMATS = {"txt": "text", "md": "md"}

@@ -59,7 +59,7 @@ class AlienCodeBackend:
         return aliencode_lexer(self.world.keywords)
 
     def manual(self) -> str:
-        from manuals.aliencode import render
+        from alienworlds.manuals.aliencode import render
 
         return render(self.world, "text")
 

@@ -44,7 +44,7 @@ class AlienLogicBackend:
         return AlienLogicLexer()
 
     def manual(self) -> str:
-        from manuals.alienlogic import render
+        from alienworlds.manuals.alienlogic import render
 
         return render(self.world, "text")
 

@@ -39,7 +39,7 @@ from alienlogic import Proof, ProofSyntaxError, Theorem, check, parse_proof
 from alienlogic.certify import check_certificate, load_certificate
 from alienlogic.formulas import Eq, Formula, Pred, Quantified
 from alienlogic.prover import prove
-from ruleset.world import World, standard_world
+from alienworlds.ruleset.world import World, standard_world
 
 from .alienlogic_grading import LogicTask, logic_tasks
 from .bank import Bank

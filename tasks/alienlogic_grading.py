@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from alienlogic import ProofSyntaxError, Theorem, check, compile_world, parse_formula
-from ruleset.world import World
+from alienworlds.ruleset.world import World
 
 from .bank import Bank, BankError, Task
 

@@ -633,7 +633,7 @@ def test_literals_respect_the_length_limit_regression() -> None:
 # the command line
 # =============================================================================
 
-_CLI = "import sys; from aliencode.cli import main; sys.exit(main(prog_name='aliencode'))"
+_CLI = "import sys; from alienworlds.cli.aliencode import main; sys.exit(main(prog_name='aliencode'))"
 
 
 def cli(args: list[str], source: str, cwd: Path) -> subprocess.CompletedProcess:

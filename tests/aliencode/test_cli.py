@@ -6,7 +6,7 @@ import sys
 
 from click.testing import CliRunner
 
-from aliencode.cli import main
+from alienworlds.cli.aliencode import main
 
 
 def invoke(*args, stdin=None, env=None):
@@ -64,7 +64,7 @@ def test_version_and_help():
 
 def test_console_script_runs_as_a_process():
     proc = subprocess.run(
-        [sys.executable, "-m", "aliencode", "run", "--world", "standard", "-"],
+        [sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", "standard", "-"],
         input="EMIT(FUSE(\"ok\", 1))", capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 0, proc.stderr

@@ -1,7 +1,7 @@
 """Python-compatible printing (DESIGN §5.1)."""
 
 from aliencode import run_source
-from ruleset.text import render
+from alienworlds.ruleset.text import render
 
 
 def out(src: str) -> str:

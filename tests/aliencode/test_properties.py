@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from aliencode import Limits, compile_source, run_source
 from aliencode.errors import AlienSyntaxError
 from aliencode.sites import OPERATIONS
-from ruleset.text import render
+from alienworlds.ruleset.text import render
 
 ALLOWED_KINDS = frozenset({
     "SyntaxError", "NameError", "TypeError", "IndexError", "ZeroDivisionError",

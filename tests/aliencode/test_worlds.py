@@ -9,7 +9,7 @@ import pytest
 from aliencode import run_source
 from aliencode.sites import SITES
 from aliencode.world_schema import SCHEMA, load
-from ruleset import WorldError, parse_world
+from alienworlds.ruleset import WorldError, parse_world
 
 WORLDS = Path(__file__).parent / "worlds"
 EVERY_SITE = load(str(WORLDS / "every_site.toml"))
@@ -148,7 +148,7 @@ def test_keyword_renaming_runs():
 
 
 def test_keyword_renaming_in_the_manual():
-    from manuals.aliencode import render
+    from alienworlds.manuals.aliencode import render
 
     text = render(parse_world(RENAMED, "t.toml", SCHEMA), "text")
     assert "MERGE(a, b)" in text and "LET x AS 4" in text and "SHOW(" in text

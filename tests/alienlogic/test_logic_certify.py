@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from alienlogic import Theorem, check, load_world, parse_formula, parse_proof
 from alienlogic.certify import bound_plans, check_certificate, dump_certificate, find_certificate, load_certificate
-from alienlogic.cli import cli
+from alienworlds.cli.alienlogic import cli
 from alienlogic.matrices import Matrix, MatrixError, Model, heyting, library, unsound_rules, value
 from alienlogic.oracle import Oracle
 from alienlogic.saturation import Bounds, _Index, closure, ground_terms, saturate
@@ -111,8 +111,8 @@ def invariant_breaks(proof, m: Matrix, model: Model) -> int | None:
 
 
 def _accepted_main_proofs():
-    from tasks.alienlogic_grading import logic_tasks
-    from tasks.bank import load_bank
+    from alienworlds.tasks.alienlogic_grading import logic_tasks
+    from alienworlds.tasks.bank import load_bank
 
     bank = load_bank("alienlogic", "main")
     out = [parse_proof(t.reference) for t in logic_tasks(bank) if t.provable]

@@ -7,7 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from alienlogic import __version__
-from alienlogic.cli import cli, main
+from alienworlds.cli.alienlogic import cli, main
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD = (ROOT / "examples" / "contraposition.proof").read_text()
@@ -166,7 +166,7 @@ def test_main_entry_point_exit_codes(capsys, monkeypatch):
 def test_main_turns_an_internal_error_into_a_message(capsys, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("bug")
-    monkeypatch.setattr("alienlogic.cli.check_proof", boom)
+    monkeypatch.setattr("alienworlds.cli.alienlogic.check_proof", boom)
     monkeypatch.setattr("sys.stdin", type("In", (), {"buffer": type("B", (), {"read": staticmethod(lambda: GOOD.encode())})()})())
     with pytest.raises(SystemExit) as info:
         main(["check", "-", "--world", "standard"])

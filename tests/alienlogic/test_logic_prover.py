@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from alienlogic import Theorem, check, load_world, parse_formula
-from alienlogic.cli import cli
+from alienworlds.cli.alienlogic import cli
 from alienlogic.kernel import Checker
 from alienlogic.proof import Citation
 from alienlogic.prover import prove

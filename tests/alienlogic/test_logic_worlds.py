@@ -6,7 +6,7 @@ from alienlogic import CompiledWorld, WorldError, check, compile_world, load_wor
 from alienlogic.verdict import ALIEN_AXIOM_DISABLED, ALIEN_SIDE_CONDITION, RULE_VIOLATION
 from alienlogic.world_schema import SCHEMA
 from alienlogic.worlds import audit, default_world_spec
-from ruleset.world import parse_world
+from alienworlds.ruleset.world import parse_world
 
 
 def world(*rules: str, name: str = "w"):

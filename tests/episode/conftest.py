@@ -1,6 +1,6 @@
 import pytest
 
-from episode.aliencode_env import AlienCodeEnvironment
+from alienworlds.episode.aliencode_env import AlienCodeEnvironment
 
 
 @pytest.fixture(scope="session")

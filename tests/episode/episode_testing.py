@@ -1,6 +1,6 @@
 """Helpers shared by the episode tests."""
 
-from episode.trace import comparable, read_trace
+from alienworlds.episode.trace import comparable, read_trace
 
 
 def events_of(directory):

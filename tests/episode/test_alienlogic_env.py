@@ -5,11 +5,11 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from episode import Episode, Settings, make_agent
-from episode.agents import Agent, Reply, text_reply
-from episode.alienlogic_env import BOTH, REFUSAL, AlienLogicEnvironment
-from episode.cli import register
-from episode.trace import read_trace
+from alienworlds.episode import Episode, Settings, make_agent
+from alienworlds.episode.agents import Agent, Reply, text_reply
+from alienworlds.episode.alienlogic_env import BOTH, REFUSAL, AlienLogicEnvironment
+from alienworlds.cli.episode import register
+from alienworlds.episode.trace import read_trace
 
 BANK = Path(__file__).parent / "data" / "alienlogic_demo.toml"
 MP = "PROOF\npremises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n3. q [IMPL_E 1, 2]\nEND"

@@ -1,4 +1,4 @@
-from episode import answers
+from alienworlds.episode import answers
 
 
 def test_fenced_blocks_tagged_untagged_and_unclosed():

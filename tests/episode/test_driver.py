@@ -2,10 +2,10 @@ import json
 
 import pytest
 
-from episode import Episode, Settings, make_agent
-from episode.agents import Agent, Reply, Request, text_reply
-from episode.metrics import compute_report
-from episode.trace import read_trace
+from alienworlds.episode import Episode, Settings, make_agent
+from alienworlds.episode.agents import Agent, Reply, Request, text_reply
+from alienworlds.episode.metrics import compute_report
+from alienworlds.episode.trace import read_trace
 
 from episode_testing import events_of
 

@@ -3,10 +3,10 @@ import re
 
 import pytest
 
-from episode import Episode, Settings
-from episode.agents import AgentError, Request
-from episode.openai_agent import OpenAIAgent
-from episode.trace import read_trace
+from alienworlds.episode import Episode, Settings
+from alienworlds.episode.agents import AgentError, Request
+from alienworlds.episode.openai_agent import OpenAIAgent
+from alienworlds.episode.trace import read_trace
 
 from fake_openai import FakeServer, completion
 

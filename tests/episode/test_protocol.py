@@ -1,4 +1,4 @@
-from episode.protocol import CONDITIONS, FEEDBACK_CHARS, FEEDBACK_LINES, cap_feedback, milestone_labels
+from alienworlds.episode.protocol import CONDITIONS, FEEDBACK_CHARS, FEEDBACK_LINES, cap_feedback, milestone_labels
 
 
 def test_short_feedback_is_unchanged():

@@ -6,11 +6,11 @@ import zlib
 import pytest
 from click.testing import CliRunner
 
-from aliencode.cli import main
-from episode.metrics import compute_report, dynamics
-from episode.png import PALETTE, curve_chart
-from episode.progress import Progress
-from episode.report import aggregate, replay_html
+from alienworlds.cli.aliencode import main
+from alienworlds.episode.metrics import compute_report, dynamics
+from alienworlds.episode.png import PALETTE, curve_chart
+from alienworlds.episode.progress import Progress
+from alienworlds.episode.report import aggregate, replay_html
 
 
 def test_dynamics():
@@ -149,8 +149,8 @@ def test_cli_trajectories_and_bad_input(tmp_path):
 
 
 def test_replay_page_escapes_text(demo_env, tmp_path):
-    from episode import Episode, Settings
-    from episode.agents import Agent, text_reply
+    from alienworlds.episode import Episode, Settings
+    from alienworlds.episode.agents import Agent, text_reply
 
     class Shouter(Agent):
         name = "shouter"

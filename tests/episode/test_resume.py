@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from episode import Episode, Settings, TraceError, make_agent
-from episode.agents import Agent, AgentError
-from episode.trace import Trace
+from alienworlds.episode import Episode, Settings, TraceError, make_agent
+from alienworlds.episode.agents import Agent, AgentError
+from alienworlds.episode.trace import Trace
 
 from episode_testing import events_of
 
@@ -114,7 +114,7 @@ def _lines(path):
 
 def test_kill_the_process_and_resume(tmp_path):
     """A real SIGKILL in the middle of a run, then `--resume`."""
-    cmd = [sys.executable, "-m", "aliencode", "episode", "--agent", "fixed", "--world", "demo", "--passes", "30", "--no-progress"]
+    cmd = [sys.executable, "-m", "alienworlds.cli.aliencode", "episode", "--agent", "fixed", "--world", "demo", "--passes", "30", "--no-progress"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     subprocess.run(cmd + ["--out", str(tmp_path / "clean")], check=True, capture_output=True, env=env, cwd=ROOT, timeout=120)
     trace = tmp_path / "killed" / "trace.jsonl"

@@ -6,17 +6,17 @@ import re
 import pytest
 
 from aliencode.world_schema import load
-from manuals import build
-from manuals.aliencode import render
-from ruleset.world import shipped_worlds
+from alienworlds.manuals import build
+from alienworlds.manuals.aliencode import render
+from alienworlds.ruleset.world import shipped_worlds
 
 EXPECTED = build.expected()
 
 
 @pytest.mark.parametrize("path", sorted(EXPECTED), ids=lambda p: p.name)
 def test_committed_manual_is_current(path):
-    assert path.exists(), f"missing {path}; run `python -m manuals.build`"
-    assert path.read_text(encoding="utf-8") == EXPECTED[path], f"{path} is stale; run `python -m manuals.build`"
+    assert path.exists(), f"missing {path}; run `python -m alienworlds.manuals.build`"
+    assert path.read_text(encoding="utf-8") == EXPECTED[path], f"{path} is stale; run `python -m alienworlds.manuals.build`"
 
 
 @pytest.mark.parametrize("name", shipped_worlds("aliencode"))

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from aliencode.world_schema import load
-from repl.aliencode_backend import AlienCodeBackend
-from repl.shell import COMPLETE, INCOMPLETE, INVALID
+from alienworlds.repl.aliencode_backend import AlienCodeBackend
+from alienworlds.repl.shell import COMPLETE, INCOMPLETE, INVALID
 
 
 @pytest.fixture
@@ -67,7 +67,7 @@ def test_line_mode_through_a_pipe(tmp_path):
     prog = tmp_path / "p.alien"
     prog.write_text('EMIT("loaded")\n')
     proc = subprocess.run(
-        [sys.executable, "-m", "aliencode", "repl", "--world", "standard"],
+        [sys.executable, "-m", "alienworlds.cli.aliencode", "repl", "--world", "standard"],
         input=SCRIPT.format(file=prog), capture_output=True, text=True, timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
@@ -90,7 +90,7 @@ def test_line_mode_through_a_pipe(tmp_path):
 def test_through_a_pseudo_terminal(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "aliencode", "repl", "--world", "standard"], env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
+    child = pexpect.spawn(sys.executable, ["-m", "alienworlds.cli.aliencode", "repl", "--world", "standard"], env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
     try:
         child.expect("Ctrl-D to leave")
         child.expect(">>>")

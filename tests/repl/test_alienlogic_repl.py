@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from alienlogic import load_world
-from repl.alienlogic_backend import AlienLogicBackend
-from repl.shell import COMPLETE, INCOMPLETE
+from alienworlds.repl.alienlogic_backend import AlienLogicBackend
+from alienworlds.repl.shell import COMPLETE, INCOMPLETE
 
 MODUS_PONENS = "PROOF\npremises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n3. q [IMPL_E 1, 2]\nEND"
 RIGHT_CONJUNCT = "PROOF\npremises: AND(p, q)\ngoal: p\n1. AND(p, q) [premise]\n2. p [AND_E1 1]\nEND"
@@ -33,7 +33,7 @@ def test_verdicts_and_detail_toggle():
 
 def test_pipe():
     script = f"{MODUS_PONENS}\n{RIGHT_CONJUNCT}\n:world\n:quit\n{MODUS_PONENS}\n"
-    proc = subprocess.run([sys.executable, "-m", "alienlogic", "repl", "--world", "demo"], input=script,
+    proc = subprocess.run([sys.executable, "-m", "alienworlds.cli.alienlogic", "repl", "--world", "demo"], input=script,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
@@ -46,7 +46,7 @@ def test_pipe():
 def test_pseudo_terminal(tmp_path):
     pexpect = pytest.importorskip("pexpect")
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "alienlogic", "repl", "--world", "demo"], env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
+    child = pexpect.spawn(sys.executable, ["-m", "alienworlds.cli.alienlogic", "repl", "--world", "demo"], env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
     try:
         child.expect("Ctrl-D to leave")
         child.expect("proof>")

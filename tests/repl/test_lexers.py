@@ -3,7 +3,7 @@
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Comment, Keyword, Name, Number, String
 
-from repl.lexers import AlienCodeLexer, AlienLogicLexer, aliencode_lexer
+from alienworlds.repl.lexers import AlienCodeLexer, AlienLogicLexer, aliencode_lexer
 
 
 def kinds(lexer, text):

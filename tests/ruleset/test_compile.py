@@ -2,9 +2,9 @@
 
 import pytest
 
-from ruleset import LanguageError, LimitExceeded, Limits, Meter, RuleSyntaxError, compile_rule, evaluate
-from ruleset.compile import operator_namespace
-from ruleset.operators import make_operators
+from alienworlds.ruleset import LanguageError, LimitExceeded, Limits, Meter, RuleSyntaxError, compile_rule, evaluate
+from alienworlds.ruleset.compile import operator_namespace
+from alienworlds.ruleset.operators import make_operators
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,8 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from ruleset import RuleSyntaxError, parse, to_text
-from ruleset.expr import Call, Const, Identity, Sym
+from alienworlds.ruleset import RuleSyntaxError, parse, to_text
+from alienworlds.ruleset.expr import Call, Const, Identity, Sym
 
 
 def test_parse_shapes():

@@ -2,8 +2,8 @@
 
 import pytest
 
-from ruleset import Schema, World, WorldError, parse_world
-from ruleset.world import Rule
+from alienworlds.ruleset import Schema, World, WorldError, parse_world
+from alienworlds.ruleset.world import Rule
 
 
 def check_rule(raw, problem):

@@ -6,11 +6,11 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from aliencode.cli import main
+from alienworlds.cli.aliencode import main
 from aliencode.world_schema import load
-from tasks.aliencode_audit import audit, sites_used
-from tasks.aliencode_grading import AlienCodeGrader
-from tasks.bank import BankError, load_bank
+from alienworlds.tasks.aliencode_audit import audit, sites_used
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader
+from alienworlds.tasks.bank import BankError, load_bank
 
 WORLD = load("demo")
 BANK = load_bank("aliencode", "demo")

@@ -8,10 +8,10 @@ import pytest
 from click.testing import CliRunner
 
 from alienlogic import load_world
-from alienlogic.cli import cli
-from tasks.alienlogic_audit import audit, blocking_patches, first_order
-from tasks.alienlogic_grading import logic_tasks
-from tasks.bank import load_bank
+from alienworlds.cli.alienlogic import cli
+from alienworlds.tasks.alienlogic_audit import audit, blocking_patches, first_order
+from alienworlds.tasks.alienlogic_grading import logic_tasks
+from alienworlds.tasks.bank import load_bank
 
 WORLD = load_world("main")
 BANK = load_bank("alienlogic", "main")

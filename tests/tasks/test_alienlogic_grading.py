@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from alienlogic import load_world
-from alienlogic.cli import cli
-from tasks.alienlogic_grading import AlienLogicGrader, extract_answer, logic_tasks
-from tasks.bank import load_bank
+from alienworlds.cli.alienlogic import cli
+from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer, logic_tasks
+from alienworlds.tasks.bank import load_bank
 
 WORLD = load_world("main")
 BANK = load_bank("alienlogic", "main")

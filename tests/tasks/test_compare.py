@@ -2,7 +2,7 @@
 
 import pytest
 
-from tasks.compare import same_output
+from alienworlds.tasks.compare import same_output
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,8 @@ from collections import Counter
 import pytest
 
 from aliencode.world_schema import load
-from tasks.aliencode_audit import audit
-from tasks.bank import load_bank
+from alienworlds.tasks.aliencode_audit import audit
+from alienworlds.tasks.bank import load_bank
 
 
 @pytest.fixture(scope="module")

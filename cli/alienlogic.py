@@ -8,17 +8,17 @@ from collections import Counter
 
 import click
 
-from episode.lazy import episode_commands
-from ruleset.inputs import InputError, read_input
+from alienworlds.cli.lazy import episode_commands
+from alienworlds.ruleset.inputs import InputError, read_input
 
-from ruleset.world import World, WorldError
+from alienworlds.ruleset.world import World, WorldError
 
-from . import __version__
-from .errors import ProofSyntaxError
-from .kernel import check as check_proof
-from .parser import parse_formula, parse_formulas
-from .proof import Theorem
-from .worlds import DEFAULT_WORLD_ENV, audit, load_world
+from alienlogic import __version__
+from alienlogic.errors import ProofSyntaxError
+from alienlogic.kernel import check as check_proof
+from alienlogic.parser import parse_formula, parse_formulas
+from alienlogic.proof import Theorem
+from alienlogic.worlds import DEFAULT_WORLD_ENV, audit, load_world
 
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -85,7 +85,7 @@ def check(file: str, world_spec: str | None, as_json: bool, detail: bool) -> Non
 @click.option("--format", "fmt", type=click.Choice(["text", "md"]), default="text", show_default=True)
 def manual(world_spec: str | None, fmt: str) -> None:
     """Print the manual of a world (it states the standard rules only)."""
-    from manuals.alienlogic import render  # manuals depend on the language, not the reverse
+    from alienworlds.manuals.alienlogic import render  # manuals depend on the language, not the reverse
 
     click.echo(render(world_or_exit(world_spec), fmt), nl=False)
 
@@ -129,8 +129,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
     bank = _bank_or_exit(w, bank_file, required=False)
     report = None
     if bank is not None:
-        from tasks.alienlogic_audit import audit as audit_bank
-        from tasks.bank import BankError
+        from alienworlds.tasks.alienlogic_audit import audit as audit_bank
+        from alienworlds.tasks.bank import BankError
 
         try:
             report = audit_bank(w, bank, prover=not no_prover)
@@ -180,7 +180,7 @@ def _bank_or_exit(w: World, bank_file: str | None, required: bool):
     """The task bank of a world: --bank, else tasks/alienlogic/<world>.toml."""
     from pathlib import Path
 
-    from tasks.bank import BankError, bank_path, load_bank
+    from alienworlds.tasks.bank import BankError, bank_path, load_bank
 
     path = Path(bank_file) if bank_file else bank_path("alienlogic", w.name)
     if not bank_file and not path.exists() and not required:
@@ -194,8 +194,8 @@ def _bank_or_exit(w: World, bank_file: str | None, required: bool):
 
 
 def _logic_tasks_or_exit(bank):
-    from tasks.alienlogic_grading import logic_tasks
-    from tasks.bank import BankError
+    from alienworlds.tasks.alienlogic_grading import logic_tasks
+    from alienworlds.tasks.bank import BankError
 
     try:
         return {t.id: t for t in logic_tasks(bank)}
@@ -261,7 +261,7 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
     and a refusal together, or several proofs, fail as ambiguous.
     Exit status: 0 pass, 1 fail, 2 bad input (unknown task or world).
     """
-    from tasks.alienlogic_grading import AlienLogicGrader
+    from alienworlds.tasks.alienlogic_grading import AlienLogicGrader
 
     answer = read_text(file)
     w = world_or_exit(world_spec)
@@ -299,7 +299,7 @@ def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_task
     (or the certificate holds), 1 not certified (or it does not hold), 2 bad
     input.
     """
-    from .certify import check_certificate, dump_certificate, find_certificate, load_certificate
+    from alienlogic.certify import check_certificate, dump_certificate, find_certificate, load_certificate
 
     w = world_or_exit(world_spec)
     if check_file:
@@ -352,7 +352,7 @@ def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_task
 def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: float, as_json: bool) -> None:
     import time
 
-    from .certify import check_certificate, dump_certificate, find_certificate, load_certificate
+    from alienlogic.certify import check_certificate, dump_certificate, find_certificate, load_certificate
 
     bank = _bank_or_exit(w, bank_file, required=True)
     tasks = [t for t in _logic_tasks_or_exit(bank).values() if not t.provable]
@@ -410,7 +410,7 @@ def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, sec
     """
     import time
 
-    from .prover import prove
+    from alienlogic.prover import prove
 
     w = world_or_exit(world_spec)
     if all_tasks:
@@ -459,7 +459,11 @@ def repl(world_spec: str | None) -> None:
 
     Without a terminal, lines are read from standard input (scriptable).
     """
-    from repl.alienlogic_backend import AlienLogicBackend
-    from repl.shell import start
+    from alienworlds.repl.alienlogic_backend import AlienLogicBackend
+    from alienworlds.repl.shell import start
 
     start(AlienLogicBackend(world_or_exit(world_spec)))
+
+
+if __name__ == "__main__":
+    main()

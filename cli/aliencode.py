@@ -7,12 +7,12 @@ import sys
 
 import click
 
-from episode.lazy import episode_commands
-from ruleset.inputs import InputError, read_input
-from ruleset import Limits, WorldError
+from alienworlds.cli.lazy import episode_commands
+from alienworlds.ruleset.inputs import InputError, read_input
+from alienworlds.ruleset import Limits, WorldError
 
-from . import __version__, run_source
-from .world_schema import DEFAULT_WORLD_ENV, load
+from aliencode import __version__, run_source
+from aliencode.world_schema import DEFAULT_WORLD_ENV, load
 
 EXIT_OK, EXIT_ERROR, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -89,7 +89,7 @@ def manual(world_spec: str | None, fmt: str) -> None:
     The manual never reveals a world's rules; it is the same for every world
     that spells its keywords the same way.
     """
-    from manuals.aliencode import render
+    from alienworlds.manuals.aliencode import render
 
     click.echo(render(load_world_or_exit(world_spec), fmt), nl=False)
 
@@ -111,9 +111,9 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
     Exit status: 0 all good, 1 the audit found problems, 2 the world or bank
     is malformed (every problem is listed, naming the file, rule and key).
     """
-    from ruleset import WorldError
+    from alienworlds.ruleset import WorldError
 
-    from .world_schema import load as load_spec
+    from aliencode.world_schema import load as load_spec
 
     try:
         loaded = load_spec(spec)
@@ -132,7 +132,7 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
     bank = _bank_or_exit(loaded, bank_file, required=False)
     report = None
     if bank is not None:
-        from tasks.aliencode_audit import audit
+        from alienworlds.tasks.aliencode_audit import audit
 
         report = audit(loaded, bank)
         result.update(
@@ -166,7 +166,7 @@ def _bank_or_exit(loaded, bank_file: str | None, required: bool):
     """The task bank of a world: --bank, else tasks/aliencode/<world>.toml."""
     from pathlib import Path
 
-    from tasks.bank import BankError, bank_path, load_bank
+    from alienworlds.tasks.bank import BankError, bank_path, load_bank
 
     path = Path(bank_file) if bank_file else bank_path("aliencode", loaded.name)
     if not bank_file and not path.exists() and not required:
@@ -218,7 +218,7 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 
     Exit status: 0 pass, 1 fail, 2 bad input (unknown task or world).
     """
-    from tasks.aliencode_grading import AlienCodeGrader, BankProblem
+    from alienworlds.tasks.aliencode_grading import AlienCodeGrader, BankProblem
 
     answer = read_source(file)
     loaded = load_world_or_exit(world_spec)
@@ -251,10 +251,10 @@ def world_compare(site: str, left: str, right: str) -> None:
     the site; IDENTITY means the manual's semantics. Exit status: 0
     equivalent, 1 different (a counterexample is printed), 2 bad input.
     """
-    from ruleset import RuleSyntaxError
-    from ruleset.equivalence import compare
+    from alienworlds.ruleset import RuleSyntaxError
+    from alienworlds.ruleset.equivalence import compare
 
-    from .sites import OPERATION_BY_NAME, SITES, operand_kinds
+    from aliencode.sites import OPERATION_BY_NAME, SITES, operand_kinds
 
     if site not in SITES:
         fail(f"unknown site {site!r}; sites are {', '.join(SITES)}")
@@ -275,8 +275,12 @@ def repl(world_spec: str | None) -> None:
 
     Without a terminal, lines are read from standard input (scriptable).
     """
-    from repl.aliencode_backend import AlienCodeBackend
-    from repl.shell import start
+    from alienworlds.repl.aliencode_backend import AlienCodeBackend
+    from alienworlds.repl.shell import start
 
     start(AlienCodeBackend(load_world_or_exit(world_spec)))
 
+
+
+if __name__ == "__main__":
+    main()

@@ -17,7 +17,7 @@ def episode_commands(language: str) -> type[click.Group]:
 
         def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
             if name in self.LAZY and name not in self.commands:
-                from .cli import register
+                from .episode import register
 
                 register(self, language)
             return super().get_command(ctx, name)

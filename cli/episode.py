@@ -1,6 +1,6 @@
 """The `episode` and `report` commands, registered on a language's CLI:
 
-    from episode.cli import register
+    from alienworlds.cli.episode import register
     register(main, "aliencode")     # aliencode episode / aliencode report
 """
 
@@ -13,13 +13,13 @@ from pathlib import Path
 
 import click
 
-from .agents import BUILT_IN, AgentError, make_agent
-from .driver import Episode, Settings
-from .environment import Environment
-from .progress import Progress
-from .protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
-from .report import trajectory_dirs, write_html, write_summary
-from .trace import TRACE_NAME, TraceError, read_trace
+from alienworlds.episode.agents import BUILT_IN, AgentError, make_agent
+from alienworlds.episode.driver import Episode, Settings
+from alienworlds.episode.environment import Environment
+from alienworlds.episode.progress import Progress
+from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
+from alienworlds.episode.report import trajectory_dirs, write_html, write_summary
+from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -28,11 +28,11 @@ def environment(language: str, world: str | None, bank: str | None = None) -> En
     """The environment of `language` for a world name or path (and a bank
     file other than the world's own)."""
     if language == "aliencode":
-        from .aliencode_env import AlienCodeEnvironment
+        from alienworlds.episode.aliencode_env import AlienCodeEnvironment
 
         return AlienCodeEnvironment(world, bank_path=bank)
     if language == "alienlogic":
-        from .alienlogic_env import AlienLogicEnvironment
+        from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
 
         return AlienLogicEnvironment(world, bank_path=bank)
     raise ValueError(f"unknown language {language!r}")
@@ -156,7 +156,7 @@ def episode_command(language: str) -> click.Command:
         except NotImplementedError as exc:
             fail(str(exc))
         except Exception as exc:  # a bad world or bank: report it, no traceback
-            from ruleset import WorldError
+            from alienworlds.ruleset import WorldError
 
             if isinstance(exc, (WorldError, ValueError, FileNotFoundError)) or type(exc).__name__ == "BankError":
                 fail(str(exc))

@@ -1,5 +1,0 @@
-"""`python -m aliencode` is the `aliencode` command."""
-
-from .cli import main
-
-main()

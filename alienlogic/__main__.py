@@ -1,5 +1,0 @@
-"""`python -m alienlogic` is the `alienlogic` command."""
-
-from .cli import main
-
-main()

@@ -1,0 +1,2 @@
+"""The command-line layer: `aliencode` and `alienlogic`, above every library
+they wire together."""
