@@ -1,23 +1,23 @@
-"""Certificates of unprovability: found by search, checked without it.
+"""Certificates of unprovability: proposed by search, decided by the re-checker.
 
 A certificate is JSON data stating that premises ⊢ goal has no proof in a
-world. Two kinds:
+world, of any length: a classed algebra (`matrices.Algebra`) under which
+every rule the world allows keeps lines holding, and a model where the
+premises hold and the goal does not. What it claims exactly, and how it is
+checked, is `recheck.py`: a small checker that reads the certificate and the
+world file on its own and imports nothing from this project.
 
-* `semantic` — a finite matrix (`matrices.py`) under which every rule the
-  world allows is sound, and an interpretation where the premises' meet is
-  not below the goal. It holds without bounds: no proof of any length, depth
-  or formula size exists.
-* `bounded` — declared bounds (a formula universe, a term set, a box depth;
-  lines unbounded) and the claim that saturation (`saturation.py`) within
-  them does not reach the goal at the top level: no proof whose formulas lie
-  in the universe and whose boxes nest at most that deep exists.
+`find_certificate` proposes candidates, cheapest first — the plain matrices
+of `matrices.library()` with either top-level context, then refinements of
+B2 and G3 at the theorem's own subformulas (a connective's table replaced
+for parts of a given shape, or for two copies of one atom) — finds a
+countermodel for each and keeps the first the re-checker accepts. The
+rule-soundness half of a re-check depends only on the algebra and the
+model's domain, so its verdict is cached per world. `check_certificate`
+adds what the re-checker does not know: the theorem the certificate must be
+about, and the version (hash) of the world it was made for.
 
-`find_certificate` searches: the matrices of `matrices.library()` smallest
-first (their soundness for the world is computed once per world), then
-bounded saturation over generous universes, then smaller ones.
-`check_certificate` re-checks a certificate from its data alone — the matrix
-tables, the model, the declared universe — against a world, and reports
-every problem; it shares no state with the search that found it.
+A bounded search (`bounded.py`) is an authoring aid, never a certificate.
 """
 
 from __future__ import annotations
@@ -25,20 +25,23 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from itertools import product
 from pathlib import Path
 
 from alienworlds.ruleset.world import World
 
 from .errors import ProofSyntaxError
-from .formulas import BOT, Eq, Exists, Formula, Name, Not, Quantified
-from .matrices import Matrix, MatrixError, Model, countermodels, library, refutes, unsound_rules
-from .oracle import Oracle
+from .formulas import And, Bot, Eq, Exists, Forall, Formula, Impl, Not, Or, Pred, children
+from .matrices import CONNECTIVES, Algebra, Matrix, countermodels, library
 from .parser import parse_formula
 from .proof import Theorem
-from .saturation import Bounds, Unsupported, closure, default_bounds, default_terms, fresh_constants, ground_terms, saturate
+from .recheck import recheck
+from .worlds import load_world
 
-FORMAT = 1
-KINDS = ("semantic", "bounded")
+FORMAT = 2
+KIND = "matrix"
+MODES = ("any", "designated")
+_SHAPE_CLASS = {Not: "not", And: "and", Or: "or", Impl: "impl", Forall: "forall", Exists: "exists", Eq: "eq", Bot: "bot"}
 
 
 @dataclass
@@ -54,110 +57,149 @@ class Found:
         return self.data is not None
 
 
-def _header(kind: str, world: World, theorem: Theorem, task: str | None) -> dict[str, object]:
-    head: dict[str, object] = {"format": FORMAT, "kind": kind}
-    if task:
-        head["task"] = task
-    head.update(world=world.name, world_hash=world.hash, premises=[str(p) for p in theorem.premises], goal=str(theorem.goal))
-    return head
-
-
-_SOUND: dict[tuple[str, str, int], bool] = {}
-
-
-def _sound(m: Matrix, world: World, n: int) -> bool:
-    key = (world.hash, m.name, n)
-    if key not in _SOUND:
-        _SOUND[key] = not unsound_rules(m, world, n)
-    return _SOUND[key]
-
-
-def semantic_certificate(world: World, theorem: Theorem, task: str | None = None) -> dict[str, object] | None:
-    for m in library():
-        for n in (1, 2):
-            if not _sound(m, world, n):
-                continue
-            for model in countermodels(m, theorem.premises, theorem.goal, domains=(n,)):
-                data = _header("semantic", world, theorem, task)
-                data["matrix"] = m.as_data()
-                data["model"] = model.as_data(m)
-                return data
-    return None
-
-
-def bound_plans(theorem: Theorem) -> list[tuple[str, Bounds]]:
-    """Universes to try, most generous first."""
-    formulas = (*theorem.premises, theorem.goal)
-    first_order = bool(ground_terms(formulas)) or any(_quantified(f) for f in formulas)
-    plans: list[tuple[str, Bounds]] = []
-    fresh = 2 if first_order else 0
-    terms = default_terms(theorem, fresh)
-    base = default_bounds(theorem, depth=3, terms=terms)
-    negations = tuple(Not(f) for f in base.universe if type(f) is not Not and f is not BOT)
-    extras: tuple[Formula, ...] = negations
-    if first_order:
-        extras += tuple(Eq(s, t) for s in terms for t in terms)
-        extras += tuple(Exists("y", Eq(Name("y"), t)) for t in terms if "y" not in t.free)
-    plans.append(("subformulas, their negations" + (", equations between terms" if first_order else "") + "; depth 3",
-                  default_bounds(theorem, depth=3, extra=extras, terms=terms)))
-    plans.append(("subformulas and their negations; depth 3", default_bounds(theorem, depth=3, extra=negations, terms=terms)))
-    plans.append(("subformulas; depth 4", default_bounds(theorem, depth=4, terms=terms)))
-    plans.append(("subformulas; depth 3", base))
-    return plans
-
-
-def _quantified(f: Formula) -> bool:
-    return isinstance(f, Quantified) or any(isinstance(c, Formula) and _quantified(c) for c in f.args if isinstance(c, Formula))
-
-
-def bounded_certificate(world: World, theorem: Theorem, task: str | None = None, seconds: float = 20.0, tried: list[str] | None = None) -> dict[str, object] | None:
-    oracle = Oracle(world)
-    deadline = time.perf_counter() + seconds
-    for label, bounds in bound_plans(theorem):
-        try:
-            result = saturate(oracle, theorem, bounds, deadline)
-        except Unsupported as exc:
-            if tried is not None:
-                tried.append(f"bounded: {exc}")
-            return None
-        except TimeoutError:
-            if tried is not None:
-                tried.append(f"bounded ({label}): out of time")
-            continue
-        if result.goal_derivable:
-            if tried is not None:
-                tried.append(f"bounded ({label}): the goal is derivable within these bounds")
-            continue
-        data = _header("bounded", world, theorem, task)
-        data["bounds"] = {"closure": label, **bounds.as_data()}
-        data["saturation"] = {"contexts": len(result.derived), "top_level_formulas": len(result.top)}
-        return data
-    return None
-
-
-def find_certificate(world: World, theorem: Theorem, task: str | None = None, seconds: float = 30.0) -> Found:
-    """Search for a certificate that `theorem` has no proof in `world`."""
-    start = time.perf_counter()
-    tried: list[str] = []
-    data = semantic_certificate(world, theorem, task)
-    if data is None:
-        tried.append("semantic: no countermodel in a sound matrix of the library")
-        data = bounded_certificate(world, theorem, task, seconds, tried)
-    return Found(data, time.perf_counter() - start, tried)
-
-
-# -- re-checking -----------------------------------------------------------------
-
-
 @dataclass
 class CheckResult:
+    """A re-check: `status` is holds, fails or malformed (see `recheck.recheck`)."""
+
+    status: str
     problems: list[str]
     kind: str | None
     seconds: float
 
     @property
     def ok(self) -> bool:
-        return not self.problems
+        return self.status == "holds"
+
+
+def world_text(world: World) -> str | None:
+    """The TOML text of a world, for the re-checker: its own file when the
+    world is that file's content, else written out (None: no rules)."""
+    if not world.rules:
+        return None
+    if world.source and Path(world.source).is_file():
+        try:
+            if load_world(world.source).hash == world.hash:
+                return Path(world.source).read_text(encoding="utf-8")
+        except Exception:  # noqa: BLE001 — any unreadable file: write the world out instead
+            pass
+    lines = ["format = 1", f"name = {json.dumps(world.name)}", 'language = "alienlogic"', f"description = {json.dumps(world.description)}"]
+    for r in world.rules:
+        lines += ["", "[[rules]]"] + [f"{key} = {json.dumps(value)}" for key, value in r.canonical().items() if key != "scope"]
+    return "\n".join(lines) + "\n"
+
+
+def _header(world: World, theorem: Theorem, task: str | None) -> dict[str, object]:
+    head: dict[str, object] = {"format": FORMAT, "kind": KIND}
+    if task:
+        head["task"] = task
+    head.update(world=world.name, world_hash=world.hash, premises=[str(p) for p in theorem.premises], goal=str(theorem.goal))
+    return head
+
+
+# rule soundness verdicts of the re-checker, per (world hash, algebra, domain, named)
+_SOUND: dict[tuple, bool] = {}
+
+
+def _try(world: World, text: str | None, theorem: Theorem, task: str | None, alg: Algebra, tried: list[str]) -> dict[str, object] | None:
+    """The first model of each domain shape that refutes the theorem, kept if
+    the re-checker accepts the certificate."""
+    shapes_seen = set()
+    for model in countermodels(alg, theorem.premises, theorem.goal):
+        shape = (model.domain, model.named)
+        if shape in shapes_seen:
+            continue
+        shapes_seen.add(shape)
+        key = (world.hash, json.dumps(alg.as_data(), sort_keys=True), shape)
+        if _SOUND.get(key) is False:
+            continue
+        data = {**_header(world, theorem, task), **alg.as_data(), "model": model.as_data(alg.matrix)}
+        status, problems = recheck(json.dumps(data), text, first=True)
+        if any(not p.startswith("model:") for p in problems):
+            _SOUND[key] = False
+        if status == "holds":
+            return data
+        if len(tried) < 20:
+            tried.append(f"{alg.name}: {problems[0]}")
+    return None
+
+
+def candidates(theorem: Theorem):
+    """Algebras to try, cheapest first (see the module doc)."""
+    for mode in MODES:
+        for m in library():
+            yield Algebra.plain(m, mode)
+    bases = [m for m in library() if m.name in ("B2", "G3")]
+    for mode in MODES:
+        for m in bases:
+            plain = Algebra.plain(m, mode)
+            for op, args in sites(theorem):
+                for table in tables(m, op, plain.rule(op, ("*",) * len(args)).table):
+                    yield plain.refine(op, args, table, f"{op}({', '.join(args)}) ↦ {_table_text(m, table)}")
+
+
+def sites(theorem: Theorem) -> list[tuple[str, tuple[str, ...]]]:
+    """Connectives of the theorem, with the classes of their parts: each
+    part's shape, or for an atom that atom alone."""
+    out: dict[tuple[str, tuple[str, ...]], None] = {}
+    stack = [*theorem.premises, theorem.goal]
+    seen: set[Formula] = set()
+    while stack:
+        f = stack.pop()
+        if f in seen or not isinstance(f, Formula):
+            continue
+        seen.add(f)
+        parts = [c for c in children(f) if isinstance(c, Formula)]
+        stack.extend(parts)
+        op = _SHAPE_CLASS.get(type(f), "").upper()
+        if op not in CONNECTIVES:
+            continue
+        options = [[_part_class(p)] + ([f"={p.name}"] if type(p) is Pred and not p.terms else []) for p in parts]
+        for args in product(*options):
+            out.setdefault((op, tuple(args)), None)
+    return list(out)
+
+
+def _part_class(f: Formula) -> str:
+    if type(f) is Pred:
+        return "pred" if f.terms else "atom"
+    return _SHAPE_CLASS[type(f)]
+
+
+def tables(m: Matrix, op: str, current: tuple) -> list[tuple]:
+    """Replacement tables: every unary table (for NOT and the quantifiers),
+    constant tables and projections for the binary connectives."""
+    n = range(m.size)
+    if CONNECTIVES[op] == 1:
+        options = list(product(n, repeat=m.size))
+    else:
+        options = [tuple(tuple(v for _ in n) for _ in n) for v in n]
+        options += [tuple(tuple(a for _ in n) for a in n), tuple(tuple(n) for _ in n)]
+    return [t for t in options if t != tuple(current)]
+
+
+def _table_text(m: Matrix, table: tuple) -> str:
+    return "[" + " ".join(m.elements[v] if isinstance(v, int) else _table_text(m, v) for v in table) + "]"
+
+
+def find_certificate(world: World, theorem: Theorem, task: str | None = None, seconds: float = 30.0) -> Found:
+    """Search for a certificate that `theorem` has no proof in `world`."""
+    start = time.perf_counter()
+    deadline = start + seconds
+    text = world_text(world)
+    tried: list[str] = []
+    for alg in candidates(theorem):
+        if time.perf_counter() > deadline:
+            tried.append(f"out of time after {seconds:g} s")
+            break
+        data = _try(world, text, theorem, task, alg, tried)
+        if data is not None:
+            return Found(data, time.perf_counter() - start, tried)
+    else:
+        tried.append("no candidate algebra has a countermodel the re-checker accepts")
+    return Found(None, time.perf_counter() - start, tried)
+
+
+# -- re-checking -----------------------------------------------------------------
 
 
 def load_certificate(path: str | Path) -> dict[str, object]:
@@ -171,88 +213,58 @@ def dump_certificate(data: dict[str, object]) -> str:
 
 def _dump(value: object, indent: int) -> str:
     pad, inner = " " * indent, " " * (indent + 1)
+    flat = json.dumps(value, ensure_ascii=False)
+    if len(flat) <= 100 or not isinstance(value, (dict, list)):
+        return flat
     if isinstance(value, dict):
-        if not value:
-            return "{}"
-        items = [f"{inner}{json.dumps(k)}: {_dump(v, indent + 1)}" for k, v in value.items()]
+        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {_dump(v, indent + 1)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    if isinstance(value, list):
-        flat = json.dumps(value, ensure_ascii=False)
-        if len(flat) <= 100:
-            return flat
-        return "[\n" + ",\n".join(inner + _dump(v, indent + 1) for v in value) + "\n" + pad + "]"
-    return json.dumps(value, ensure_ascii=False)
+    return "[\n" + ",\n".join(inner + _dump(v, indent + 1) for v in value) + "\n" + pad + "]"
 
 
 def certificate_theorem(data: dict[str, object]) -> Theorem:
-    return Theorem(tuple(parse_formula(p) for p in data["premises"]), parse_formula(data["goal"]))  # type: ignore[union-attr,arg-type]
+    """The theorem a certificate states (raises ProofSyntaxError, TypeError)."""
+    premises, goal = data.get("premises"), data.get("goal")
+    if not isinstance(premises, list) or not all(isinstance(p, str) for p in premises) or not isinstance(goal, str):
+        raise TypeError("premises must be a list of formulas and goal a formula")
+    return Theorem(tuple(parse_formula(p) for p in premises), parse_formula(goal))
 
 
-def check_certificate(data: dict[str, object], world: World, theorem: Theorem | None = None, same_world: bool = True) -> CheckResult:
-    """Re-check a certificate against `world` (and, if given, the theorem it
-    must be about). With `same_world`, a certificate made for another version
-    of the world (a different hash) is a problem too."""
+def check_certificate(data: dict[str, object] | str, world: World, theorem: Theorem | None = None, same_world: bool = True) -> CheckResult:
+    """Re-check a certificate (data or its JSON text) against `world` with the
+    independent re-checker; also check it is about `theorem` (if given) and,
+    with `same_world`, that it was made for this version of the world."""
     start = time.perf_counter()
-    problems: list[str] = []
-    kind = data.get("kind") if isinstance(data, dict) else None
-    try:
-        if not isinstance(data, dict) or data.get("format") != FORMAT or kind not in KINDS:
-            raise ValueError(f"not a certificate (format {FORMAT}, kind one of {', '.join(KINDS)})")
-        stated = certificate_theorem(data)
-        if theorem is not None and not all(stated.same_as(theorem)):
-            problems.append(f"the certificate is about {_text(stated)}, not {_text(theorem)}")
-        if same_world and data.get("world_hash") != world.hash:
-            problems.append(f"the certificate was made for another version of the world ({data.get('world_hash')})")
-        if kind == "semantic":
-            problems += _check_semantic(data, world, stated)
-        else:
-            problems += _check_bounded(data, world, stated)
-    except (ValueError, KeyError, TypeError, ProofSyntaxError, MatrixError) as exc:
-        problems.append(f"malformed certificate: {exc}")
-    return CheckResult(problems, kind if isinstance(kind, str) else None, time.perf_counter() - start)
+    text = data if isinstance(data, str) else json.dumps(data)
+    status, problems = recheck(text, world_text(world))
+    parsed = data
+    if isinstance(data, str):
+        try:
+            parsed = json.loads(data)
+        except (ValueError, RecursionError):
+            parsed = None
+    if status != "malformed" and isinstance(parsed, dict):
+        extra = []
+        if theorem is not None:
+            try:
+                stated = certificate_theorem(parsed)
+                if not all(stated.same_as(theorem)):
+                    extra.append(f"the certificate is about {_text(stated)}, not {_text(theorem)}")
+            except (ProofSyntaxError, TypeError) as exc:
+                extra.append(f"the certificate's theorem: {exc}")
+        if same_world and parsed.get("world_hash") != world.hash:
+            extra.append(f"the certificate was made for another version of the world ({str(parsed.get('world_hash'))[:80]})")
+        if extra:
+            status, problems = "fails", problems + extra
+    kind = parsed.get("kind") if isinstance(parsed, dict) and isinstance(parsed.get("kind"), str) else None
+    return CheckResult(status, problems, kind, time.perf_counter() - start)
 
 
 def _text(t: Theorem) -> str:
     return f"{', '.join(map(str, t.premises)) or '(no premises)'} ⊢ {t.goal}"
 
 
-def _check_semantic(data, world: World, theorem: Theorem) -> list[str]:
-    m = Matrix.from_data(data["matrix"])
-    model = Model.from_data(data["model"], m)
-    problems = [f"rule {p}" for p in unsound_rules(m, world, model.domain)]
-    if not refutes(m, model, theorem.premises, theorem.goal):
-        problems.append("the model is no countermodel: the premises' meet is below the goal's value")
-    return problems
-
-
-def _check_bounded(data, world: World, theorem: Theorem) -> list[str]:
-    raw = data["bounds"]
-    universe = tuple(dict.fromkeys(parse_formula(f) for f in raw["universe"]))
-    terms = tuple(dict.fromkeys(parse_formula(f"P({t})").terms[0] for t in raw["terms"]))
-    depth = int(raw["depth"])
-    problems = []
-    if depth < 1:
-        problems.append("the box depth bound must be at least 1")
-    formulas = (*theorem.premises, theorem.goal)
-    missing_terms = [t for t in ground_terms(formulas) if t not in terms]
-    if missing_terms:
-        problems.append(f"the term set lacks the theorem's terms {', '.join(map(str, missing_terms))}")
-    needed = closure((*formulas, BOT), terms)
-    missing = [f for f in needed if f not in set(universe)]
-    if missing:
-        problems.append(f"the universe lacks subformulas of the theorem: {', '.join(map(str, missing[:5]))}")
-    if problems:
-        return problems
-    try:
-        result = saturate(world, theorem, Bounds(universe, terms, depth))
-    except Unsupported as exc:
-        return [str(exc)]
-    if result.goal_derivable:
-        problems.append("saturation within the declared bounds derives the goal")
-    return problems
-
-
 __all__ = [
-    "CheckResult", "Found", "bound_plans", "bounded_certificate", "check_certificate", "certificate_theorem",
-    "dump_certificate", "find_certificate", "fresh_constants", "load_certificate", "semantic_certificate",
+    "CheckResult", "Found", "candidates", "check_certificate", "certificate_theorem", "dump_certificate",
+    "find_certificate", "load_certificate", "world_text",
 ]

@@ -1,33 +1,35 @@
-"""Finite matrices: the semantic half of the certifier.
+"""Finite matrices and classed algebras: the search half of the certifier.
 
-A matrix is a finite lattice of truth values (the order `leq`) with a table
-for each connective and a value for BOT; quantifiers are the lattice's meet
-and join over a finite domain, and EQ is crisp identity (top or bottom). A
-line of a proof holds in an interpretation when the meet of the premises and
-the assumptions open at the line is below the line's value.
+A matrix (`Matrix`) is a finite lattice of truth values with a table per
+connective and a value for BOT. An algebra (`Algebra`) refines a matrix by
+classes of formulas: a connective's truth table may depend on its parts'
+classes (a negation of a negation, an implication between two copies of an
+atom, a universal over a predicate), and the top-level context may be the
+premises' meet ("any") or top ("designated": models where every premise is
+top). `recheck.py` states exactly what such a certificate claims and checks
+it; this module builds candidates (`Algebra.plain`, `Algebra.refine`),
+evaluates formulas in them (`value`) and finds countermodels.
 
-`unsound_rules(matrix, world, n)` checks, rule by rule, that every rule the
-world allows preserves that invariant over a domain of n elements, by
-enumerating every value of the rule's metavariables and of the context (a
-rule with a `require` side condition is checked without it, which is
-conservative: the condition only removes steps; a `conclusion` patch is
-checked with its patched conclusion). When every rule is sound, every
-accepted proof's goal holds wherever its premises hold, so an interpretation
-where the premises' meet is not below the goal's value (a countermodel)
-proves that no proof exists, with no bound on its length, depth or formulas.
+`unsound_rules(matrix, world, n)` is a fast, conservative pre-filter for
+plain matrices: it checks every rule the world allows, ignoring side
+conditions and box depth (so it may refuse a matrix the re-checker would
+accept, never the other way round), by enumerating every value of the rule's
+metavariables and of the context; a `conclusion` patch is read as a path
+(`(left (ref 1))`, `(ref 1)`, ...) into the rule's schema.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import reduce
+from dataclasses import dataclass, field, replace
+from functools import cached_property, reduce
 from itertools import product
 from typing import Iterable, Iterator, Mapping
 
 from alienworlds.ruleset.expr import Call, Sym, parse
 from alienworlds.ruleset.world import World
 
-from .formulas import And, Bot, Eq, Exists, Forall, Formula, Impl, Name, Not, Or, Pred, Term
+from .formulas import SHAPES, And, Bot, Eq, Exists, Forall, Formula, Impl, Name, Not, Or, Pred, Term, children
+from .parser import parse_formula
 from .patches import CompiledWorld
 from .rules import RULES
 from .semantics import signature
@@ -102,42 +104,6 @@ class Matrix:
     def size(self) -> int:
         return len(self.elements)
 
-    def as_data(self) -> dict[str, object]:
-        e = self.elements
-        return {
-            "name": self.name,
-            "elements": list(e),
-            "order": [[e[a], e[b]] for a in range(self.size) for b in range(self.size) if a != b and self.leq[a][b]],
-            "bot": e[self.bot],
-            "not": [e[v] for v in self.neg],
-            "and": [[e[v] for v in row] for row in self.conj],
-            "or": [[e[v] for v in row] for row in self.disj],
-            "impl": [[e[v] for v in row] for row in self.impl],
-        }
-
-    @staticmethod
-    def from_data(data: Mapping[str, object]) -> "Matrix":
-        try:
-            elements = tuple(str(x) for x in data["elements"])  # type: ignore[union-attr]
-            index = {name: i for i, name in enumerate(elements)}
-            n = len(elements)
-            leq = [[a == b for b in range(n)] for a in range(n)]
-            for lo, hi in data["order"]:  # type: ignore[union-attr]
-                leq[index[lo]][index[hi]] = True
-
-            def row(values) -> tuple[int, ...]:
-                return tuple(index[v] for v in values)
-
-            return Matrix(
-                str(data.get("name", "matrix")), elements, tuple(map(tuple, leq)), index[data["bot"]],  # type: ignore[index]
-                row(data["not"]), tuple(row(r) for r in data["and"]), tuple(row(r) for r in data["or"]),  # type: ignore[union-attr]
-                tuple(row(r) for r in data["impl"]),  # type: ignore[union-attr]
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, MatrixError):
-                raise
-            raise MatrixError(f"malformed matrix data ({exc.__class__.__name__}: {exc})") from None
-
 
 def heyting(name: str, elements: tuple[str, ...], covers: Iterable[tuple[int, int]], conj: str = "meet", disj: str = "join") -> Matrix:
     """A finite Heyting algebra given by its covering pairs (a below b), with
@@ -180,56 +146,193 @@ def library() -> tuple[Matrix, ...]:
     return tuple(out)
 
 
-# -- interpretations -------------------------------------------------------------
+# -- classed algebras: what a certificate states ----------------------------------------------
+
+QUANTIFIERS = ("FORALL", "EXISTS")
+CONNECTIVES = {"NOT": 1, "AND": 2, "OR": 2, "IMPL": 2, "FORALL": 1, "EXISTS": 1}
+_OF_TYPE = {Not: "NOT", And: "AND", Or: "OR", Impl: "IMPL", Forall: "FORALL", Exists: "EXISTS"}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A connective's rule: when its parts' classes match `args` ("*" matches
+    any), the formula has class `cls` and truth `table` (indexed by the parts'
+    truths; a quantifier's table by the meet or join of its body's truths)."""
+
+    args: tuple[str, ...]
+    cls: str
+    table: tuple
+
+
+@dataclass(frozen=True)
+class Algebra:
+    """A matrix refined by classes (see `recheck.py` for the meaning).
+
+    `plain(m, mode)` has one class and `m`'s tables; `refine` adds rules for
+    particular classes of parts, introducing shape classes (`not`, `and`,
+    `pred`, ...) and singleton classes for atoms as the rules name them."""
+
+    matrix: Matrix
+    mode: str  # "any": the premises' meet is the top-level context; "designated": premises are top
+    classes: tuple[tuple[str, str], ...]  # (name, shape or "*")
+    singletons: tuple[tuple[str, Formula], ...]
+    rules: tuple[tuple[str, tuple[Rule, ...]], ...]
+    atoms: tuple[tuple[str, str], ...]  # atom name -> class ("*": the rest)
+    predicates: tuple[tuple[str, str], ...]
+    bot_class: str = "any"
+    eq_class: str = "any"
+    name: str = ""
+
+    @staticmethod
+    def plain(m: Matrix, mode: str = "any") -> "Algebra":
+        ident = tuple(range(m.size))
+        tables = {"NOT": m.neg, "AND": m.conj, "OR": m.disj, "IMPL": m.impl, "FORALL": ident, "EXISTS": ident}
+        rules = tuple((op, (Rule(("*",) * n, "any", tables[op]),)) for op, n in CONNECTIVES.items())
+        return Algebra(m, mode, (("any", "*"),), (), rules, (("*", "any"),), (("*", "any"),), name=f"{m.name} ({mode})")
+
+    def refine(self, op: str, args: tuple[str, ...], table: tuple, label: str) -> "Algebra":
+        """One more rule for `op` on parts of the classes `args`: "*", a
+        shape's lower-case name (`not`, `pred`, `atom`) or `=p` for the atom p
+        alone (a singleton class)."""
+        classes, singletons = dict(self.classes), dict(self.singletons)
+        atoms, preds = dict(self.atoms), dict(self.predicates)
+        special = {"BOT": self.bot_class, "EQ": self.eq_class}
+        rules = {o: list(r) for o, r in self.rules}
+        for a in (*args, op.lower()):
+            if a == "*" or a in classes:
+                continue
+            shape = a.upper()
+            if shape in SHAPES:
+                classes[a] = shape
+                if shape in CONNECTIVES:
+                    rules[shape] = [Rule(r.args, a if r.cls == "any" else r.cls, r.table) for r in rules[shape]]
+                elif shape == "ATOM":
+                    atoms["*"] = a
+                elif shape == "PRED":
+                    preds["*"] = a
+                else:
+                    special[shape] = a
+            else:  # "=p": the atom p alone
+                classes[a], singletons[a], atoms[a[1:]] = "ATOM", Pred(a[1:]), a
+        rules[op].insert(0, Rule(args, op.lower(), table))
+        return replace(self, classes=tuple(classes.items()), singletons=tuple(singletons.items()),
+                       rules=tuple((o, tuple(r)) for o, r in rules.items()), atoms=tuple(atoms.items()),
+                       predicates=tuple(preds.items()), bot_class=special["BOT"], eq_class=special["EQ"], name=f"{self.name}; {label}")
+
+    @cached_property
+    def _index(self) -> tuple[dict, dict, dict, dict]:
+        return dict(self.rules), dict(self.atoms), dict(self.predicates), {}
+
+    def rule(self, op: str, classes: tuple[str, ...]) -> Rule:
+        return next(r for r in self._index[0][op] if all(a in ("*", c) for a, c in zip(r.args, classes)))
+
+    def klass(self, f: Formula) -> str:
+        """The class of a formula (memoised: formulas are interned)."""
+        memo = self._index[3]
+        got = memo.get(f)
+        if got is None:
+            cls = type(f)
+            if cls is Pred:
+                names = self._index[2] if f.terms else self._index[1]
+                got = names.get(f.name, names["*"])
+            elif cls is Bot or cls is Eq:
+                got = self.bot_class if cls is Bot else self.eq_class
+            else:
+                got = self.rule(_OF_TYPE[cls], tuple(self.klass(c) for c in children(f) if isinstance(c, Formula))).cls
+            memo[f] = got
+        return got
+
+    def as_data(self) -> dict[str, object]:
+        m = self.matrix
+        e = m.elements
+
+        def table(t: tuple) -> list:
+            return [e[v] if isinstance(v, int) else table(v) for v in t]
+
+        conn: dict[str, object] = {op: [{"args": list(r.args), "class": r.cls, "table": table(r.table)} for r in rules] for op, rules in self.rules}
+        conn.update(atoms=dict(self.atoms), predicates=dict(self.predicates), BOT={"class": self.bot_class, "value": e[m.bot]},
+                    EQ={"class": self.eq_class, "table": [e[m.bottom], e[m.top]]})
+        return {
+            "truth": {"values": list(e), "order": [[e[a], e[b]] for a in range(m.size) for b in range(m.size) if a != b and m.leq[a][b]]},
+            "top_level": self.mode,
+            "classes": dict(self.classes),
+            "singletons": {k: str(f) for k, f in self.singletons},
+            "connectives": conn,
+        }
+
+
+def algebra_from_data(data: Mapping[str, object]) -> Algebra:
+    """The algebra a certificate states (raises MatrixError on bad data)."""
+    try:
+        truth, conn = data["truth"], data["connectives"]
+        elements = tuple(truth["values"])  # type: ignore[index]
+        index = {v: i for i, v in enumerate(elements)}
+        n = len(elements)
+        leq = [[a == b for b in range(n)] for a in range(n)]
+        for lo, hi in truth["order"]:  # type: ignore[index]
+            leq[index[lo]][index[hi]] = True
+        for k in range(n):
+            for a in range(n):
+                for b in range(n):
+                    leq[a][b] = leq[a][b] or (leq[a][k] and leq[k][b])
+
+        def table(t: object) -> tuple:
+            return tuple(index[v] if isinstance(v, str) else table(v) for v in t)  # type: ignore[union-attr]
+
+        rules = tuple((op, tuple(Rule(tuple(r["args"]), r["class"], table(r["table"])) for r in conn[op])) for op in CONNECTIVES)  # type: ignore[index]
+        catch = {op: rs[-1].table for op, rs in rules}
+        m = Matrix("certificate", elements, tuple(map(tuple, leq)), index[conn["BOT"]["value"]], catch["NOT"], catch["AND"], catch["OR"], catch["IMPL"])  # type: ignore[index]
+        eq = table(conn["EQ"]["table"])  # type: ignore[index]
+        if eq != (m.bottom, m.top):
+            raise MatrixError("an equation's truths must be bottom and top")
+        singletons = tuple((c, parse_formula(f)) for c, f in data.get("singletons", {}).items())  # type: ignore[union-attr]
+        return Algebra(m, str(data["top_level"]), tuple(data["classes"].items()), singletons, rules,  # type: ignore[union-attr]
+                       tuple(conn["atoms"].items()), tuple(conn["predicates"].items()), conn["BOT"]["class"], conn["EQ"]["class"], "certificate")  # type: ignore[index]
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        if isinstance(exc, MatrixError):
+            raise
+        raise MatrixError(f"malformed algebra ({exc.__class__.__name__}: {exc})") from None
 
 
 @dataclass(frozen=True)
 class Model:
-    """An interpretation over the domain range(n): atoms and predicates take
-    matrix values, constants and functions domain elements."""
+    """An interpretation over range(domain): quantifiers range over `named`,
+    the elements constants denote; atoms and predicates take truth values,
+    functions may also reach the other elements."""
 
     domain: int
+    named: tuple[int, ...]
     atoms: Mapping[str, int]
     predicates: Mapping[tuple[str, int], Mapping[tuple[int, ...], int]]
     constants: Mapping[str, int]
     functions: Mapping[tuple[str, int], Mapping[tuple[int, ...], int]]
 
-    def as_data(self, m: Matrix) -> dict[str, object]:
-        e = m.elements
-        return {
-            "domain": self.domain,
-            "atoms": {k: e[v] for k, v in sorted(self.atoms.items())},
-            "predicates": {f"{k[0]}/{k[1]}": [[list(args), e[v]] for args, v in sorted(t.items())] for k, t in sorted(self.predicates.items())},
-            "constants": dict(sorted(self.constants.items())),
-            "functions": {f"{k[0]}/{k[1]}": [[list(args), v] for args, v in sorted(t.items())] for k, t in sorted(self.functions.items())},
-        }
-
     @staticmethod
     def from_data(data: Mapping[str, object], m: Matrix) -> "Model":
         try:
-            index = {name: i for i, name in enumerate(m.elements)}
-            n = int(data["domain"])  # type: ignore[arg-type]
-            if n < 1:
-                raise MatrixError("the domain must have at least one element")
+            index = {v: i for i, v in enumerate(m.elements)}
 
             def sym(key: str) -> tuple[str, int]:
                 name, arity = key.rsplit("/", 1)
                 return name, int(arity)
 
-            def element(v: object) -> int:
-                d = int(v)  # type: ignore[arg-type]
-                if not 0 <= d < n:
-                    raise MatrixError(f"{v} is not an element of the domain")
-                return d
-
-            preds = {sym(k): {tuple(element(a) for a in args): index[v] for args, v in rows} for k, rows in data.get("predicates", {}).items()}  # type: ignore[union-attr]
-            funcs = {sym(k): {tuple(element(a) for a in args): element(v) for args, v in rows} for k, rows in data.get("functions", {}).items()}  # type: ignore[union-attr]
-            return Model(n, {k: index[v] for k, v in data.get("atoms", {}).items()}, preds,  # type: ignore[union-attr]
-                         {k: element(v) for k, v in data.get("constants", {}).items()}, funcs)  # type: ignore[union-attr]
+            return Model(int(data["domain"]), tuple(data["named"]), {k: index[v] for k, v in data.get("atoms", {}).items()},  # type: ignore[arg-type,union-attr]
+                         {sym(k): {tuple(a): index[v] for a, v in rows} for k, rows in data.get("predicates", {}).items()},  # type: ignore[union-attr]
+                         dict(data.get("constants", {})),  # type: ignore[arg-type]
+                         {sym(k): {tuple(a): v for a, v in rows} for k, rows in data.get("functions", {}).items()})  # type: ignore[union-attr]
         except (KeyError, TypeError, ValueError) as exc:
-            if isinstance(exc, MatrixError):
-                raise
-            raise MatrixError(f"malformed model data ({exc.__class__.__name__}: {exc})") from None
+            raise MatrixError(f"malformed model ({exc.__class__.__name__}: {exc})") from None
+
+    def as_data(self, m: Matrix) -> dict[str, object]:
+        e = m.elements
+        return {
+            "domain": self.domain,
+            "named": list(self.named),
+            "atoms": {k: e[v] for k, v in sorted(self.atoms.items())},
+            "predicates": {f"{k[0]}/{k[1]}": [[list(args), e[v]] for args, v in sorted(t.items())] for k, t in sorted(self.predicates.items())},
+            "constants": dict(sorted(self.constants.items())),
+            "functions": {f"{k[0]}/{k[1]}": [[list(args), v] for args, v in sorted(t.items())] for k, t in sorted(self.functions.items())},
+        }
 
 
 def term_value(t: Term, model: Model, env: Mapping[str, int]) -> int:
@@ -246,10 +349,10 @@ def term_value(t: Term, model: Model, env: Mapping[str, int]) -> int:
     return table[args]
 
 
-def value(f: Formula, m: Matrix, model: Model, env: Mapping[str, int] | None = None) -> int:
-    """The matrix value of `f` in `model` (free variables from `env`)."""
+def value(f: Formula, alg: Algebra, model: Model, env: Mapping[str, int] | None = None) -> int:
+    """The truth of `f` in `model` under `alg` (free variables from `env`)."""
     env = env or {}
-    cls = type(f)
+    m, cls = alg.matrix, type(f)
     if cls is Pred:
         if not f.terms:
             if f.name not in model.atoms:
@@ -262,25 +365,73 @@ def value(f: Formula, m: Matrix, model: Model, env: Mapping[str, int] | None = N
         return table[args]
     if cls is Bot:
         return m.bot
-    if cls is Not:
-        return m.neg[value(f.body, m, model, env)]
-    if cls is And:
-        return m.conj[value(f.left, m, model, env)][value(f.right, m, model, env)]
-    if cls is Or:
-        return m.disj[value(f.left, m, model, env)][value(f.right, m, model, env)]
-    if cls is Impl:
-        return m.impl[value(f.left, m, model, env)][value(f.right, m, model, env)]
     if cls is Eq:
         return m.top if term_value(f.left, model, env) == term_value(f.right, model, env) else m.bottom
-    values = [value(f.body, m, model, {**env, f.var: d}) for d in range(model.domain)]
-    op = m.meet if cls is Forall else m.join
-    return reduce(lambda x, y: op[x][y], values)
+    if cls is Forall or cls is Exists:
+        op = m.meet if cls is Forall else m.join
+        truth = reduce(lambda x, y: op[x][y], (value(f.body, alg, model, {**env, f.var: d}) for d in model.named))
+        return alg.rule(_OF_TYPE[cls], (alg.klass(f.body),)).table[truth]
+    parts = [c for c in children(f) if isinstance(c, Formula)]
+    rule = alg.rule(_OF_TYPE[cls], tuple(alg.klass(c) for c in parts))
+    if cls is Not:
+        return rule.table[value(f.body, alg, model, env)]
+    return rule.table[value(f.left, alg, model, env)][value(f.right, alg, model, env)]
 
 
-def refutes(m: Matrix, model: Model, premises: tuple[Formula, ...], goal: Formula) -> bool:
-    """Whether the premises' meet is not below the goal's value."""
-    ctx = reduce(lambda x, y: m.meet[x][y], (value(p, m, model) for p in premises), m.top)
-    return not m.leq[ctx][value(goal, m, model)]
+def refutes(alg: Algebra, model: Model, premises: tuple[Formula, ...], goal: Formula) -> bool:
+    """Whether the model's premises hold (are top, when designated) and the goal does not."""
+    m = alg.matrix
+    values = [value(p, alg, model) for p in premises]
+    if alg.mode == "designated":
+        return all(v == m.top for v in values) and value(goal, alg, model) != m.top
+    ctx = reduce(lambda x, y: m.meet[x][y], values, m.top)
+    return not m.leq[ctx][value(goal, alg, model)]
+
+
+def model_shapes(formulas) -> list[tuple[int, tuple[int, ...]]]:
+    """(domain, named) to try: one element; two, both named; and, when there
+    are function symbols, two with only the first named (terms reach beyond
+    what the quantifiers range over)."""
+    sig = signature(formulas)
+    if not (sig.constants or sig.functions or any(a for _, a in sig.predicates) or any(_quantified(f) for f in formulas)):
+        return [(1, (0,))]
+    return [(1, (0,)), (2, (0, 1))] + ([(2, (0,))] if sig.functions else [])
+
+
+def countermodels(alg: Algebra, premises: tuple[Formula, ...], goal: Formula, limit: int = 200_000) -> Iterator[Model]:
+    """Models refuting premises ⊢ goal under `alg`, smallest first (at most
+    `limit` candidates per domain shape)."""
+    formulas = (*premises, goal)
+    sig = signature(formulas)
+    atoms = [name for name, arity in sig.predicates if arity == 0]
+    preds = [(name, arity) for name, arity in sig.predicates if arity > 0]
+    size = alg.matrix.size
+    for n, named in model_shapes(formulas):
+        dom = range(n)
+        pred_args = [list(product(dom, repeat=a)) for _, a in preds]
+        fn_args = [list(product(dom, repeat=a)) for _, a in sig.functions]
+        tried = 0
+        for consts in product(named, repeat=len(sig.constants)):
+            for fns in product(*(product(dom, repeat=len(args)) for args in fn_args)):
+                for atom_values in product(range(size), repeat=len(atoms)):
+                    for tables in product(*(product(range(size), repeat=len(args)) for args in pred_args)):
+                        tried += 1
+                        if tried > limit:
+                            break
+                        model = Model(
+                            n, named, dict(zip(atoms, atom_values)),
+                            {p: dict(zip(args, t)) for p, args, t in zip(preds, pred_args, tables)},
+                            dict(zip(sig.constants, consts)),
+                            {f: dict(zip(args, t)) for f, args, t in zip(sig.functions, fn_args, fns)},
+                        )
+                        if refutes(alg, model, premises, goal):
+                            yield model
+
+
+def _quantified(f: Formula) -> bool:
+    if isinstance(f, (Forall, Exists, Eq)):
+        return True
+    return any(isinstance(c, Formula) and _quantified(c) for c in f.args if isinstance(c, Formula))
 
 
 # -- soundness of a world's rules ------------------------------------------------
@@ -444,41 +595,3 @@ def unsound_rules(m: Matrix, world: World, domain: int = 1) -> list[str]:
                 problems.append(f"{rule}: not sound ({where})")
                 break
     return problems
-
-
-# -- countermodel search ---------------------------------------------------------
-
-
-def countermodels(m: Matrix, premises: tuple[Formula, ...], goal: Formula, domains: Iterable[int] = (1, 2), limit: int = 500_000) -> Iterator[Model]:
-    """Interpretations in `m` refuting premises ⊢ goal, smallest domain first
-    (at most `limit` candidates per domain size)."""
-    sig = signature((*premises, goal))
-    atoms = [name for name, arity in sig.predicates if arity == 0]
-    preds = [(name, arity) for name, arity in sig.predicates if arity > 0]
-    first_order = bool(preds or sig.constants or sig.functions or any(_quantified(f) for f in (*premises, goal)))
-    for n in domains if first_order else (1,):
-        dom = range(n)
-        pred_args = [list(product(dom, repeat=a)) for _, a in preds]
-        fn_args = [list(product(dom, repeat=a)) for _, a in sig.functions]
-        tried = 0
-        for consts in product(dom, repeat=len(sig.constants)):
-            for fns in product(*(product(dom, repeat=len(args)) for args in fn_args)):
-                for atom_values in product(range(m.size), repeat=len(atoms)):
-                    for tables in product(*(product(range(m.size), repeat=len(args)) for args in pred_args)):
-                        tried += 1
-                        if tried > limit:
-                            break
-                        model = Model(
-                            n, dict(zip(atoms, atom_values)),
-                            {p: dict(zip(args, t)) for p, args, t in zip(preds, pred_args, tables)},
-                            dict(zip(sig.constants, consts)),
-                            {f: dict(zip(args, t)) for f, args, t in zip(sig.functions, fn_args, fns)},
-                        )
-                        if refutes(m, model, premises, goal):
-                            yield model
-
-
-def _quantified(f: Formula) -> bool:
-    if isinstance(f, (Forall, Exists, Eq)):
-        return True
-    return any(isinstance(c, Formula) and _quantified(c) for c in f.args if isinstance(c, Formula))

@@ -124,6 +124,8 @@ class Saturation:
     bounds: Bounds
     theorem: Theorem
     derived: dict[tuple[Formula, ...], set[Formula]] = field(default_factory=dict)
+    # (context, formula) -> (rule, citations): ("line", context, formula) or ("box", child context, last formula)
+    why: dict[tuple[tuple[Formula, ...], Formula], tuple] = field(default_factory=dict)
     seconds: float = 0.0
     passes: int = 0
 
@@ -226,14 +228,16 @@ def saturate(world: World | Oracle, theorem: Theorem, bounds: Bounds, deadline: 
         for c in order:
             if deadline is not None and time.perf_counter() > deadline:
                 raise TimeoutError("saturation ran out of time")
-            if _close(c, derived, ctx_of[c], oracle, ix, premises, bounds.depth):
+            if _close(c, result, ctx_of[c], oracle, ix, premises, bounds.depth):
                 changed = True
     result.seconds = time.perf_counter() - start
     return result
 
 
-def _close(c, derived, ctx: Context, o: Oracle, ix: _Index, premises, max_depth: int) -> bool:
-    """Apply every rule at context c until nothing new appears; report growth."""
+def _close(c, result: Saturation, ctx: Context, o: Oracle, ix: _Index, premises, max_depth: int) -> bool:
+    """Apply every rule at context c until nothing new appears; report growth.
+    Each new formula's first justification goes to `result.why`."""
+    derived, why = result.derived, result.why
     d = len(c)
     mine = derived[c]
     outer: set[Formula] = set()
@@ -244,82 +248,90 @@ def _close(c, derived, ctx: Context, o: Oracle, ix: _Index, premises, max_depth:
         if not o.applies("assume", (), c[-1], d, ctx):
             return False
         mine.add(c[-1])
+        why[(c, c[-1])] = ("assume", ())
     U = ix.set
     applies, derive = o.applies, o.derive
     children_of = [c + (a,) for a in ix.assumable(d, premises)] if d < max_depth else []
+
+    def at(f: Formula) -> tuple:
+        """A cited line: the innermost context of c's chain deriving f."""
+        if f in mine:
+            return ("line", c, f)
+        return ("line", next(c[:k] for k in range(d - 1, -1, -1) if f in derived[c[:k]]), f)
+
     while True:
         avail = outer | mine
-        new: set[Formula] = set()
+        new: dict[Formula, tuple] = {}
 
-        def add(f: Formula | None) -> None:
-            if f is not None and f in U and f not in mine:
-                new.add(f)
+        def add(f: Formula | None, rule: str, refs: tuple = ()) -> None:
+            if f is not None and f in U and f not in mine and f not in new:
+                new[f] = (rule, refs)
 
         for p in premises:
-            if p not in mine and applies("premise", (), p, d, ctx):
-                new.add(p)
+            if applies("premise", (), p, d, ctx):
+                add(p, "premise")
         for f in ix.lem:
-            if f not in mine and applies("LEM", (), f, d, ctx):
-                new.add(f)
+            if applies("LEM", (), f, d, ctx):
+                add(f, "LEM")
         for f in ix.refl:
-            if f not in mine and applies("EQ_I", (), f, d, ctx):
-                new.add(f)
+            if applies("EQ_I", (), f, d, ctx):
+                add(f, "EQ_I")
         for f in outer - mine:
             if applies("reit", (line(f),), f, d, ctx):
-                new.add(f)
+                add(f, "reit", (at(f),))
         # conjunction
         if o.determined("AND_I") and "AND_I" not in o.conclusions:
             for f in ix.of.get(And, []):
                 if f not in mine and f.left in avail and f.right in avail:
-                    add(derive("AND_I", (line(f.left), line(f.right)), d, ctx))
+                    add(derive("AND_I", (line(f.left), line(f.right)), d, ctx), "AND_I", (at(f.left), at(f.right)))
         elif "AND_I" in o.conclusions and o.determined("AND_I"):
             for a in avail:
                 for b in avail:
-                    add(derive("AND_I", (line(a), line(b)), d, ctx))
+                    add(derive("AND_I", (line(a), line(b)), d, ctx), "AND_I", (at(a), at(b)))
         for rule in ("AND_E1", "AND_E2", "DNE"):
             if not o.allowed(rule):
                 continue
             for f in avail:
                 if type(f) is And if rule != "DNE" else (type(f) is Not and type(f.body) is Not):
-                    add(derive(rule, (line(f),), d, ctx))
+                    add(derive(rule, (line(f),), d, ctx), rule, (at(f),))
         # disjunction introduction (any disjunct)
         for f in ix.of.get(Or, []):
             if f in mine:
                 continue
             if f.left in avail and applies("OR_I1", (line(f.left),), f, d, ctx):
-                new.add(f)
+                add(f, "OR_I1", (at(f.left),))
             elif f.right in avail and applies("OR_I2", (line(f.right),), f, d, ctx):
-                new.add(f)
+                add(f, "OR_I2", (at(f.right),))
         # implication, negation elimination (both citation orders)
         for f in avail:
             tf = type(f)
             if tf is Impl and f.left in avail:
-                add(derive("IMPL_E", (line(f), line(f.left)), d, ctx))
-                add(derive("IMPL_E", (line(f.left), line(f)), d, ctx))
+                add(derive("IMPL_E", (line(f), line(f.left)), d, ctx), "IMPL_E", (at(f), at(f.left)))
+                add(derive("IMPL_E", (line(f.left), line(f)), d, ctx), "IMPL_E", (at(f.left), at(f)))
             elif tf is Not and f.body in avail:
-                add(derive("NOT_E", (line(f), line(f.body)), d, ctx))
-                add(derive("NOT_E", (line(f.body), line(f)), d, ctx))
+                add(derive("NOT_E", (line(f), line(f.body)), d, ctx), "NOT_E", (at(f), at(f.body)))
+                add(derive("NOT_E", (line(f.body), line(f)), d, ctx), "NOT_E", (at(f.body), at(f)))
         if BOT in avail and o.allowed("BOT_E"):
             for f in ix.all:
                 if f not in mine and applies("BOT_E", (line(BOT),), f, d, ctx):
-                    new.add(f)
+                    add(f, "BOT_E", (at(BOT),))
         # quantifiers
         for f in ix.of.get(Forall, []):
             if f not in mine and o.allowed("FORALL_I"):
                 for g in ix.instances[f]:
                     if g in avail and applies("FORALL_I", (line(g),), f, d, ctx):
-                        new.add(f)
+                        add(f, "FORALL_I", (at(g),))
                         break
         for f in avail:
             if type(f) is Forall and o.allowed("FORALL_E"):
                 for g in ix.instances.get(f, ()):
                     if g not in mine and applies("FORALL_E", (line(f),), g, d, ctx):
-                        new.add(g)
+                        add(g, "FORALL_E", (at(f),))
         for f in ix.of.get(Exists, []):
             if f not in mine and o.allowed("EXISTS_I"):
                 for g in ix.instances[f]:
                     if g in avail and applies("EXISTS_I", (line(g),), f, d, ctx):
-                        new.add(f)
+                        add(f, "EXISTS_I", (at(g),))
                         break
         if o.allowed("EQ_E"):
             for e in avail:
@@ -327,8 +339,12 @@ def _close(c, derived, ctx: Context, o: Oracle, ix: _Index, premises, max_depth:
                     continue
                 for g in avail:
                     for h in ix.rewrites(e, g):
-                        if h not in mine and (applies("EQ_E", (line(e), line(g)), h, d, ctx) or applies("EQ_E", (line(g), line(e)), h, d, ctx)):
-                            new.add(h)
+                        if h in mine:
+                            continue
+                        if applies("EQ_E", (line(e), line(g)), h, d, ctx):
+                            add(h, "EQ_E", (at(e), at(g)))
+                        elif applies("EQ_E", (line(g), line(e)), h, d, ctx):
+                            add(h, "EQ_E", (at(g), at(e)))
         # box rules: the boxes are the child contexts
         for child in children_of:
             a = child[-1]
@@ -338,13 +354,13 @@ def _close(c, derived, ctx: Context, o: Oracle, ix: _Index, premises, max_depth:
             if o.allowed("IMPL_I"):
                 if "IMPL_I" in o.conclusions:
                     for b in inside:
-                        add(derive("IMPL_I", (box(a, b),), d, ctx))
+                        add(derive("IMPL_I", (box(a, b),), d, ctx), "IMPL_I", (("box", child, b),))
                 else:
                     for b, f in ix.impl_of.get(a, {}).items():
                         if b in inside and f not in mine and applies("IMPL_I", (box(a, b),), f, d, ctx):
-                            new.add(f)
+                            add(f, "IMPL_I", (("box", child, b),))
             if o.allowed("NOT_I") and BOT in inside and ("NOT_I" in o.conclusions or a in ix.not_of):
-                add(derive("NOT_I", (box(a, BOT),), d, ctx))
+                add(derive("NOT_I", (box(a, BOT),), d, ctx), "NOT_I", (("box", child, BOT),))
         if o.allowed("OR_E"):
             for f in avail:
                 if type(f) is not Or or d >= max_depth:
@@ -354,7 +370,8 @@ def _close(c, derived, ctx: Context, o: Oracle, ix: _Index, premises, max_depth:
                     continue
                 for chi in left & right:
                     if chi not in mine:
-                        add(derive("OR_E", (line(f), box(f.left, chi), box(f.right, chi)), d, ctx))
+                        add(derive("OR_E", (line(f), box(f.left, chi), box(f.right, chi)), d, ctx), "OR_E",
+                            (at(f), ("box", c + (f.left,), chi), ("box", c + (f.right,), chi)))
         if o.allowed("EXISTS_E") and d < max_depth:
             for f in avail:
                 if type(f) is not Exists:
@@ -365,8 +382,10 @@ def _close(c, derived, ctx: Context, o: Oracle, ix: _Index, premises, max_depth:
                         continue
                     for chi in inside:
                         if chi not in mine:
-                            add(derive("EXISTS_E", (line(f), box(a, chi)), d, ctx))
+                            add(derive("EXISTS_E", (line(f), box(a, chi)), d, ctx), "EXISTS_E", (at(f), ("box", c + (a,), chi)))
         if not new:
             break
-        mine |= new
+        for f, justification in new.items():
+            why[(c, f)] = justification
+        mine.update(new)
     return len(mine) != before

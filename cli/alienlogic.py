@@ -286,37 +286,41 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 @click.option("--check-stored", is_flag=True, help="With --all: re-check the bank's stored certificates instead of searching.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write the certificate found to this file.")
 @click.option("--write", is_flag=True, help="With --task/--all: store the certificate at the path the bank names.")
-@click.option("--seconds", default=30.0, show_default=True, help="Time for the bounded search, per theorem.")
+@click.option("--seconds", default=30.0, show_default=True, help="Time for the certificate search, per theorem.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_tasks, check_stored, out_file, write, seconds, as_json) -> None:
     """Certify that a theorem has no proof in a world, or re-check a certificate.
 
-    The search tries semantic certificates first (a finite matrix under which
-    every rule the world allows is sound, with a countermodel: no proof of any
-    size exists), then bounded ones (saturation over sequents within a
-    declared formula universe, term set and box depth). `--check FILE`
-    re-checks a certificate from its data alone. Exit status: 0 certified
-    (or the certificate holds), 1 not certified (or it does not hold), 2 bad
-    input.
+    The search proposes finite algebras — matrices of truth values, refined
+    by classes of formulas where the world's side conditions need it — each
+    with a countermodel, and keeps the first that the independent re-checker
+    accepts: every rule the world allows keeps lines true, at every box depth,
+    so no proof of any size exists. `--check FILE` re-checks a certificate
+    from the file and the world file alone and lists every problem. Exit
+    status: 0 certified (or the certificate holds), 1 not certified (or it
+    does not hold), 2 bad input (a malformed certificate among them).
     """
-    from alienlogic.certify import check_certificate, dump_certificate, find_certificate, load_certificate
+    from alienlogic.certify import check_certificate, dump_certificate, find_certificate
 
     w = world_or_exit(world_spec)
     if check_file:
         try:
-            data = load_certificate(check_file)
-        except (OSError, ValueError) as exc:
-            fail(f"cannot read the certificate {check_file}: {exc}")
+            with open(check_file, encoding="utf-8") as handle:
+                text = handle.read(2_000_000)
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"cannot read the certificate {check_file}: {exc.__class__.__name__}")
         theorem = _theorem(w, bank_file, task_id, premises, goal) if (task_id or goal) else None
-        result = check_certificate(data, w, theorem)
-        out = {"certificate": check_file, "kind": result.kind, "holds": result.ok, "problems": result.problems, "seconds": round(result.seconds, 4)}
+        result = check_certificate(text, w, theorem)
+        out = {"certificate": check_file, "status": result.status, "kind": result.kind, "holds": result.ok,
+               "problems": result.problems, "seconds": round(result.seconds, 4)}
         if as_json:
             click.echo(json.dumps(out, indent=2))
         else:
-            click.echo(f"{check_file}: {result.kind or '?'} certificate {'holds' if result.ok else 'does not hold'} ({result.seconds:.3f} s)")
+            verdict = {"holds": "holds", "fails": "does not hold", "malformed": "is malformed"}[result.status]
+            click.echo(f"{check_file}: the certificate {verdict} ({result.seconds:.3f} s)")
             for p in result.problems:
                 click.echo(f"  problem: {p}")
-        sys.exit(EXIT_OK if result.ok else EXIT_REJECTED)
+        sys.exit({"holds": EXIT_OK, "fails": EXIT_REJECTED}.get(result.status, EXIT_BAD_INPUT))
     if all_tasks:
         _certify_all(w, bank_file, check_stored, write, seconds, as_json)
         return
@@ -352,7 +356,7 @@ def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_task
 def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: float, as_json: bool) -> None:
     import time
 
-    from alienlogic.certify import check_certificate, dump_certificate, find_certificate, load_certificate
+    from alienlogic.certify import check_certificate, dump_certificate, find_certificate
 
     bank = _bank_or_exit(w, bank_file, required=True)
     tasks = [t for t in _logic_tasks_or_exit(bank).values() if not t.provable]
@@ -361,9 +365,9 @@ def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: 
     for t in tasks:
         if check_stored:
             try:
-                data = load_certificate(t.certificate)
-            except (OSError, ValueError, TypeError) as exc:
-                rows.append({"task": t.id, "kind": None, "holds": False, "seconds": 0.0, "problems": [str(exc)]})
+                data = t.certificate.read_text(encoding="utf-8")
+            except (OSError, ValueError, AttributeError) as exc:
+                rows.append({"task": t.id, "kind": None, "holds": False, "seconds": 0.0, "problems": [f"cannot read the certificate: {exc}"]})
                 ok = False
                 continue
             r = check_certificate(data, w, t.theorem)

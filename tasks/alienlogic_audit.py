@@ -6,8 +6,11 @@ Computes, never trusts. For every task:
   exactly the task's premises and goal; a `naive` proof (the standard-calculus
   proof of a theorem that needs the world's patches) is accepted in the
   standard world and refused in this one;
-* unprovable theorems: the stored certificate re-checks against the world,
-  and the naive proof shows the standard calculus proves the theorem;
+* unprovable theorems: the stored certificate holds against the world (the
+  independent re-checker reads the certificate file and the world file), the
+  naive proof shows the standard calculus proves the theorem, and a bounded
+  proof search (helper-lemma detours included) finds no proof in the world —
+  a derivation it finds is written out and checked, and fails the audit;
 * the task's rules: the patches the naive proof runs into — the checker
   names the patch that refuses it, that patch is switched back to the
   standard rule (`World.without`), and so on until the proof is accepted;
@@ -36,7 +39,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from alienlogic import Proof, ProofSyntaxError, Theorem, check, parse_proof
-from alienlogic.certify import check_certificate, load_certificate
+from alienlogic.bounded import bounded_search
+from alienlogic.certify import check_certificate
 from alienlogic.formulas import Eq, Formula, Pred, Quantified
 from alienlogic.prover import prove
 from alienworlds.ruleset.world import World, standard_world
@@ -70,6 +74,7 @@ class TaskAudit:
     certified: bool | None = None
     certificate_kind: str | None = None
     certificate_seconds: float = 0.0
+    bounded_derivable: bool | None = None
     prover: dict[str, object] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, object]:
@@ -98,6 +103,10 @@ class Audit:
         return sum(bool(t.naive_refused) for t in self.tasks)
 
     @property
+    def bounded_derivable(self) -> int:
+        return sum(bool(t.bounded_derivable) for t in self.tasks if not t.provable)
+
+    @property
     def standard_proves(self) -> int:
         return sum(bool(t.naive_standard_ok) for t in self.tasks if not t.provable)
 
@@ -106,7 +115,7 @@ class Audit:
         out: dict[str, object] = {
             "reference_pass": self.reference_pass, "provable": len(provable), "certified": self.certified,
             "unprovable": len(self.tasks) - len(provable), "naive_refused": self.naive_refused,
-            "standard_proves": self.standard_proves,
+            "standard_proves": self.standard_proves, "bounded_search_derives": self.bounded_derivable,
         }
         with_prover = [t for t in self.tasks if t.prover]
         if with_prover:
@@ -213,18 +222,29 @@ def _audit_task(world: World, standard: World, task: LogicTask, problems: list[s
             out.certified = False
         else:
             try:
-                data = load_certificate(task.certificate)
+                text = task.certificate.read_text(encoding="utf-8")
             except (OSError, ValueError) as exc:
                 problems.append(f"{label}: cannot read the certificate: {exc}")
                 out.certified = False
             else:
-                result = check_certificate(data, world, th)
+                result = check_certificate(text, world, th)
                 out.certified = result.ok
                 out.certificate_kind = result.kind
                 out.certificate_seconds = result.seconds
                 for p in result.problems:
                     problems.append(f"{label}: certificate: {p}")
         timing["certificates"] += time.perf_counter() - t
+        t = time.perf_counter()
+        found = bounded_search(world, th)
+        out.bounded_derivable = found.derivable
+        if found.proved:
+            problems.append(f"{label}: labelled unprovable, but bounded search proves it ({found.plan}); the proof: "
+                            + " ".join(str(found.proof).split()))
+        elif found.derivable:
+            v = found.verdict
+            problems.append(f"{label}: labelled unprovable, but bounded search derives it when layout conditions are ignored "
+                            f"({found.plan}); its written proof is refused at step {v.rejected_step} ({v.reason_id})")
+        timing["bounded"] += time.perf_counter() - t
     if use_prover:
         t = time.perf_counter()
         if task.provable:
