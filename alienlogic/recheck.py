@@ -34,7 +34,7 @@ import re
 import tomllib
 from itertools import product
 
-MAX_TEXT, MAX_VALUES, MAX_CLASSES, MAX_RULES, MAX_DOMAIN, MAX_FORMULA, MAX_WORK = 200_000, 6, 8, 32, 3, 2_000, 300_000
+MAX_TEXT, MAX_VALUES, MAX_CLASSES, MAX_RULES, MAX_DOMAIN, MAX_FORMULA, MAX_WORK = 200_000, 6, 8, 32, 3, 2_000, 1_500_000
 SHAPES = ("ATOM", "PRED", "BOT", "NOT", "AND", "OR", "IMPL", "FORALL", "EXISTS", "EQ")
 ARITY = {"NOT": 1, "AND": 2, "OR": 2, "IMPL": 2, "FORALL": 1, "EXISTS": 1}
 INF = float("inf")
@@ -428,6 +428,8 @@ class Certificate:
         """(class, truth) of a schematic formula: metavariables from env."""
         if isinstance(node, str):
             return env.get(node)
+        if not (isinstance(node, tuple) and node and node[0] in ("BOT", "NOT", "AND", "OR", "IMPL")):
+            return None
         if node == ("BOT",):
             return self.bot[0], self.bot[1][0]
         parts = [self.element(p, env) for p in node[1:]]
@@ -526,23 +528,37 @@ class Step:
         return U
 
 
+def kind(x: object) -> str:
+    """What a value of a side condition is: bool, num (a range of integers),
+    size (of a schematic formula), or formula (a schematic node or none)."""
+    if isinstance(x, bool):
+        return "bool"
+    if isinstance(x, tuple) and x[:1] == ("size",):
+        return "size"
+    if isinstance(x, tuple) and len(x) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x):
+        return "num"
+    return "formula"
+
+
 def compare(step: Step, op: str, a: object, b: object) -> object:
     if op == "!=":
         same = compare(step, "==", a, b)
         return U if same == U else not same
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a == b if op == "==" and isinstance(a, bool) and isinstance(b, bool) else U
-    sizes = [x for x in (a, b) if isinstance(x, tuple) and x[:1] == ("size",)]
-    if sizes:  # ("size", base, growth): growth 0 is the base's size, "+" larger
-        if op != "==" or len(sizes) != 2 or a[1] != b[1] or a[2] == b[2] == "+":
+    ka, kb = kind(a), kind(b)
+    if "bool" in (ka, kb):
+        return a == b if op == "==" and ka == kb else U
+    if "size" in (ka, kb):  # ("size", base, growth): growth "0" is the base's size, "+" larger
+        if op != "==" or ka != kb or a[1] != b[1] or a[2] == b[2] == "+":
             return U
         return a[2] == b[2]
-    if all(isinstance(x, tuple) and len(x) == 2 and all(isinstance(v, (int, float)) for v in x) for x in (a, b)):
+    if ka == kb == "num":
         (lo1, hi1), (lo2, hi2) = a, b  # number ranges: the depth may stand for lo or deeper
         always = {"==": lo1 == hi1 == lo2 == hi2, "<": hi1 < lo2, "<=": hi1 <= lo2, ">": lo1 > hi2, ">=": lo1 >= hi2}[op]
         never = {"==": hi1 < lo2 or hi2 < lo1, "<": lo1 >= hi2, "<=": lo1 > hi2, ">": hi1 <= lo2, ">=": hi1 < lo2}[op]
         return True if always else (False if never else U)
-    return step.equal(a, b) if op == "==" else U
+    if op != "==":
+        return U
+    return False if ka != kb else step.equal(a, b)  # a number is never a formula or none
 
 
 def read_path(e: object) -> bool:
@@ -619,9 +635,19 @@ class Checker:
         return any(step.eval(r) is False for r in self.patches.get(rule, {}).get("require", []))
 
     def work(self) -> int:
+        """An upper bound on the steps of the check: instances times the size
+        of the side conditions evaluated on each, plus the model's work."""
         c, nv, ndepth = self.c, len(self.c.values), len(self.depths)
-        total = sum(ndepth * nv * len(self.elements) ** len(_metas([refs, out])) for rule, variants in SCHEMAS.items() if self.allowed(rule) for refs, out in variants)
-        total += ndepth * nv * len(c.shape) * nv ** c.domain * (3 * c.domain + nv) * 6
+
+        def size(e: object) -> int:
+            return 1 + sum(size(x) for x in e) if isinstance(e, tuple) else 1
+
+        def conditions(rule: str) -> int:
+            return 2 + sum(size(e) for e in self.patches.get(rule, {}).get("require", []))
+
+        total = sum(ndepth * nv * len(self.elements) ** len(_metas([refs, out])) * conditions(rule)
+                    for rule, variants in SCHEMAS.items() if self.allowed(rule) for refs, out in variants)
+        total += sum(ndepth * nv * len(c.shape) * nv ** c.domain * (3 * c.domain + nv) * conditions(rule) for rule in QUANTIFIER_RULES)
         return total + sum(c.cost(f) for f in [*c.premises, *c.goal])
 
     def propositional(self) -> list[str]:
