@@ -181,6 +181,8 @@ class Certificate:
         for c, s in classes.items():
             if s != "*" and s not in SHAPES:
                 self.problems.append(f"classes.{c}: a shape is * or one of {' '.join(SHAPES)}")
+            if c == "*":
+                self.problems.append("classes: * is the wildcard of rules, not a class name")
         self.singletons = {}
         for c, f in self._object(data, "singletons", optional=True).items():
             if c not in self.shape:

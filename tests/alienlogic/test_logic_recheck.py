@@ -131,21 +131,14 @@ def violation(alg: Algebra, shape: dict, premises, lines, rng: random.Random, tr
     return None
 
 
-OLD_L49 = parse_proof("""PROOF
-premises:
-goal: IMPL(p, IMPL(q, IMPL(r, AND(p, q))))
-1. | AND(p, q)  [assume]
-2. | | r  [assume]
-3. | | AND(p, q)  [reit 1]
-4. | IMPL(r, AND(p, q))  [IMPL_I 2-3]
-5. IMPL(AND(p, q), IMPL(r, AND(p, q)))  [IMPL_I 1-4]
-6. | p  [assume]
-7. | | q  [assume]
-8. | | AND(p, q)  [AND_I 6, 7]
-9. | | IMPL(r, AND(p, q))  [IMPL_E 8, 5]
-10. | IMPL(q, IMPL(r, AND(p, q)))  [IMPL_I 7-9]
-11. IMPL(p, IMPL(q, IMPL(r, AND(p, q))))  [IMPL_I 6-10]
-END""")
+def _old_l49():
+    """The proof of the first bank's wrong label, as the bounded search finds it."""
+    from alienlogic import Theorem
+    from alienlogic.bounded import bounded_search
+
+    found = bounded_search(MAIN, Theorem((), parse_formula("IMPL(p, IMPL(q, IMPL(r, AND(p, q))))")))
+    assert found.proved
+    return found.proof
 
 
 def _main_proofs():
@@ -153,7 +146,7 @@ def _main_proofs():
     out = [parse_proof(t.reference) for t in logic_tasks(bank) if t.provable]
     out += [parse_proof(e.program) for e in bank.examples]
     out += [parse_proof(text) for text, expected in PLAN if expected == "ok"]
-    return out + [OLD_L49]
+    return out + [_old_l49()]
 
 
 def test_the_invariant_holds_on_every_line_of_accepted_main_proofs():
@@ -376,6 +369,22 @@ def test_named_faults_list_every_problem_and_exit_2(tmp_path):
     status, problems = recheck(several)
     assert status == "malformed" and len(problems) >= 3
     assert any(p.startswith("goal") for p in problems) and any("model.domain" in p for p in problems) and any("atoms" in p for p in problems)
+
+
+def test_a_singleton_claim_must_be_earned():
+    """A class named like the wildcard, or a rule on any parts producing a
+    singleton class, would let a certificate treat many formulas as one."""
+    l18 = CERTS["L18"]
+    single = next(iter(l18["singletons"]))
+    cheat = json.loads(json.dumps(l18))
+    cheat["classes"]["*"] = "ATOM"
+    assert any("wildcard" in p for p in recheck(cheat)[1])
+    cheat = json.loads(json.dumps(l18))
+    cheat["connectives"]["atoms"]["*"] = single
+    assert any("holds only the formula" in p for p in recheck(cheat)[1])
+    cheat = json.loads(json.dumps(l18))
+    cheat["connectives"]["NOT"].insert(0, {"args": ["*"], "class": single, "table": ["0", "0"]})
+    assert recheck(cheat)[0] == "malformed"
 
 
 def test_work_is_refused_up_front():
