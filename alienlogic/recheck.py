@@ -210,10 +210,10 @@ class Certificate:
                 self.problems.append(f"{where}: {exc}")
         return out
 
-    def _object(self, data: dict, key: str, optional: bool = False) -> dict:
+    def _object(self, data: dict, key: str, optional: bool = False, where: str = "") -> dict:
         v = data.get(key, {} if optional else None)
         if not isinstance(v, dict):
-            self.problems.append(f"{key}: expected an object")
+            self.problems.append(f"{where}{key}: expected an object")
             return {}
         return v
 
@@ -333,7 +333,7 @@ class Certificate:
 
         def symbols(key: str, cell) -> dict:
             out = {}
-            for sym, rows in self._object(m, key, optional=True).items():
+            for sym, rows in self._object(m, key, optional=True, where="model.").items():
                 name, _, arity = sym.rpartition("/")
                 k = int(arity) if arity in ("1", "2", "3") else 0
                 if not k or not NAME.fullmatch(name) or not isinstance(rows, list) or len(rows) != n ** k:
@@ -348,8 +348,8 @@ class Certificate:
                 out[(name, k)] = table
             return out
 
-        self.atom_truth = {k: self._value(v, f"model.atoms.{k}") for k, v in self._object(m, "atoms", optional=True).items()}
-        self.constants = {k: element(v, f"model.constants.{k}", named) for k, v in self._object(m, "constants", optional=True).items()}
+        self.atom_truth = {k: self._value(v, f"model.atoms.{k}") for k, v in self._object(m, "atoms", True, "model.").items()}
+        self.constants = {k: element(v, f"model.constants.{k}", named) for k, v in self._object(m, "constants", True, "model.").items()}
         self.pred_truth = symbols("predicates", self._value)
         self.functions = symbols("functions", lambda v, w: element(v, w, list(range(n))))
 
