@@ -107,7 +107,9 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
     """Validate a world file, list its rules, and audit its task bank.
 
     The audit runs every reference and naive solution, computes expected
-    outputs and each task's rules, and checks the bank's promises.
+    outputs and each task's rules, checks the bank's promises, and runs the
+    trivial-strategy battery (naive, wrapped, literal-free, printer,
+    example-copy, variants): a task any of them passes is flagged.
     Exit status: 0 all good, 1 the audit found problems, 2 the world or bank
     is malformed (every problem is listed, naming the file, rule and key).
     """
@@ -142,6 +144,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
             worked_examples=[{"id": e["id"], "band": e["band"], "rules": e["rules"]} for e in report.examples],
             reference_pass=report.reference_pass,
             naive_pass=report.naive_pass,
+            validity=report.validity.as_dict() if report.validity else None,
+            seconds=round(report.seconds, 3),
         )
     if as_json:
         click.echo(json.dumps(result, indent=2))
@@ -156,6 +160,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
                        f"naive solutions pass {report.naive_pass}/{n} in the world; audited in {report.seconds:.2f} s")
             for t in report.tasks:
                 click.echo(f"  {t.id:<5} {t.kind:<10} {t.band:<9} {t.family:<8} {','.join(t.rules) or '-'}")
+            if report.validity is not None:
+                click.echo(report.validity.summary())
         for problem in result["problems"]:
             click.echo(f"problem: {problem}")
         click.echo("ok" if result["ok"] else f"{len(result['problems'])} problems")

@@ -17,11 +17,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from aliencode import AlienSyntaxError, Limits, World, compile_source, parse, standard_world
+from aliencode import AlienSyntaxError, Limits, World, parse, standard_world
 from aliencode import syntax as s
 
-from .aliencode_grading import AlienCodeGrader, BankProblem, run_pair
+from .aliencode_grading import AlienCodeGrader, BankProblem, outcomes, program_output
+from .aliencode_validity import battery
 from .bank import Bank, Task
+from .validity import Validity
 
 MAX_LINES = 40
 
@@ -87,6 +89,7 @@ class Audit:
     examples: list[dict[str, object]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    validity: Validity | None = None
 
     @property
     def reference_pass(self) -> int:
@@ -97,34 +100,15 @@ class Audit:
         return sum(t.naive_pass for t in self.tasks)
 
 
-def _outcomes(world: World, limits: Limits, solution: str, calls: tuple[str, ...]) -> tuple[str, ...]:
-    """What a solution prints for each call (errors included) in `world`."""
-    try:
-        program = compile_source(solution, world, limits)
-    except AlienSyntaxError as exc:
-        return (str(exc),)
-    if not calls:
-        return (run_pair(None, program, limits)[1].text(),)
-    out = []
-    for call in calls:
-        try:
-            compiled = compile_source(call, world, limits)
-        except AlienSyntaxError as exc:
-            out.append(str(exc))
-            continue
-        out.append(run_pair(program, compiled, limits)[1].text())
-    return tuple(out)
-
-
 def task_rules(world: World, limits: Limits, task: Task) -> list[str]:
     solutions = [task.program] if task.kind == "prediction" else [task.reference, task.naive]
     used = sites_used(*solutions, *task.calls)
-    base = {sol: _outcomes(world, limits, sol, task.calls) for sol in solutions}
+    base = {sol: outcomes(world, limits, sol, task) for sol in solutions}
     found = []
     for rule in world.rules:
         if rule.target not in used:
             continue
-        if any(_outcomes(world.without(rule.id), limits, sol, task.calls) != base[sol] for sol in solutions):
+        if any(outcomes(world.without(rule.id), limits, sol, task) != base[sol] for sol in solutions):
             found.append(rule.id)
     return found
 
@@ -151,7 +135,7 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
         else:
             ref_ok = grader.grade(task.id, task.reference).passed
             naive_ok = grader.grade(task.id, task.naive).passed
-            naive_std = all("[AlienError]" not in o for o in _outcomes(standard, limits, task.naive, task.calls))
+            naive_std = all("[AlienError]" not in o for o in outcomes(standard, limits, task.naive, task))
             if not ref_ok:
                 report.problems.append(f"task {task.id}: the reference does not pass")
             if not naive_std:
@@ -160,21 +144,34 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
                 report.problems.append(f"task {task.id}: the reference has more than {MAX_LINES} lines")
         report.tasks.append(TaskAudit(task.id, task.kind, task.band, task.family, task.representation, task.depth, rules, len(task.calls), ref_ok, naive_ok, naive_std))
     for example in bank.examples:
-        outputs = _outcomes(world, limits, example.program, ())
+        output = program_output(world, limits, example.program)
         rules = []
         used = sites_used(example.program)
         for rule in world.rules:
-            if rule.target in used and _outcomes(world.without(rule.id), limits, example.program, ()) != outputs:
+            if rule.target in used and program_output(world.without(rule.id), limits, example.program) != output:
                 rules.append(rule.id)
-        if "[AlienError]" in outputs[0]:
-            report.problems.append(f"example {example.id}: the program fails: {outputs[0].splitlines()[-1]}")
+        if "[AlienError]" in output:
+            report.problems.append(f"example {example.id}: the program fails: {output.splitlines()[-1]}")
         if example.rules and sorted(example.rules) != sorted(rules):
             report.problems.append(f"example {example.id}: declares rules {sorted(example.rules)} but exposes {sorted(rules)}")
-        report.examples.append({"id": example.id, "band": example.band, "rules": rules, "output": outputs[0]})
+        report.examples.append({"id": example.id, "band": example.band, "rules": rules, "output": output})
     _check_coverage(report)
     _check_requirements(report, bank)
+    _check_validity(report, bank, grader, limits)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _check_validity(report: Audit, bank: Bank, grader: AlienCodeGrader, limits: Limits) -> None:
+    """Run the trivial-strategy battery: a task some strategy passes measures
+    nothing (a bank may only report this, with [audit] validity = "report")."""
+    outputs = [str(e["output"]) for e in report.examples]
+    report.validity = battery(report.world, bank, limits, grader, outputs)
+    if bank.requirements.get("validity") == "report":
+        return
+    for task_id in report.validity.flagged:
+        names = [name for name, score in report.validity.strategies.items() if task_id in score.passed]
+        report.problems.append(f"task {task_id}: passed by the trivial strateg{'ies' if len(names) > 1 else 'y'} {', '.join(names)}")
 
 
 def _check_coverage(report: Audit) -> None:
