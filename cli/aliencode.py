@@ -192,13 +192,18 @@ def _bank_or_exit(loaded, bank_file: str | None, required: bool):
 def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
     """List a world's held-out tasks: prompts and interfaces only.
 
-    Solutions and private calls are never shown.
+    Solutions, private calls and private inputs are never shown; a
+    whole-program task names the inputs its program reads.
     """
     loaded = load_world_or_exit(world_spec)
     bank = _bank_or_exit(loaded, bank_file, required=True)
+    from alienworlds.tasks.aliencode_disclosure import describe_inputs
+
     shown = [
         {"id": t.id, "kind": t.kind, "band": t.band, "family": t.family, "prompt": t.prompt,
-         **({"example": t.example} if t.example else {}), **({"program": t.program} if t.kind == "prediction" else {})}
+         **({"example": t.example} if t.example else {}), **({"program": t.program} if t.kind == "prediction" else {}),
+         **({"inputs": list(t.inputs[0])} if t.inputs else {}),
+         **({"example_inputs": describe_inputs(t.example_inputs, loaded, Limits())} if t.example_inputs else {})}
         for t in bank.tasks
     ]
     if as_json:
@@ -208,6 +213,8 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
         click.echo(f"{t['id']} [{t['kind']}, {t['band']}] {t['prompt']}")
         if t.get("example"):
             click.echo(f"    example: {t['example']}")
+        if t.get("inputs"):
+            click.echo(f"    inputs: {', '.join(t['inputs'])}" + (f" (example: {t['example_inputs']})" if t.get("example_inputs") else ""))
         if t.get("program"):
             click.echo("    program:\n" + "\n".join("      " + line for line in str(t["program"]).strip().splitlines()))
 

@@ -23,6 +23,7 @@ from alienworlds.manuals.aliencode import render, respell
 from alienworlds.ruleset import RuleSyntaxError
 from alienworlds.ruleset.equivalence import compare
 from alienworlds.tasks.aliencode_audit import audit
+from alienworlds.tasks.aliencode_disclosure import describe_inputs
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader
 from alienworlds.tasks.bank import Bank, load_bank
 
@@ -201,7 +202,14 @@ class AlienCodeEnvironment(Environment):
             return (f"{head}\n\n```aliencode\n{task.program.strip()}\n```\n\nGive the exact output this program prints "
                     "in this world, in one fenced block:\n```output\n...\n```\n(For a one-line output you may instead "
                     "write a single line `PREDICTION: <output>`.)")
-        if task.whole_program:
+        if task.whole_program and task.inputs:
+            names = ", ".join(task.inputs[0])
+            how = (f"Your answer is a whole program, run in this world once for each of several private inputs. Before "
+                   f"each run the names {names} are bound to that input's values (plain values, as the manual prints "
+                   "them; no rule of this world touches them). What it prints is compared with the expected output.")
+            if task.example_inputs:
+                how += f"\nExample input: {describe_inputs(task.example_inputs, self.world, self.limits)}"
+        elif task.whole_program:
             how = "Your answer is a whole program, run in this world; what it prints is compared with the expected output."
         else:
             how = ("Your answer is run in this world, followed by private calls like the example below; only what those "

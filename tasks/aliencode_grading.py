@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from aliencode import AlienSyntaxError, Limits, Program, RunResult, Session, World, compile_source
+from aliencode import AlienSyntaxError, Limits, Program, RunResult, Session, World, compile_program, compile_source, parse
+from aliencode import syntax as s
 from alienworlds.ruleset import standard_world
 
 from .bank import Bank, Task
@@ -60,30 +61,103 @@ def manual_world(world: World) -> World:
     return replace(standard_world("aliencode"), keywords=world.keywords)
 
 
-def binding_source(table: dict[str, str]) -> str:
-    """The program that binds one input table's names (each value one
-    parenthesised expression, so a value cannot smuggle in a statement)."""
-    return "\n".join(f"SET {name} AS ({expr})" for name, expr in table.items())
+def binding_tree(table: dict[str, str], world: World) -> s.Program:
+    """The parsed binding of an input table; raises AlienSyntaxError when a
+    value is not exactly one expression (it must not smuggle in a statement)."""
+    set_, as_ = world.surface("SET"), world.surface("AS")
+    tree = parse("\n".join(f"{set_} {name} {as_} ({expr})" for name, expr in table.items()), world.keywords)
+    if [(st.targets, len(st.values)) if isinstance(st, s.Set) else None for st in tree.body] != [((name,), 1) for name in table]:
+        raise AlienSyntaxError(f"an input value must be one expression: {table}", None, None)
+    return tree
 
 
 def compile_binding(table: dict[str, str], world: World, limits: Limits) -> Program:
     """An input table compiled with the manual's semantics; raises AlienSyntaxError."""
-    return compile_source(binding_source(table), manual_world(world), limits)
+    return compile_program(binding_tree(table, world), manual_world(world), limits)
 
 
-def outcomes(world: World, limits: Limits, solution: str, task: Task) -> tuple[str, ...]:
+_LITERAL_SITES = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
+
+
+def tree_sites(tree: s.Program) -> set[str]:
+    """The sites a parsed program holds (rules fire only at sites)."""
+    used: set[str] = set()
+    stack: list[object] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, s.OpCall):
+            used.add(node.op)
+        elif type(node) in _LITERAL_SITES:
+            used.add(_LITERAL_SITES[type(node)])
+        elif isinstance(node, s.Sweep):
+            used.add("SWEEP")
+        stack.extend(s.children(node))
+    return used
+
+
+class Programs:
+    """Parse each source once and compile it once per relevant world: an
+    audit runs the same solutions and calls in the world and in many
+    variants of it. A compiled program depends only on the rules whose site
+    it holds, so worlds agreeing on those share it (all variants of one world
+    share its keywords)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._trees: dict[str, tuple[s.Program, set[str]] | AlienSyntaxError] = {}
+        self._programs: dict[tuple[str, str, tuple[str, ...]], Program | AlienSyntaxError] = {}
+
+    def binding(self, table: dict[str, str], world: World) -> Program:
+        """An input table's binding, compiled once (it never depends on the world's rules)."""
+        key = ("inputs", repr(list(table.items())), ())
+        if key not in self._programs:
+            try:
+                self._programs[key] = compile_binding(table, world, self.limits)
+            except AlienSyntaxError as exc:
+                self._programs[key] = exc
+        found = self._programs[key]
+        if isinstance(found, AlienSyntaxError):
+            raise found
+        return found
+
+    def get(self, source: str, world: World) -> Program:
+        """The compiled program; raises AlienSyntaxError."""
+        if source not in self._trees:
+            try:
+                tree = parse(source, world.keywords)
+                self._trees[source] = (tree, tree_sites(tree))
+            except AlienSyntaxError as exc:
+                self._trees[source] = exc
+        parsed = self._trees[source]
+        if isinstance(parsed, AlienSyntaxError):
+            raise parsed
+        tree, sites = parsed
+        key = (source, world.name, tuple(r.id for r in world.rules if r.target in sites))
+        if key not in self._programs:
+            try:
+                self._programs[key] = compile_program(tree, world, self.limits)
+            except AlienSyntaxError as exc:
+                self._programs[key] = exc
+        found = self._programs[key]
+        if isinstance(found, AlienSyntaxError):
+            raise found
+        return found
+
+
+def outcomes(world: World, limits: Limits, solution: str, task: Task, programs: Programs | None = None) -> tuple[str, ...]:
     """What a solution prints on each private run of `task` in `world`
     (error lines included): one entry per call or input table, or one for
     a whole program without inputs."""
+    programs = programs or Programs(limits)
     try:
-        program = compile_source(solution, world, limits)
+        program = programs.get(solution, world)
     except AlienSyntaxError as exc:
         return (str(exc),)
     out = []
     if task.calls:
         for call in task.calls:
             try:
-                compiled = compile_source(call, world, limits)
+                compiled = programs.get(call, world)
             except AlienSyntaxError as exc:
                 out.append(str(exc))
                 continue
@@ -91,7 +165,7 @@ def outcomes(world: World, limits: Limits, solution: str, task: Task) -> tuple[s
     elif task.inputs:
         for table in task.inputs:
             try:
-                binding = compile_binding(table, world, limits)
+                binding = programs.binding(table, world)
             except AlienSyntaxError as exc:
                 out.append(str(exc))
                 continue

@@ -5,8 +5,9 @@
   whole-program solution takes the task's input names as parameters); it
   escapes rules that hold only at top level. Definitions-only solutions are
   already CRAFT bodies and stay as they are.
-* `literal-free`: the naive and wrapped solutions with every integer literal
-  n replaced by an expression that computes n without a literal
+* `literal-free`: the naive and wrapped solutions and the variants, with
+  every integer literal n replaced by an expression that computes n without
+  a literal
   (GAUGE(STRAND(YES, ...)), combined with PARE, SHATTER and WEAVE): manual-
   correct by construction, blind to literal rules.
 * `printer`: the output the manual's semantics predicts for what the task
@@ -20,6 +21,10 @@
 
 A prediction task is answered with the manual's output (`naive`, `printer`)
 or a worked example's output (`example-copy`).
+
+The answers of `printer` and `example-copy` ignore the task's inputs; when two
+private runs that differ only in their inputs expect different outputs, they
+fail without being run (constants_fail), which keeps the battery fast.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ from aliencode import syntax as s
 
 from .aliencode_grading import AlienCodeGrader, BankProblem, compile_binding, manual_world, program_output, run_pair
 from .bank import Bank, Task
+from .compare import normalise
 from .validity import Validity, tally
 
 STRATEGIES = ("naive", "wrapped", "literal-free", "printer", "example-copy", "variants")
@@ -159,6 +165,63 @@ def manual_prediction(task: Task, world: World, limits: Limits) -> str | None:
         return None
 
 
+CONSTANT = ("printer", "example-copy")  # strategies whose answers ignore the inputs
+
+
+def _pure(node: object) -> bool:
+    """An argument whose evaluation prints nothing and calls no function."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, s.Call) or (isinstance(n, s.OpCall) and n.op == "EMIT"):
+            return False
+        stack.extend(s.children(n))
+    return True
+
+
+def _shape(node: object) -> tuple:
+    """A node without positions, and without the arguments of function calls."""
+    if isinstance(node, s.Call):
+        return ("Call", _shape(node.func), len(node.args))
+    scalars = tuple((k, v) for k, v in vars(node).items()
+                    if k != "pos" and (v is None or isinstance(v, (str, int, float, bool)) or
+                                       (isinstance(v, tuple) and all(isinstance(x, str) for x in v))))
+    return (type(node).__name__, scalars, tuple(_shape(c) for c in s.children(node)))
+
+
+def call_shape(call: str, world: World) -> tuple | None:
+    """What a call prints when the function it calls ignores its arguments
+    depends only on this shape; None when an argument could print or call."""
+    try:
+        tree = parse(call, world.keywords)
+    except AlienSyntaxError:
+        return None
+    stack: list[object] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, s.Call) and not all(_pure(a) for a in node.args):
+            return None
+        stack.extend(s.children(node))
+    return tuple(_shape(st) for st in tree.body)
+
+
+def constants_fail(task: Task, expected: list[str], world: World) -> bool:
+    """Whether every answer that ignores the task's inputs must fail: two
+    private runs that differ only in their inputs expect different outputs
+    (a whole program that ignores its bindings, or a CRAFT with a constant
+    body, prints the same on both)."""
+    if task.kind == "prediction":
+        return False
+    if task.whole_program:
+        return len({tuple(normalise(o)) for o in expected}) > 1
+    groups: dict[tuple, set[tuple[str, ...]]] = {}
+    for call, want in zip(task.calls, expected):
+        shape = call_shape(call, world)
+        if shape is not None:
+            groups.setdefault(shape, set()).add(tuple(normalise(want)))
+    return any(len(outputs) > 1 for outputs in groups.values())
+
+
 def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[str]) -> dict[str, list[str]]:
     """Each strategy's candidate answers for one task."""
     out: dict[str, list[str]] = {name: [] for name in STRATEGIES}
@@ -172,7 +235,8 @@ def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[st
     out["naive"] = [task.naive]
     wrap = wrapped(task, world)
     out["wrapped"] = [wrap if wrap is not None else task.naive]
-    out["literal-free"] = [x for x in (literal_free(task.naive, world), literal_free(wrap, world) if wrap else None) if x]
+    sources = [task.naive, *([wrap] if wrap else []), *task.variants]
+    out["literal-free"] = [x for x in (literal_free(source, world) for source in sources) if x]
     if predicted is not None:
         out["printer"] = printers(predicted, task, world)
     out["example-copy"] = [answer for text in dict.fromkeys(worked_outputs) for answer in printers(text, task, world)]
@@ -191,11 +255,14 @@ def battery(world: World, bank: Bank, limits: Limits | None = None, grader: Alie
     passed: dict[str, set[str]] = {name: set() for name in STRATEGIES}
     for task in bank.tasks:
         try:
-            grader.expected(task)
+            expected = grader.expected(task)
         except BankProblem:
             continue  # a broken task is the audit's problem; nothing to measure
+        skip_constants = constants_fail(task, expected, world)
         verdicts: dict[str, bool] = {}
         for name, answers in candidates(task, world, limits, worked_outputs).items():
+            if name in CONSTANT and skip_constants:
+                continue  # they fail, provably (see constants_fail)
             for answer in answers:
                 if answer not in verdicts:
                     verdicts[answer] = grader.grade(task.id, answer, stop_at_failure=True).passed

@@ -110,3 +110,36 @@ def test_alienlogic_world_check_json_reports_validity():
     data = json.loads(CliRunner().invoke(cli, ["world", "check", "main", "--json", "--no-prover"]).output)
     assert set(data["validity"]) == {"strategies", "floor", "flagged"}
     assert set(data["validity"]["strategies"]) == {"refuse-all", "standard-proof"} and data["validity"]["flagged"] == []
+
+
+def test_answers_that_ignore_the_inputs_fail_where_the_battery_skips_them():
+    # constants_fail lets the battery skip printer and example-copy answers;
+    # run them anyway on the main bank and check that none passes
+    from aliencode import Limits
+    from alienworlds.tasks.aliencode_grading import AlienCodeGrader, program_output
+    from alienworlds.tasks.aliencode_validity import CONSTANT, candidates, constants_fail
+
+    world, bank = load("main"), load_bank("aliencode", "main")
+    grader = AlienCodeGrader(world, bank)
+    worked = [program_output(world, Limits(), e.program) for e in bank.examples]
+    skipped = 0
+    for task in bank.tasks:
+        if not constants_fail(task, grader.expected(task), world):
+            continue
+        skipped += 1
+        for name, answers in candidates(task, world, Limits(), worked).items():
+            if name in CONSTANT:
+                assert not any(grader.grade(task.id, a, stop_at_failure=True).passed for a in answers), (task.id, name)
+    assert skipped == 69  # every synthesis task; the prediction task is answered as text, never skipped
+
+
+def test_constants_fail_needs_two_runs_that_differ_only_in_their_inputs():
+    from alienworlds.tasks.aliencode_validity import call_shape, constants_fail
+    from alienworlds.tasks.bank import Task
+
+    task = Task(id="X", kind="synthesis", prompt="", calls=("EMIT(f(1))", "EMIT(f(2), 3)"), naive="CRAFT f(x):\n    DELIVER x")
+    assert not constants_fail(task, ["1", "2 3"], STANDARD)  # different shapes: a constant f may print both
+    task = Task(id="X", kind="synthesis", prompt="", calls=("EMIT(f(1))", "EMIT(f(STRAND(2)))"), naive="")
+    assert constants_fail(task, ["1", "[2]"], STANDARD)
+    assert call_shape("EMIT(f(g(1)))", STANDARD) is None  # an argument that calls could print
+    assert call_shape("EMIT(f(1))", STANDARD) == call_shape("EMIT(f(\n  2))", STANDARD)
