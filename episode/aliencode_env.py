@@ -113,6 +113,9 @@ class AlienCodeEnvironment(Environment):
         self._lock = threading.Lock()
 
     # -- identity -----------------------------------------------------------
+    def validity(self):
+        return self._audit.validity
+
     def manual(self) -> str:
         if self._manual is None:
             self._manual = render(self.world, "text")
