@@ -24,7 +24,7 @@ from alienworlds.ruleset import RuleSyntaxError
 from alienworlds.ruleset.equivalence import compare
 from alienworlds.tasks.aliencode_audit import audit
 from alienworlds.tasks.aliencode_disclosure import describe_inputs
-from alienworlds.tasks.aliencode_grading import AlienCodeGrader
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader, tree_sites
 from alienworlds.tasks.bank import Bank, load_bank
 
 from . import answers
@@ -68,22 +68,6 @@ def standard_expression(site: str) -> str:
     if site in OPERATION_BY_NAME:
         return OPERATION_BY_NAME[site].standard
     return " ".join(SITES[site].operands)
-
-
-def _sites_in(tree: s.Program) -> set[str]:
-    used: set[str] = set()
-    stack: list[object] = list(tree.body)
-    kinds = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
-    while stack:
-        node = stack.pop()
-        if isinstance(node, s.OpCall):
-            used.add(node.op)
-        elif type(node) in kinds:
-            used.add(kinds[type(node)])
-        elif isinstance(node, s.Sweep):
-            used.add("SWEEP")
-        stack.extend(s.children(node))
-    return used
 
 
 class AlienCodeEnvironment(Environment):
@@ -342,7 +326,7 @@ class AlienCodeEnvironment(Environment):
 
     def rules_touched(self, argument: str) -> set[str]:
         try:
-            used = _sites_in(parse(argument, self.world.keywords))
+            used = tree_sites(parse(argument, self.world.keywords))
         except AlienSyntaxError:
             return set()
         return {r.id for r in self.world.rules if r.target in used}

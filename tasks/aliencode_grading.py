@@ -107,18 +107,22 @@ class Programs:
         self._trees: dict[str, tuple[s.Program, set[str]] | AlienSyntaxError] = {}
         self._programs: dict[tuple[str, str, tuple[str, ...]], Program | AlienSyntaxError] = {}
 
-    def binding(self, table: dict[str, str], world: World) -> Program:
-        """An input table's binding, compiled once (it never depends on the world's rules)."""
-        key = ("inputs", repr(list(table.items())), ())
+    def _memo(self, key: tuple, make) -> Program:
+        """The program cached under `key`, made once; a compile error is
+        cached and raised again."""
         if key not in self._programs:
             try:
-                self._programs[key] = compile_binding(table, world, self.limits)
+                self._programs[key] = make()
             except AlienSyntaxError as exc:
                 self._programs[key] = exc
         found = self._programs[key]
         if isinstance(found, AlienSyntaxError):
             raise found
         return found
+
+    def binding(self, table: dict[str, str], world: World) -> Program:
+        """An input table's binding, compiled once (it never depends on the world's rules)."""
+        return self._memo(("inputs", repr(list(table.items())), ()), lambda: compile_binding(table, world, self.limits))
 
     def get(self, source: str, world: World) -> Program:
         """The compiled program; raises AlienSyntaxError."""
@@ -133,15 +137,7 @@ class Programs:
             raise parsed
         tree, sites = parsed
         key = (source, world.name, tuple(r.id for r in world.rules if r.target in sites))
-        if key not in self._programs:
-            try:
-                self._programs[key] = compile_program(tree, world, self.limits)
-            except AlienSyntaxError as exc:
-                self._programs[key] = exc
-        found = self._programs[key]
-        if isinstance(found, AlienSyntaxError):
-            raise found
-        return found
+        return self._memo(key, lambda: compile_program(tree, world, self.limits))
 
 
 def outcomes(world: World, limits: Limits, solution: str, task: Task, programs: Programs | None = None) -> tuple[str, ...]:
@@ -153,25 +149,21 @@ def outcomes(world: World, limits: Limits, solution: str, task: Task, programs: 
         program = programs.get(solution, world)
     except AlienSyntaxError as exc:
         return (str(exc),)
-    out = []
     if task.calls:
-        for call in task.calls:
-            try:
-                compiled = programs.get(call, world)
-            except AlienSyntaxError as exc:
-                out.append(str(exc))
-                continue
-            out.append(run_pair(program, compiled, limits)[1].text())
+        runs = [(lambda call=call: programs.get(call, world), False) for call in task.calls]
     elif task.inputs:
-        for table in task.inputs:
-            try:
-                binding = programs.binding(table, world)
-            except AlienSyntaxError as exc:
-                out.append(str(exc))
-                continue
-            out.append(run_pair(binding, program, limits)[1].text())
+        runs = [(lambda table=table: programs.binding(table, world), True) for table in task.inputs]
     else:
-        out.append(run_pair(None, program, limits)[1].text())
+        return (run_pair(None, program, limits)[1].text(),)
+    out = []
+    for make, binding_first in runs:
+        try:
+            other = make()
+        except AlienSyntaxError as exc:
+            out.append(str(exc))
+            continue
+        first, second = (other, program) if binding_first else (program, other)
+        out.append(run_pair(first, second, limits)[1].text())
     return tuple(out)
 
 
