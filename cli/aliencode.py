@@ -107,7 +107,9 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
     """Validate a world file, list its rules, and audit its task bank.
 
     The audit runs every reference and naive solution, computes expected
-    outputs and each task's rules, and checks the bank's promises.
+    outputs and each task's rules, checks the bank's promises, and runs the
+    trivial-strategy battery (naive, wrapped, literal-free, printer,
+    example-copy, variants): a task any of them passes is flagged.
     Exit status: 0 all good, 1 the audit found problems, 2 the world or bank
     is malformed (every problem is listed, naming the file, rule and key).
     """
@@ -142,6 +144,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
             worked_examples=[{"id": e["id"], "band": e["band"], "rules": e["rules"]} for e in report.examples],
             reference_pass=report.reference_pass,
             naive_pass=report.naive_pass,
+            validity=report.validity.as_dict() if report.validity else None,
+            seconds=round(report.seconds, 3),
         )
     if as_json:
         click.echo(json.dumps(result, indent=2))
@@ -156,6 +160,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
                        f"naive solutions pass {report.naive_pass}/{n} in the world; audited in {report.seconds:.2f} s")
             for t in report.tasks:
                 click.echo(f"  {t.id:<5} {t.kind:<10} {t.band:<9} {t.family:<8} {','.join(t.rules) or '-'}")
+            if report.validity is not None:
+                click.echo(report.validity.summary())
         for problem in result["problems"]:
             click.echo(f"problem: {problem}")
         click.echo("ok" if result["ok"] else f"{len(result['problems'])} problems")
@@ -186,13 +192,18 @@ def _bank_or_exit(loaded, bank_file: str | None, required: bool):
 def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
     """List a world's held-out tasks: prompts and interfaces only.
 
-    Solutions and private calls are never shown.
+    Solutions, private calls and private inputs are never shown; a
+    whole-program task names the inputs its program reads.
     """
     loaded = load_world_or_exit(world_spec)
     bank = _bank_or_exit(loaded, bank_file, required=True)
+    from alienworlds.tasks.aliencode_disclosure import describe_inputs
+
     shown = [
         {"id": t.id, "kind": t.kind, "band": t.band, "family": t.family, "prompt": t.prompt,
-         **({"example": t.example} if t.example else {}), **({"program": t.program} if t.kind == "prediction" else {})}
+         **({"example": t.example} if t.example else {}), **({"program": t.program} if t.kind == "prediction" else {}),
+         **({"inputs": list(t.inputs[0])} if t.inputs else {}),
+         **({"example_inputs": describe_inputs(t.example_inputs, loaded, Limits())} if t.example_inputs else {})}
         for t in bank.tasks
     ]
     if as_json:
@@ -202,6 +213,8 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
         click.echo(f"{t['id']} [{t['kind']}, {t['band']}] {t['prompt']}")
         if t.get("example"):
             click.echo(f"    example: {t['example']}")
+        if t.get("inputs"):
+            click.echo(f"    inputs: {', '.join(t['inputs'])}" + (f" (example: {t['example_inputs']})" if t.get("example_inputs") else ""))
         if t.get("program"):
             click.echo("    program:\n" + "\n".join("      " + line for line in str(t["program"]).strip().splitlines()))
 

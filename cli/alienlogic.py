@@ -107,7 +107,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
     in the standard calculus, refused here) and certificate (re-checked),
     computes each task's rules, runs the prover (its own proof of every
     provable theorem; a standard proof and no world proof of every
-    unprovable one) and checks the bank's promises. Exit status: 0 all
+    unprovable one), checks the bank's promises and reports the trivial
+    strategies (refuse-all, standard-proof) and the floor they set. Exit status: 0 all
     good, 1 problems found, 2 the world or bank is malformed.
     """
     try:
@@ -138,6 +139,9 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
             for problem in exc.problems:
                 click.echo(f"alienlogic: {problem}", err=True)
             sys.exit(EXIT_BAD_INPUT)
+        from alienworlds.tasks.validity import battery
+
+        validity = battery(w, bank)
         problems = problems + report.problems
         result.update(
             ok=not problems,
@@ -145,7 +149,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
             tasks=[t.as_dict() for t in report.tasks],
             worked_examples=report.examples,
             **report.summary(),
-            seconds=round(report.seconds, 3),
+            validity=validity.as_dict(),
+            seconds=round(report.seconds + validity.seconds, 3),
         )
     if as_json:
         click.echo(json.dumps(result, indent=2))
@@ -166,7 +171,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
                 click.echo(f"prover: proves {pr['world_proves']}/{s['provable']} provable theorems in the world, "
                            f"{pr['standard_proves_unprovable']}/{s['unprovable']} unprovable ones in the standard calculus, "
                            f"none of them in the world ({pr['world_blocked']}/{s['unprovable']} blocked)")
-            click.echo(f"audited in {report.seconds:.2f} s")
+            click.echo(validity.summary())
+            click.echo(f"audited in {report.seconds + validity.seconds:.2f} s")
             for t in report.tasks:
                 kind = "first-order" if t.first_order else "propositional"
                 click.echo(f"  {t.id:<5} {t.family:<12} {'provable' if t.provable else 'unprovable':<11} {kind:<14} {','.join(t.rules) or '-'}")

@@ -60,25 +60,41 @@ def _fmt(value: object, digits: int = 1) -> str:
 
 
 def scorecard(rows: list[tuple[str, dict, float | None]]) -> str:
-    """One line per trajectory: the milestone curve, gain, rules, budget."""
+    """One line per trajectory (each agent on its own rows): the milestone
+    curve, then the same curve chance-corrected against the bank's floor;
+    gain, rules (AlienLogic: provable accuracy and unprovable recognition),
+    budget and tokens (exploration T, at milestones Tm, in all)."""
     if not rows:
         return ""
     labels = [f"M{m['t']}" for m in max((r["milestones"] for _, r, _ in rows), key=len)]
+    logic = any(r.get("unprovable_recognition") is not None for _, r, _ in rows)
     name_w = max(10, *(len(n) for n, _, _ in rows))
-    head = f"{'agent':<{name_w}} " + " ".join(f"{lab:>6}" for lab in labels) + f" {'gain':>7} {'rules':>7} {'cov':>6} {'uncov':>6} {'C':>4} {'P':>5} {'T':>9} {'time':>7}"
-    out = [head, "-" * len(head)]
+    split = f" {'prov':>6} {'unprov':>6}" if logic else f" {'rules':>7} {'cov':>6} {'uncov':>6}"
+    head = (f"{'agent':<{name_w}} " + " ".join(f"{lab:>6}" for lab in labels) + f" {'gain':>7}{split}"
+            f" {'C':>4} {'P':>5} {'T':>9} {'Tm':>9} {'Ttot':>9} {'time':>7}")
+    floors = {r.get("floor") for _, r, _ in rows}
+    floor = floors.pop() if len(floors) == 1 else None
+    out = [f"floor (best trivial strategy on this bank): {_fmt(floor)}%; cc = chance-corrected 100 × (M − floor) / (100 − floor)",
+           head, "-" * len(head)]
     for name, r, seconds in rows:
         ms = r["milestones"]
         end = ms[-1] if ms else {}
-        rules = f"{end.get('rule_report_score')}/{end.get('rule_report_of')}" if end.get("rule_report_score") is not None else "–"
         budget = end.get("budget") or {}
         gain = "–" if r["gain"] is None else f"{r['gain']:+.1f}"
-        cells = " ".join(f"{m['accuracy']:>6.1f}" for m in ms) + " " * (7 * (len(labels) - len(ms)))
-        out.append(f"{name:<{name_w}} {cells} {gain:>7} {rules:>7} {_fmt(r['covered_accuracy']):>6} {_fmt(r['uncovered_accuracy']):>6} "
+        pad = " " * (7 * (len(labels) - len(ms)))
+        if logic:
+            cols = f" {_fmt(r.get('provable_accuracy')):>6} {_fmt(r.get('unprovable_recognition')):>6}"
+        else:
+            rules = f"{end.get('rule_report_score')}/{end.get('rule_report_of')}" if end.get("rule_report_score") is not None else "–"
+            cols = f" {rules:>7} {_fmt(r['covered_accuracy']):>6} {_fmt(r['uncovered_accuracy']):>6}"
+        out.append(f"{name:<{name_w}} " + " ".join(f"{m['accuracy']:>6.1f}" for m in ms) + pad + f" {gain:>7}{cols} "
                    f"{budget.get('calls', 0):>4} {budget.get('units', 0):>5} {budget.get('tokens', 0):>9} "
+                   f"{r.get('milestone_tokens', 0):>9} {r.get('total_tokens', 0):>9} "
                    f"{(f'{seconds:.1f}s' if seconds is not None else '–'):>7}")
+        out.append(f"{'  cc':<{name_w}} " + " ".join(f"{_fmt(m.get('chance_corrected')):>6}" for m in ms))
         if r.get("open_book"):
-            out.append(f"{'':<{name_w}} open book after M4: {r['open_book']['accuracy']:.1f}")
+            ob = r["open_book"]
+            out.append(f"{'':<{name_w}} open book after M4: {ob['accuracy']:.1f} (cc {_fmt(ob.get('chance_corrected'))})")
     return "\n".join(out)
 
 
@@ -215,8 +231,10 @@ def report_command(language: str) -> click.Command:
     @click.option("--json", "as_json", is_flag=True, help="Print the aggregate (Best@n, Mean@n, ...) as JSON.")
     def report(dirs, out, as_html, as_json):
         """Aggregate trajectories: Best@n (lowest index breaks ties),
-        Mean@n, worst, per-band and per-family accuracy; writes report.md
-        and a plot of the milestone curves (PNG)."""
+        Mean@n, worst, per-band and per-family accuracy, each beside the
+        bank's floor and its chance-corrected value; trajectories of
+        different agents are aggregated per agent, never pooled. Writes
+        report.md and a plot of the milestone curves (PNG)."""
         import os
 
         try:
@@ -232,9 +250,11 @@ def report_command(language: str) -> click.Command:
         if as_json:
             click.echo(json.dumps(summary, indent=2))
             return
-        n = summary["n"]
-        click.echo(f"Best@{n} = {_fmt(summary['best_at_n'])} ({summary['best_trajectory']}) · Mean@{n} = {_fmt(summary['mean_at_n'])} · "
-                   f"worst = {_fmt(summary['worst'])}")
+        for label, agg in (summary["agents"].items() if "agents" in summary else [(None, summary)]):
+            n = agg["n"]
+            click.echo(f"{f'{label}: ' if label else ''}Best@{n} = {_fmt(agg['best_at_n'])} ({agg['best_trajectory']}) · "
+                       f"Mean@{n} = {_fmt(agg['mean_at_n'])} · worst = {_fmt(agg['worst'])} · floor = {_fmt(agg['floor'])} · "
+                       f"chance-corrected Best@{n} = {_fmt(agg['best_at_n_chance_corrected'])}")
         click.echo(f"wrote {target / 'report.md'} and {target / 'curves.png'}")
         for page in pages:
             click.echo(f"wrote {page}")

@@ -27,6 +27,7 @@ from alienworlds.ruleset.world import World
 from alienworlds.tasks.alienlogic_audit import audit
 from alienworlds.tasks.alienlogic_grading import AlienLogicGrader
 from alienworlds.tasks.bank import Bank, load_bank
+from alienworlds.tasks.validity import Validity, battery
 
 from . import answers
 from .environment import Environment, TaskInfo, ToolOutcome, Verdict
@@ -63,6 +64,12 @@ class AlienLogicEnvironment(Environment):
         self._manual: str | None = None
         self._grades: dict[tuple[str, str], Verdict] = {}
         self._rules: dict[str, tuple[str, ...]] | None = None
+        self._validity: Validity | None = None
+
+    def validity(self) -> Validity:
+        if self._validity is None:
+            self._validity = battery(self.world, self.bank)
+        return self._validity
 
     def manual(self) -> str:
         if self._manual is None:

@@ -106,6 +106,7 @@ class Episode:
             "bank_hash": env.bank_hash(),
             "system_prompt_hash": text_hash(env.system_prompt(open_book=self.condition.open_book == "m0")),
             "seed": self.settings.seed, "condition": self.settings.condition, "agent": self.agent.config(),
+            "floor": env.floor,
             "protocol": {
                 "rounds": self.condition.rounds, "calls_per_round": env.calls_per_round,
                 "max_total_calls": env.max_total_calls, "probe_cap": getattr(env, "probe_cap", None),
@@ -137,8 +138,9 @@ class Episode:
         header = self.header()
         recorded = self.trace.append(header)[0]
         old, new = comparable(recorded), comparable(header)
-        old.pop("runtime", None)
-        new.pop("runtime", None)
+        for derived in ("runtime", "floor"):  # the floor follows from world and bank, both compared
+            old.pop(derived, None)
+            new.pop(derived, None)
         if old != new:
             differs = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
             raise TraceError(f"{self.trace.path} was recorded with a different {', '.join(differs)}; "

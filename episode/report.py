@@ -1,10 +1,12 @@
 """Reports over trajectories: Best@n, Mean@n, worst, per-band and
-per-family accuracy, report.md, the M0-M4 plot (PNG) and an HTML replay
-of a trace.
+per-family accuracy, the bank's floor and chance-corrected scores,
+report.md, the M0-M4 plot (PNG) and an HTML replay of a trace.
 
-Best@n is the highest endpoint (last numbered milestone); the lowest
-trajectory index breaks a tie, and that trajectory r* supplies the curve,
-rule reports and budget shown with the headline (ExplorationBench eq. 3).
+Best@n is the highest endpoint (last numbered milestone) among the
+trajectories of one agent; the lowest trajectory index breaks a tie, and
+that trajectory r* supplies the curve, rule reports and budget shown with the
+headline (ExplorationBench eq. 3). Trajectories of different agents are
+never pooled.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ import html
 import json
 import re
 from pathlib import Path
+
+from alienworlds.tasks.validity import chance_corrected
 
 from .driver import REPORT_NAME, write_json
 from .metrics import compute_report
@@ -61,16 +65,55 @@ def _mean(values: list[float]) -> float | None:
     return round(sum(values) / len(values), 4) if values else None
 
 
+def agent_label(agent: dict) -> str:
+    """How a report names an agent: its name, and its model when it has one."""
+    name = str(agent.get("name", "?"))
+    return f"{name}:{agent['model']}" if agent.get("model") else name
+
+
+def _floor(reports: list[dict]) -> float | None:
+    floors = {r.get("floor") for r in reports}
+    return floors.pop() if len(floors) == 1 else None
+
+
 def aggregate(reports: list[dict], names: list[str] | None = None) -> dict:
-    """Best@n, Mean@n, worst and the per-band / per-family splits."""
+    """Best@n, Mean@n, worst and the per-band / per-family splits, with the
+    bank's floor and chance-corrected values. Trajectories of different
+    agents are never pooled: a multi-agent summary holds one aggregate per
+    agent under "agents" and no Best@n of its own."""
     names = names or [f"t{i + 1}" for i in range(len(reports))]
+    groups: dict[str, list[int]] = {}
+    for i, r in enumerate(reports):
+        groups.setdefault(json.dumps(r.get("agent"), sort_keys=True), []).append(i)
+    if len(groups) <= 1:
+        return _aggregate(reports, names)
+    labels: dict[str, str] = {}
+    for key, members in groups.items():
+        label = agent_label(reports[members[0]].get("agent") or {})
+        labels[key] = label if label not in labels.values() else f"{label}#{len(labels) + 1}"
+    return {
+        "n": len(reports),
+        "trajectories": names,
+        "endpoints": [r.get("endpoint") for r in reports],
+        "floor": _floor(reports),
+        "best_index": None,
+        "best_trajectory": None,
+        "best_at_n": None,
+        "agents": {labels[key]: _aggregate([reports[i] for i in members], [names[i] for i in members])
+                   for key, members in groups.items()},
+    }
+
+
+def _aggregate(reports: list[dict], names: list[str]) -> dict:
     endpoints = [r.get("endpoint") for r in reports]
     scored = [(e, i) for i, e in enumerate(endpoints) if e is not None]
     best = min(scored, key=lambda p: (-p[0], p[1]))[1] if scored else None
+    floor = _floor(reports)
     out: dict[str, object] = {
         "n": len(reports),
         "trajectories": names,
         "endpoints": endpoints,
+        "floor": floor,
         "best_index": best,
         "best_trajectory": names[best] if best is not None else None,
         "best_at_n": endpoints[best] if best is not None else None,
@@ -78,6 +121,8 @@ def aggregate(reports: list[dict], names: list[str] | None = None) -> dict:
         "worst": min(e for e, _ in scored) if scored else None,
         "range": (max(e for e, _ in scored) - min(e for e, _ in scored)) if scored else None,
     }
+    out["best_at_n_chance_corrected"] = chance_corrected(out["best_at_n"], floor)
+    out["mean_at_n_chance_corrected"] = chance_corrected(out["mean_at_n"], floor)
     for split in ("bands", "families"):
         keys = sorted({k for r in reports if r.get("milestones") for k in r["milestones"][-1][split]})
         per_traj = [r["milestones"][-1][split] if r.get("milestones") else {} for r in reports]
@@ -88,8 +133,9 @@ def aggregate(reports: list[dict], names: list[str] | None = None) -> dict:
     if best is not None:
         chosen = reports[best]
         out["best"] = {k: chosen.get(k) for k in ("gain", "largest_step_share", "reversal", "covered_accuracy",
-                                                  "uncovered_accuracy", "unprovable_recognition")}
+                                                  "uncovered_accuracy", "unprovable_recognition", "provable_accuracy")}
         out["best"]["curve"] = [m["accuracy"] for m in chosen["milestones"]]
+        out["best"]["chance_corrected"] = [m.get("chance_corrected") for m in chosen["milestones"]]
         out["best"]["rule_reports"] = [m["rule_report_score"] for m in chosen["milestones"]]
         out["best"]["budget"] = chosen["milestones"][-1]["budget"] if chosen["milestones"] else None
     return out
@@ -105,10 +151,20 @@ def _fmt(value: object, digits: int = 1) -> str:
     return str(value)
 
 
+def _headline(summary: dict) -> str:
+    n = summary["n"]
+    return (f"**Best@{n} = {_fmt(summary['best_at_n'])}** (chance-corrected {_fmt(summary.get('best_at_n_chance_corrected'))}; "
+            f"trajectory {summary['best_trajectory']}) · Mean@{n} = {_fmt(summary['mean_at_n'])} "
+            f"(chance-corrected {_fmt(summary.get('mean_at_n_chance_corrected'))}) · worst = {_fmt(summary['worst'])} · "
+            f"range = {_fmt(summary['range'])}")
+
+
 def markdown(reports: list[dict], summary: dict, plot: str | None = PLOT_NAME) -> str:
     first = reports[0]
-    same_agent = all(r["agent"] == first["agent"] for r in reports)
-    labels = [f"M{m['t']}" for m in first["milestones"]]
+    same_agent = "agents" not in summary
+    logic = any(r.get("unprovable_recognition") is not None for r in reports)
+    labels = [f"M{m['t']}" for m in max((r["milestones"] for r in reports), key=len)]
+    floor = summary.get("floor")
     lines = [
         f"# Episode report: {first['language']} world `{first['world']}`",
         "",
@@ -116,39 +172,55 @@ def markdown(reports: list[dict], summary: dict, plot: str | None = PLOT_NAME) -
         + (f"agent `{json.dumps(first['agent'], sort_keys=True)}` · " if same_agent else "agents differ (see the table) · ")
         + f"{first['tasks']} tasks × {first['passes']} answers",
         "",
-        f"**Best@{summary['n']} = {_fmt(summary['best_at_n'])}** (trajectory {summary['best_trajectory']}) · "
-        f"Mean@{summary['n']} = {_fmt(summary['mean_at_n'])} · worst = {_fmt(summary['worst'])} · range = {_fmt(summary['range'])}",
+        f"Floor (the best trivial strategy's accuracy on this bank): **{_fmt(floor)}**. Chance-corrected score = "
+        "100 × (score − floor) / (100 − floor).",
         "",
     ]
+    if same_agent:
+        lines += [_headline(summary), ""]
+    else:
+        lines += ["Each agent is aggregated over its own trajectories only; agents are never pooled.", ""]
+        lines += [f"* `{name}`: " + _headline(agg) for name, agg in summary["agents"].items()]
+        lines.append("")
     if plot:
         lines += [f"![accuracy by milestone]({plot})", ""]
-    head = ["trajectory", *labels, "gain", "largest step", "reversal", "rules", "covered", "uncovered", "C", "P", "T"]
+    extra = ["provable", "unprovable"] if logic else ["rules", "covered", "uncovered"]
+    head = ["trajectory", *labels, "gain", "largest step", "reversal", *extra, "C", "P", "T", "milestone T", "total T"]
     lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for name, r in zip(summary["trajectories"], reports):
         ms = r["milestones"]
         end = ms[-1] if ms else {}
         rules = f"{end.get('rule_report_score')}/{end.get('rule_report_of')}" if end.get("rule_report_score") is not None else "–"
         budget = end.get("budget") or {}
-        star = " *" if name == summary["best_trajectory"] else ""
-        cells = [name + star + ("" if same_agent else f" ({r['agent'].get('name')})"), *[_fmt(m["accuracy"]) for m in ms], *["–"] * (len(labels) - len(ms)),
-                 _fmt(r["gain"]), _fmt(r["largest_step_share"], 2), _fmt(r["reversal"]), rules,
-                 _fmt(r["covered_accuracy"]), _fmt(r["uncovered_accuracy"]),
-                 _fmt(budget.get("calls")), _fmt(budget.get("units")), _fmt(budget.get("tokens"))]
+        star = " *" if same_agent and name == summary["best_trajectory"] else ""
+        split = ([_fmt(r.get("provable_accuracy")), _fmt(r.get("unprovable_recognition"))] if logic
+                 else [rules, _fmt(r["covered_accuracy"]), _fmt(r["uncovered_accuracy"])])
+        shown = name if same_agent or name == agent_label(r["agent"]) else f"{name} ({agent_label(r['agent'])})"
+        cells = [shown + star, *[_fmt(m["accuracy"]) for m in ms],
+                 *["–"] * (len(labels) - len(ms)), _fmt(r["gain"]), _fmt(r["largest_step_share"], 2), _fmt(r["reversal"]),
+                 *split, _fmt(budget.get("calls")), _fmt(budget.get("units")), _fmt(budget.get("tokens")),
+                 _fmt(r.get("milestone_tokens")), _fmt(r.get("total_tokens"))]
         lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", "σ (answering noise) per milestone:", ""]
+    lines += ["", "Chance-corrected accuracy per milestone:", "", "| trajectory | " + " | ".join(labels) + " |",
+              "|" + "---|" * (len(labels) + 1)]
     for name, r in zip(summary["trajectories"], reports):
-        lines.append(f"* {name}: " + ", ".join(f"M{m['t']} {_fmt(m['sigma'], 2)}" for m in r["milestones"]))
+        cc = [_fmt(m.get("chance_corrected")) for m in r["milestones"]]
+        lines.append("| " + " | ".join([name, *cc, *["–"] * (len(labels) - len(cc))]) + " |")
+    lines += ["", "σ (answering noise) and milestone tokens per milestone:", ""]
+    for name, r in zip(summary["trajectories"], reports):
+        lines.append(f"* {name}: " + ", ".join(f"M{m['t']} σ {_fmt(m['sigma'], 2)}, {_fmt(m.get('milestone_tokens'))} tokens"
+                                               for m in r["milestones"]))
     for split, title in (("bands", "band"), ("families", "family")):
-        lines += ["", f"## Accuracy by {title} (endpoint)", "", f"| {title} | best trajectory | mean |", "|---|---|---|"]
-        for key, row in summary[split].items():
-            lines.append(f"| {key} | {_fmt(row['best'])} | {_fmt(row['mean'])} |")
-    recog = [r["unprovable_recognition"] for r in reports if r.get("unprovable_recognition") is not None]
-    if recog:
-        lines += ["", "Unprovable recognition (endpoint): " + ", ".join(_fmt(v) for v in recog)]
+        groups = {"": summary} if same_agent else summary["agents"]
+        for agent, agg in groups.items():
+            lines += ["", f"## Accuracy by {title} (endpoint){f' · {agent}' if agent else ''}", "",
+                      f"| {title} | best trajectory | mean |", "|---|---|---|"]
+            for key, row in agg[split].items():
+                lines.append(f"| {key} | {_fmt(row['best'])} | {_fmt(row['mean'])} |")
     books = [(n, r["open_book"]) for n, r in zip(summary["trajectories"], reports) if r.get("open_book")]
     if books:
         lines += ["", "## Open book after M4 (A4+O)", ""]
-        lines += [f"* {n}: {_fmt(ob['accuracy'])}" for n, ob in books]
+        lines += [f"* {n}: {_fmt(ob['accuracy'])} (chance-corrected {_fmt(ob.get('chance_corrected'))})" for n, ob in books]
     return "\n".join(lines) + "\n"
 
 
@@ -201,11 +273,14 @@ def replay_html(directory: Path) -> str:
              "<table>"]
     for key in ("world_hash", "manual_hash", "condition", "seed", "agent"):
         parts.append(f"<tr><th>{_esc(key)}</th><td><code>{_esc(json.dumps(header[key]) if key == 'agent' else header[key])}</code></td></tr>")
-    parts.append("</table><h2>Milestones</h2><table><tr><th>M</th><th>accuracy</th><th>σ</th><th>rules</th><th>C</th><th>P</th><th>T</th></tr>")
+    parts.append(f"</table><p>Floor (best trivial strategy): {_esc(_fmt(report.get('floor')))}</p><h2>Milestones</h2><table>"
+                 "<tr><th>M</th><th>accuracy</th><th>chance-corrected</th><th>σ</th><th>rules</th><th>C</th><th>P</th><th>T</th>"
+                 "<th>milestone tokens</th></tr>")
     for m in report["milestones"] + ([report["open_book"]] if report.get("open_book") else []):
         b = m["budget"]
-        parts.append(f"<tr><td>M{_esc(m['t'])}</td><td>{m['accuracy']:.1f}</td><td>{m['sigma']:.2f}</td>"
-                     f"<td>{_esc(m['rule_report_score'])}</td><td>{b['calls']}</td><td>{b['units']}</td><td>{b['tokens']}</td></tr>")
+        parts.append(f"<tr><td>M{_esc(m['t'])}</td><td>{m['accuracy']:.1f}</td><td>{_esc(_fmt(m.get('chance_corrected')))}</td>"
+                     f"<td>{m['sigma']:.2f}</td><td>{_esc(m['rule_report_score'])}</td><td>{b['calls']}</td><td>{b['units']}</td>"
+                     f"<td>{b['tokens']}</td><td>{_esc(m.get('milestone_tokens'))}</td></tr>")
     parts.append("</table><h2>Conversation</h2>")
     answers: dict[str, list[dict]] = {}
     rules: dict[str, dict] = {}

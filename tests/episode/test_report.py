@@ -10,7 +10,7 @@ from alienworlds.cli.aliencode import main
 from alienworlds.episode.metrics import compute_report, dynamics
 from alienworlds.episode.png import PALETTE, curve_chart
 from alienworlds.episode.progress import Progress
-from alienworlds.episode.report import aggregate, replay_html
+from alienworlds.episode.report import aggregate, markdown, replay_html
 
 
 def test_dynamics():
@@ -161,3 +161,66 @@ def test_replay_page_escapes_text(demo_env, tmp_path):
     Episode(demo_env, Shouter(), tmp_path, Settings(condition="direct")).run()
     page = replay_html(tmp_path)
     assert "<script>" not in page and "&lt;script&gt;" in page
+
+
+def test_a_reversal_is_a_drop_of_three_points_or_more():
+    assert dynamics([50.0, 48.0])["reversal"] is False and dynamics([50.0, 48.0])["reversals"] == 0
+    assert dynamics([50.0, 47.0])["reversal"] is True and dynamics([50.0, 47.0])["reversals"] == 1
+    assert dynamics([40.0, 60.0, 58.0, 62.0, 57.5])["reversal"] is True  # ends 4.5 below M3
+    assert dynamics([40.0, 60.0, 58.0, 59.0, 58.0])["reversals"] == 0
+
+
+def _scored_trace(floor):
+    events = _trace({"A": [True, True, True], "B": [False, True, False]}, {"R1": True, "R2": True})
+    events[0]["floor"] = floor
+    events[0]["tasks"][1]["unprovable"] = True
+    events += [{"type": "reply", "key": "reply/r1/turn1", "usage": {"prompt_tokens": 100, "completion_tokens": 20}},
+               {"type": "reply", "key": "reply/M0/A/1", "usage": {"prompt_tokens": 7, "completion_tokens": 3}},
+               {"type": "reply", "key": "reply/M0/rules", "usage": {"prompt_tokens": 5}}]
+    return events
+
+
+def test_report_shows_floor_chance_correction_tokens_and_provable_accuracy():
+    report = compute_report(_scored_trace(20.0))
+    m0 = report["milestones"][0]
+    assert report["floor"] == 20.0 and m0["accuracy"] == pytest.approx(200 / 3, abs=1e-3)
+    assert m0["chance_corrected"] == pytest.approx(100 * (200 / 3 - 20) / 80, abs=1e-3)
+    assert report["endpoint_chance_corrected"] == m0["chance_corrected"]
+    assert m0["provable_accuracy"] == 100.0 and m0["unprovable_recognition"] == pytest.approx(100 / 3, abs=1e-3)
+    assert m0["milestone_tokens"] == 15 and report["milestone_tokens"] == 15 and report["total_tokens"] == 135
+    assert compute_report(_scored_trace(None))["milestones"][0]["chance_corrected"] is None
+    plain = compute_report(_trace({"A": [True]}, {"R1": True, "R2": True}))
+    assert plain["milestones"][0]["provable_accuracy"] is None  # nothing unprovable: one accuracy only
+
+
+def test_agents_are_never_pooled():
+    a, b = _report([0, 50]), _report([0, 90])
+    a["agent"], b["agent"] = {"name": "fixed", "seed": 0}, {"name": "oracle"}
+    c = _report([0, 70])
+    c["agent"] = {"name": "fixed", "seed": 0}
+    for r in (a, b, c):
+        r.update(language="aliencode", world="w", world_hash="h", manual_hash="m", condition="autonomous", tasks=2, passes=3,
+                 steps=[], reversals=0)
+        for m in r["milestones"]:
+            m["sigma"] = 0.0
+    summary = aggregate([a, b, c], ["fixed/t1", "oracle", "fixed/t2"])
+    assert summary["best_at_n"] is None and summary["best_index"] is None
+    assert set(summary["agents"]) == {"fixed", "oracle"}
+    assert summary["agents"]["fixed"]["best_at_n"] == 70 and summary["agents"]["fixed"]["best_trajectory"] == "fixed/t2"
+    assert summary["agents"]["fixed"]["n"] == 2 and summary["agents"]["oracle"]["best_at_n"] == 90
+    text = markdown([a, b, c], summary, plot=None)
+    assert "Best@3" not in text and "Best@2 = 70" in text and "Best@1 = 90" in text and "never pooled" in text
+
+
+def test_scorecard_rows():
+    from alienworlds.cli.episode import scorecard
+
+    report = compute_report(_scored_trace(20.0))
+    report["gain"] = None
+    text = scorecard([("x", report, 1.0)])
+    lines = text.splitlines()
+    assert lines[0].startswith("floor (best trivial strategy on this bank): 20.0%")
+    assert "prov" in lines[1] and "unprov" in lines[1] and "Tm" in lines[1] and "Ttot" in lines[1]
+    row = lines[3].split()
+    assert row[0] == "x" and row[1] == "66.7" and "15" in row and "135" in row
+    assert lines[4].split() == ["cc", "58.3"]
