@@ -13,9 +13,10 @@ from pathlib import Path
 
 import click
 
-from alienworlds.episode.agents import BUILT_IN, AgentError, make_agent
+from alienworlds.episode.agents import AGENTS, AgentError, make_agent
 from alienworlds.episode.driver import Episode, Settings
 from alienworlds.episode.environment import Environment
+from alienworlds.episode.interrupt import Interrupted
 from alienworlds.episode.progress import Progress
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
 from alienworlds.episode.report import trajectory_dirs, write_html, write_summary
@@ -94,7 +95,7 @@ def episode_command(language: str) -> click.Command:
 
     @click.command("episode")
     @click.option("--agent", "agents", multiple=True, required=True, metavar="NAME",
-                  help=f"The agent: {', '.join(BUILT_IN)}. Repeat (or separate with commas) to run several, each in OUT/NAME.")
+                  help=f"The agent: {', '.join(AGENTS)}. Repeat (or separate with commas) to run several, each in OUT/NAME.")
     @click.option("--world", "world_spec", metavar="W", help="A shipped world's name or a world TOML path (default: the main world).")
     @click.option("--bank", type=click.Path(exists=True, dir_okay=False), metavar="PATH",
                   help="A task bank file other than the world's own (tasks/<language>/<world>.toml).")
@@ -105,7 +106,9 @@ def episode_command(language: str) -> click.Command:
     @click.option("--out", "out", type=click.Path(file_okay=False), default=None, metavar="DIR",
                   help="Where the trace and reports go (default: out/episodes/<world>-<agent>-<condition>).")
     @click.option("--resume", is_flag=True, help="Continue the trace in DIR if there is one (a finished run is left unchanged).")
-    @click.option("--seed", type=int, default=None, help="The seed of the fixed-probe sequence and the fixed agent (default 0).")
+    @click.option("--seed", type=int, default=None,
+                  help="The base seed (default 0): trajectory i gets seed + i - 1, recorded in its trace. It drives the fixed-probe "
+                       "sequence and the fixed agent, and the openai agent sends it as the request's seed.")
     @click.option("--probes-from", type=click.Path(exists=True), metavar="TRACE",
                   help="hindsight: the trace (or its folder) whose probes are replayed.")
     @click.option("--fixed-calls", type=click.IntRange(min=1, max=CALLS_PER_ROUND), default=CALLS_PER_ROUND, show_default=True,
@@ -118,11 +121,15 @@ def episode_command(language: str) -> click.Command:
     @click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="openai: an extra request field (VALUE as JSON when it parses), e.g. temperature=1.")
     @click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help="openai: milestone requests at once.")
     @click.option("--timeout", type=float, default=600.0, show_default=True, help="openai: seconds per request.")
-    @click.option("--max-retries", type=click.IntRange(min=0), default=6, show_default=True, help="openai: retries on 429/5xx/timeouts.")
-    @click.option("--backoff", type=float, default=2.0, show_default=True, help="openai: the first retry's delay in seconds (doubling).")
+    @click.option("--max-retries", type=click.IntRange(min=0), default=6, show_default=True,
+                  help="openai: retries on 408/409/429/5xx, timeouts and dropped connections (the SDK's backoff, Retry-After "
+                       "honoured), and on 200 replies without choices.")
+    @click.option("--backoff", type=float, default=2.0, show_default=True,
+                  help="openai: the first delay in seconds (doubling) before asking again after a 200 reply without choices.")
     @click.option("--drop-field", "drop_fields", multiple=True, metavar="FIELD", help="openai: an assistant-message field not to send back.")
     @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON instead of the scorecard.")
-    @click.option("--progress/--no-progress", default=None, help="A progress bar (default: when standard error is a terminal).")
+    @click.option("--progress/--no-progress", default=True, show_default=True,
+                  help="Progress on standard error: a bar with counts and an ETA on a terminal, one line per milestone otherwise.")
     def episode(agents, world_spec, bank, condition, trajectories, out, resume, seed, probes_from, fixed_calls, passes, source,
                 base_url, model, api_key_env, params, concurrency, timeout, max_retries, backoff, drop_fields, as_json, progress):
         """Run the ExplorationBench protocol: manual and worked examples,
@@ -136,8 +143,8 @@ def episode_command(language: str) -> click.Command:
         """
         names = [n.strip() for item in agents for n in item.split(",") if n.strip()]
         for name in names:
-            if name not in BUILT_IN:
-                fail(f"unknown agent {name!r}; built in: {', '.join(BUILT_IN)}")
+            if name not in AGENTS:
+                fail(f"unknown agent {name!r}; built in: {', '.join(AGENTS)}")
         recorded = None
         if "replay" in names:
             if not source:
@@ -162,7 +169,6 @@ def episode_command(language: str) -> click.Command:
                 fail(str(exc))
             raise
         base = Path(out) if out else Path("out") / "episodes" / f"{env.world_name}-{'-'.join(names)}-{condition}"
-        settings = Settings(condition=condition, seed=seed, probes_from=probes_from, fixed_per_round=fixed_calls, passes=passes)
         options = {"source": source, "base_url": base_url, "model": model, "api_key_env": api_key_env, "params": _param(params),
                    "concurrency": concurrency, "timeout": timeout, "max_retries": max_retries, "backoff": backoff,
                    "drop_fields": drop_fields}
@@ -172,19 +178,25 @@ def episode_command(language: str) -> click.Command:
             dirs = [agent_dir] if trajectories == 1 else [agent_dir / f"t{i}" for i in range(1, trajectories + 1)]
             for index, directory in enumerate(dirs, start=1):
                 label = name if trajectories == 1 else f"{name}/t{index}"
+                own_seed = seed + index - 1  # each trajectory its own seed
+                settings = Settings(condition=condition, seed=own_seed, probes_from=probes_from, fixed_per_round=fixed_calls,
+                                    passes=passes)
                 try:
-                    agent = make_agent(name, env, seed=seed, **options)
+                    agent = make_agent(name, env, seed=own_seed, **options)
                 except AgentError as exc:
                     fail(str(exc))
-                bar = Progress(enabled=progress, prefix=f"{label} ")
+                bar = Progress(mode=None if progress else "off", prefix=f"{label} ")
                 started = time.perf_counter()
                 try:
                     report = Episode(env, agent, directory, settings, resume=resume, progress=bar).run()
                 except (TraceError, AgentError, ValueError) as exc:
-                    bar.close()
                     click.echo(f"{language}: {label}: the run stopped: {exc}", err=True)
                     click.echo(f"{language}: continue it with --resume --out {base}", err=True)
                     sys.exit(EXIT_FAILED)
+                except Interrupted as exc:
+                    click.echo(f"\n{language}: {label}: {exc}; every reply received is in {directory / TRACE_NAME}", err=True)
+                    click.echo(f"{language}: continue it with --resume --out {base}", err=True)
+                    sys.exit(exc.exit_status)
                 finally:
                     agent.close()
                 rows.append((label, report, time.perf_counter() - started))
