@@ -15,7 +15,7 @@ import click
 
 from alienworlds.episode.agents import AGENTS, AgentError, make_agent
 from alienworlds.episode.driver import Episode, Settings
-from alienworlds.episode.environment import Environment
+from alienworlds.episode.environments import make_environment
 from alienworlds.episode.interrupt import Interrupted
 from alienworlds.episode.progress import Progress
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
@@ -23,20 +23,6 @@ from alienworlds.episode.report import trajectory_dirs, write_html, write_summar
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-
-
-def environment(language: str, world: str | None, bank: str | None = None) -> Environment:
-    """The environment of `language` for a world name or path (and a bank
-    file other than the world's own)."""
-    if language == "aliencode":
-        from alienworlds.episode.aliencode_env import AlienCodeEnvironment
-
-        return AlienCodeEnvironment(world, bank_path=bank)
-    if language == "alienlogic":
-        from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
-
-        return AlienLogicEnvironment(world, bank_path=bank)
-    raise ValueError(f"unknown language {language!r}")
 
 
 def _param(values: tuple[str, ...]) -> dict[str, object]:
@@ -98,7 +84,8 @@ def episode_command(language: str) -> click.Command:
                   help=f"The agent: {', '.join(AGENTS)}. Repeat (or separate with commas) to run several, each in OUT/NAME.")
     @click.option("--world", "world_spec", metavar="W", help="A shipped world's name or a world TOML path (default: the main world).")
     @click.option("--bank", type=click.Path(exists=True, dir_okay=False), metavar="PATH",
-                  help="A task bank file other than the world's own (tasks/<language>/<world>.toml).")
+                  help="The task bank file (default: the world's own, tasks/<language>/<world>.toml; a world given as a path "
+                       "without a shipped bank needs one).")
     @click.option("--condition", type=click.Choice(list(CONDITIONS)), default=None,
                   help="The exploration condition (default autonomous; a replay takes its trace's).")
     @click.option("--trajectories", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
@@ -158,16 +145,13 @@ def episode_command(language: str) -> click.Command:
         seed = seed if seed is not None else (int(recorded["seed"]) if recorded else 0)
         if condition == "hindsight" and not probes_from:
             fail("the hindsight condition needs --probes-from TRACE")
-        try:
-            env = environment(language, world_name, bank)
-        except NotImplementedError as exc:
-            fail(str(exc))
-        except Exception as exc:  # a bad world or bank: report it, no traceback
-            from alienworlds.ruleset import WorldError
+        from alienworlds.ruleset import WorldError
+        from alienworlds.tasks.bank import BankError
 
-            if isinstance(exc, (WorldError, ValueError, FileNotFoundError)) or type(exc).__name__ == "BankError":
-                fail(str(exc))
-            raise
+        try:
+            env = make_environment(language, world_name, bank)
+        except (WorldError, BankError, ValueError, FileNotFoundError, NotImplementedError) as exc:  # no traceback
+            fail(str(exc))
         base = Path(out) if out else Path("out") / "episodes" / f"{env.world_name}-{'-'.join(names)}-{condition}"
         options = {"source": source, "base_url": base_url, "model": model, "api_key_env": api_key_env, "params": _param(params),
                    "concurrency": concurrency, "timeout": timeout, "max_retries": max_retries, "backoff": backoff,

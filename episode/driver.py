@@ -15,9 +15,11 @@ import asyncio
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Awaitable, Callable
 
 from .agent import Agent, AgentError, Reply, Request
-from .environment import Environment, text_hash
+from .environment import Environment, ToolOutcome, text_hash
+from .grading import answer_event, rule_report_event
 from .interrupt import run_until_signal
 from .metrics import compute_report
 from .progress import Progress
@@ -26,6 +28,7 @@ from .protocol import (CALLS_PER_ROUND, CONDITIONS, FEEDBACK_CHARS, FEEDBACK_LIN
 from .trace import TRACE_NAME, Trace, TraceError, comparable, read_trace
 
 REPORT_NAME = "report.json"
+ToolRunner = Callable[[str, object], Awaitable[ToolOutcome]]
 MAX_TURNS_SLACK = 4  # model turns a round may take beyond one per allowed call
 
 
@@ -65,8 +68,12 @@ def write_json(path: Path, data: object) -> bool:
 
 class Episode:
     def __init__(self, env: Environment, agent: Agent, out: str | Path, settings: Settings | None = None,
-                 resume: bool = False, progress: Progress | None = None) -> None:
+                 resume: bool = False, progress: Progress | None = None, tool_runner: ToolRunner | None = None) -> None:
+        """`tool_runner(call_id, arguments)` runs a tool call the budget
+        allows (default: the environment's `run_tool`; an Inspect solver
+        routes it through Inspect's tools)."""
         self.env = env
+        self.tool_runner = tool_runner or self._run_tool_here
         self.agent = agent
         self.out = Path(out)
         self.settings = settings or Settings()
@@ -189,7 +196,7 @@ class Episode:
 
     def _request_event(self, request: Request, base: int, extra: list[dict]) -> dict:
         return {"type": "request", "key": f"request/{request.key}", "purpose": request.purpose, "base": base,
-                "extra": extra, "tools_enabled": request.tools_enabled, "milestone": _label(request.milestone),
+                "extra": extra, "tools_enabled": request.tools_enabled, "milestone": request.milestone,
                 "round": request.round, "task": request.task, "pass": request.answer_pass}
 
     def _recorded_reply(self, key: str) -> Reply | None:
@@ -229,7 +236,10 @@ class Episode:
             return False
         return self.env.max_total_calls is None or self.calls < self.env.max_total_calls
 
-    def _tool(self, round_no: int, number: int, turn: str, call: dict, counted_this_round: int) -> bool:
+    async def _run_tool_here(self, call_id: str, arguments: object) -> ToolOutcome:
+        return self.env.run_tool(arguments)
+
+    async def _tool(self, round_no: int, number: int, turn: str, call: dict, counted_this_round: int) -> bool:
         """Run (or take from the trace) one tool call; push its result.
         Return whether it counted against the budget."""
         fn = call.get("function") or {}
@@ -251,7 +261,7 @@ class Episode:
                     decoded = json.loads(arguments) if isinstance(arguments, str) else arguments
                 except ValueError:
                     decoded = None
-                outcome = self.env.run_tool(decoded)
+                outcome = await self.tool_runner(call["id"], decoded)
                 event.update(status=outcome.status, units=outcome.units, counted=True, feedback=outcome.feedback,
                              output_chars=len(outcome.output), output_lines=outcome.output.count("\n") + 1)
             event = self.trace.append(event)[0]
@@ -273,7 +283,7 @@ class Episode:
                 return
             for call in calls:
                 number += 1
-                counted += self._tool(round_no, number, key, call, counted)
+                counted += await self._tool(round_no, number, key, call, counted)
             if not self._budget_left(counted):
                 return
 
@@ -293,7 +303,7 @@ class Episode:
             self._push({"role": "assistant", "content": None, "tool_calls": calls})
             for call in calls:
                 number += 1
-                counted += self._tool(round_no, number, key, call, counted)
+                counted += await self._tool(round_no, number, key, call, counted)
             await self._explore_turn(f"r{round_no}/note{turn_no}", "reflect", False, round_no)
 
     async def _reflect_round(self, round_no: int) -> None:
@@ -311,16 +321,13 @@ class Episode:
             reply = await self._ask(f"{name}/rules", "rules", extra=prefix + [{"role": "user", "content": env.rule_report_prompt()}],
                               milestone=label)
             self.milestone_tokens += reply.tokens
-            report = env.parse_rule_report(reply.message.get("content") or "")
-            correct = env.score_rule_report(report)
-            self.trace.append({"type": "rule_report", "key": f"rules/{name}", "milestone": _label(label), "report": report,
-                               "correct": correct, "score": sum(correct.values()), "of": len(correct)})
+            self.trace.append(rule_report_event(env, name, reply.message.get("content") or ""))
         self.progress.advance()
         jobs = [(task.id, k) for task in self.tasks for k in range(1, self.settings.passes + 1)
                 if f"answer/{name}/{task.id}/{k}" not in self.trace]
         self.progress.advance(len(self.tasks) * self.settings.passes - len(jobs))
         await self._answer_all(label, name, jobs, prefix)
-        self.trace.append({"type": "milestone", "key": f"milestone/{name}", "milestone": _label(label), "budget": budget})
+        self.trace.append({"type": "milestone", "key": f"milestone/{name}", "milestone": label, "budget": budget})
         self.trace.fsync()
         report = compute_report(self.trace.events)
         write_json(self.out / REPORT_NAME, report)  # the partial report stays current
@@ -332,15 +339,9 @@ class Episode:
         return Request(f"{name}/{task_id}/{k}", "answer", self.conv + extra, [self.env.tool_spec()], False,
                        milestone=label, task=task_id, answer_pass=k)
 
-    def _record_answer(self, label: object, name: str, task_id: str, k: int, reply: Reply, *before: dict) -> None:
+    def _record_answer(self, name: str, task_id: str, k: int, reply: Reply, *before: dict) -> None:
         """Grade a reply and record the verdict (after `before`, in one write)."""
-        content = reply.message.get("content") or ""
-        answer = self.env.extract_answer(task_id, content)
-        verdict = self.env.grade(task_id, answer) if answer is not None else None
-        self.trace.append(*before, {"type": "answer", "key": f"answer/{name}/{task_id}/{k}", "milestone": _label(label),
-                           "task": task_id, "pass": k, "answer": answer,
-                           "passed": bool(verdict and verdict.passed),
-                           "detail": verdict.detail if verdict else "no answer found in the reply"})
+        self.trace.append(*before, answer_event(self.env, name, task_id, k, reply.message.get("content") or ""))
         self.milestone_tokens += reply.tokens
         self.progress.advance()
 
@@ -354,7 +355,7 @@ class Episode:
         for task_id, k in jobs:
             recorded = self._recorded_reply(f"{name}/{task_id}/{k}")
             if recorded is not None:
-                self._record_answer(label, name, task_id, k, recorded)
+                self._record_answer(name, task_id, k, recorded)
             else:
                 pending.append((task_id, k, self._answer_request(label, name, task_id, k, prefix)))
         if not pending:
@@ -370,7 +371,7 @@ class Episode:
                     self.trace.append(sent)  # recorded before it goes out
                 reply = self._clean_reply(await self.agent.respond_async(request))
             before = (sent, self._reply_event(request.key, reply)) if offline else (self._reply_event(request.key, reply),)
-            self._record_answer(label, name, task_id, k, reply, *before)
+            self._record_answer(name, task_id, k, reply, *before)
             await asyncio.sleep(0)  # a stop signal is handled between answers, even for an offline agent
 
         try:
@@ -386,10 +387,6 @@ class Episode:
     @staticmethod
     def _clean_reply(reply: Reply) -> Reply:
         return Reply(_clean(reply.message, False), reply.usage, reply.attempts)
-
-
-def _label(label: object) -> object:
-    return label
 
 
 def _first_error(group: BaseExceptionGroup) -> BaseException:
