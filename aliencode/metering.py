@@ -1,4 +1,4 @@
-"""Probe metering (DESIGN §5.4), computed on the syntax tree.
+"""Probe metering (docs/aliencode.md), computed on the syntax tree.
 
 Each EMIT call costs its number of top-level arguments (at least 1), times 3
 when it stands lexically inside a SWEEP or WHILE body. Strings and comments

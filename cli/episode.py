@@ -23,6 +23,11 @@ from alienworlds.episode.report import trajectory_dirs, write_html, write_summar
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+SCORECARD_LEGEND = "\n".join((
+    "M0..M4: accuracy (%) at each milestone · gain: last minus M0 · rules: stated correctly at the end / all",
+    "cov, uncov: accuracy on the tasks whose rules were all / not all stated correctly",
+    "C: tool calls counted · P: probe units spent · T: exploration tokens (prompt + completion) · time: wall clock",
+))
 
 
 def _param(values: tuple[str, ...]) -> dict[str, object]:
@@ -195,6 +200,7 @@ def episode_command(language: str) -> click.Command:
         click.echo(f"{language} episode · world {env.world_name} ({env.world_hash[:19]}…) · condition {condition} · "
                    f"{len(env.tasks())} tasks × {passes} answers · out {base}")
         click.echo(scorecard(rows))
+        click.echo(SCORECARD_LEGEND)
 
     return episode
 

@@ -1,4 +1,4 @@
-"""The episode loop (DESIGN §8): manual and worked examples, milestone M0,
+"""The episode loop (docs/episodes.md): manual and worked examples, milestone M0,
 rounds of exploration each followed by a milestone.
 
 The driver owns the main conversation, the budgets and the trace. At a

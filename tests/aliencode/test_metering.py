@@ -1,4 +1,4 @@
-"""Probe metering on the syntax tree (DESIGN §5.4)."""
+"""Probe metering on the syntax tree (docs/aliencode.md)."""
 
 import pytest
 
