@@ -2,17 +2,15 @@
 does (read on while the input stopped where more was expected or a block is
 open; a blank line ends a block), in a terminal and through a pipe."""
 
-import os
 import subprocess
 import sys
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aliencode.world_schema import load
 from alienworlds.repl.aliencode_backend import AlienCodeBackend
-from alienworlds.repl.shell import COMPLETE, INCOMPLETE, INVALID, Shell
+from alienworlds.repl.shell import Shell
 
 THREE_LEVELS = [
     "CRAFT evens(xs):",
@@ -24,30 +22,6 @@ THREE_LEVELS = [
     "",
     "EMIT(evens(STRAND(1, 2, 3, 4)))",
 ]
-
-
-@pytest.fixture(scope="module")
-def backend():
-    return AlienCodeBackend(load("standard"))
-
-
-@pytest.mark.parametrize(
-    "text,state",
-    [
-        ("CRAFT f(xs):\n    SET t AS 0\n    SWEEP x IN xs:", INCOMPLETE),
-        ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:", INCOMPLETE),
-        ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)", INCOMPLETE),
-        ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)\n    DELIVER 1", INCOMPLETE),
-        ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)\n    DELIVER 1\n", COMPLETE),
-        ("CRAFT f(xs):\n    EMIT(SHATTER(1,", INCOMPLETE),
-        ("CRAFT f(xs):\n    EMIT(1))", INVALID),
-        ("CRAFT f(xs):\n  EMIT(1)\n    EMIT(2)", INVALID),
-        ("CRAFT f(xs):\n    DELIVER 1\n  EMIT(2)", INVALID),
-        ("CRAFT f(xs):\nEMIT(1)", INVALID),
-    ],
-)
-def test_nested_completeness(backend, text, state):
-    assert backend.state(text) == state
 
 
 class Recorder:
@@ -106,31 +80,24 @@ def test_three_levels_through_a_pipe():
     assert proc.stdout.splitlines() == ["(0 units)", "6", "(1 unit)"]
 
 
-def test_three_levels_typed_in_a_terminal(tmp_path):
-    pexpect = pytest.importorskip("pexpect")
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "alienworlds.cli.aliencode", "repl", "--world", "standard"], env=env,
-                          encoding="utf-8", timeout=20, dimensions=(40, 120))
+def test_three_levels_typed_in_a_terminal(tmp_path, terminal):
+    child = terminal.start("aliencode", "standard")
     backspace = "\x7f"
-    try:
-        child.expect(">>>")
-        # typed as a person types: the shell indents after each ':' and
-        # keeps the indentation; Backspace steps out one level
-        child.send("CRAFT evens(xs):\r")
-        child.send("SET t AS 0\r")
-        child.send("SWEEP x IN xs:\r")
-        child.send("UPON AKIN(RESIDUE(x, 2), 0):\r")
-        child.send("SET t AS SHATTER(t, x)\r")
-        child.send(backspace * 2 + "DELIVER t\r")
-        child.send("\r")  # a blank line ends the block
-        child.expect(r"\(0 units\)")
-        child.expect(">>>")
-        child.send("EMIT(evens(STRAND(1, 2, 3, 4)))\r")
-        child.expect(r"6\s+\(1 unit\)")
-        child.expect(">>>")
-        child.sendcontrol("d")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close(force=True)
+    child.expect(">>>")
+    # typed as a person types: the shell indents after each ':' and
+    # keeps the indentation; Backspace steps out one level
+    child.send("CRAFT evens(xs):\r")
+    child.send("SET t AS 0\r")
+    child.send("SWEEP x IN xs:\r")
+    child.send("UPON AKIN(RESIDUE(x, 2), 0):\r")
+    child.send("SET t AS SHATTER(t, x)\r")
+    child.send(backspace * 2 + "DELIVER t\r")
+    child.send("\r")  # a blank line ends the block
+    child.expect(r"\(0 units\)")
+    child.expect(">>>")
+    child.send("EMIT(evens(STRAND(1, 2, 3, 4)))\r")
+    child.expect(r"6\s+\(1 unit\)")
+    child.expect(">>>")
+    terminal.leave(child)
     history = (tmp_path / "alienworlds" / "aliencode_history").read_text()
     assert "\n".join("+" + line for line in THREE_LEVELS[:6]) in history
