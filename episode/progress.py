@@ -65,7 +65,7 @@ class Progress:
         elapsed = time.monotonic() - self.started
         eta = self.eta()
         score = "" if accuracy is None else f" accuracy {accuracy:.1f}% ·"
-        tail = "" if eta is None or eta == 0 else f" · ETA {_duration(eta)}"
+        tail = "" if eta is None or eta < 0.5 else f" · ETA {_duration(eta)}"
         self.stream.write(f"{self.prefix}{name} done ·{score} {self.done}/{self.total} steps · {_duration(elapsed)} elapsed{tail}\n")
         self.stream.flush()
 

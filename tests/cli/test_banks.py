@@ -3,6 +3,7 @@ commands that need a bank name the path where it was expected and --bank."""
 
 import json
 import shutil
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -14,14 +15,15 @@ from alienworlds.ruleset.world import WORLDS_DIR
 from alienworlds.tasks.bank import bank_path
 
 CLIS = {"aliencode": aliencode, "alienlogic": alienlogic}
-SOURCE = {"aliencode": "demo", "alienlogic": "main"}  # a shipped world with a bank
+ROOT = Path(__file__).resolve().parents[2]
+BANKS = {"aliencode": bank_path("aliencode", "demo"), "alienlogic": ROOT / "tests" / "episode" / "data" / "alienlogic_demo.toml"}
 
 
 @pytest.fixture(params=["aliencode", "alienlogic"])
 def bankless(request, tmp_path):
-    """A copy of a shipped world under a name no bank has."""
+    """A copy of the language's demo world under a name no bank has."""
     language = request.param
-    text = (WORLDS_DIR / language / f"{SOURCE[language]}.toml").read_text(encoding="utf-8")
+    text = (WORLDS_DIR / language / "demo.toml").read_text(encoding="utf-8")
     lines = text.splitlines()
     first = next(i for i, line in enumerate(lines) if line.startswith("name = "))
     lines[first] = 'name = "bankless"'
@@ -41,9 +43,9 @@ def test_world_check_says_it_skipped_the_bank_audit(bankless):
         "give a bank with --bank PATH", "ok"]
     data = json.loads(CliRunner().invoke(CLIS[language], ["world", "check", str(path), "--json"]).stdout)
     assert data["bank_audit"] == "skipped" and data["ok"]
-    shipped = CliRunner().invoke(CLIS[language], ["world", "check", SOURCE[language], "--json"] +
-                                 (["--no-prover"] if language == "alienlogic" else []))
-    assert json.loads(shipped.stdout)["bank_audit"] == "done"
+    given = CliRunner().invoke(CLIS[language], ["world", "check", str(path), "--bank", str(BANKS[language]), "--json"] +
+                               (["--no-prover"] if language == "alienlogic" else []))
+    assert json.loads(given.stdout)["bank_audit"] == "done"
 
 
 def test_an_episode_on_a_world_without_a_bank_names_the_path_and_bank(bankless, tmp_path):
@@ -65,7 +67,7 @@ def test_tasks_without_a_bank_names_the_path(bankless):
 def test_a_world_given_by_path_runs_with_its_bank_given(bankless, tmp_path):
     language, path = bankless
     bank = tmp_path / "bank.toml"
-    shutil.copy(bank_path(language, SOURCE[language]), bank)
+    shutil.copy(BANKS[language], bank)
     result = CliRunner().invoke(CLIS[language], ["episode", "--agent", "oracle", "--world", str(path), "--bank", str(bank),
                                                  "--condition", "direct", "--out", str(tmp_path / "o"), "--no-progress"])
     assert result.exit_code == 0, result.output
