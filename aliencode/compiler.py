@@ -1,6 +1,6 @@
 """Compile an AlienCode syntax tree, under a world, into a host code object.
 
-The world is applied here, once per program (DESIGN §5.3): every operation
+The world is applied here, once per program (docs/architecture.md): every operation
 call and literal is bound to the world's rule for that site and lexical scope,
 or to the standard semantics. The output is a Python AST built node by node
 from our own syntax tree — user names are prefixed `a_`, literals become

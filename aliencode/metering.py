@@ -1,4 +1,4 @@
-"""Probe metering, computed on the syntax tree.
+"""Probe metering (docs/aliencode.md), computed on the syntax tree.
 
 Each EMIT call costs its number of top-level arguments (at least 1), times 3
 unless it provably runs at most once per run. Strings and comments cost

@@ -293,19 +293,35 @@ class Parser:
         if isinstance(exc, UnexpectedToken):
             tok = exc.token
             expected = exc.expected or set()
+            end = _ends_input(tok, text)  # more lines could complete the program (an interactive shell reads on)
             if tok.type == "$END":
                 return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(expected)}", line, column, at_end=True)
             if tok.type == "_INDENT":
                 return AlienSyntaxError("unexpected indent", tok.line or line, tok.column or column)
             if "_INDENT" in expected and len(expected) == 1:
-                return AlienSyntaxError("expected an indented block", tok.line or line, tok.column or column)
+                return AlienSyntaxError("expected an indented block", tok.line or line, tok.column or column, at_end=end)
             shown = self._describe(tok.type) if tok.type in ("_NL", "_DEDENT") else repr(tok.value)
             if tok.type == "OPERATION" or tok.type in STATEMENT_KEYWORDS:
                 shown = f"keyword {tok.value}"
-            return AlienSyntaxError(f"unexpected {shown}; expected {self._expected(expected)}", tok.line or line, tok.column or column)
+            return AlienSyntaxError(f"unexpected {shown}; expected {self._expected(expected)}", tok.line or line, tok.column or column,
+                                    at_end=end)
         if isinstance(exc, UnexpectedEOF):
             return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(set(exc.expected))}", line, column, at_end=True)
         return AlienSyntaxError("invalid syntax", line, column)
+
+
+def _ends_input(tok: Token, text: str) -> bool:
+    """Whether `tok` is layout the input's end produced (the closing
+    dedents, the end marker) with nothing but white space after it."""
+    if tok.type not in ("_DEDENT", "$END"):
+        return False
+    if tok.end_pos is not None:
+        offset = tok.end_pos
+    else:  # a dedent at a line start: it sits where that line's text begins
+        lines = text.split("\n")
+        row = (tok.line or 1) - 1
+        offset = sum(len(x) + 1 for x in lines[:row]) + (tok.column or 1) - 1
+    return not text[offset:].strip()
 
 
 @lru_cache(maxsize=32)

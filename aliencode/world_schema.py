@@ -1,4 +1,4 @@
-"""What an AlienCode world file may say (the language half of DESIGN §4).
+"""What an AlienCode world file may say (the language half of docs/worlds.md).
 
 A rule targets a site (an operation, a literal kind, or SWEEP), gives the
 `actual` behaviour as a rule expression over the site's operands (or

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
 from alienworlds.cli.lazy import episode_commands
 from alienworlds.ruleset.inputs import InputError, read_input
 from alienworlds.ruleset import Limits, WorldError
@@ -131,7 +132,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
         for r in loaded.rules
     ]
     result: dict[str, object] = {"world": loaded.name, "hash": loaded.hash, "ok": True, "problems": [], "rules": rules}
-    bank = _bank_or_exit(loaded, bank_file, required=False)
+    bank = bank_or_exit("aliencode", loaded, bank_file, required=False)
+    result["bank_audit"] = "skipped" if bank is None else "done"
     report = None
     if bank is not None:
         from alienworlds.tasks.aliencode_audit import audit
@@ -162,27 +164,12 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
                 click.echo(f"  {t.id:<5} {t.kind:<10} {t.band:<9} {t.family:<8} {','.join(t.rules) or '-'}")
             if report.validity is not None:
                 click.echo(report.validity.summary())
+        else:
+            click.echo(skipped_audit_note("aliencode", loaded))
         for problem in result["problems"]:
             click.echo(f"problem: {problem}")
         click.echo("ok" if result["ok"] else f"{len(result['problems'])} problems")
     sys.exit(EXIT_OK if result["ok"] else EXIT_ERROR)
-
-
-def _bank_or_exit(loaded, bank_file: str | None, required: bool):
-    """The task bank of a world: --bank, else tasks/aliencode/<world>.toml."""
-    from pathlib import Path
-
-    from alienworlds.tasks.bank import BankError, bank_path, load_bank
-
-    path = Path(bank_file) if bank_file else bank_path("aliencode", loaded.name)
-    if not bank_file and not path.exists() and not required:
-        return None
-    try:
-        return load_bank("aliencode", loaded.name, path)
-    except BankError as exc:
-        for problem in exc.problems:
-            click.echo(f"aliencode: {problem}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
 
 
 @main.command("tasks")
@@ -196,7 +183,7 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     whole-program task names the inputs its program reads.
     """
     loaded = load_world_or_exit(world_spec)
-    bank = _bank_or_exit(loaded, bank_file, required=True)
+    bank = bank_or_exit("aliencode", loaded, bank_file, required=True)
     from alienworlds.tasks.aliencode_disclosure import describe_inputs
 
     shown = [
@@ -235,7 +222,7 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 
     answer = read_source(file)
     loaded = load_world_or_exit(world_spec)
-    bank = _bank_or_exit(loaded, bank_file, required=True)
+    bank = bank_or_exit("aliencode", loaded, bank_file, required=True)
     try:
         bank.task(task_id)
     except KeyError:

@@ -8,6 +8,7 @@ from collections import Counter
 
 import click
 
+from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
 from alienworlds.cli.lazy import episode_commands
 from alienworlds.ruleset.inputs import InputError, read_input
 
@@ -127,7 +128,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
         for r in w.rules
     ]
     result: dict[str, object] = {"world": w.name, "hash": w.hash, "ok": not problems, "problems": problems, "rules": rules}
-    bank = _bank_or_exit(w, bank_file, required=False)
+    bank = bank_or_exit("alienlogic", w, bank_file, required=False)
+    result["bank_audit"] = "skipped" if bank is None else "done"
     report = None
     if bank is not None:
         from alienworlds.tasks.alienlogic_audit import audit as audit_bank
@@ -176,27 +178,12 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
             for t in report.tasks:
                 kind = "first-order" if t.first_order else "propositional"
                 click.echo(f"  {t.id:<5} {t.family:<12} {'provable' if t.provable else 'unprovable':<11} {kind:<14} {','.join(t.rules) or '-'}")
+        else:
+            click.echo(skipped_audit_note("alienlogic", w))
         for p in problems:
             click.echo(f"problem: {p}")
         click.echo("ok" if not problems else f"{len(problems)} problem{'s' if len(problems) != 1 else ''}")
     sys.exit(EXIT_OK if not problems else EXIT_REJECTED)
-
-
-def _bank_or_exit(w: World, bank_file: str | None, required: bool):
-    """The task bank of a world: --bank, else tasks/alienlogic/<world>.toml."""
-    from pathlib import Path
-
-    from alienworlds.tasks.bank import BankError, bank_path, load_bank
-
-    path = Path(bank_file) if bank_file else bank_path("alienlogic", w.name)
-    if not bank_file and not path.exists() and not required:
-        return None
-    try:
-        return load_bank("alienlogic", w.name, path)
-    except BankError as exc:
-        for problem in exc.problems:
-            click.echo(f"alienlogic: {problem}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
 
 
 def _logic_tasks_or_exit(bank):
@@ -222,7 +209,7 @@ def _theorem(w: World, bank_file: str | None, task_id: str | None, premises: str
     if task_id is not None:
         if premises is not None or goal is not None:
             fail("give either --task or --premises/--goal, not both")
-        bank = _bank_or_exit(w, bank_file, required=True)
+        bank = bank_or_exit("alienlogic", w, bank_file, required=True)
         return _task_or_exit(_logic_tasks_or_exit(bank), task_id, bank).theorem
     if goal is None:
         fail("give --task ID, or --goal (and --premises) to state a theorem")
@@ -242,7 +229,7 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     References, naive proofs, certificates and provability are never shown.
     """
     w = world_or_exit(world_spec)
-    bank = _bank_or_exit(w, bank_file, required=True)
+    bank = bank_or_exit("alienlogic", w, bank_file, required=True)
     tasks = _logic_tasks_or_exit(bank)
     shown = [{"id": t.id, "prompt": t.prompt, "premises": [str(p) for p in t.theorem.premises], "goal": str(t.theorem.goal)} for t in tasks.values()]
     if as_json:
@@ -271,7 +258,7 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 
     answer = read_text(file)
     w = world_or_exit(world_spec)
-    bank = _bank_or_exit(w, bank_file, required=True)
+    bank = bank_or_exit("alienlogic", w, bank_file, required=True)
     _task_or_exit(_logic_tasks_or_exit(bank), task_id, bank)
     result = AlienLogicGrader(w, bank).grade(task_id, answer)
     if as_json:
@@ -337,7 +324,7 @@ def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_task
         if write:
             if not task_id:
                 fail("--write needs --task (the bank names where the certificate lives)")
-            bank = _bank_or_exit(w, bank_file, required=True)
+            bank = bank_or_exit("alienlogic", w, bank_file, required=True)
             path = _logic_tasks_or_exit(bank)[task_id].certificate
             if path is None:
                 fail(f"task {task_id} names no certificate file")
@@ -364,7 +351,7 @@ def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: 
 
     from alienlogic.certify import check_certificate, dump_certificate, find_certificate
 
-    bank = _bank_or_exit(w, bank_file, required=True)
+    bank = bank_or_exit("alienlogic", w, bank_file, required=True)
     tasks = [t for t in _logic_tasks_or_exit(bank).values() if not t.provable]
     rows, total, ok = [], 0.0, True
     start = time.perf_counter()
@@ -424,7 +411,7 @@ def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, sec
 
     w = world_or_exit(world_spec)
     if all_tasks:
-        bank = _bank_or_exit(w, bank_file, required=True)
+        bank = bank_or_exit("alienlogic", w, bank_file, required=True)
         tasks = [t for t in _logic_tasks_or_exit(bank).values() if t.provable]
         start = time.perf_counter()
         rows = []

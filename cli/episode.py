@@ -13,29 +13,24 @@ from pathlib import Path
 
 import click
 
-from alienworlds.episode.agents import BUILT_IN, AgentError, make_agent
+from alienworlds.episode.agents import AGENTS, AgentError, make_agent
 from alienworlds.episode.driver import Episode, Settings
-from alienworlds.episode.environment import Environment
+from alienworlds.episode.environments import make_environment
+from alienworlds.episode.interrupt import Interrupted
 from alienworlds.episode.progress import Progress
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
 from alienworlds.episode.report import trajectory_dirs, write_html, write_summary
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-
-
-def environment(language: str, world: str | None, bank: str | None = None) -> Environment:
-    """The environment of `language` for a world name or path (and a bank
-    file other than the world's own)."""
-    if language == "aliencode":
-        from alienworlds.episode.aliencode_env import AlienCodeEnvironment
-
-        return AlienCodeEnvironment(world, bank_path=bank)
-    if language == "alienlogic":
-        from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
-
-        return AlienLogicEnvironment(world, bank_path=bank)
-    raise ValueError(f"unknown language {language!r}")
+SCORECARD_LEGEND = "\n".join((
+    "M0..M4: accuracy (%) at each milestone · gain: last minus M0 · rules: stated correctly at the end / all",
+    "cov, uncov: accuracy on the tasks whose rules were all / not all stated correctly",
+    "prov, unprov (AlienLogic): accuracy on provable theorems, refusals of unprovable ones (unprovable recognition)",
+    "cc: the row above chance-corrected against the floor",
+    "C: tool calls counted · P: probe units spent · T: exploration tokens (prompt + completion)",
+    "Tm: tokens spent at milestones · Ttot: all tokens · time: wall clock",
+))
 
 
 def _param(values: tuple[str, ...]) -> dict[str, object]:
@@ -110,10 +105,11 @@ def episode_command(language: str) -> click.Command:
 
     @click.command("episode")
     @click.option("--agent", "agents", multiple=True, required=True, metavar="NAME",
-                  help=f"The agent: {', '.join(BUILT_IN)}. Repeat (or separate with commas) to run several, each in OUT/NAME.")
+                  help=f"The agent: {', '.join(AGENTS)}. Repeat (or separate with commas) to run several, each in OUT/NAME.")
     @click.option("--world", "world_spec", metavar="W", help="A shipped world's name or a world TOML path (default: the main world).")
     @click.option("--bank", type=click.Path(exists=True, dir_okay=False), metavar="PATH",
-                  help="A task bank file other than the world's own (tasks/<language>/<world>.toml).")
+                  help="The task bank file (default: the world's own, tasks/<language>/<world>.toml; a world given as a path "
+                       "without a shipped bank needs one).")
     @click.option("--condition", type=click.Choice(list(CONDITIONS)), default=None,
                   help="The exploration condition (default autonomous; a replay takes its trace's).")
     @click.option("--trajectories", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
@@ -121,7 +117,9 @@ def episode_command(language: str) -> click.Command:
     @click.option("--out", "out", type=click.Path(file_okay=False), default=None, metavar="DIR",
                   help="Where the trace and reports go (default: out/episodes/<world>-<agent>-<condition>).")
     @click.option("--resume", is_flag=True, help="Continue the trace in DIR if there is one (a finished run is left unchanged).")
-    @click.option("--seed", type=int, default=None, help="The seed of the fixed-probe sequence and the fixed agent (default 0).")
+    @click.option("--seed", type=int, default=None,
+                  help="The base seed (default 0): trajectory i gets seed + i - 1, recorded in its trace. It drives the fixed-probe "
+                       "sequence and the fixed agent, and the openai agent sends it as the request's seed.")
     @click.option("--probes-from", type=click.Path(exists=True), metavar="TRACE",
                   help="hindsight: the trace (or its folder) whose probes are replayed.")
     @click.option("--fixed-calls", type=click.IntRange(min=1, max=CALLS_PER_ROUND), default=CALLS_PER_ROUND, show_default=True,
@@ -134,11 +132,15 @@ def episode_command(language: str) -> click.Command:
     @click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="openai: an extra request field (VALUE as JSON when it parses), e.g. temperature=1.")
     @click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help="openai: milestone requests at once.")
     @click.option("--timeout", type=float, default=600.0, show_default=True, help="openai: seconds per request.")
-    @click.option("--max-retries", type=click.IntRange(min=0), default=6, show_default=True, help="openai: retries on 429/5xx/timeouts.")
-    @click.option("--backoff", type=float, default=2.0, show_default=True, help="openai: the first retry's delay in seconds (doubling).")
+    @click.option("--max-retries", type=click.IntRange(min=0), default=6, show_default=True,
+                  help="openai: retries on 408/409/429/5xx, timeouts and dropped connections (the SDK's backoff, Retry-After "
+                       "honoured), and on 200 replies without choices.")
+    @click.option("--backoff", type=float, default=2.0, show_default=True,
+                  help="openai: the first delay in seconds (doubling) before asking again after a 200 reply without choices.")
     @click.option("--drop-field", "drop_fields", multiple=True, metavar="FIELD", help="openai: an assistant-message field not to send back.")
     @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON instead of the scorecard.")
-    @click.option("--progress/--no-progress", default=None, help="A progress bar (default: when standard error is a terminal).")
+    @click.option("--progress/--no-progress", default=True, show_default=True,
+                  help="Progress on standard error: a bar with counts and an ETA on a terminal, one line per milestone otherwise.")
     def episode(agents, world_spec, bank, condition, trajectories, out, resume, seed, probes_from, fixed_calls, passes, source,
                 base_url, model, api_key_env, params, concurrency, timeout, max_retries, backoff, drop_fields, as_json, progress):
         """Run the ExplorationBench protocol: manual and worked examples,
@@ -152,8 +154,8 @@ def episode_command(language: str) -> click.Command:
         """
         names = [n.strip() for item in agents for n in item.split(",") if n.strip()]
         for name in names:
-            if name not in BUILT_IN:
-                fail(f"unknown agent {name!r}; built in: {', '.join(BUILT_IN)}")
+            if name not in AGENTS:
+                fail(f"unknown agent {name!r}; built in: {', '.join(AGENTS)}")
         recorded = None
         if "replay" in names:
             if not source:
@@ -167,18 +169,14 @@ def episode_command(language: str) -> click.Command:
         seed = seed if seed is not None else (int(recorded["seed"]) if recorded else 0)
         if condition == "hindsight" and not probes_from:
             fail("the hindsight condition needs --probes-from TRACE")
-        try:
-            env = environment(language, world_name, bank)
-        except NotImplementedError as exc:
-            fail(str(exc))
-        except Exception as exc:  # a bad world or bank: report it, no traceback
-            from alienworlds.ruleset import WorldError
+        from alienworlds.ruleset import WorldError
+        from alienworlds.tasks.bank import BankError
 
-            if isinstance(exc, (WorldError, ValueError, FileNotFoundError)) or type(exc).__name__ == "BankError":
-                fail(str(exc))
-            raise
+        try:
+            env = make_environment(language, world_name, bank)
+        except (WorldError, BankError, ValueError, FileNotFoundError, NotImplementedError) as exc:  # no traceback
+            fail(str(exc))
         base = Path(out) if out else Path("out") / "episodes" / f"{env.world_name}-{'-'.join(names)}-{condition}"
-        settings = Settings(condition=condition, seed=seed, probes_from=probes_from, fixed_per_round=fixed_calls, passes=passes)
         options = {"source": source, "base_url": base_url, "model": model, "api_key_env": api_key_env, "params": _param(params),
                    "concurrency": concurrency, "timeout": timeout, "max_retries": max_retries, "backoff": backoff,
                    "drop_fields": drop_fields}
@@ -188,19 +186,25 @@ def episode_command(language: str) -> click.Command:
             dirs = [agent_dir] if trajectories == 1 else [agent_dir / f"t{i}" for i in range(1, trajectories + 1)]
             for index, directory in enumerate(dirs, start=1):
                 label = name if trajectories == 1 else f"{name}/t{index}"
+                own_seed = seed + index - 1  # each trajectory its own seed
+                settings = Settings(condition=condition, seed=own_seed, probes_from=probes_from, fixed_per_round=fixed_calls,
+                                    passes=passes)
                 try:
-                    agent = make_agent(name, env, seed=seed, **options)
+                    agent = make_agent(name, env, seed=own_seed, **options)
                 except AgentError as exc:
                     fail(str(exc))
-                bar = Progress(enabled=progress, prefix=f"{label} ")
+                bar = Progress(mode=None if progress else "off", prefix=f"{label} ")
                 started = time.perf_counter()
                 try:
                     report = Episode(env, agent, directory, settings, resume=resume, progress=bar).run()
                 except (TraceError, AgentError, ValueError) as exc:
-                    bar.close()
                     click.echo(f"{language}: {label}: the run stopped: {exc}", err=True)
                     click.echo(f"{language}: continue it with --resume --out {base}", err=True)
                     sys.exit(EXIT_FAILED)
+                except Interrupted as exc:
+                    click.echo(f"\n{language}: {label}: {exc}; every reply received is in {directory / TRACE_NAME}", err=True)
+                    click.echo(f"{language}: continue it with --resume --out {base}", err=True)
+                    sys.exit(exc.exit_status)
                 finally:
                     agent.close()
                 rows.append((label, report, time.perf_counter() - started))
@@ -215,6 +219,7 @@ def episode_command(language: str) -> click.Command:
         click.echo(f"{language} episode · world {env.world_name} ({env.world_hash[:19]}…) · condition {condition} · "
                    f"{len(env.tasks())} tasks × {passes} answers · out {base}")
         click.echo(scorecard(rows))
+        click.echo(SCORECARD_LEGEND)
 
     return episode
 

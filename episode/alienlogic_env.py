@@ -5,7 +5,7 @@ goal by the bank's grader (tasks.alienlogic_grading); a designated
 unprovable task scores only as a clean refusal.
 
 AlienLogic has no rule-report score (ExplorationBench §3.3): its diagnostic
-is unprovable recognition. Banks follow DESIGN §7: `tasks/alienlogic/
+is unprovable recognition. Banks follow docs/tasks.md: `tasks/alienlogic/
 <world>.toml` with `kind = "proof"`, `premises` (a list of formulas, or one
 comma-separated string), `goal`, `provable` (default true), a `reference`
 proof (and optionally a manual-trusting `naive` one); worked examples give

@@ -1,4 +1,4 @@
-"""Metrics of one trajectory, computed from its trace alone (DESIGN §8,
+"""Metrics of one trajectory, computed from its trace alone (docs/episodes.md,
 ExplorationBench §3.3 and appendix A.6).
 
 * M_t: accuracy in percent, the mean over tasks of the mean of the answer

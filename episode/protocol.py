@@ -1,5 +1,5 @@
 """The ExplorationBench protocol's constants, conditions and feedback cap
-(DESIGN §8).
+(docs/episodes.md).
 
 An episode: the manual and the fixed worked examples in the system prompt;
 milestone M0; then ROUNDS rounds of exploration, each followed by a

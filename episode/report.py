@@ -71,6 +71,12 @@ def agent_label(agent: dict) -> str:
     return f"{name}:{agent['model']}" if agent.get("model") else name
 
 
+def system_key(agent: dict | None) -> str:
+    """Which system an agent config describes: its config without the
+    trajectory's seed (trajectories of one system differ only in that)."""
+    return json.dumps({k: v for k, v in (agent or {}).items() if k != "seed"}, sort_keys=True)
+
+
 def _floor(reports: list[dict]) -> float | None:
     floors = {r.get("floor") for r in reports}
     return floors.pop() if len(floors) == 1 else None
@@ -84,7 +90,7 @@ def aggregate(reports: list[dict], names: list[str] | None = None) -> dict:
     names = names or [f"t{i + 1}" for i in range(len(reports))]
     groups: dict[str, list[int]] = {}
     for i, r in enumerate(reports):
-        groups.setdefault(json.dumps(r.get("agent"), sort_keys=True), []).append(i)
+        groups.setdefault(system_key(r.get("agent")), []).append(i)
     if len(groups) <= 1:
         return _aggregate(reports, names)
     labels: dict[str, str] = {}

@@ -3,10 +3,15 @@
 A language supplies a `Backend`: whether a buffer is complete, how to run
 it, its keywords and lexer, its manual and world. The shell supplies the
 rest: prompt-toolkit editing with persistent history, auto-suggestion,
-completion, multi-line entry (a line ending in `:` continues with
-auto-indent, a blank line ends a block), colon commands, and a plain
-line-by-line mode when standard input is not a terminal, so it can be
-scripted.
+completion, multi-line entry, colon commands, and a plain line-by-line
+mode when standard input is not a terminal, so it can be scripted.
+
+Completeness is decided as Python's shell decides it, in both modes: an
+entry reads on while the input stopped where more was expected (an open
+bracket, a line ending in `:`) or while a block is open; a blank line ends
+the block; any other error is shown at once. In a terminal a line ending in
+`:` indents the next one, the indentation carries over, and Backspace in the
+indentation steps out one level.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Protocol, TextIO
 
 COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
+INDENT = 4  # spaces a block opened by a line ending in ':' is indented by
 
 
 class Backend(Protocol):
@@ -168,8 +174,19 @@ class Shell:
                 return
             indent = len(last) - len(last.lstrip())
             if last.rstrip().endswith(":"):
-                indent += 4
+                indent += INDENT
             buf.insert_text("\n" + " " * indent)
+
+        @bindings.add("backspace")
+        def _(event) -> None:
+            # In the indentation, Backspace steps out one block level (to the
+            # previous multiple of INDENT), as Python-aware editors do.
+            buf = event.current_buffer
+            before = buf.document.current_line_before_cursor
+            if before and not before.strip(" "):
+                buf.delete_before_cursor(len(before) - (len(before) - 1) // INDENT * INDENT)
+            else:
+                buf.delete_before_cursor(1)
 
         path = history_path(backend.language)
         try:

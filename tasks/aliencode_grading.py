@@ -1,4 +1,4 @@
-"""Grading AlienCode answers exactly (DESIGN §7).
+"""Grading AlienCode answers exactly (docs/tasks.md).
 
 A synthesis answer is a program: for each private call, the answer runs (its
 own output discarded), then the call runs in the same namespace, in the

@@ -1,4 +1,4 @@
-"""Grading AlienLogic answers exactly (DESIGN §6.4, §7).
+"""Grading AlienLogic answers exactly (docs/alienlogic.md, docs/tasks.md).
 
 An answer is model text holding either one proof block (`PROOF` … `END`,
 possibly inside a fenced block, with prose around it) or a refusal line

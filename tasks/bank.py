@@ -1,4 +1,4 @@
-"""Task banks: worked examples and held-out tasks of one world (DESIGN §7).
+"""Task banks: worked examples and held-out tasks of one world (docs/tasks.md).
 
 Only the loader and the data model live here; expected outputs are computed
 by the graders and the audit, never stored.

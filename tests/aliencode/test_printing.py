@@ -1,4 +1,4 @@
-"""Python-compatible printing (DESIGN §5.1)."""
+"""Python-compatible printing (docs/aliencode.md)."""
 
 from aliencode import run_source
 from alienworlds.ruleset.text import render

@@ -1,4 +1,3 @@
-import io
 import json
 import struct
 import zlib
@@ -9,7 +8,6 @@ from click.testing import CliRunner
 from alienworlds.cli.aliencode import main
 from alienworlds.episode.metrics import compute_report, dynamics
 from alienworlds.episode.png import PALETTE, curve_chart
-from alienworlds.episode.progress import Progress
 from alienworlds.episode.report import aggregate, markdown, replay_html
 
 
@@ -91,25 +89,12 @@ def test_the_plot_is_a_valid_png_with_the_curves():
         assert bytes(color) in raw
 
 
-def test_progress_bar_draws_only_when_enabled():
-    stream = io.StringIO()
-    bar = Progress(stream=stream, enabled=True)
-    bar.start(4)
-    bar.label("M0")
-    bar.advance(4)
-    bar.close()
-    assert "[" in stream.getvalue() and "100%" in stream.getvalue() and stream.getvalue().endswith("\n")
-    quiet = io.StringIO()
-    Progress(stream=quiet).start(3)  # a StringIO is not a terminal
-    assert quiet.getvalue() == ""
-
-
 def test_cli_episode_and_report(tmp_path):
     runner = CliRunner()
     out = tmp_path / "runs"
     result = runner.invoke(main, ["episode", "--agent", "oracle,naive", "--agent", "fixed", "--world", "demo", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = result.stdout.splitlines()
     assert "condition autonomous" in lines[0] and "6 tasks × 3 answers" in lines[0]
     oracle = next(line for line in lines if line.startswith("oracle"))
     assert oracle.split()[1:6] == ["100.0"] * 5
@@ -134,7 +119,7 @@ def test_cli_trajectories_and_bad_input(tmp_path):
     result = runner.invoke(main, ["episode", "--agent", "fixed", "--world", "demo", "--condition", "direct",
                                   "--trajectories", "2", "--out", str(tmp_path), "--json"])
     assert result.exit_code == 0, result.output
-    reports = json.loads(result.output)
+    reports = json.loads(result.stdout)
     assert [r["trajectory"] for r in reports] == [1, 2]
     assert (tmp_path / "t1" / "trace.jsonl").exists() and (tmp_path / "t2" / "trace.jsonl").exists()
     summary = json.loads((tmp_path / "summary.json").read_text())

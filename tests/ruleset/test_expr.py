@@ -1,4 +1,4 @@
-"""Rule-expression parsing and canonical text (DESIGN §3)."""
+"""Rule-expression parsing and canonical text (docs/worlds.md)."""
 
 import pytest
 from hypothesis import given, settings, strategies as st

@@ -1,4 +1,4 @@
-"""World files: loading, validation messages, hashing (DESIGN §4)."""
+"""World files: loading, validation messages, hashing (docs/worlds.md)."""
 
 import pytest
 
