@@ -346,7 +346,45 @@ class Search:
                             return Node(goal, "IMPL_E", (n, i) if order[0] is x else (i, n), d)
                         break
                 break  # one lifting formula is enough to try
+        # a helper lemma at a shallower level, where the goal's introduction
+        # is allowed: IMPL(X, goal) proved there, with X an open assumption or
+        # the conjunction of those opened since, then X here and modus ponens
+        if t in (Impl, Not) and d >= 2 and not self._introducible(goal, d, ctx):
+            for k in range(d - 2, -1, -1):
+                if not self._introducible(goal, k + 1, self.ctx(A[:k + 1])):
+                    continue
+                for x in _lemma_antecedents(A[k:]):
+                    lemma = Impl(x, goal)
+                    for order in ((x, lemma), (lemma, x)):
+                        if o.derive("IMPL_E", tuple(line(y) for y in order), d, ctx) is not goal:
+                            continue
+                        proof = sub(A[:k], lemma, b, lifted)
+                        if proof is None:
+                            break
+                        have = sub(A, x, b, lifted)
+                        if have is not None:
+                            return Node(goal, "IMPL_E", (have, proof) if order[0] is x else (proof, have), d)
+                        break
         return None
+
+    def _introducible(self, goal: Formula, depth: int, ctx: Context) -> bool:
+        """Whether the introduction rule of an implication or negation may
+        derive `goal` at `depth`."""
+        if type(goal) is Impl:
+            return self.o.applies("IMPL_I", (box(goal.left, goal.right),), goal, depth, ctx)
+        return self.o.applies("NOT_I", (box(goal.body, BOT),), goal, depth, ctx)
+
+
+def _lemma_antecedents(opened: tuple[Formula, ...]) -> list[Formula]:
+    """What a helper lemma may assume: each assumption opened at or below its
+    level (latest first), then all of them as one left-nested conjunction."""
+    out = list(dict.fromkeys(reversed(opened)))
+    if len(opened) > 1:
+        conj = opened[0]
+        for a in opened[1:]:
+            conj = And(conj, a)
+        out.append(conj)
+    return out
 
 
 def _unrewrites(goal: Formula, s: Term, t: Term) -> list[Formula]:
