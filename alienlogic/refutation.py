@@ -524,9 +524,12 @@ def _split_part(f: Formula) -> Formula:
 
 
 def _open_beta(candidates, facts) -> Formula | None:
+    """The largest open two-sided formula among `candidates` (the first of
+    equal size). Splitting the largest first measured shorter proofs and
+    faster searches than the smallest first on Pelletier's problems."""
     best = None
     for f in candidates:
-        if _is_open(f, facts) and (best is None or f.size < best.size):
+        if _is_open(f, facts) and (best is None or f.size > best.size):
             best = f
     return best
 
