@@ -49,17 +49,24 @@ from __future__ import annotations
 
 import time
 from functools import lru_cache
+from itertools import product
 from collections import deque
 from dataclasses import dataclass, field
 
 from .formulas import BOT, And, Bot, Exists, Fn, Forall, Formula, Impl, Name, Node, Not, Or, Pred, Quantified, Term, children
 from .sat import Solver, atoms
+from .saturation import ground_terms
 from .substitution import substitute
 from .writeout import BoxRef, Node as TreeNode
 
 
+# Function applications made per symbol and level at most (beyond, the level
+# is skipped for that symbol, and the failure is not final).
+MAX_NEW_TERMS = 400
+
+
 class OutOfTime(Exception):
-    pass
+    """The search's time allowance is spent."""
 
 
 @dataclass(eq=False)
@@ -406,16 +413,20 @@ class Refuter:
             for t in _closed_terms(f):
                 if t not in br.terms:
                     br.terms[t] = 0 if type(t) is Name else 1 + max((br.terms.get(a, 0) for a in t.terms), default=0)
+        if not self.functions:
+            return
+        # function symbols make ever deeper terms: a failure at this level is
+        # never final
+        self.held_back = True
+        base = [t for t, lv in br.terms.items() if lv < self.level]
         for sym in self.functions:
             name, arity = sym.rsplit("/", 1)
-            base = [t for t, lv in br.terms.items() if lv < self.level]
-            if int(arity) == 1:
-                for t in base:
-                    new = Fn(name, (t,))
-                    if new not in br.terms:
-                        br.terms[new] = br.terms[t] + 1
-            if len(base) < len(br.terms):
-                self.held_back = True
+            if len(base) ** int(arity) > MAX_NEW_TERMS:
+                continue
+            for args in product(base, repeat=int(arity)):
+                new = Fn(name, args)
+                if new not in br.terms:
+                    br.terms[new] = 1 + max(br.terms[a] for a in args)
 
     # -- goals ----------------------------------------------------------------------
 
@@ -485,8 +496,8 @@ class Refuter:
         br = Branch({})
         for p in self.premises:
             self.add(br, p, Derivation(p, "premise"))
-        for t in _closed_terms_of(self.premises, self.goal):
-            br.terms.setdefault(t, 0 if type(t) is Name else 1)
+        for t in ground_terms((*self.premises, self.goal)):
+            br.terms.setdefault(t, 0 if type(t) is Name else 1 + max(br.terms.get(a, 0) for a in t.terms))
         return self.prove(br, self.goal)
 
 
@@ -549,32 +560,7 @@ def _names(node: Node, out: set[str]) -> None:
 def _closed_terms(f: Formula) -> tuple[Term, ...]:
     """The closed terms of `f` (no bound variable inside), memoised: the
     search asks for every fact of every branch."""
-    out: dict[Term, None] = {}
-
-    def visit(node: Node, bound: frozenset[str]) -> None:
-        if isinstance(node, Term):
-            if not (node.free & bound):
-                out.setdefault(node)
-            if type(node) is Fn:
-                for c in node.terms:
-                    visit(c, bound)
-            return
-        if isinstance(node, Quantified):
-            visit(node.body, bound | {node.var})
-            return
-        for c in children(node):
-            visit(c, bound)
-
-    visit(f, frozenset())
-    return tuple(out)
-
-
-def _closed_terms_of(premises, goal) -> list[Term]:
-    out: dict[Term, None] = {}
-    for f in (*premises, goal):
-        for t in _closed_terms(f):
-            out.setdefault(t)
-    return list(out)
+    return tuple(ground_terms((f,)))
 
 
 @dataclass
