@@ -69,7 +69,7 @@ def huge_numbers(rng, size):
 
 
 def deep_nesting(rng, size):
-    depth = size(400, 6000)
+    depth = size(400, 4000)
     op = rng.choice(("NOT(", "AND(p, ", "FORALL(x, ", "(", "f("))
     closing = ")" * (depth if rng.random() < 0.5 else rng.randint(0, depth))
     formula = op * depth + "p" + closing
@@ -110,7 +110,7 @@ def refusal_and_proof(rng, size):
 
 
 def giant_citations(rng, size):
-    n = size(500, 15000)
+    n = size(500, 10000)
     cites = ", ".join(rng.choice(["1", "2", "1-2", "0", "3-1", "999999"]) for _ in range(n))
     return f"PROOF\npremises: p, q\ngoal: p\n1. p [premise]\n2. q [premise]\n3. p [AND_I {cites}]\nEND"
 
@@ -121,13 +121,13 @@ def many_blocks(rng, size):
 
 
 def unterminated(rng, size):
-    n = size(500, 5000)
+    n = size(500, 3000)
     tail = rng.choice(["p\n", "| ", "1. p [premise]\n", "(", ")\n"]) * n
     return "PROOF\npremises: p\ngoal: p\n" + tail
 
 
 def wide_formulas(rng, size):
-    n = size(100, 400)
+    n = size(100, 300)
     conj = "p"
     for _ in range(min(n, 190)):
         conj = f"AND({conj}, q)"
@@ -136,7 +136,7 @@ def wide_formulas(rng, size):
 
 
 def many_boxes(rng, size):
-    n = size(300, 15000)
+    n = size(300, 8000)
     bars = "| " * n
     return f"PROOF\npremises:\ngoal: p\n1. {bars}p [assume]\n2. {bars}p [reit 1]\nEND"
 
