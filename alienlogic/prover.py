@@ -85,6 +85,11 @@ class _Attempt:
         except EmitFailed as exc:
             self.reasons.append(str(exc))
             return None
+        except RecursionError:
+            # the writer recurses along chains of lines; a tree too deep for
+            # it is a failure of this attempt, never a crash
+            self.reasons.append("the proof is nested too deeply to write out")
+            return None
         verdict = check(proof, self.world, task=self.theorem)
         if verdict.accepted:
             return proof

@@ -60,6 +60,10 @@ from .substitution import substitute
 from .writeout import BoxRef, Node as TreeNode
 
 
+# Boxes nested inside one another at most (each costs a few Python frames;
+# deeper branches are held back, so a failure is not final).
+MAX_NESTING = 120
+
 # Function applications made per symbol and level at most (beyond, the level
 # is skipped for that symbol, and the failure is not final).
 MAX_NEW_TERMS = 400
@@ -132,6 +136,7 @@ class Refuter:
         self.functions = sorted({s for f in (*premises, goal) for s in f.free if "/" in s})
         self._fresh = 0
         self.solver = Solver()
+        self.nesting = 0
 
     # -- building derivations --------------------------------------------------
 
@@ -309,11 +314,22 @@ class Refuter:
                 return None
             return self.split(br, _positive(_split_part(beta)))
 
+    def nested(self, work, *args):
+        """`work(*args)` one box deeper; None beyond MAX_NESTING."""
+        if self.nesting >= MAX_NESTING:
+            self.held_back = True
+            return None
+        self.nesting += 1
+        try:
+            return work(*args)
+        finally:
+            self.nesting -= 1
+
     def split(self, br: Branch, x: Formula) -> Derivation | None:
         inner = br.child()
         box = self.open_box(x)
         self.add(inner, x, box.hyp)
-        first = self.refute(inner)
+        first = self.nested(self.refute, inner)
         if first is None:
             return None
         if box.id not in first.hyps:
@@ -358,7 +374,7 @@ class Refuter:
         if type(f) is Exists:
             box = self.open_box(substitute(f.body, f.var, c))
             self.add(inner, box.assumption, box.hyp)
-            body = self.refute(inner)
+            body = self.nested(self.refute, inner)
             if body is None or box.id not in body.hyps:
                 return body
             box.body = body
@@ -367,7 +383,7 @@ class Refuter:
         instance = substitute(q.body, q.var, c)
         box = self.open_box(Not(instance))
         self.add(inner, box.assumption, box.hyp)
-        body = self.refute(inner)
+        body = self.nested(self.refute, inner)
         if body is None or box.id not in body.hyps:
             return body
         box.body = body
@@ -448,7 +464,7 @@ class Refuter:
             inner = br.child()
             box = self.open_box(goal.left)
             self.add(inner, goal.left, box.hyp)
-            body = self.prove(inner, goal.right)
+            body = self.nested(self.prove, inner, goal.right)
             if body is None:
                 return None
             box.body = body
@@ -457,7 +473,7 @@ class Refuter:
             inner = br.child()
             box = self.open_box(goal.body)
             self.add(inner, goal.body, box.hyp)
-            body = self.refute(inner)
+            body = self.nested(self.refute, inner)
             if body is None:
                 return None
             box.body = body
@@ -484,7 +500,7 @@ class Refuter:
         inner = br.child()
         box = self.open_box(Not(goal))
         self.add(inner, box.assumption, box.hyp)
-        bot = self.refute(inner)
+        bot = self.nested(self.refute, inner)
         if bot is None:
             return None
         if box.id not in bot.hyps:

@@ -113,3 +113,18 @@ def test_solver_handles_deep_and_wide_sets():
     many = [parse_formula(f"IMPL(p{i}, p{i + 1})") for i in range(2000)] + [parse_formula("p0")]
     assert entails(many, parse_formula("p2000"))
     assert solve(many).satisfiable
+
+
+@pytest.mark.parametrize("goal", ["P(f(a))", "EXISTS(x, FORALL(y, R(x, y)))", "FORALL(x, P(x))"])
+def test_first_order_non_theorems_end_cleanly(goal):
+    # every witness of FORALL(x, EXISTS(y, R(x, y))) brings another one: the
+    # search must end by its limits, with nesting bounded, never crash
+    t = Theorem((parse_formula("EXISTS(x, P(x))"), parse_formula("FORALL(x, EXISTS(y, R(x, y)))")), parse_formula(goal))
+    r = prove(STANDARD, t, seconds=1)
+    assert not r.found and r.reason
+
+
+def test_first_order_non_theorem_without_endless_witnesses_is_refused():
+    t = Theorem((parse_formula("EXISTS(x, P(x))"),), parse_formula("FORALL(x, P(x))"))
+    r = prove(STANDARD, t, seconds=10)
+    assert not r.found and "not a classical consequence" in r.reason
