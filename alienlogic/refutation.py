@@ -53,7 +53,7 @@ from itertools import product
 from collections import deque
 from dataclasses import dataclass, field
 
-from .formulas import BOT, And, Bot, Exists, Fn, Forall, Formula, Impl, Name, Node, Not, Or, Pred, Quantified, Term, children
+from .formulas import BOT, And, Bot, Exists, Fn, Forall, Formula, Impl, Name, Node, Not, Or, Quantified, Term, children
 from .sat import Solver, atoms
 from .saturation import ground_terms
 from .substitution import substitute
