@@ -395,15 +395,20 @@ def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: 
 @click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
 @click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
 @click.option("--all", "all_tasks", is_flag=True, help="Every provable task of the bank: report which are proved and how fast.")
-@click.option("--seconds", default=20.0, show_default=True, help="Time limit per theorem.")
-@click.option("--budget", default=14, show_default=True, help="Largest proof-tree height the search tries.")
-@click.option("--json", "as_json", is_flag=True, help='Print {"found", "proof", "seconds", "reason"}.')
+@click.option("--seconds", default=20.0, show_default=True, help="CPU time limit per theorem.")
+@click.option("--budget", default=14, show_default=True, help="Largest proof-tree height the direct search tries.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"found", "proof", "seconds", "reason", "stage", "lines"}.')
 def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, seconds, budget, as_json) -> None:
     """Find a proof under the world's rules and print it in the proof format.
 
-    Backward search over sequents (memoised, iterative deepening), the proof
-    written out and checked by the world's checker before it is printed.
-    Exit status: 0 found, 1 not found within the limits, 2 bad input.
+    First a direct backward search over sequents in the world's patched
+    rules (memoised, iterative deepening; citation orders, fresh copies and
+    helper lemmas where patches call for them); then, in worlds that keep
+    the classical rules, a complete refutation (every classical
+    propositional tautology is proved; first order by Herbrand levels).
+    The proof is written out and checked by the world's checker before it
+    is printed. Exit status: 0 found, 1 not found within the limits, 2 bad
+    input.
     """
     import time
 
@@ -413,29 +418,31 @@ def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, sec
     if all_tasks:
         bank = bank_or_exit("alienlogic", w, bank_file, required=True)
         tasks = [t for t in _logic_tasks_or_exit(bank).values() if t.provable]
-        start = time.perf_counter()
+        start = time.process_time()
         rows = []
         for t in tasks:
             r = prove(w, t.theorem, budget, seconds)
-            rows.append({"task": t.id, "found": r.found, "seconds": round(r.seconds, 4), "lines": len(r.proof.steps) if r.proof else None, "reason": r.reason})
-        total = time.perf_counter() - start
+            rows.append({"task": t.id, "found": r.found, "seconds": round(r.seconds, 4), "lines": len(r.proof.steps) if r.proof else None,
+                         "stage": r.stage or None, "reason": r.reason})
+        total = time.process_time() - start
         found = sum(r["found"] for r in rows)
         if as_json:
             click.echo(json.dumps({"world": w.name, "tasks": rows, "found": found, "seconds": round(total, 3)}, indent=2))
         else:
             for r in rows:
                 click.echo(f"  {r['task']:<5} {'found' if r['found'] else 'NOT FOUND':<9} {r['seconds']:.3f} s" + (f"  {r['lines']} lines" if r["found"] else f"  {r['reason']}"))
-            click.echo(f"{found}/{len(rows)} proved in {total:.2f} s")
+            click.echo(f"{found}/{len(rows)} proved in {total:.2f} s CPU")
         sys.exit(EXIT_OK if found == len(rows) else EXIT_REJECTED)
     theorem = _theorem(w, bank_file, task_id, premises, goal)
     result = prove(w, theorem, budget, seconds)
     if as_json:
         click.echo(json.dumps({"found": result.found, "proof": str(result.proof) if result.proof else None,
-                               "seconds": round(result.seconds, 4), "reason": result.reason}, indent=2))
+                               "seconds": round(result.seconds, 4), "reason": result.reason, "stage": result.stage or None,
+                               "lines": len(result.proof.steps) if result.proof else None}, indent=2))
     elif result.proof is not None:
         click.echo(str(result.proof), nl=False)
     else:
-        click.echo(f"no proof found ({result.reason}; {result.seconds:.2f} s)")
+        click.echo(f"no proof found ({result.reason}; {result.seconds:.2f} s CPU)")
     sys.exit(EXIT_OK if result.found else EXIT_REJECTED)
 
 

@@ -25,25 +25,29 @@ from alienlogic import Theorem, check, compile_world, load_world
 from alienworlds.manuals.alienlogic import EXAMPLES, render
 from alienworlds.ruleset.world import World
 from alienworlds.tasks.alienlogic_audit import audit
-from alienworlds.tasks.alienlogic_grading import AlienLogicGrader
+from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer
 from alienworlds.tasks.bank import Bank, load_bank
 from alienworlds.tasks.validity import Validity, battery
 
-from . import answers
 from .environment import Environment, TaskInfo, ToolOutcome, Verdict
 from .protocol import CALLS_PER_ROUND, FEEDBACK_CHARS, FEEDBACK_LINES, ROUNDS
 
 REFUSAL = "UNPROVABLE"
 BOTH = "INVALID: a proof and a refusal"
-_PROOF_SPAN = re.compile(r"^[ \t]*PROOF[ \t]*$.*?^[ \t]*END[ \t]*$", re.M | re.S)
+SEVERAL = "INVALID: several proofs"
 
 
-def extract_proof(text: str) -> str | None:
-    block = answers.pick_block(text, ("proof", "alienlogic", "fitch"), avoid=("json", "output"))
-    if block is not None and "PROOF" in block:
-        return block
-    spans = _PROOF_SPAN.findall(text)
-    return spans[-1].strip() if spans else block
+def read_answer(text: str) -> str | None:
+    """The episode's reading of a reply: the grader's (`tasks.answer_text`),
+    so the two agree on every text. A refusal is REFUSAL, one proof block
+    its text; a proof with a refusal, or several proofs, an INVALID marker;
+    nothing readable None."""
+    found = extract_answer(text)
+    if found.refusal:
+        return BOTH if found.proofs else REFUSAL
+    if len(found.proofs) > 1:
+        return SEVERAL
+    return found.proofs[0].strip() if found.proofs else None
 
 
 class AlienLogicEnvironment(Environment):
@@ -141,13 +145,7 @@ class AlienLogicEnvironment(Environment):
     def extract_answer(self, task_id: str, text: str) -> str | None:
         if not isinstance(text, str) or not text.strip():
             return None
-        proof = extract_proof(text)
-        refused = answers.refusal(text)
-        if refused and proof:
-            return BOTH
-        if refused:
-            return REFUSAL
-        return proof
+        return read_answer(text)
 
     def grade(self, task_id: str, answer: str) -> Verdict:
         key = (task_id, answer)
@@ -155,6 +153,8 @@ class AlienLogicEnvironment(Environment):
             return self._grades[key]
         if answer == BOTH:
             verdict = Verdict(False, "a proof and a refusal together")
+        elif answer == SEVERAL:
+            verdict = Verdict(False, "several proofs")
         else:
             # the grader reads model text: a refusal line or one proof block
             grade = self.grader.grade(task_id, f"ANSWER: {REFUSAL}" if answer == REFUSAL else answer)
