@@ -1,5 +1,5 @@
-"""Metrics of one trajectory, computed from its trace alone (DESIGN §8,
-ExplorationBench §3.3 and appendix A.6).
+"""Metrics of one trajectory, computed from its trace alone (the
+protocol of docs/episodes.md; ExplorationBench §3.3 and appendix A.6).
 
 * M_t: accuracy in percent, the mean over tasks of the mean of the answer
   verdicts (three by default); a missing answer scores zero.

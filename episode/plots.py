@@ -78,12 +78,16 @@ def figure(panels: list[Panel]) -> Figure:
     fig = Figure(figsize=(width, 0.6 + 3.9 * max(1, len(panels))), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(max(1, len(panels)), 1, squeeze=False)[:, 0]
+    systems: dict[str, int] = {}  # one style per system across the panels
+    for panel in panels:
+        for series in panel.series:
+            systems.setdefault(series.label, len(systems))
     for ax, panel in zip(axes, panels):
-        _draw(ax, panel)
+        _draw(ax, panel, systems)
     return fig
 
 
-def _draw(ax, panel: Panel) -> None:
+def _draw(ax, panel: Panel, systems: dict[str, int]) -> None:
     labels = panel.milestones or ["M0"]
     ax.set_xlim(-0.4, len(labels) - 0.6)
     ax.set_ylim(-5, 105)  # curves at 0 % and 100 % stay clear of the frame
@@ -113,8 +117,9 @@ def _draw(ax, panel: Panel) -> None:
         xs = [p[0] + offset for p in pts]
         means = [p[1] for p in pts]
         n = len(series.curves)
-        style = {"color": _COLORS[i % len(_COLORS)], "marker": _MARKERS[i % len(_MARKERS)],
-                 "linestyle": _LINES[(i // len(_COLORS)) % len(_LINES)], "linewidth": 2, "markersize": 6,
+        j = systems[series.label]
+        style = {"color": _COLORS[j % len(_COLORS)], "marker": _MARKERS[j % len(_MARKERS)],
+                 "linestyle": _LINES[(j // len(_COLORS)) % len(_LINES)], "linewidth": 2, "markersize": 6,
                  "zorder": 3, "label": f"{short(series.label)} (n={n})"}
         if n > 1:
             spread = [[m - lo for _, m, lo, _ in pts], [hi - m for _, m, _, hi in pts]]

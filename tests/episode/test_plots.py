@@ -77,3 +77,14 @@ def test_one_panel_per_setting_and_partial_curves():
     assert len([a for a in fig.axes if a.get_xlabel() == "milestone"]) == 3
     assert Series("y", [[10.0, 20.0], [30.0]]).points() == [(0, 20.0, 10.0, 30.0), (1, 20.0, 20.0, 20.0)]
     assert render(panels)[0]
+
+
+def test_a_system_keeps_its_style_across_panels():
+    first = Panel("a", ["M0", "M1"], 0.0, [Series("x", [[1.0, 2.0]]), Series("y", [[3.0, 4.0]])])
+    second = Panel("b", ["M0", "M1"], 0.0, [Series("y", [[5.0, 6.0]]), Series("x", [[7.0, 8.0]])])
+    fig = figure([first, second])
+
+    def styles(ax):
+        return {line.get_label(): (line.get_color(), line.get_marker()) for line in ax.get_lines() if line.get_zorder() == 3}
+
+    assert styles(fig.axes[0]) == styles(fig.axes[1]) and len(set(styles(fig.axes[0]).values())) == 2
