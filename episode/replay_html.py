@@ -166,7 +166,8 @@ class _View:
         event = self.tools.get(call.get("id"))
         if event:
             facts = (f"probe {event.get('n')} of round {event.get('round')} · {event.get('status')} · "
-                     f"{event.get('units')} units · {'counted' if event.get('counted') else 'not counted'}")
+                     f"{event.get('units')} unit{'' if event.get('units') == 1 else 's'} · "
+                     f"{'counted' if event.get('counted') else 'not counted'}")
             anchor = f" id='probe-r{esc(event.get('round'))}-{esc(event.get('n'))}'"
         else:
             facts, anchor = "not run", ""
@@ -209,7 +210,8 @@ class _View:
         rows, details = [], []
         for task_id in [t for t in self.tasks if t in by_task] + [t for t in by_task if t not in self.tasks]:
             info = self.tasks.get(task_id, {})
-            cells = [f"<code>{esc(task_id)}</code>", esc(info.get("kind")), esc(info.get("band")), esc(", ".join(info.get("rules") or []))]
+            kind = f"{info.get('kind')} (unprovable)" if info.get("unprovable") else info.get("kind")
+            cells = [f"<code>{esc(task_id)}</code>", esc(kind), esc(info.get("band")), esc(", ".join(info.get("rules") or []))]
             for k in range(1, passes + 1):
                 a = by_task[task_id].get(k)
                 if a is None:
