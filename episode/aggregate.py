@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from collections.abc import Callable
 
 from alienworlds.tasks.validity import chance_corrected
 
@@ -60,11 +61,11 @@ def system_labels(identities: list[dict]) -> list[str]:
     return out
 
 
-def partition(reports: list[dict]) -> list[tuple[dict, dict, list[int]]]:
+def partition(reports: list[dict], setting_of: Callable[[dict], dict] = setting) -> list[tuple[dict, dict, list[int]]]:
     """(setting, system identity, member indices) in order of first appearance."""
     groups: dict[tuple[str, str], tuple[dict, dict, list[int]]] = {}
     for i, r in enumerate(reports):
-        s, ident = setting(r), system_identity(r.get("agent"))
+        s, ident = setting_of(r), system_identity(r.get("agent"))
         groups.setdefault((_key(s), _key(ident)), (s, ident, []))[2].append(i)
     return list(groups.values())
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape as html_escape
 from pathlib import Path
 
 from . import glossary
-from .aggregate import partition, system_labels, trajectory_stats
+from .aggregate import partition, setting, system_labels, trajectory_stats
 from .html_page import esc, glossary_html, image, num, page, table
 from .plots import Panel, Series, render
 
@@ -49,11 +50,19 @@ class Board:
     logic: bool
     rows: list[Row]
 
-    def title(self) -> str:
+    def title(self, full: bool = True) -> str:
+        """What the board compares: language, world, condition (with the
+        world's hash, the task count and the floor when `full`)."""
         s = self.setting
-        world_hash = str(s.get("world_hash") or "")
-        return (f"{s.get('language')} · world {s.get('world')} ({world_hash[:15]}…) · condition {s.get('condition')} · "
-                f"{self.tasks} tasks × {s.get('passes')} answers · floor {num(self.floor)}%")
+        parts = [str(s["language"])] if s.get("language") else []
+        if s.get("world") is not None:
+            parts.append(f"world {s['world']}" + (f" ({str(s['world_hash'])[:15]}…)" if full and s.get("world_hash") else ""))
+        parts += [f"{k} {v}" for k, v in s.items() if k not in ("language", "world", "world_hash", "bank_hash", "passes")]
+        if full and self.tasks is not None and s.get("passes") is not None:
+            parts.append(f"{self.tasks} tasks × {s['passes']} answers")
+        if full:
+            parts.append(f"floor {num(self.floor)}%" if self.floor is not None else "floor unknown (or not shared)")
+        return " · ".join(parts)
 
 
 def _score(stats: dict, by: str) -> float | None:
@@ -61,18 +70,21 @@ def _score(stats: dict, by: str) -> float | None:
     return cc if cc is not None else stats.get(RANKINGS[by])
 
 
-def build(entries: list[tuple[str, dict]], rank_by: str = "best") -> list[Board]:
-    """Boards from (trajectory name, report.json) pairs, in order of first
-    appearance of each setting; rows ranked by the chance-corrected
-    Best@n (rank_by="best") or Mean@n ("mean"), the raw score when the
-    floor is unknown; equal scores share a rank."""
+def build(entries: list[tuple[str, dict]], rank_by: str = "best", setting_of: Callable[[dict], dict] = setting) -> list[Board]:
+    """Boards from (trajectory name, report.json) pairs, one per setting
+    (`setting_of(report)`: by default the world, bank, condition and answers
+    per task; a caller may group more coarsely, e.g. a family of generated
+    worlds, and then gets the floor only where the members share one), in
+    order of first appearance; rows ranked by the chance-corrected Best@n
+    (rank_by="best") or Mean@n ("mean"), the raw score when the floor is
+    unknown; equal scores share a rank."""
     if rank_by not in RANKINGS:
         raise ValueError(f"rank_by must be one of {', '.join(RANKINGS)}")
     names = [name for name, _ in entries]
     reports = [report for _, report in entries]
     by_setting: dict[str, list[tuple[dict, list[int]]]] = {}
     settings: dict[str, dict] = {}
-    for s, ident, members in partition(reports):
+    for s, ident, members in partition(reports, setting_of):
         key = json.dumps(s, sort_keys=True)
         settings[key] = s
         by_setting.setdefault(key, []).append((ident, members))
@@ -183,8 +195,7 @@ def panels(boards: list[Board]) -> list[Panel]:
     out = []
     for b in boards:
         length = max((len(c) for r in b.rows for c in r.curves), default=1)
-        title = f"{b.setting.get('language')} · world {b.setting.get('world')} · {b.setting.get('condition')}"
-        out.append(Panel(title, [f"M{i}" for i in range(length)], b.floor, [Series(r.system, r.curves) for r in b.rows]))
+        out.append(Panel(b.title(full=False), [f"M{i}" for i in range(length)], b.floor, [Series(r.system, r.curves) for r in b.rows]))
     return out
 
 

@@ -143,3 +143,14 @@ def test_cli_report_prints_the_leaderboard_and_writes_the_files(tmp_path):
     empty = tmp_path / "empty"
     empty.mkdir()
     assert runner.invoke(main, ["report", str(empty)]).exit_code == 2
+
+
+def test_a_caller_may_group_worlds_into_families():
+    entries = [(f"{w}/t1", _report([0, a], {"name": "x"}, world=w)) for w, a in (("gen-1", 40.0), ("gen-2", 60.0))]
+    entries[1][1]["floor"] = 10.0
+    assert len(leaderboard.build(entries)) == 2
+    family = leaderboard.build(entries, setting_of=lambda r: {"language": r["language"], "family": "gen", "condition": r["condition"]})
+    assert len(family) == 1 and family[0].floor is None  # the floors differ: no chance correction across them
+    row = family[0].rows[0]
+    assert row.stats["n"] == 2 and row.stats["mean_at_n"] == 50.0 and row.stats["best_at_n_chance_corrected"] is None
+    assert family[0].title() == "aliencode · family gen · condition autonomous · floor unknown (or not shared)"
