@@ -20,7 +20,7 @@ from alienworlds.episode.progress import Progress
 from alienworlds.episode.leaderboard import RANKINGS
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
 from alienworlds.episode.report import trajectory_dirs, write_summary
-from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
+from alienworlds.episode.trace import TraceError, read_trace
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -230,7 +230,7 @@ def report_command(language: str) -> click.Command:
                   help="Where report.md, summary.json, curves.png, curves.svg and index.html go "
                        "(default: the DIR when one is given, else their common folder).")
     @click.option("--html/--no-html", "pages", default=True, show_default=True,
-                  help="Write OUTDIR/index.html and each trajectory's DIR/replay.html (when missing or older than its trace).")
+                  help="Write OUTDIR/index.html and each trajectory's DIR/replay.html (when missing or its trace changed).")
     @click.option("--leaderboard", "boards_to", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
                   help="Also write the leaderboard to FILE, in the format its suffix names: .md, .json or .html. Repeatable.")
     @click.option("--rank", type=click.Choice(list(RANKINGS)), default="best", show_default=True,
@@ -275,7 +275,7 @@ def report_command(language: str) -> click.Command:
         click.echo(leaderboard.text(boards, rank))
         click.echo()
         files = ["report.md", "summary.json", "curves.png", "curves.svg"] + (["index.html"] if pages else [])
-        click.echo(f"wrote {', '.join(files)} in {target}" + (f"; replays beside each trace" if pages else ""))
+        click.echo(f"wrote {', '.join(files)} in {target}" + ("; replays beside each trace" if pages else ""))
         for path in written:
             click.echo(f"wrote {path}")
 

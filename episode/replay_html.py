@@ -27,14 +27,21 @@ TERMS = ("M0…M4", "floor", "cc", "σ", "rules", "cov / uncov", "prov / unprov"
 GENERATOR = "alienworlds replay 2"  # changes when the page does, so that older pages are rewritten
 
 
+def _stamp(trace: Path) -> str:
+    """The page's generator and the state of the trace it shows (an
+    append-only file: any new event changes its size)."""
+    stat = trace.stat()
+    return f"{GENERATOR}; trace {stat.st_size} bytes, {stat.st_mtime_ns}"
+
+
 def is_fresh(directory: Path) -> bool:
-    """Whether DIR/replay.html was written by this version after the trace
-    last changed."""
+    """Whether DIR/replay.html was written by this version from the trace
+    as it is now."""
     page_path, trace = directory / REPLAY_NAME, directory / TRACE_NAME
-    if not (page_path.exists() and trace.exists()) or page_path.stat().st_mtime_ns <= trace.stat().st_mtime_ns:
+    if not (page_path.exists() and trace.exists()):
         return False
     with page_path.open("rb") as f:
-        return f"<meta name='generator' content='{GENERATOR}'>".encode() in f.read(1024)
+        return f"<meta name='generator' content='{esc(_stamp(trace))}'>".encode() in f.read(1024)
 
 
 def write_replay(directory: Path, index_href: str | None = None) -> Path:
@@ -44,6 +51,7 @@ def write_replay(directory: Path, index_href: str | None = None) -> Path:
 
 
 def replay_html(directory: Path, index_href: str | None = None) -> str:
+    stamp = _stamp(directory / TRACE_NAME)  # before reading: a later append makes the page stale
     events = read_trace(directory / TRACE_NAME)
     header = events[0]
     report = compute_report(events)
@@ -51,12 +59,12 @@ def replay_html(directory: Path, index_href: str | None = None) -> str:
     agent = header.get("agent") or {}
     title = f"Episode replay: {header.get('language')} world {header.get('world')} · {agent.get('name', '?')}"
     body = [_nav(index_href, sections), f"<h1>{esc(title)}</h1>", _overview(header, report), *timeline]
-    return page(title, "\n".join(body), generator=GENERATOR)
+    return page(title, "\n".join(body), generator=stamp)
 
 
 def _nav(index_href: str | None, sections: list[tuple[str, str]]) -> str:
     links = [f"<a href='{esc(index_href)}'>← index</a>"] if index_href else []
-    links += [f"<a href='#overview'>overview</a>"] + [f"<a href='#{esc(anchor)}'>{esc(name)}</a>" for anchor, name in sections]
+    links += ["<a href='#overview'>overview</a>"] + [f"<a href='#{esc(anchor)}'>{esc(name)}</a>" for anchor, name in sections]
     return "<nav>" + "".join(links) + "</nav>"
 
 
@@ -223,7 +231,7 @@ class _View:
             rows.append(cells)
             details.append(self._answer_details(label, task_id, by_task[task_id]))
         head = ["task", "kind", "band", "rules", *(f"pass {k}" for k in range(1, passes + 1))]
-        return (f"<h3>Answers</h3>" + table(head, rows, "answers")
+        return ("<h3>Answers</h3>" + table(head, rows, "answers")
                 + f"<details><summary>answers and replies at M{esc(label)}</summary>{''.join(details)}</details>")
 
     def _answer_details(self, label: str, task_id: str, items: dict[int, dict]) -> str:

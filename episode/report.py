@@ -17,8 +17,8 @@ from pathlib import Path
 from . import glossary, leaderboard
 from .aggregate import aggregate, agent_label, partition
 from .driver import REPORT_NAME, write_json
-from .index_page import INDEX_NAME, href, index_html
 from .html_page import num
+from .index_page import INDEX_NAME, href, index_html
 from .leaderboard import md_cell
 from .metrics import compute_report
 from .plots import PNG_NAME, SVG_NAME, render
@@ -153,12 +153,12 @@ def markdown(reports: list[dict], summary: dict, boards: list[leaderboard.Board]
 
 
 def write_summary(out: Path, dirs: list[Path], names: list[str] | None = None, pages: bool = True,
-                  refresh: bool = False, rank_by: str = "best") -> tuple[dict, list[leaderboard.Board]]:
+                  rank_by: str = "best") -> tuple[dict, list[leaderboard.Board]]:
     """report.md, summary.json, curves.png and curves.svg for the
     trajectories in `dirs`; with `pages`, also OUT/index.html and each
-    trajectory's replay.html (written when missing or older than its
-    trace, or always with `refresh`). Returns the summary and the
-    leaderboard's boards."""
+    trajectory's replay.html (written when missing, when its trace changed
+    since, or when an older version made it; it links back to this index). Returns the
+    summary and the leaderboard's boards."""
     out.mkdir(parents=True, exist_ok=True)
     reports = [load_report(d) for d in dirs]
     names = names or trajectory_names(dirs)
@@ -172,7 +172,7 @@ def write_summary(out: Path, dirs: list[Path], names: list[str] | None = None, p
     if pages:
         index = out / INDEX_NAME
         for d in dirs:
-            if (d / TRACE_NAME).exists() and (refresh or not is_fresh(d)):
+            if (d / TRACE_NAME).exists() and not is_fresh(d):
                 write_replay(d, href(index, d))
         files = [MARKDOWN_NAME, SUMMARY_NAME, PNG_NAME, SVG_NAME]
         index.write_text(index_html(out, list(zip(names, dirs, reports)), boards, svg, files, rank_by), encoding="utf-8")
