@@ -18,8 +18,9 @@ from alienworlds.episode.driver import Episode, Settings
 from alienworlds.episode.environments import make_environment
 from alienworlds.episode.interrupt import Interrupted
 from alienworlds.episode.progress import Progress
+from alienworlds.episode.leaderboard import RANKINGS
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
-from alienworlds.episode.report import trajectory_dirs, write_html, write_summary
+from alienworlds.episode.report import trajectory_dirs, write_summary
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
@@ -209,7 +210,7 @@ def episode_command(language: str) -> click.Command:
                     agent.close()
                 rows.append((label, report, time.perf_counter() - started))
                 reports.append({"agent": name, "trajectory": index, "dir": str(directory), "report": report})
-            write_summary(agent_dir, dirs)
+            write_summary(agent_dir, dirs, pages=len(names) == 1)  # several agents: one index over all, below
             all_dirs += dirs
         if len(names) > 1:  # one chart and table comparing the agents
             write_summary(base, all_dirs, [label for label, _, _ in rows])
@@ -231,38 +232,57 @@ def report_command(language: str) -> click.Command:
     @click.command("report")
     @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True), metavar="DIR...")
     @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="OUTDIR",
-                  help="Where report.md, curves.png and summary.json go (default: the DIR when one is given, else their common folder).")
-    @click.option("--html", "as_html", is_flag=True, help="Also write a browsable replay of each trace (DIR/replay.html).")
-    @click.option("--json", "as_json", is_flag=True, help="Print the aggregate (Best@n, Mean@n, ...) as JSON.")
-    def report(dirs, out, as_html, as_json):
-        """Aggregate trajectories: Best@n (lowest index breaks ties),
-        Mean@n, worst, per-band and per-family accuracy, each beside the
-        bank's floor and its chance-corrected value; trajectories of
-        different agents are aggregated per agent, never pooled. Writes
-        report.md and a plot of the milestone curves (PNG)."""
+                  help="Where report.md, summary.json, curves.png, curves.svg and index.html go "
+                       "(default: the DIR when one is given, else their common folder).")
+    @click.option("--html/--no-html", "pages", default=True, show_default=True,
+                  help="Write OUTDIR/index.html and each trajectory's DIR/replay.html (when missing or its trace changed).")
+    @click.option("--leaderboard", "boards_to", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
+                  help="Also write the leaderboard to FILE, in the format its suffix names: .md, .json or .html. Repeatable.")
+    @click.option("--rank", type=click.Choice(list(RANKINGS)), default="best", show_default=True,
+                  help="Rank systems by chance-corrected Best@n or Mean@n.")
+    @click.option("--json", "as_json", is_flag=True,
+                  help="Print the aggregate (Best@n, Mean@n, ...) as JSON, with the leaderboard under \"leaderboard\".")
+    def report(dirs, out, pages, boards_to, rank, as_json):
+        """Aggregate trajectories and print the leaderboard.
+
+        Each DIR is a trajectory (it holds trace.jsonl) or a folder holding
+        trajectories at any depth (an episode's OUT, several runs' parent).
+        Trajectories are grouped into systems (agent and model
+        configuration) within one setting (world, bank, condition, answers
+        per task): runs on different worlds are never mixed. Per system:
+        Best@n (lowest index breaks ties), Mean@n, worst, sd, σ, gain,
+        rules and tokens, each score beside the bank's floor and its
+        chance-corrected value. Writes report.md, summary.json, the
+        milestone curves (curves.png, curves.svg) and the HTML pages.
+        """
         import os
 
+        from alienworlds.episode import leaderboard
+
+        bad = [f for f in boards_to if Path(f).suffix not in leaderboard.SUFFIXES]
+        if bad:
+            fail(f"--leaderboard {bad[0]}: the file must end in {', '.join(leaderboard.SUFFIXES)}")
         try:
             found = trajectory_dirs(list(dirs))
         except (FileNotFoundError, NotADirectoryError) as exc:
             fail(str(exc))
         target = Path(out) if out else (Path(dirs[0]) if len(dirs) == 1 else Path(os.path.commonpath([str(Path(d).resolve()) for d in dirs])))
+        if target.is_file():
+            target = target.parent
         try:
-            summary = write_summary(target, found)
-        except (TraceError, KeyError, ValueError) as exc:
+            summary, boards = write_summary(target, found, pages=pages, rank_by=rank)
+        except (TraceError, KeyError, ValueError, OSError) as exc:
             fail(f"cannot read a trajectory: {exc}")
-        pages = [write_html(d) for d in found if as_html and (d / TRACE_NAME).exists()]
+        written = leaderboard.write(boards, [Path(f) for f in boards_to], rank)
         if as_json:
-            click.echo(json.dumps(summary, indent=2))
+            click.echo(json.dumps({**summary, "leaderboard": leaderboard.as_json(boards, rank)}, indent=2, ensure_ascii=False))
             return
-        for label, agg in (summary["agents"].items() if "agents" in summary else [(None, summary)]):
-            n = agg["n"]
-            click.echo(f"{f'{label}: ' if label else ''}Best@{n} = {_fmt(agg['best_at_n'])} ({agg['best_trajectory']}) · "
-                       f"Mean@{n} = {_fmt(agg['mean_at_n'])} · worst = {_fmt(agg['worst'])} · floor = {_fmt(agg['floor'])} · "
-                       f"chance-corrected Best@{n} = {_fmt(agg['best_at_n_chance_corrected'])}")
-        click.echo(f"wrote {target / 'report.md'} and {target / 'curves.png'}")
-        for page in pages:
-            click.echo(f"wrote {page}")
+        click.echo(leaderboard.text(boards, rank))
+        click.echo()
+        files = ["report.md", "summary.json", "curves.png", "curves.svg"] + (["index.html"] if pages else [])
+        click.echo(f"wrote {', '.join(files)} in {target}" + ("; replays beside each trace" if pages else ""))
+        for path in written:
+            click.echo(f"wrote {path}")
 
     return report
 

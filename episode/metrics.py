@@ -162,6 +162,7 @@ def compute_report(events: list[dict]) -> dict:
         "world": header["world"],
         "world_hash": header["world_hash"],
         "manual_hash": header["manual_hash"],
+        "bank_hash": header.get("bank_hash"),
         "condition": header["condition"],
         "seed": header["seed"],
         "agent": header["agent"],

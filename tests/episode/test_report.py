@@ -1,14 +1,13 @@
 import json
-import struct
-import zlib
 
 import pytest
 from click.testing import CliRunner
 
 from alienworlds.cli.aliencode import main
 from alienworlds.episode.metrics import compute_report, dynamics
-from alienworlds.episode.png import PALETTE, curve_chart
-from alienworlds.episode.report import aggregate, markdown, replay_html
+from alienworlds.episode.aggregate import aggregate
+from alienworlds.episode.replay_html import replay_html
+from alienworlds.episode.report import markdown
 
 
 def test_dynamics():
@@ -66,27 +65,6 @@ def test_best_at_n_takes_the_lowest_index_on_a_tie():
     assert summary["families"]["base"] == {"best": 35, "mean": 26.25}
 
 
-def _png_pixels(data):
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, chunks = 8, {}
-    while pos < len(data):
-        length, tag = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        assert struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0] == zlib.crc32(tag + body) & 0xFFFFFFFF
-        chunks[tag] = chunks.get(tag, b"") + body
-        pos += 12 + length
-    width, height, depth, color = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
-    raw = zlib.decompress(chunks[b"IDAT"])
-    assert (depth, color) == (8, 2) and len(raw) == height * (1 + 3 * width)
-    return width, height, raw
-
-
-def test_the_plot_is_a_valid_png_with_the_curves():
-    png = curve_chart([("a", [0, 50, 100]), ("b", [20, 20, 20])], ["M0", "M1", "M2"], "TEST", highlight=0, width=400, height=300)
-    width, height, raw = _png_pixels(png)
-    assert (width, height) == (400, 300)
-    for color in PALETTE[:2]:
-        assert bytes(color) in raw
 
 
 def test_cli_episode_and_report(tmp_path):
