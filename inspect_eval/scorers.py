@@ -12,17 +12,17 @@ the sample with:
 * `gain`: M_last - M_0;
 * `rule_report`: rules stated correctly at the endpoint (AlienCode), or
   `unprovable_recognition` (AlienLogic);
-* `open_book`: accuracy at M4+O (condition open-book-m4).
+* `open_book`: accuracy at M4+O (condition open-book-m4);
+* `floor`: the best trivial strategy's accuracy on the bank (the validity
+  battery of docs/tasks.md), and `chance_corrected`: the endpoint as
+  100 x (endpoint - floor) / (100 - floor). Both reducers keep them right:
+  Best@n picks one epoch's values, and the mean of chance-corrected scores is
+  the chance-corrected mean (the map is linear).
 
 Epochs are trajectories. Two reducers turn them into the headline numbers:
 `best_at_n` (Best@n: the trajectory with the highest endpoint, the lowest
 epoch breaking a tie, with its whole curve) and Inspect's `mean` (Mean@n).
 Re-scoring a log (`inspect score`) grades the recorded replies again.
-
-The floor (the best trivial strategy's score on the bank) and the
-chance-corrected score 100 x (score - floor) / (100 - floor) belong in
-`score_value` beside `endpoint`, one key each, once the bank audit reports
-the floor; no other part of this module changes for them.
 """
 
 from __future__ import annotations
@@ -50,6 +50,9 @@ def score_value(report: dict) -> dict[str, float]:
         value["unprovable_recognition"] = report["unprovable_recognition"]
     if report.get("open_book"):
         value["open_book"] = report["open_book"]["accuracy"]
+    if report.get("floor") is not None:
+        value["floor"] = report["floor"]
+        value["chance_corrected"] = report["endpoint_chance_corrected"]
     return value
 
 

@@ -106,6 +106,8 @@ def test_scripted_models_score_as_the_episode_command(agent, cli_reports, tmp_pa
     assert [score.value[f"M{m['t']}"] for m in expected["milestones"]] == [m["accuracy"] for m in expected["milestones"]]
     assert score.value["endpoint"] == expected["endpoint"] and score.value["gain"] == expected["gain"]
     assert score.value["rule_report"] == expected["milestones"][-1]["rule_report_score"]
+    assert expected["floor"] is not None and score.value["floor"] == expected["floor"]
+    assert score.value["chance_corrected"] == expected["endpoint_chance_corrected"]
     graded = score.metadata["report"]
     for ours, theirs in zip(graded["milestones"], expected["milestones"]):
         assert ours["task_scores"] == theirs["task_scores"] and ours["budget"] == theirs["budget"]
