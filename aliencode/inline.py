@@ -106,9 +106,11 @@ def spliceable(expr: Expr, operands: dict[str, ast.expr]) -> bool:
     return order == needed
 
 
-def splice(expr: Expr, operands: dict[str, ast.expr], bound: int, fold: Folder | None = None) -> ast.expr:
-    """Host code of `expr` with each operand replaced by its argument code."""
-    return to_python(expr, operands, lambda op, args: operator_call(op, args, bound, fold))
+def splice(expr: Expr, operands: dict[str, ast.expr], bound: int, fold: Folder | None = None,
+           used: set[str] | None = None) -> ast.expr:
+    """Host code of `expr` with each operand replaced by its argument code
+    (`used`: operands already placed elsewhere in the same tree)."""
+    return to_python(expr, operands, lambda op, args: operator_call(op, args, bound, fold), used)
 
 
 # In-place sites whose rule has one of these shapes change the list directly

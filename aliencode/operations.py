@@ -18,6 +18,8 @@ from alienworlds.ruleset.compile import operator_namespace
 from alienworlds.ruleset.errors import index_error, type_error
 from alienworlds.ruleset.operators import make_operators
 
+from .errors import short
+
 # Operations that are exactly one rule operator (compiled as that operator).
 SAME_AS_OPERATOR = {
     "SHATTER": "+", "WEAVE": "-", "PARE": "*", "FRACTURE": "/", "COIL": "**", "RESIDUE": "%",
@@ -131,7 +133,7 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         if code is None or getattr(fn, "alien_name", None) is None:
             return fn  # not a function: the operation reports it
         if code.co_argcount != 2:
-            raise type_error(f"{fn.alien_name}() must take exactly 1 argument here")
+            raise type_error(f"{short(fn.alien_name)}() must take exactly 1 argument here")
         return partial(fn, depth)
 
     def name_function(fn, name: str) -> None:

@@ -22,6 +22,9 @@ class Limits:
     max_length: int = 100_000  # elements of a list/tuple, characters of a string
     max_output: int = 100_000  # characters printed in one run
     max_nesting: int = 400  # container nesting depth for printing and comparison
+    max_source: int = 2**20  # characters of program text
+    max_tokens: int = 100_000  # tokens of program text
+    fold_steps: int = 1_000_000  # steps compile-time evaluation may spend on one program
     wall_seconds: float = 10.0
 
     def replace(self, **changes: object) -> "Limits":
@@ -47,14 +50,15 @@ class Meter:
         self.limits = limits
         self.reset()
 
-    def reset(self) -> None:
-        """Start a new run: zero counters, a fresh deadline."""
+    def reset(self, deadline: float | None = None) -> None:
+        """Start a new run: zero counters, and a deadline (a time.monotonic()
+        value; default: the limits' wall clock from now)."""
         limits = self.limits
         self.used = 0
         self.output = 0
         self.granted = min(CHECKPOINT_EVERY, limits.max_steps)
         self.budget = self.granted
-        self.deadline = time.monotonic() + limits.wall_seconds
+        self.deadline = time.monotonic() + limits.wall_seconds if deadline is None else deadline
 
     @property
     def steps(self) -> int:

@@ -88,6 +88,10 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         names = " and ".join(type_name(v) for v in vals)
         return type_error(f"unsupported operand types: {names}")
 
+    def too_large_for_float() -> LanguageError:
+        # Mixing a float with an integer beyond the float range.
+        return LanguageError("OverflowError", "integer too large to convert to a float")
+
     # -- arithmetic ---------------------------------------------------------
 
     def add(a, b):
@@ -95,6 +99,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             r = a + b
         except TypeError:
             raise operands("+", a, b) from None
+        except OverflowError:
+            raise too_large_for_float() from None
         cls = r.__class__
         if cls is int:
             if neg_big < r < big:
@@ -110,6 +116,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             r = a - b
         except TypeError:
             raise operands("-", a, b) from None
+        except OverflowError:
+            raise too_large_for_float() from None
         if r.__class__ is int and not neg_big < r < big:
             raise int_limit()
         return r
@@ -130,12 +138,18 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
                 return r
             raise int_limit()
         if _is_num(a) and _is_num(b):
-            return checked(a * b)
+            try:
+                return checked(a * b)  # a float or a bool is involved
+            except OverflowError:
+                raise too_large_for_float() from None
         if (ca in SEQUENCES and (cb is int or cb is bool)) or (cb in SEQUENCES and (ca is int or ca is bool)):
             seq, n = (a, b) if ca in SEQUENCES else (b, a)
             if n > 0 and len(seq) * n > max_len:
                 raise len_limit()
-            return checked(a * b)
+            try:
+                return checked(seq * n)
+            except OverflowError:  # Python's own refusal of a count beyond its index type
+                raise LanguageError("OverflowError", "repetition count too large") from None
         raise operands("*", a, b)
 
     def truediv(a, b):
@@ -158,6 +172,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             raise operands("//", a, b) from None
         except ZeroDivisionError:
             raise zero_division("integer division or modulo by zero") from None
+        except OverflowError:
+            raise too_large_for_float() from None
 
     def mod(a, b):
         if a.__class__ is str:  # Python's `%` would format the string
@@ -168,6 +184,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             raise operands("%", a, b) from None
         except ZeroDivisionError:
             raise zero_division("integer division or modulo by zero") from None
+        except OverflowError:
+            raise too_large_for_float() from None
 
     def power(a, b):
         if not (_is_num(a) and _is_num(b)):
