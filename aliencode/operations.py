@@ -14,6 +14,7 @@ from functools import partial
 from typing import Callable
 
 from alienworlds.ruleset import LanguageError, LimitExceeded, Meter, render, type_name
+from alienworlds.ruleset.text import TextTooLong
 from alienworlds.ruleset.compile import operator_namespace
 from alienworlds.ruleset.errors import index_error, type_error
 from alienworlds.ruleset.operators import make_operators
@@ -35,6 +36,8 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
     limits = meter.limits
     ops = make_operators(meter)
     max_len = limits.max_length
+    max_nesting = limits.max_nesting
+    charge = meter.charge
     checked = ops["checked"]
 
     def need_list(seq: object) -> None:
@@ -87,11 +90,21 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
     def emit_values(values):
         if type(values) not in (list, tuple):
             raise type_error("the values to print must form a list")
-        remaining = limits.max_output - meter.output
-        text = " ".join(render(v, budget=remaining, max_nesting=limits.max_nesting) for v in values) + "\n"
-        meter.output += len(text)
-        if meter.output > limits.max_output:
+        # One budget for the whole line (separators and newline included): no
+        # text is built beyond what the output may still hold.
+        remaining = limits.max_output - meter.output - len(values)
+        texts = []
+        try:
+            for v in values:
+                text = render(v, budget=max(0, remaining), max_nesting=max_nesting, charge=charge)
+                remaining -= len(text)
+                texts.append(text)
+        except TextTooLong:
+            remaining = -1
+        if remaining < 0 or not values and meter.output >= limits.max_output:
             raise LimitExceeded(f"output size of {limits.max_output} characters")
+        text = " ".join(texts) + "\n"
+        meter.output += len(text)
         output.append(text)
 
     def inplace(rule: Callable[..., object], seq, *rest):

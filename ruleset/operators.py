@@ -17,7 +17,7 @@ from typing import Callable
 
 from .errors import LanguageError, LimitExceeded, index_error, type_error, value_error, zero_division
 from .limits import Meter
-from .text import render, type_name
+from .text import TextTooLong, render, type_name
 
 SEQUENCES = (list, tuple, str)
 
@@ -493,14 +493,28 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         return all(seq)
 
     def to_str(v):
-        return render(v, budget=max_len, max_nesting=max_nesting)
+        try:
+            return render(v, budget=max_len, max_nesting=max_nesting, charge=charge)
+        except TextTooLong:
+            raise len_limit() from None
 
     def join(sep, seq):
         if type(sep) is not str:
             raise type_error(f"the separator must be a string, not {type_name(sep)}")
         need_seq("join", seq)
-        texts = [to_str(x) for x in seq]
-        if sum(map(len, texts)) + len(sep) * max(0, len(texts) - 1) > max_len:
+        charge(len(seq) >> 1)
+        # One budget for the whole result: no text is built beyond it.
+        remaining = max_len + len(sep)
+        texts = []
+        try:
+            for x in seq:
+                remaining -= len(sep)
+                text = render(x, budget=max(0, remaining), max_nesting=max_nesting, charge=charge)
+                remaining -= len(text)
+                texts.append(text)
+        except TextTooLong:
+            raise len_limit() from None
+        if remaining < 0:
             raise len_limit()
         return checked(sep.join(texts))
 
