@@ -21,10 +21,11 @@ import time
 import warnings
 from dataclasses import dataclass, field
 from types import CodeType
+from typing import Callable
 
 from alienworlds.ruleset import Limits, Meter, World, compile_rule, make_operators, operator_namespace
 from alienworlds.ruleset.compile import CompiledRule, op_identifier
-from alienworlds.ruleset.expr import Expr, parse as parse_rule, walk
+from alienworlds.ruleset.expr import Call, Expr, parse as parse_rule, walk
 from alienworlds.ruleset.world import Rule
 
 from . import syntax as s
@@ -40,6 +41,7 @@ PREFIX = "a_"
 DEPTH = "_d"  # hidden first parameter of every generated function
 MAX_NESTING = 500  # blocks plus expressions, one inside another
 MAX_LOOPS = 20  # nested loops in one function (the host's static block limit)
+_LITERAL_SITES = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ class Bindings:
             self.by_site.setdefault(rule.target, []).append(rule)
         self.compiled: dict[str, CompiledRule] = {}
         self.exprs: dict[str, Expr] = {}
+        self.sizes: dict[str, int] = {}
 
     def rule_for(self, site: str, ctx: Context) -> Rule | None:
         """The rule that changes `site` here, or None for the standard semantics."""
@@ -82,6 +85,12 @@ class Bindings:
         if rule.id not in self.exprs:
             self.exprs[rule.id] = parse_rule(rule.actual or "IDENTITY")
         return self.exprs[rule.id]
+
+    def operators(self, rule: Rule) -> int:
+        """Operator nodes in a rule's expression (at least one)."""
+        if rule.id not in self.sizes:
+            self.sizes[rule.id] = max(1, sum(1 for n in walk(self.expression(rule)) if isinstance(n, Call)))
+        return self.sizes[rule.id]
 
     def function_name(self, rule: Rule) -> str:
         name = f"_w_{self.world.rules.index(rule)}"
@@ -120,38 +129,41 @@ def _call(func: str, args: list[ast.expr]) -> ast.Call:
     return ast.Call(_name(func), args, [])
 
 
-def _nodes(expr: s.Expr | None) -> int:
-    """Expression nodes evaluated for `expr` (each costs a step)."""
+Extra = Callable[[s.Expr], int]  # steps a node costs beyond its own one
+
+
+def _nodes(expr: s.Expr | None, extra: Extra) -> int:
+    """Steps evaluating `expr` costs: one per expression node, plus `extra`."""
     if expr is None:
         return 0
     total, stack = 0, [expr]
     while stack:
         node = stack.pop()
-        total += 1
+        total += 1 + extra(node)
         stack.extend(s.children(node))
     return total
 
 
-def _weight(body: tuple[s.Stmt, ...]) -> int:
-    """Steps charged when a block is entered: one per statement and one per
-    expression node evaluated, not counting the bodies of nested loops and
-    functions (charged when they run), plus one for entering."""
+def _weight(body: tuple[s.Stmt, ...], extra: Extra) -> int:
+    """Steps charged when a block is entered: one per statement and the
+    steps of the expressions evaluated, not counting the bodies of nested
+    loops and functions (charged when they run), plus one for entering."""
     total = 1
     for stmt in body:
         total += 1
         if isinstance(stmt, s.If):
             for cond, branch in stmt.branches:
-                total += _nodes(cond) + _weight(branch) - 1
+                total += _nodes(cond, extra) + _weight(branch, extra) - 1
             if stmt.default:
-                total += _weight(stmt.default) - 1
+                total += _weight(stmt.default, extra) - 1
         elif isinstance(stmt, s.Set):
-            total += sum(_nodes(v) for v in stmt.values)
+            total += sum(_nodes(v, extra) for v in stmt.values)
         elif isinstance(stmt, s.ExprStmt):
-            total += _nodes(stmt.expr)
+            total += _nodes(stmt.expr, extra)
         elif isinstance(stmt, s.Deliver):
-            total += _nodes(stmt.value)
+            total += _nodes(stmt.value, extra)
         elif isinstance(stmt, s.Sweep):
-            total += _nodes(stmt.iterable)
+            total += _nodes(stmt.iterable, extra)
     return total
 
 
@@ -187,6 +199,19 @@ class Compiler:
         self._const_ns = operator_namespace(make_operators(self._fold_meter))
         self._literal_fns: dict[str, object] = {}
 
+    # -- steps -----------------------------------------------------------------
+
+    def _extra(self, ctx: Context) -> Extra:
+        """Steps a node costs beyond its own one where `ctx` applies: a call
+        site bound to a world rule costs one more step per operator of the
+        rule beyond the first, so a large rule is paid for where it runs."""
+        def extra(node: s.Expr) -> int:
+            site = _LITERAL_SITES.get(type(node)) or (node.op if isinstance(node, s.OpCall) else None)
+            rule = self.bindings.rule_for(site, ctx) if site else None
+            return 0 if rule is None else self.bindings.operators(rule) - 1
+
+        return extra
+
     # -- statements ------------------------------------------------------------
 
     def block(self, body: tuple[s.Stmt, ...], ctx: Context) -> list[ast.stmt]:
@@ -207,7 +232,7 @@ class Compiler:
             return [self.sweep(st, ctx)]
         if isinstance(st, s.While):
             body_ctx = self._loop_body(ctx, st.pos)
-            body = _tick(_weight(st.body) + _nodes(st.cond), st.pos) + self.block(st.body, body_ctx)
+            body = _tick(_weight(st.body, self._extra(body_ctx)) + _nodes(st.cond, self._extra(ctx)), st.pos) + self.block(st.body, body_ctx)
             return [_at(ast.While(self.expr(st.cond, ctx), body, []), st.pos)]
         if isinstance(st, (s.Cease, s.Bypass)):
             if not ctx.in_loop:
@@ -266,7 +291,7 @@ class Compiler:
             seq = _call(self.bindings.function_name(rule), [seq])
         walked = _at(_call("_s_SWEEP", [seq]), st.pos)
         body_ctx = self._loop_body(ctx, st.pos)
-        body = _tick(_weight(st.body), st.pos) + self.block(st.body, body_ctx)
+        body = _tick(_weight(st.body, self._extra(body_ctx)), st.pos) + self.block(st.body, body_ctx)
         return _at(ast.For(target, walked, body, []), st.pos)
 
     def craft(self, st: s.Craft, ctx: Context) -> list[ast.stmt]:
@@ -275,7 +300,7 @@ class Compiler:
         inner = Context(True, False)
         # Call depth travels as a hidden first argument: no shared counter to
         # restore on the way out.
-        prologue = _tick(_weight(st.body), st.pos)
+        prologue = _tick(_weight(st.body, self._extra(inner)), st.pos)
         too_deep = ast.Compare(_name(DEPTH), [ast.Gt()], [_name("_MAXD")])
         prologue.append(_at(ast.If(too_deep, [ast.Expr(_call("_depth_exceeded", []))], []), st.pos))
         params = [ast.arg(DEPTH), *(ast.arg(PREFIX + p) for p in st.params)]
@@ -446,7 +471,7 @@ class Compiler:
 
     def module(self, program: s.Program) -> ast.Module:
         top = Context()
-        body = _tick(_weight(program.body), s.Pos(1, 1)) + self.block(program.body, top)
+        body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(program.body, top)
         return ast.Module(body, [])
 
 

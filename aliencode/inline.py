@@ -64,18 +64,24 @@ def operator_call(op: str, args: list[ast.expr], bound: int, fold: Folder | None
     return operator_node(op, args)
 
 
+# Native sums hand results beyond this to `_beyond`, which checks the
+# integer limit and accounts the memory of a large integer made.
+NATIVE_SUM_BOUND = 1 << 64
+
+
 def _checked_sum(op: str, left: ast.expr, right: ast.expr, bound: int) -> ast.expr:
     """Native `a + c`, `a - c`, `c - a` with the integer-size limit checked
-    inline: `_t if (_t := a + c) < 2**bits else _beyond(_t)`. Every value
+    inline: `_t if (_t := a + c) < 2**64 else _beyond(_t)`. Every value
     already lies in (-2**bits, 2**bits), so adding a constant can leave that
     range on one side only, which is the side checked."""
     const = left if _number(left) else right
     grows = const.value >= 0 if (op == "+" or const is left) else const.value < 0
     total = ast.NamedExpr(ast.Name("_t", ast.Store()), ast.BinOp(left, _ADDITIVE[op](), right))
+    fast = min(bound, NATIVE_SUM_BOUND)
     if grows:
-        within = ast.Compare(total, [ast.Lt()], [ast.Constant(bound)])
+        within = ast.Compare(total, [ast.Lt()], [ast.Constant(fast)])
     else:
-        within = ast.Compare(ast.Constant(-bound), [ast.Lt()], [total])
+        within = ast.Compare(ast.Constant(-fast), [ast.Lt()], [total])
     beyond = ast.Call(ast.Name("_beyond", ast.Load()), [ast.Name("_t", ast.Load())], [])
     return ast.IfExp(within, ast.Name("_t", ast.Load()), beyond)
 

@@ -14,6 +14,7 @@ from functools import partial
 from typing import Callable
 
 from alienworlds.ruleset import LanguageError, LimitExceeded, Meter, render, type_name
+from alienworlds.ruleset.memory import size
 from alienworlds.ruleset.text import TextTooLong
 from alienworlds.ruleset.compile import operator_namespace
 from alienworlds.ruleset.errors import index_error, type_error
@@ -38,6 +39,7 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
     max_len = limits.max_length
     max_nesting = limits.max_nesting
     charge = meter.charge
+    pin = meter.pin
     checked = ops["checked"]
 
     def need_list(seq: object) -> None:
@@ -62,16 +64,22 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         need_list(seq)
         if not seq:
             raise index_error("pop from an empty list")
-        return seq.pop()
+        value = seq.pop()
+        if value.__class__ is list or value.__class__ is tuple:
+            pin(value)
+        return value
 
     def imprint(seq, i, val):
         need_list(seq)
         if type(i) is not int and type(i) is not bool:
             raise type_error(f"positions must be integers, not {type_name(i)}")
         try:
+            old = seq[i]
             seq[i] = val
         except IndexError:
             raise index_error("assignment index out of range") from None
+        if old.__class__ is list or old.__class__ is tuple:
+            pin(old)
 
     def nadir(args):
         return ops["min"](*args)
@@ -85,6 +93,8 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
     def sweep(seq):
         if type(seq) not in (list, tuple, str):
             raise type_error(f"cannot walk a {type_name(seq)}; SWEEP needs a list, tuple or string")
+        if len(seq) > 16 and seq.__class__ is not str:
+            pin(seq)  # a loop's iterator may be all that refers to it
         return seq
 
     def emit_values(values):
@@ -123,10 +133,14 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         where = rule(seq)
         if type(where) is not int and type(where) is not bool:
             raise type_error(f"positions must be integers, not {type_name(where)}")
+        meter.charge(len(seq) >> 4)  # the elements after the position move
         try:
-            return seq.pop(where)
+            value = seq.pop(where)
         except IndexError:
             raise index_error("pop index out of range") from None
+        if value.__class__ is list or value.__class__ is tuple:
+            pin(value)
+        return value
 
     def once(thunk: Callable[[], object]) -> Callable[[], object]:
         """A short-circuit operand, evaluated at most once when a rule needs it."""
@@ -151,14 +165,22 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
 
     def name_function(fn, name: str) -> None:
         fn.alien_name = name
+        meter.hold(fn, size(fn))
+        if fn.__closure__:
+            pin(fn)  # what it closes over lives as long as it does
 
     def fail(kind: str, message: str, *_evaluated: object):
         raise LanguageError(kind, message)
 
+    big = 1 << limits.max_int_bits
+
     def beyond(value):
-        """A native sum outside (-2**bits, 2**bits): a float is fine, an int is too big."""
+        """A native sum beyond 2**64 (see inline.py): a float is fine; an
+        integer is refused beyond the limit, else accounted as memory made."""
         if value.__class__ is int:
-            raise LimitExceeded(f"integer size of {limits.max_int_bits} bits")
+            if not -big < value < big:
+                raise LimitExceeded(f"integer size of {limits.max_int_bits} bits")
+            meter.hold(value, size(value))
         return value
 
     def depth_exceeded():

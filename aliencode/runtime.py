@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import partial
+from inspect import CO_OPTIMIZED
 from types import TracebackType
 
 from alienworlds.ruleset import LanguageError, Meter
@@ -62,6 +64,7 @@ class Session:
 
         self.meter = Meter(self.limits or Limits())
         self.namespace = build(self.meter, self.output)
+        self.meter.roots = partial(_roots, self.namespace)
 
     def execute(self, program: Program, deadline: float | None = None) -> RunResult:
         """Run `program`; the wall-clock backstop runs until `deadline` (a
@@ -77,6 +80,22 @@ class Session:
 def execute(program: Program) -> RunResult:
     """Run a program once in a fresh namespace."""
     return Session(program.limits).execute(program)
+
+
+def _roots(namespace: dict[str, object]) -> list[object]:
+    """What a running program can reach (for the memory census): its
+    variables, and the locals of its active calls (generated frames)."""
+    values = [value for name, value in namespace.items() if name.startswith(PREFIX)]
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename == FILENAME and code.co_flags & CO_OPTIMIZED:
+            local = frame.f_locals
+            values.extend(local.values())
+            if type(local) is dict:
+                local.clear()  # the host's snapshot of the locals would keep old values alive
+        frame = frame.f_back
+    return values
 
 
 def _run(program: Program, namespace: dict[str, object], meter: Meter) -> AlienError | None:

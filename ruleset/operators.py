@@ -17,6 +17,7 @@ from typing import Callable
 
 from .errors import LanguageError, LimitExceeded, index_error, type_error, value_error, zero_division
 from .limits import Meter
+from .memory import size
 from .text import TextTooLong, render, type_name
 
 SEQUENCES = (list, tuple, str)
@@ -37,6 +38,10 @@ ARITY: dict[str, tuple[int, int | None]] = {
 }
 
 _ONE_ARGUMENT = object()  # `(range n)`: distinct from an explicit none
+_NUMBERS = frozenset({int, float, bool})
+_PAIR = size((0, 0))  # a new pair (tuple of two)
+_CHAR = size("\u0100")  # a new one-character string
+_STRINGS = frozenset({str})
 _SMALL = 1 << 64
 
 
@@ -55,6 +60,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     max_len = limits.max_length
     max_nesting = limits.max_nesting
     charge = meter.charge
+    hold = meter.hold
 
     def int_limit() -> LimitExceeded:
         return LimitExceeded(f"integer size of {limits.max_int_bits} bits")
@@ -62,7 +68,9 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def len_limit() -> LimitExceeded:
         return LimitExceeded(f"sequence length of {max_len}")
 
-    def checked(r: object) -> object:
+    def checked(r: object, fresh: int = 0) -> object:
+        """`r` within the size limits, charged and, when large, held for the
+        memory census (`fresh`: units of the new values `r` holds)."""
         cls = type(r)
         if cls is int:
             if r >= big or r <= neg_big:
@@ -73,6 +81,9 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
                 raise len_limit()
             if n > 64:
                 charge(n >> 2)
+                hold(r, size(r) + fresh)
+            elif fresh:
+                hold(r, size(r) + fresh)
         return r
 
     # Messages never name the rule operator or show computed values: an
@@ -409,19 +420,26 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         need_index("range", hi)
         if hi - lo > max_len:
             raise len_limit()
-        return checked(list(range(lo, hi)))
+        if hi - lo <= 0:
+            return []
+        # each element is a new integer: large ones cost more to make
+        widest = max(abs(lo), abs(hi - 1))
+        charge(((hi - lo) * (widest.bit_length() >> 6)) >> 6)
+        return checked(list(range(lo, hi)), (hi - lo) * size(widest))
 
     # Building a pair per element costs more than copying a reference.
     def zip_(a, b):
         need_seq("zip", a)
         need_seq("zip", b)
-        charge(min(len(a), len(b)) >> 1)
-        return checked(list(zip(a, b)))
+        n = min(len(a), len(b))
+        charge(n >> 1)
+        return checked(list(zip(a, b)), n * _PAIR)
 
     def enumerate_(seq):
         need_seq("enumerate", seq)
-        charge(len(seq) >> 1)
-        return checked(list(enumerate(seq)))
+        n = len(seq)
+        charge(n >> 1)
+        return checked(list(enumerate(seq)), n * (_PAIR + size(n)))
 
     def filter_(pred, seq):
         if not callable(pred):
@@ -442,7 +460,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             items.sort(reverse=descending)
         else:
             items.sort(key=cmp_to_key(lambda x, y: compare(x, y, op, 0)), reverse=descending)
-        return items
+        return checked(items)
 
     def sort_asc(seq):
         return sort(seq, False, "sort_asc")
@@ -459,7 +477,14 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             items = args
         if not items:
             raise value_error("empty sequence")
-        charge(1 + (len(items) >> 4))
+        n = len(items)
+        kinds = set(map(type, items))
+        # Scalars of one ordering compare natively (the same first extreme as
+        # the loop below); containers and mixtures go through `compare`.
+        if kinds <= _NUMBERS or kinds == _STRINGS:
+            charge(1 + (n >> 2) + (sum(map(len, items)) >> 8 if kinds == _STRINGS else 0))
+            return max(items) if sign > 0 else min(items)
+        charge(1 + n)
         best = items[0]
         for x in items[1:]:
             if compare(x, best, op, 0) * sign > 0:
@@ -474,6 +499,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
 
     def sum_(seq):
         need_seq("sum", seq)
+        charge(1 + len(seq))
         total = 0
         for x in seq:
             total = add(total, x) if _is_num(x) else _bad_sum(x)
@@ -494,7 +520,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
 
     def to_str(v):
         try:
-            return render(v, budget=max_len, max_nesting=max_nesting, charge=charge)
+            return checked(render(v, budget=max_len, max_nesting=max_nesting, charge=charge))
         except TextTooLong:
             raise len_limit() from None
 
@@ -529,11 +555,12 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         except IndexError:
             raise index_error("index out of range") from None
         charge(len(items) >> 4)
-        return type(seq)(items)
+        return checked(type(seq)(items))
 
     def to_list(seq):
         need_seq("list", seq)
-        return checked(list(seq))
+        # the characters of a string become strings of their own
+        return checked(list(seq), len(seq) * _CHAR if type(seq) is str and not seq.isascii() else 0)
 
     def to_tuple(seq):
         need_seq("tuple", seq)
