@@ -65,7 +65,7 @@ def test_spent_fold_budget_is_no_step_failure_regression():
     """Was a bug: folding spent a private meter; once it was spent, later
     literal rules compiled into a run-time "step limit" failure (81 folded
     string products, then an EMIT of a 70-character literal)."""
-    source = 'SET s AS PARE("ab", 40000)\n' * 81 + 'EMIT("' + "x" * 70 + '")'
+    source = 'SET s AS SHATTER("ab", 49920)\n' * 81 + 'EMIT("' + "x" * 70 + '")'
     result = run_source(source, MAIN)
     assert result.error is None, result.text()
     assert result.output == "x" * 70
