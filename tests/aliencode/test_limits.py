@@ -224,3 +224,23 @@ def test_a_failure_of_run_source_itself_prints_no_traceback(monkeypatch):
     proc = invoke(stdin="EMIT(1)")
     assert proc.exit_code == 3
     assert proc.output == "[AlienError] InternalError: the interpreter failed (RuntimeError)\n"
+
+
+# -- 4. a world's rule is paid for where it runs ------------------------------------
+
+def _tree(depth: int) -> str:
+    return "(+ a b)" if depth == 1 else f"(+ {_tree(depth - 1)} {_tree(depth - 1)})"
+
+
+def test_a_large_rule_costs_a_step_per_operator():
+    """A call site bound to a rule of 31 operators costs 31 steps, so a
+    world's rule cannot make one step do unbounded work."""
+    from aliencode.world_schema import SCHEMA
+    from alienworlds.ruleset import parse_world
+
+    world = parse_world(f'format = 1\nname = "w"\nlanguage = "aliencode"\n[[rules]]\nid = "B"\nname = "n"\n'
+                        f'target = "SHATTER"\nactual = "{_tree(5)}"\n', "w.toml", SCHEMA)
+    source = "SET n AS 0\nSWEEP i IN EXTENT(1000):\n    SET n AS SHATTER(i, 1)\nEMIT(n)"
+    heavy, plain = run_source(source, world), run_source(source)
+    assert heavy.output == "16000" and plain.output == "1000"
+    assert heavy.steps - plain.steps == 1000 * 30
