@@ -244,3 +244,23 @@ def test_a_large_rule_costs_a_step_per_operator():
     heavy, plain = run_source(source, world), run_source(source)
     assert heavy.output == "16000" and plain.output == "1000"
     assert heavy.steps - plain.steps == 1000 * 30
+
+
+@pytest.mark.parametrize("op", ["APEX", "NADIR"])
+def test_extremes_are_charged_per_element_regression(op):
+    """Was a bug: APEX charged 1 + n/16 steps but compared floats with big
+    integers element by element in host code, so a program within its step
+    budget ran into the wall-clock backstop on a busy machine (and its step
+    count varied). Now scalars compare natively, each element costs a step
+    in four, anything else a step each; the step count is the same every run."""
+    build = ("SET b AS COIL(2, 2000)\nSET xs AS STRAND()\nSWEEP i IN EXTENT(2000):\n"
+             "    ANNEX(xs, SHATTER(b, i))\n    ANNEX(xs, FRACTURE(i, 7))\n")
+    base = run_source(build)
+    once = run_source(build + f"SET m AS {op}(xs)")
+    assert once.steps - base.steps >= 4000 // 4
+    nested = run_source(build + f"SET ys AS STRAND()\nSWEEP x IN xs:\n    ANNEX(ys, KNOT(x))\nSET m AS {op}(ys)")
+    with_tuples = run_source(build + "SET ys AS STRAND()\nSWEEP x IN xs:\n    ANNEX(ys, KNOT(x))")
+    assert nested.steps - with_tuples.steps >= 4000
+    loop = build + f"WHILE YES:\n    SET m AS {op}(xs)"
+    first, second = run_source(loop), run_source(loop)
+    assert first.error.message == "step limit of 2000000 steps" and first.as_dict() == second.as_dict()
