@@ -59,7 +59,7 @@ class Meter:
         self.limits = limits
         self.roots: Callable[[], list[object]] | None = None
         self.allocated = 0  # units since the last census
-        self.gap = limits.max_memory // 2  # units between censuses
+        self.gap = limits.max_memory  # units allocated before the next census
         self.live = self.peak = 0  # units found by the last census, and the most found
         self.reset()
 
@@ -139,6 +139,9 @@ class Meter:
         self.live = found.live
         self.peak = max(self.peak, found.live)
         self.allocated = 0
+        # The next census comes when the live size could have passed the
+        # limit, but not before a quarter of it more was allocated.
+        self.gap = max(self.limits.max_memory - found.live, self.limits.max_memory // 4)
         self.used += found.visited // VISITS_PER_STEP
         if self.used > self.limits.max_steps:
             self.used = self.limits.max_steps + 1

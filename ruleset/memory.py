@@ -12,13 +12,14 @@ verdict depends only on the program: the walk is over values, reference
 counts are exact, and nothing here waits for the host's garbage collector
 (a held value reachable only through a cycle among held values is dead).
 
-The meter takes a census whenever the units allocated since the last one
-(reported by operators, plus UNITS_PER_STEP for every step of generated code,
-which covers the lists it builds natively) reach half the memory limit; a
-census that finds more than the limit stops the run. So the census's work
-(one step per VISITS_PER_STEP values visited, charged) is paid for by the
-allocation before it, and the live size exceeds the limit by at most half
-of it before a census notices.
+The meter takes a census when the units allocated since the last one (what
+operators report, plus UNITS_PER_STEP for every step of generated code, which
+covers the lists it builds natively) could have brought the live size found
+last time past the limit, but not before a quarter of the limit more was
+allocated; a census that finds more than the limit stops the run. So the
+census's work (one step per VISITS_PER_STEP values visited, charged) is paid
+for by the allocation before it, and the live size exceeds the limit by at
+most a quarter of it before a census notices.
 
 Values the walk cannot see and no operator made (a list built element by
 element, then waiting only on a host stack) are not counted; what a run can
