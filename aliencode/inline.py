@@ -4,7 +4,8 @@ Checked helpers guard every operation whose cost or result could grow without
 bound. Where an operand is a compile-time scalar constant, some operators are
 provably safe in their native host form, which is much faster:
 
-* a comparison with a scalar constant never recurses into containers;
+* a comparison with a scalar constant (a string of at most 256 characters) never
+  recurses into containers and reads little;
 * `+` / `-` with a numeric constant change a number additively (no blow-up)
   and refuse strings and lists with a TypeError;
 * `//` and `/` by a non-zero numeric constant cannot divide by zero.
@@ -31,10 +32,17 @@ _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, ">": ast.Gt, "<=": ast.L
 _ADDITIVE = {"+": ast.Add, "-": ast.Sub}
 _DIVISION = {"//": ast.FloorDiv, "/": ast.Div}
 _SHORT = {"and", "or", "if"}
+SHORT_TEXT = 256  # characters a comparison reads for one step (as the checked operators charge)
 
 
 def _scalar(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (int, float, bool, str))
+
+
+def _short(node: ast.expr) -> bool:
+    """A scalar constant a native comparison reads in a few instructions (a
+    long string would be compared uncharged, character by character)."""
+    return _scalar(node) and not (type(node.value) is str and len(node.value) > SHORT_TEXT)
 
 
 def _number(node: ast.expr) -> bool:
@@ -53,7 +61,7 @@ def operator_call(op: str, args: list[ast.expr], bound: int, fold: Folder | None
             return folded
     if len(args) == 2:
         left, right = args
-        if op in _COMPARE and (_scalar(left) or _scalar(right)):
+        if op in _COMPARE and (_short(left) or _short(right)):
             return ast.Compare(left, [_COMPARE[op]()], [right])
         if op in _ADDITIVE and (_number(left) or _number(right)):
             return _checked_sum(op, left, right, bound)

@@ -266,6 +266,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         ca = a.__class__
         if ca is list or ca is tuple:
             return deep_equal(a, b)
+        if ca is str and len(a) > 256:
+            charge_text(a)
         return a == b
 
     def ne(a, b):

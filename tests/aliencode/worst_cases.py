@@ -144,7 +144,10 @@ def compare(rng: random.Random) -> list[Case]:
     sop = rng.choice(["ORDER(xs)", "APEX(xs)", "AKIN(xs, GATHER(xs))"])
     equal = ("SET xs AS STRAND()\nSET ys AS STRAND()\nSWEEP i IN EXTENT(20000):\n"
              "    ANNEX(xs, KNOT(i, 0.5, STRAND(i)))\n    ANNEX(ys, KNOT(i, 0.5, STRAND(i)))\n")
+    n = rng.randint(20000, 50000)
+    text = (f'SET s AS PARE("x", {n})\nWHILE AKIN(s, "' + "x" * n + '"):\n    IDLE')
     return [Case("compare", f"mixed-{op}", mixed + f"WHILE YES:\n    SET m AS {op}", expect="step limit"),
+            Case("compare", "long-text-constant", text, expect="step limit"),
             Case("compare", f"strings-{sop}", strings + f"WHILE YES:\n    SET m AS {sop}", expect="step limit"),
             Case("compare", "equal-structures", equal + "WHILE AKIN(xs, ys):\n    SET m AS UNDER(xs, ys)", expect="step limit")]
 
