@@ -17,7 +17,7 @@ from typing import Callable
 from .errors import LimitExceeded
 
 CHARS_PER_STEP = 64
-CHARGE_EVERY = 256  # steps accumulated before they are charged
+CHARGE_EVERY = 256  # elements visited between two charges
 _LOG10_2 = 0.30102999566398
 _SMALL = 1 << 256  # integers whose text is short enough to build unchecked
 
