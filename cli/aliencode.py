@@ -13,9 +13,11 @@ from alienworlds.ruleset.inputs import InputError, read_input
 from alienworlds.ruleset import Limits, WorldError
 
 from aliencode import __version__, run_source
+from aliencode.errors import AlienError
+from aliencode.runtime import RunResult
 from aliencode.world_schema import DEFAULT_WORLD_ENV, load
 
-EXIT_OK, EXIT_ERROR, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_ERROR, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 WORLD_HELP = (
     "A shipped world's name or a path to a world TOML file. "
@@ -63,21 +65,43 @@ def main() -> None:
 def run(file: str, world_spec: str | None, as_json: bool, max_steps: int | None) -> None:
     """Run an AlienCode program from FILE (or standard input).
 
-    Prints what the program EMITs; an error prints as
-    `[AlienError] <Kind>: <message> (line N)` after the output already
-    produced. Exit status: 0 ran, 1 stopped with an AlienError, 2 bad input.
+    Prints what the program EMITs, byte for byte (UTF-8, control characters
+    included, whether or not standard output is a terminal); an error prints
+    as `[AlienError] <Kind>: <message> (line N)` after the output already
+    produced. Exit status: 0 ran, 1 stopped with an AlienError, 2 bad input,
+    3 internal error (a failure of the interpreter itself, never of the
+    program; reported as InternalError, without a traceback).
     """
     source = read_source(file)
     world = load_world_or_exit(world_spec)
     limits = Limits(max_steps=max_steps) if max_steps else Limits()
-    result = run_source(source, world, limits)
+    try:
+        result = run_source(source, world, limits)
+    except Exception as exc:  # noqa: BLE001 - run_source promises not to raise; if it does, no traceback
+        result = RunResult("", AlienError("InternalError", f"the interpreter failed ({type(exc).__name__})"), 0, 0)
     if as_json:
-        click.echo(json.dumps(result.as_dict(), ensure_ascii=False))
+        write_out(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
     else:
         text = result.text()
         if text:
-            click.echo(text)
-    sys.exit(EXIT_ERROR if result.error else EXIT_OK)
+            write_out(text + "\n")
+    if result.error is None:
+        sys.exit(EXIT_OK)
+    sys.exit(EXIT_INTERNAL if result.error.kind == "InternalError" else EXIT_ERROR)
+
+
+def write_out(text: str) -> None:
+    """Write `text` to standard output as UTF-8, exactly: not through
+    click.echo, which strips ANSI sequences when the output is not a
+    terminal (so piped output would differ from the program's)."""
+    stream = sys.stdout
+    stream.flush()
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a text-only stream (a test harness)
+        stream.write(text)
+    else:
+        buffer.write(text.encode("utf-8", "surrogateescape"))
+        buffer.flush()
 
 
 @main.command()

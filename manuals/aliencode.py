@@ -149,6 +149,8 @@ def render(world: World, fmt: str = "text") -> str:
         f"Call depth: {limits.max_depth} nested function calls.",
         f"Integers: at most {limits.max_int_bits} bits; lists, tuples and strings: at most {limits.max_length:,} elements.",
         f"Output: at most {limits.max_output:,} characters.",
+        f"Memory: the values a program keeps at once, at most {limits.max_memory:,} units (about bytes).",
+        f"Program text: at most {limits.max_source:,} characters and {limits.max_tokens:,} tokens.",
     ])
 
     doc.heading(2, "Probe budget")

@@ -64,6 +64,30 @@ COMMON_HELP = [
 ]
 
 
+# Characters the shell shows escaped: control characters other than newline
+# and tab, and the bidirectional overrides and isolates (which reorder what a
+# terminal shows). A program's output can hold any of them; in the shell they
+# would act on the terminal instead of being seen.
+_BIDI = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    if ch in "\n\t":
+        return ch
+    if code < 0x20 or 0x7F <= code < 0xA0:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if ch in _BIDI else ch
+
+
+def visible(text: str) -> str:
+    """`text` with control characters escaped (`\\x1b`, `\\u202e`), as the
+    shell shows it; `aliencode run` prints a program's output unchanged."""
+    if text.isprintable() or all(ch.isprintable() or ch in "\n\t" for ch in text):
+        return text
+    return "".join(map(_escaped, text))
+
+
 def history_path(language: str) -> Path:
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "alienworlds" / f"{language}_history"
@@ -77,6 +101,7 @@ class Shell:
 
     def say(self, text: str) -> None:
         if text:
+            text = visible(text)
             self.out.write(text if text.endswith("\n") else text + "\n")
             self.out.flush()
 
