@@ -268,6 +268,53 @@ def world_compare(site: str, left: str, right: str) -> None:
 
 
 @main.command()
+@click.argument("file", default="-", metavar="[FILE|-]")
+@click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
+@click.option("--example", "examples", multiple=True, metavar="CALL",
+              help="A call of the program's functions (repeatable). With examples, parameter types come from the calls.")
+@click.option("--whole-program", is_flag=True, help="Nothing outside the program calls its functions (no examples needed).")
+@click.option("--standard-keywords", is_flag=True, help="The program spells keywords as the standard manual does, not as the world's manual.")
+@click.option("--max-size", type=click.IntRange(min=1, max=7), default=5, show_default=True, metavar="N",
+              help="Largest compensation searched (operations, operands and constants).")
+@click.option("--json", "as_json", is_flag=True, help='Print {"source", "changes", "helpers", "seconds", "world_hash"}.')
+def port(file: str, world_spec: str, examples: tuple[str, ...], whole_program: bool, standard_keywords: bool,
+         max_size: int, as_json: bool) -> None:
+    """Port a program written in the manual's semantics to a world.
+
+    Prints a program that prints, under the world, what FILE prints under
+    the manual's semantics: literals the world reads as meant, and
+    compensations for every operation the world changes, found by search
+    and checked by behaviour. Parameter types come from --example calls;
+    without them a function must work for any argument.
+
+    Exit status: 0 ported, 1 some site has no compensation within the
+    bounds (the site and its scope are named), 2 bad input.
+    """
+    from alienworlds.porting import Bounds, PortError, Porter
+
+    from aliencode import AlienSyntaxError
+
+    source = read_source(file)
+    loaded = load_world_or_exit(world_spec)
+    calls = list(examples) if examples else ([] if whole_program else None)
+    try:
+        ported = Porter(loaded, Bounds(max_size=max_size)).port(source, calls, {} if standard_keywords else None)
+    except AlienSyntaxError as exc:
+        fail(f"the program does not parse: {exc}")
+    except PortError as exc:
+        if as_json:
+            click.echo(json.dumps({"error": exc.as_dict(), "world_hash": loaded.hash}, indent=2))
+        else:
+            click.echo(f"aliencode: cannot port: {exc} (site {exc.site}, scope {exc.place})", err=True)
+        sys.exit(EXIT_ERROR)
+    if as_json:
+        click.echo(json.dumps({**ported.as_dict(), "world_hash": loaded.hash}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(ported.source, nl=False)
+    sys.exit(EXIT_OK)
+
+
+@main.command()
 @click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
 def repl(world_spec: str | None) -> None:
     """Explore a world by hand: definitions persist between entries, each

@@ -1,0 +1,545 @@
+"""Finding what to write at one site so the world does what the manual says.
+
+For an operation call with arguments of known types at a known place, the
+`Compensator` looks for a template (see templates.py) that, evaluated with
+the world's semantics at that place, gives what the manual's operation gives
+on every sample of those types where the manual's operation is defined. In
+order:
+
+1. the call unchanged (the world agrees with the manual there);
+2. the same operation with its arguments transformed one by one, when the
+   world's rule is the manual's with each operand passed through a function
+   of one operand (an index shifted, operands swapped): each function is
+   undone by a small search of its own;
+3. for the variadic operations and EMIT, the same operation with its
+   arguments rearranged (reversed, rotated, two swapped, one extra value);
+4. a general enumeration of templates up to the size bound.
+
+A template found by the search is confirmed by the behavioural equivalence
+checker (`ruleset.equivalence.compare`, with the samples of the operand
+types, and only where the manual's operation is defined) before use.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass
+from typing import Callable
+
+from alienworlds.ruleset import compile_rule
+from alienworlds.ruleset.equivalence import compare
+from alienworlds.ruleset.errors import LanguageError
+from alienworlds.ruleset.expr import Call, Const, Expr, Identity, Sym, parse, symbols, to_text
+
+from aliencode.sites import LAZY_OPERAND, SITES
+
+from .literals import written_value
+from .samples import Made, has_made, key, same, values
+from .search import Bounds, Enumerator, Goal, check
+from .semantics import STANDARD, TOP_LEVEL, Ctx, WorldView, operands
+from .templates import Hole, Lit, Node, Op, hole_exprs, substitute, to_rule
+from .types import Ty
+
+INT_CONSTANTS = (0, 1, -1, 2)
+MAX_REARRANGED = 8  # argument lists longer than this are only reversed or rotated
+REPAIR_SIZE = 3  # an argument replaced to repair a call has at most this size
+
+
+@dataclass(frozen=True)
+class Found:
+    """A compensation: the template, how it was found, and the rule
+    expression it computes (for reports)."""
+
+    template: Node
+    strategy: str
+    rule: str
+
+
+def _objects(case: tuple) -> list[object]:
+    out = list(case)
+    for v in case:
+        if type(v) in (list, tuple):
+            out.extend(v)
+    return out
+
+
+def _alias_ok(case: tuple, value: object, expected: object) -> bool:
+    """A list result must be a fresh list where the manual makes one, and
+    the very same list where the manual gives one it already had (a
+    later ANNEX to it must be seen, or not seen, the same way)."""
+    if type(value) is not list:
+        return True
+    objects = _objects(case)
+    if any(expected is o for o in objects):
+        return value is expected
+    return not any(value is o for o in objects)
+
+
+class _Expect:
+    """The manual's result on each case, by case identity, and how to read
+    a value the program holds (tuples a caller built with KNOT are read in
+    KNOT's argument order)."""
+
+    def __init__(self, knot: Callable[..., object]) -> None:
+        self.results: dict[int, object] = {}
+        self.forced: dict[int, bool] = {}
+        self.knot = knot
+        self.to_manual: dict[int, object] = {}  # id of a value the program holds -> what it means
+        self.to_raw: dict[int, object] = {}
+        self.keep: list[object] = []  # keeps converted values (and their ids) alive
+        self.keys: dict[int, str] = {}
+
+    def value(self, case: tuple) -> object:
+        return self.results[id(case)]
+
+    def expect(self, case: tuple, result: object) -> None:
+        self.results[id(case)] = result
+        self.keys[id(case)] = key(result)
+
+    def convert(self, v: object) -> tuple[object, object]:
+        """(what the program receives, what it means) for a sample value."""
+        if type(v) is Made:
+            parts = [self.convert(x) for x in v.args]
+            raw, manual = self.knot([p[0] for p in parts]), tuple(p[1] for p in parts)
+        elif type(v) in (list, tuple) and has_made(v):
+            parts = [self.convert(x) for x in v]
+            raw, manual = type(v)(p[0] for p in parts), type(v)(p[1] for p in parts)
+        else:
+            return v, v
+        self.to_manual[id(raw)] = manual
+        self.to_raw[id(manual)] = raw
+        self.keep.extend((raw, manual))
+        return raw, manual
+
+    def meaning(self, v: object) -> object:
+        if not self.to_manual:
+            return v
+        if id(v) in self.to_manual:
+            return self.to_manual[id(v)]
+        if type(v) in (list, tuple):
+            return type(v)(self.meaning(x) for x in v)
+        return v
+
+    def alias_ok(self, case: tuple, value: object) -> bool:
+        expected = self.value(case)
+        if id(expected) in self.to_raw:
+            return value is self.to_raw[id(expected)]
+        return _alias_ok(case, value, expected)
+
+    def same(self, case: tuple, value: object) -> bool:
+        if not self.to_manual:
+            return key(value) == self.keys[id(case)]
+        return same(self.meaning(value), self.value(case))
+
+
+class Compensator:
+    """Searches compensations in one world, with a cache shared by every
+    site of every program ported with it."""
+
+    def __init__(self, view: WorldView, bounds: Bounds) -> None:
+        self.view = view
+        self.bounds = bounds
+        self._cache: dict[tuple, Found | None] = {}
+        self._goals: dict[tuple, tuple[Goal, _Expect]] = {}
+        self._constants: dict[tuple, list[Lit]] = {}
+        self._found: dict[str, list[Node]] = {}  # site -> templates found before (at any place)
+        self.searches = 0
+
+    # -- samples ---------------------------------------------------------------
+
+    def _combos(self, types: tuple[Ty, ...]) -> list[tuple]:
+        """Every combination of sample values, or a deterministic random
+        choice of `confirm` of them when there are more."""
+        pools = [values(t) for t in types]
+        total = math.prod(len(p) for p in pools)
+        if total <= self.bounds.confirm:
+            return list(itertools.product(*pools))
+        rng = random.Random(total)
+        return [tuple(rng.choice(p) for p in pools) for _ in range(self.bounds.confirm)]
+
+    def _goal(self, kind: str, op: str, types: tuple[Ty, ...], ctx: Ctx) -> tuple[Goal, _Expect]:
+        """The goal of a site: what the manual's `op` does on samples of
+        `types`. `kind` selects how a template's value is judged."""
+        cache_key = (kind, op, types, ctx if kind in ("sweep",) else None)
+        if cache_key in self._goals:
+            return self._goals[cache_key]
+        expect = _Expect(self.view.fn("KNOT", TOP_LEVEL))
+        cases: list[tuple] = []
+        std = self.view.standard_fn(op if op in SITES else "SWEEP")
+        lazy = op in LAZY_OPERAND
+        for sample in self._combos(types):
+            asked: list[bool] = []
+            try:
+                pairs = [expect.convert(v) for v in sample]
+            except LanguageError:
+                continue
+            raw = tuple(p[0] for p in pairs)
+            combo = tuple(p[1] for p in pairs)
+            self.view.reset()
+            try:
+                if lazy:
+                    def thunk(combo=combo, asked=asked):
+                        asked.append(True)
+                        return combo[1]
+
+                    result = std(combo[0], thunk)
+                elif kind == "sweep":
+                    result = _walk(combo[0])
+                elif kind == "expel":
+                    if type(combo[0]) is not list or not combo[0]:
+                        continue
+                    result = len(combo[0]) - 1
+                elif kind in ("annex", "imprint"):
+                    if type(combo[0]) is not list:
+                        continue
+                    result = std(*operands(op, list(combo)))
+                    if kind == "imprint":
+                        combo[0][combo[1]]  # an index the list has, or the manual raises
+                else:
+                    result = std(*operands(op, list(combo)))
+            except (LanguageError, IndexError, TypeError):
+                continue
+            cases.append(raw)
+            expect.expect(raw, result)
+            expect.forced[id(raw)] = bool(asked)
+        want = self._judge(kind, op, ctx, expect)
+        goal = Goal(len(types), cases, want,
+                    lazy=1 if lazy else None,
+                    forced=(lambda case: expect.forced[id(case)]) if lazy else None)
+        self._goals[cache_key] = (goal, expect)
+        return goal, expect
+
+    def _judge(self, kind: str, op: str, ctx: Ctx, expect: _Expect) -> Callable[[tuple, object], bool]:
+        if kind == "sweep":
+            rule = self.view.fn("SWEEP", ctx)
+
+            def want(case, value):
+                try:
+                    walked = _walk(rule(value))
+                except (LanguageError, TypeError):
+                    return False
+                return expect.same(case, walked)
+
+            return want
+        if kind == "expel":
+            def want(case, value):
+                n = len(case[0])
+                return type(value) in (int, bool) and -n <= value < n and value % n == n - 1
+
+            return want
+        if kind in ("emit", "annex", "imprint"):
+            return expect.same
+        return lambda case, value: expect.same(case, value) and expect.alias_ok(case, value)
+
+    # -- constants -------------------------------------------------------------
+
+    def constants(self, ctx: Ctx, kinds: frozenset[str]) -> list[Lit]:
+        """Literal values a template may use at `ctx`: small integers, and
+        the empty string, YES/NO or none when such values are involved."""
+        cache_key = (ctx, kinds)
+        if cache_key not in self._constants:
+            wanted: list[object] = list(INT_CONSTANTS)
+            if "str" in kinds:
+                wanted.append("")
+            if "bool" in kinds:
+                wanted.extend([True, False])
+            out = []
+            for value in wanted:
+                ok, written = written_value(self.view, ctx, value)
+                if ok:
+                    out.append(Lit(value, written))
+            if "none" in kinds:
+                out.append(Lit(None, None))
+            self._constants[cache_key] = out
+        return self._constants[cache_key]
+
+    # -- the strategies --------------------------------------------------------
+
+    def operation(self, op: str, types: tuple[Ty, ...], ctx: Ctx, at: Ctx | None = None) -> Found | None:
+        """A template for a call of `op` with arguments of `types`, written
+        at place `ctx` (`at`: where the template's operations run, when it
+        is moved into a helper function)."""
+        at = at or ctx
+        cache_key = ("op", op, types, ctx, at)
+        if cache_key not in self._cache:
+            self._cache[cache_key] = self._operation(op, types, at)
+        return self._cache[cache_key]
+
+    def _operation(self, op: str, types: tuple[Ty, ...], at: Ctx) -> Found | None:
+        n = len(types)
+        if not self.view.altered(op, at):
+            return Found(Op(op, tuple(Hole(k) for k in range(n))), "unchanged", "")
+        kind = {"EMIT": "emit", "ANNEX": "annex", "IMPRINT": "imprint", "EXPEL": "expel"}.get(op, "value")
+        goal, expect = self._goal(kind, op, types, at)
+        same_call = Op(op, tuple(Hole(k) for k in range(n)))
+        if check(same_call, goal, self.view, at) is None:
+            return Found(same_call, "unchanged", "")
+        seeds: list[tuple[str, Node]] = []
+        if kind == "value" or kind == "imprint":
+            seeds.extend(("operands transformed", t) for t in self._argument_transforms(op, types, at, goal))
+        if SITES[op].operands == ("args",):
+            seeds.extend(("arguments rearranged", t) for t in self._rearrangements(op, n, at, goal))
+        if op in LAZY_OPERAND:
+            seeds.extend(("De Morgan", t) for t in _de_morgan())
+        earlier = self._found.setdefault(op, [])
+        seeds.extend(("enumerated", t) for t in earlier)
+        for strategy, node in seeds:
+            if check(node, goal, self.view, at) is None:
+                found = self._confirmed(node, strategy, op, types, at, goal, expect)
+                if found is not None:
+                    if node not in earlier:
+                        earlier.append(node)
+                    return found
+        if kind in ("emit", "expel"):
+            return None
+        kinds = frozenset().union(*(t.kinds() for t in types)) if types else frozenset()
+        kinds |= frozenset(_kind(expect.value(c)) for c in goal.cases[:50])
+        enumerator = Enumerator(self.view, at, self.constants(at, kinds), self.bounds, _has_sequences(kinds))
+        self.searches += 1
+        node = None
+        if op not in LAZY_OPERAND and SITES[op].operands != ("args",):
+            node = self._repair(op, at, goal, enumerator)
+        if node is None and kind == "value":
+            node = enumerator.find(goal)
+        if node is None:
+            return None
+        found = self._confirmed(node, "enumerated", op, types, at, goal, expect)
+        if found is not None:
+            earlier.append(node)
+        return found
+
+    def _repair(self, op: str, at: Ctx, goal: Goal, enumerator: Enumerator) -> Node | None:
+        """`op` itself with one argument replaced by a small searched
+        template (for ANNEX and IMPRINT the call must stay: it is what
+        changes the list)."""
+        rule = self.view.fn(op, at)
+        for position in range(goal.n):
+            def want(case, value, position=position):
+                args = list(case)
+                args[position] = value
+                try:
+                    return goal.want(case, rule(*operands(op, args)))
+                except LanguageError:
+                    return False
+
+            node = enumerator.find(Goal(goal.n, goal.cases, want), limit=REPAIR_SIZE)
+            if node is not None:
+                args = [Hole(k) for k in range(goal.n)]
+                args[position] = node
+                return Op(op, tuple(args))
+        return None
+
+    def _confirmed(self, node: Node, strategy: str, op: str, types: tuple[Ty, ...], at: Ctx, goal: Goal, expect: _Expect) -> Found | None:
+        """Accept a template only if the equivalence checker agrees (on
+        operands as the program holds them; tuples a caller built with KNOT
+        are judged by what they mean, which only `check` knows)."""
+        left, right, kinds = self._as_rules(node, op, types, at, goal)
+        if kinds is not None and not expect.to_manual and not compare(left, right, kinds, partial=True).equivalent:
+            return None
+        return Found(node, strategy, to_text(left))
+
+    def _as_rules(self, node: Node, op: str, types: tuple[Ty, ...], at: Ctx, goal: Goal):
+        n = len(types)
+        names = SITES[op].operands
+        rows = [operands(op, list(c)) for c in goal.cases]
+        if names == ("args",):
+            kinds = {"args": _distinct(r[0] for r in rows)}
+        else:
+            kinds = {name: _distinct(r[k] for r in rows) for k, name in enumerate(names)}
+        left = to_rule(node, self.view, at, hole_exprs(op, n))
+        right: Expr = parse(STANDARD[op])
+        if op == "EXPEL":
+            length = Call("len", (Sym("seq"),))
+            left, right = Call("%", (left, length)), Call("-", (length, Const(1)))
+        if not rows:
+            return left, right, None
+        return left, right, kinds
+
+    def _argument_transforms(self, op: str, types: tuple[Ty, ...], at: Ctx, goal: Goal) -> list[Node]:
+        """`op` with each argument passed through a searched inverse, when the
+        world's rule is the manual's operator applied to functions of one
+        operand each."""
+        standard = parse(STANDARD[op])
+        actual = self.view.actual(op, at)
+        if isinstance(actual, Identity) or not isinstance(standard, Call) or not isinstance(actual, Call):
+            return []
+        if actual.op != standard.op or len(actual.args) != len(standard.args):
+            return []
+        if not all(isinstance(a, Sym) for a in standard.args):
+            return []
+        names = SITES[op].operands
+        n = len(types)
+        fixed = operands(op, [object()] * n)  # which operands a call of n arguments leaves fixed
+        hole_of = {}
+        k = 0
+        for j, name in enumerate(names):
+            if fixed[j] is None or (op == "EXTENT" and n == 1 and j == 0):
+                continue
+            hole_of[name] = k
+            k += 1
+        sources: dict[int, int] = {}
+        for j, (std_arg, expr) in enumerate(zip(standard.args, actual.args)):
+            used = symbols(expr)
+            if std_arg.name not in hole_of:
+                # An operand the call form fixes (CARVE's missing end): the
+                # rule must leave it as the manual does.
+                fixed_value = operands(op, [None] * n)[j]
+                try:
+                    if not same(self.view.compiled(to_text(expr), op)(*operands(op, [None] * n)), fixed_value):
+                        return []
+                except (LanguageError, TypeError):
+                    return []
+                continue
+            if len(used) != 1 or next(iter(used)) not in hole_of:
+                return []
+            sources[hole_of[std_arg.name]] = (j, hole_of[next(iter(used))], expr)
+        if sorted(src for _, src, _ in sources.values()) != sorted(sources):
+            return []
+        args: list[Node | None] = [None] * n
+        for k_std, (j, position, expr) in sources.items():
+            inverse = self._undo(expr, _distinct(c[k_std] for c in goal.cases), at)
+            if inverse is None:
+                return []
+            args[position] = _rename(inverse, k_std)
+        return [Op(op, tuple(args))]
+
+    def _undo(self, expr: Expr, samples: tuple, at: Ctx) -> Node | None:
+        """A one-hole template t with expr(t(x)) == x for every x in `samples`."""
+        name = next(iter(symbols(expr)))
+        fn = compile_rule(expr, (name,)).bind(self.view.namespace)
+        cases = [(v,) for v in samples]
+
+        def want(case, value):
+            try:
+                return _close(fn(value), case[0])
+            except LanguageError:
+                return False
+
+        goal = Goal(1, cases, want)
+        kinds = frozenset(_kind(v) for v in samples) | {"int"}
+        enumerator = Enumerator(self.view, at, self.constants(at, frozenset(kinds)), Bounds(max_size=min(4, self.bounds.max_size), sample=self.bounds.sample))
+        self.searches += 1
+        return enumerator.find(goal)
+
+    def _rearrangements(self, op: str, n: int, at: Ctx, goal: Goal) -> list[Node]:
+        holes = [Hole(k) for k in range(n)]
+        orders: list[list[Node]] = [holes[::-1]]
+        orders.extend(holes[r:] + holes[:r] for r in range(1, n))
+        if n <= MAX_REARRANGED:
+            for i, j in itertools.combinations(range(n), 2):
+                swapped = list(holes)
+                swapped[i], swapped[j] = swapped[j], swapped[i]
+                orders.append(swapped)
+        extras = self.constants(at, frozenset({"str", "none"}))
+        out = [Op(op, tuple(o)) for o in orders]
+        for order in [holes, *orders]:
+            for position in range(n + 1):
+                for lit in extras:
+                    out.append(Op(op, tuple(order[:position] + [lit] + order[position:])))
+        return out
+
+    # -- SWEEP -----------------------------------------------------------------
+
+    def sweep(self, ty: Ty, ctx: Ctx, at: Ctx | None = None) -> Found | None:
+        """A template t such that the world's SWEEP at `ctx`, walking t(seq)
+        (computed at `at`), visits the elements of seq in order."""
+        at = at or ctx
+        cache_key = ("sweep", ty, ctx, at)
+        if cache_key in self._cache:
+            return self._cache[cache_key]
+        if not self.view.altered("SWEEP", ctx):
+            self._cache[cache_key] = Found(Hole(0), "unchanged", "")
+            return self._cache[cache_key]
+        goal, expect = self._goal("sweep", "SWEEP", (ty,), ctx)
+        found: Found | None = None
+        if check(Hole(0), goal, self.view, at) is None:
+            found = Found(Hole(0), "unchanged", "")
+        else:
+            kinds = ty.kinds() | {"list", "int"}
+            enumerator = Enumerator(self.view, at, self.constants(at, frozenset(kinds)), self.bounds)
+            self.searches += 1
+            node = enumerator.find(goal)
+            if node is not None:
+                inner = to_rule(node, self.view, at, [Sym("seq")])
+                rule = self.view.actual("SWEEP", ctx)
+                walked = Call("list", (inner if isinstance(rule, Identity) else _subst(rule, inner),))
+                pool = {"seq": _distinct(c[0] for c in goal.cases)}
+                if compare(walked, "(list seq)", pool, partial=True).equivalent:
+                    found = Found(node, "enumerated", to_text(walked))
+        self._cache[cache_key] = found
+        return found
+
+    # -- literals --------------------------------------------------------------
+
+    def literal(self, value: object, ctx: Ctx) -> Node | None:
+        """A template giving `value` at `ctx`: a literal the world reads as
+        `value`, else a small expression computing it."""
+        cache_key = ("literal", key(value), type(value).__name__, ctx)
+        if cache_key in self._cache:
+            found = self._cache[cache_key]
+            return found.template if found else None
+        ok, written = written_value(self.view, ctx, value)
+        node: Node | None = Lit(value, written) if ok else None
+        if node is None:
+            goal = Goal(0, [()], lambda case, v: same(v, value))
+            enumerator = Enumerator(self.view, ctx, self.constants(ctx, frozenset({_kind(value), "int"})), self.bounds)
+            self.searches += 1
+            node = enumerator.find(goal)
+        self._cache[cache_key] = Found(node, "literal", "") if node is not None else None
+        return node
+
+
+def _close(a: object, b: object) -> bool:
+    """Equal, with numbers compared by value (an index True is index 1);
+    the whole template is checked strictly afterwards."""
+    numbers = (int, float, bool)
+    if type(a) in numbers and type(b) in numbers:
+        return a == b
+    return same(a, b)
+
+
+def _de_morgan() -> list[Node]:
+    """`not (not a ∘ not b)` for the short-circuit operations: one size
+    beyond the enumeration's usual reach, and the way to build `and` from
+    `or` (and back) while keeping the second operand lazy."""
+    a, b = Op("NEGATE", (Hole(0),)), Op("NEGATE", (Hole(1),))
+    return [Op("NEGATE", (Op(op, (a, b)),)) for op in ("BOND", "RIFT")]
+
+
+def _has_sequences(kinds: frozenset[str]) -> bool:
+    return bool(kinds & {"str", "list", "tuple", "made"})
+
+
+def _walk(seq: object) -> list:
+    if type(seq) not in (list, tuple, str):
+        raise TypeError("not a sequence")
+    return list(seq)
+
+
+def _subst(rule: Expr, inner: Expr) -> Expr:
+    return substitute(rule, {"seq": inner})
+
+
+def _distinct(items) -> tuple:
+    seen: dict[object, object] = {}
+    for item in items:
+        seen.setdefault(key(item), item)
+    return tuple(seen.values())
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "none"
+    return {bool: "bool", int: "int", float: "float", str: "str", list: "list", tuple: "tuple"}.get(type(value), "func")
+
+
+def _rename(node: Node, index: int) -> Node:
+    """The template with its only hole renamed to `index`."""
+    if isinstance(node, Hole):
+        return Hole(index)
+    if isinstance(node, Op):
+        return Op(node.op, tuple(_rename(a, index) for a in node.args))
+    return node
+
