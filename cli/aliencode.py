@@ -240,6 +240,54 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
     sys.exit(EXIT_OK if result.passed else EXIT_ERROR)
 
 
+@world.command("generate")
+@click.option("--seed", required=True, metavar="S", help="The seed (any text). Keep it private: it is the world.")
+@click.option("--altered", type=click.IntRange(min=2), default=12, show_default=True, metavar="N",
+              help="Rules that differ from the manual (the PLUCK and CARVE keystone rules included).")
+@click.option("--red-herrings", type=click.IntRange(min=0), default=4, show_default=True, metavar="N",
+              help="Places where an altered operation keeps the manual's meaning (IDENTITY in a narrower scope).")
+@click.option("--scoped", type=click.IntRange(min=0), default=3, show_default=True, metavar="N",
+              help="Altered rules that hold only at top level, in CRAFT bodies or in loops.")
+@click.option("--renamed", type=click.IntRange(min=0), default=3, show_default=True, metavar="N",
+              help="Keywords spelled with invented words (the manual shows them).")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
+              help="Directory to write world.toml into (created if missing).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was generated (name, hash, families, draws, rejections) as JSON.")
+def world_generate(seed: str, altered: int, red_herrings: int, scoped: int, renamed: int, out_dir: str, as_json: bool) -> None:
+    """Generate a fresh world from a seed: DIR/world.toml.
+
+    The same seed and generator version give the same file, byte for byte.
+    Every altered operation stays portable (the porting compiler ports
+    probe programs using it at top level, in a CRAFT and in loops), no two
+    rules behave alike, and indexing (PLUCK) and slicing (CARVE) are always
+    altered. Exit status: 0 written, 1 the knobs cannot be met, 2 bad input.
+    """
+    from pathlib import Path
+
+    from alienworlds.generate import GenerationError, Knobs, generate
+
+    try:
+        result = generate(seed, Knobs(altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed))
+    except GenerationError as exc:
+        click.echo(f"aliencode: cannot generate: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "world.toml").write_text(result.text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {out / 'world.toml'}: {exc.strerror or exc.__class__.__name__}")
+    summary = {"world": result.world.name, "hash": result.world.hash, "path": str(out / "world.toml"),
+               "families": dict(sorted(result.families.items())), "draws": result.draws,
+               "rejected": dict(sorted(result.rejected.items())), "seconds": round(result.seconds, 2)}
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        click.echo(f"wrote {summary['path']}: world {result.world.name} ({result.world.hash}), "
+                   f"{len(result.world.rules)} rules, {result.draws} draws ({sum(result.rejected.values())} rejected)")
+    sys.exit(EXIT_OK)
+
+
 @world.command("compare")
 @click.option("--site", required=True, metavar="S", help="The site both expressions describe, e.g. PLUCK or literal.int.")
 @click.argument("left", metavar="EXPR")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from alienworlds.ruleset import compile_rule
@@ -134,17 +134,32 @@ class _Expect:
         return same(self.meaning(value), self.value(case))
 
 
+@dataclass
+class Memo:
+    """What searching taught, kept across sites, places and worlds (a
+    generator ports the same probes in many related worlds).
+
+    Nothing here is trusted blindly: templates found before are only tried
+    first, with their literals written anew for the world and place, and
+    checked; a verdict is reused only for the same goal and the same
+    semantics of every operation the template uses."""
+
+    found: dict[str, list[Node]] = field(default_factory=dict)  # site -> templates that worked somewhere
+    undone: dict[str, list[Node]] = field(default_factory=dict)  # rule part -> templates that undid it
+    goals: dict[tuple, tuple[Goal, "_Expect"]] = field(default_factory=dict)
+    verdicts: dict[tuple, bool] = field(default_factory=dict)
+
+
 class Compensator:
     """Searches compensations in one world, with a cache shared by every
     site of every program ported with it."""
 
-    def __init__(self, view: WorldView, bounds: Bounds) -> None:
+    def __init__(self, view: WorldView, bounds: Bounds, memo: Memo | None = None) -> None:
         self.view = view
         self.bounds = bounds
+        self.memo = memo if memo is not None else Memo()
         self._cache: dict[tuple, Found | None] = {}
-        self._goals: dict[tuple, tuple[Goal, _Expect]] = {}
         self._constants: dict[tuple, list[Lit]] = {}
-        self._found: dict[str, list[Node]] = {}  # site -> templates found before (at any place)
         self.searches = 0
 
     # -- samples ---------------------------------------------------------------
@@ -162,9 +177,11 @@ class Compensator:
     def _goal(self, kind: str, op: str, types: tuple[Ty, ...], ctx: Ctx) -> tuple[Goal, _Expect]:
         """The goal of a site: what the manual's `op` does on samples of
         `types`. `kind` selects how a template's value is judged."""
-        cache_key = (kind, op, types, ctx if kind in ("sweep",) else None)
-        if cache_key in self._goals:
-            return self._goals[cache_key]
+        made = any(t.has("made") or _nested_made(t) for t in types)
+        cache_key = (kind, op, types, self.view.actual_text("SWEEP", ctx) if kind == "sweep" else None,
+                     self.view.actual_text("KNOT", TOP_LEVEL) if made else None)
+        if cache_key in self.memo.goals:
+            return self.memo.goals[cache_key]
         expect = _Expect(self.view.fn("KNOT", TOP_LEVEL))
         cases: list[tuple] = []
         std = self.view.standard_fn(op if op in SITES else "SWEEP")
@@ -208,7 +225,8 @@ class Compensator:
         goal = Goal(len(types), cases, want,
                     lazy=1 if lazy else None,
                     forced=(lambda case: expect.forced[id(case)]) if lazy else None)
-        self._goals[cache_key] = (goal, expect)
+        goal.key = cache_key
+        self.memo.goals[cache_key] = (goal, expect)
         return goal, expect
 
     def _judge(self, kind: str, op: str, ctx: Ctx, expect: _Expect) -> Callable[[tuple, object], bool]:
@@ -232,6 +250,30 @@ class Compensator:
         if kind in ("emit", "annex", "imprint"):
             return expect.same
         return lambda case, value: expect.same(case, value) and expect.alias_ok(case, value)
+
+    def passes(self, node: Node, goal: Goal, at: Ctx, confirm: Callable[[], bool] | None = None) -> bool:
+        """`node` meets `goal` at `at` (checked, and confirmed by `confirm`),
+        remembered by the semantics of the operations it uses."""
+        semantics = tuple(sorted((op, self.view.actual_text(op, at)) for op in _ops(node)))
+        verdict_key = (goal.key, node, semantics, confirm is not None)
+        verdict = self.memo.verdicts.get(verdict_key)
+        if verdict is None:
+            verdict = check(node, goal, self.view, at) is None and (confirm is None or confirm())
+            self.memo.verdicts[verdict_key] = verdict
+        return verdict
+
+    def refreshed(self, node: Node, at: Ctx) -> Node | None:
+        """`node` with its literals written for this world at `at` (None
+        when the world cannot write one of them there)."""
+        if isinstance(node, Lit):
+            if node.value is None:
+                return node
+            ok, written = written_value(self.view, at, node.value)
+            return Lit(node.value, written) if ok else None
+        if isinstance(node, Op):
+            args = [self.refreshed(a, at) for a in node.args]
+            return None if any(a is None for a in args) else Op(node.op, tuple(args))
+        return node
 
     # -- constants -------------------------------------------------------------
 
@@ -274,7 +316,7 @@ class Compensator:
         kind = {"EMIT": "emit", "ANNEX": "annex", "IMPRINT": "imprint", "EXPEL": "expel"}.get(op, "value")
         goal, expect = self._goal(kind, op, types, at)
         same_call = Op(op, tuple(Hole(k) for k in range(n)))
-        if check(same_call, goal, self.view, at) is None:
+        if self.passes(same_call, goal, at):
             return Found(same_call, "unchanged", "")
         seeds: list[tuple[str, Node]] = []
         if kind == "value" or kind == "imprint":
@@ -283,15 +325,17 @@ class Compensator:
             seeds.extend(("arguments rearranged", t) for t in self._rearrangements(op, n, at, goal))
         if op in LAZY_OPERAND:
             seeds.extend(("De Morgan", t) for t in _de_morgan())
-        earlier = self._found.setdefault(op, [])
+        earlier = self.memo.found.setdefault(op, [])
         seeds.extend(("enumerated", t) for t in earlier)
         for strategy, node in seeds:
-            if check(node, goal, self.view, at) is None:
-                found = self._confirmed(node, strategy, op, types, at, goal, expect)
-                if found is not None:
-                    if node not in earlier:
-                        earlier.append(node)
-                    return found
+            node = self.refreshed(node, at)
+            if node is None:
+                continue
+            found = self._confirmed(node, strategy, op, types, at, goal, expect)
+            if found is not None:
+                if _plain(node) not in earlier:
+                    earlier.append(_plain(node))
+                return found
         if kind in ("emit", "expel"):
             return None
         kinds = frozenset().union(*(t.kinds() for t in types)) if types else frozenset()
@@ -307,7 +351,7 @@ class Compensator:
             return None
         found = self._confirmed(node, "enumerated", op, types, at, goal, expect)
         if found is not None:
-            earlier.append(node)
+            earlier.append(_plain(node))
         return found
 
     def _repair(self, op: str, at: Ctx, goal: Goal, enumerator: Enumerator) -> Node | None:
@@ -332,13 +376,17 @@ class Compensator:
         return None
 
     def _confirmed(self, node: Node, strategy: str, op: str, types: tuple[Ty, ...], at: Ctx, goal: Goal, expect: _Expect) -> Found | None:
-        """Accept a template only if the equivalence checker agrees (on
-        operands as the program holds them; tuples a caller built with KNOT
-        are judged by what they mean, which only `check` knows)."""
-        left, right, kinds = self._as_rules(node, op, types, at, goal)
-        if kinds is not None and not expect.to_manual and not compare(left, right, kinds, partial=True).equivalent:
+        """Accept a template that meets the goal only if the equivalence
+        checker agrees too (on operands as the program holds them; tuples a
+        caller built with KNOT are judged by what they mean, which only the
+        goal knows)."""
+        def confirm() -> bool:
+            left, right, kinds = self._as_rules(node, op, types, at, goal)
+            return kinds is None or bool(expect.to_manual) or compare(left, right, kinds, partial=True).equivalent
+
+        if not self.passes(node, goal, at, confirm):
             return None
-        return Found(node, strategy, to_text(left))
+        return Found(node, strategy, to_text(to_rule(node, self.view, at, hole_exprs(op, len(types)))))
 
     def _as_rules(self, node: Node, op: str, types: tuple[Ty, ...], at: Ctx, goal: Goal):
         n = len(types)
@@ -418,10 +466,19 @@ class Compensator:
                 return False
 
         goal = Goal(1, cases, want)
+        earlier = self.memo.undone.setdefault(to_text(expr), [])
+        for node in earlier:
+            node = self.refreshed(node, at)
+            if node is not None and check(node, goal, self.view, at) is None:
+                return node
         kinds = frozenset(_kind(v) for v in samples) | {"int"}
-        enumerator = Enumerator(self.view, at, self.constants(at, frozenset(kinds)), Bounds(max_size=min(4, self.bounds.max_size), sample=self.bounds.sample))
+        bounds = Bounds(max_size=min(4, self.bounds.max_size), sample=self.bounds.sample, budget=self.bounds.budget)
+        enumerator = Enumerator(self.view, at, self.constants(at, frozenset(kinds)), bounds)
         self.searches += 1
-        return enumerator.find(goal)
+        node = enumerator.find(goal)
+        if node is not None:
+            earlier.append(_plain(node))
+        return node
 
     def _rearrangements(self, op: str, n: int, at: Ctx, goal: Goal) -> list[Node]:
         holes = [Hole(k) for k in range(n)]
@@ -453,21 +510,36 @@ class Compensator:
             self._cache[cache_key] = Found(Hole(0), "unchanged", "")
             return self._cache[cache_key]
         goal, expect = self._goal("sweep", "SWEEP", (ty,), ctx)
+        if self.passes(Hole(0), goal, at):
+            self._cache[cache_key] = Found(Hole(0), "unchanged", "")
+            return self._cache[cache_key]
+        rule = self.view.actual("SWEEP", ctx)
+
+        def confirmed(node: Node) -> Found | None:
+            inner = to_rule(node, self.view, at, [Sym("seq")])
+            walked = Call("list", (inner if isinstance(rule, Identity) else _subst(rule, inner),))
+            pool = {"seq": _distinct(c[0] for c in goal.cases)}
+
+            def confirm() -> bool:
+                return bool(expect.to_manual) or compare(walked, "(list seq)", pool, partial=True).equivalent
+
+            return Found(node, "enumerated", to_text(walked)) if self.passes(node, goal, at, confirm) else None
+
+        earlier = self.memo.found.setdefault("SWEEP", [])
         found: Found | None = None
-        if check(Hole(0), goal, self.view, at) is None:
-            found = Found(Hole(0), "unchanged", "")
-        else:
+        for seed in earlier:
+            seed = self.refreshed(seed, at)
+            found = confirmed(seed) if seed is not None else None
+            if found is not None:
+                break
+        if found is None:
             kinds = ty.kinds() | {"list", "int"}
             enumerator = Enumerator(self.view, at, self.constants(at, frozenset(kinds)), self.bounds)
             self.searches += 1
             node = enumerator.find(goal)
-            if node is not None:
-                inner = to_rule(node, self.view, at, [Sym("seq")])
-                rule = self.view.actual("SWEEP", ctx)
-                walked = Call("list", (inner if isinstance(rule, Identity) else _subst(rule, inner),))
-                pool = {"seq": _distinct(c[0] for c in goal.cases)}
-                if compare(walked, "(list seq)", pool, partial=True).equivalent:
-                    found = Found(node, "enumerated", to_text(walked))
+            found = confirmed(node) if node is not None else None
+            if found is not None:
+                earlier.append(_plain(node))
         self._cache[cache_key] = found
         return found
 
@@ -506,6 +578,28 @@ def _de_morgan() -> list[Node]:
     `or` (and back) while keeping the second operand lazy."""
     a, b = Op("NEGATE", (Hole(0),)), Op("NEGATE", (Hole(1),))
     return [Op("NEGATE", (Op(op, (a, b)),)) for op in ("BOND", "RIFT")]
+
+
+def _ops(node: Node) -> set[str]:
+    if isinstance(node, Op):
+        return {node.op}.union(*(_ops(a) for a in node.args))
+    return set()
+
+
+def _plain(node: Node) -> Node:
+    """`node` with literals kept by value only (how it is remembered: the
+    literal to write depends on the world and the place)."""
+    if isinstance(node, Lit):
+        return Lit(node.value, None)
+    if isinstance(node, Op):
+        return Op(node.op, tuple(_plain(a) for a in node.args))
+    return node
+
+
+def _nested_made(t: Ty) -> bool:
+    if t.top:
+        return False
+    return any(inner is not None and (inner.has("made") or _nested_made(inner)) for inner in (t.lists, t.tuples, t.made))
 
 
 def _has_sequences(kinds: frozenset[str]) -> bool:

@@ -31,7 +31,7 @@ from aliencode import AlienSyntaxError, parse
 from aliencode import syntax as s
 from aliencode.unparse import unparse
 
-from .compensation import Compensator, Found
+from .compensation import Compensator, Found, Memo
 from .samples import values
 from .search import Bounds
 from .semantics import FUNCTION, Ctx, WorldView
@@ -150,25 +150,34 @@ CRAFT {name}({seq}):
 class Porter:
     """Ports programs to one world; searches are cached across programs."""
 
-    def __init__(self, world: World, bounds: Bounds | None = None) -> None:
+    def __init__(self, world: World, bounds: Bounds | None = None, memo: Memo | None = None) -> None:
+        """`memo`: what earlier searches learned, shared between porters of
+        related worlds (hints and verdicts only: see Memo)."""
         self.world = world
         self.view = WorldView(world)
-        self.compensator = Compensator(self.view, bounds or Bounds())
+        self.compensator = Compensator(self.view, bounds or Bounds(), memo)
 
-    def port(self, source: str, examples: Sequence[str] | None = None, keywords: Mapping[str, str] | None = None) -> Ported:
+    def port(self, source: str, examples: Sequence[str] | None = None, keywords: Mapping[str, str] | None = None,
+             callers: str = "world") -> Ported:
         """Port `source` (written in `keywords`, by default the world's).
 
         `examples` are calls of the program's functions (AlienCode, in the
         same keywords): with them the program is closed (nothing else calls
-        its functions) and parameter types come from the calls. Raises
-        AlienSyntaxError for a program that does not parse and PortError
-        when a site has no compensation within the bounds.
+        its functions) and parameter types come from the calls. `callers`
+        says how the real calls run: "world" (as written, in the world, as
+        a grader runs a task's calls: a tuple they build with KNOT is read
+        in the order of KNOT's arguments) or "manual" (they are
+        manual-semantics code ported as well). Raises AlienSyntaxError for a
+        program that does not parse and PortError when a site has no
+        compensation within the bounds.
         """
+        if callers not in ("world", "manual"):
+            raise ValueError("callers is 'world' or 'manual'")
         start = time.perf_counter()
         keywords = dict(self.world.keywords if keywords is None else keywords)
         tree = parse(source, keywords)
         example_trees = None if examples is None else [parse(e, keywords) for e in examples]
-        job = _Job(self, tree, example_trees)
+        job = _Job(self, tree, example_trees, world_callers=callers == "world")
         body = job.block(tree.body, Ctx())
         if not job.changes and not job.helpers and keywords == dict(self.world.keywords):
             return Ported(source, [], [], time.perf_counter() - start)
@@ -182,12 +191,13 @@ class _Job:
     """The state of porting one program."""
 
     def __init__(self, porter: Porter, tree: s.Program, examples: list[s.Program] | None,
-                 given: dict[str, tuple[Ty, ...]] | None = None, parent: "_Job | None" = None) -> None:
+                 given: dict[str, tuple[Ty, ...]] | None = None, parent: "_Job | None" = None,
+                 world_callers: bool = True) -> None:
         self.porter = porter
         self.view = porter.view
         self.comp = porter.compensator
         self.kw = dict(porter.world.keywords)
-        self.types = Types([tree, *(examples or [])], closed=examples is not None, given=given)
+        self.types = Types([tree, *(examples or [])], closed=examples is not None, given=given, world_callers=world_callers)
         self.raw: set[int] = set()
         root = parent or self
         self.root = root
@@ -417,9 +427,9 @@ def _hole_names(op: str, n: int) -> list[str]:
 
 
 def port_source(source: str, world: World, examples: Sequence[str] | None = None,
-                keywords: Mapping[str, str] | None = None, bounds: Bounds | None = None) -> Ported:
+                keywords: Mapping[str, str] | None = None, bounds: Bounds | None = None, callers: str = "world") -> Ported:
     """Port one program; see Porter.port."""
-    return Porter(world, bounds).port(source, examples, keywords)
+    return Porter(world, bounds).port(source, examples, keywords, callers)
 
 
 __all__ = ["AlienSyntaxError", "Change", "PortError", "Ported", "Porter", "port_source"]

@@ -18,7 +18,7 @@ from .samples import same
 from .semantics import Ctx, WorldView
 
 LITERAL_TYPES = {"literal.int": (int,), "literal.float": (float,), "literal.str": (str,), "literal.bool": (bool,)}
-CYCLE_STEPS = 64
+CYCLE_STEPS = 512
 NEAR = 300
 
 

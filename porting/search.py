@@ -44,6 +44,7 @@ class Bounds:
     sample: int = 16  # cases the enumeration evaluates
     confirm: int = 3000  # cases a found template is checked on
     rounds: int = 6  # counterexample-guided restarts
+    budget: int = 400_000  # candidate templates built in one search, at most
 
 
 @dataclass
@@ -56,6 +57,7 @@ class Goal:
     want: Callable[[tuple, object], bool]
     lazy: int | None = None  # the operand the manual evaluates only sometimes
     forced: Callable[[tuple], bool] | None = None  # ... and whether it does on a case
+    key: object = None  # identifies the goal, for remembering verdicts
 
 
 @dataclass
@@ -98,6 +100,10 @@ def sample_cases(cases: list[tuple], n: int) -> list[tuple]:
     return [cases[i] for i in sorted(picked)]
 
 
+class _OutOfBudget(Exception):
+    """The search built as many candidates as its budget allows."""
+
+
 class Enumerator:
     """Bottom-up enumeration of templates at one place of one world."""
 
@@ -109,6 +115,7 @@ class Enumerator:
         self.bounds = bounds
         self.fns = {op: view.fn(op, ctx) for op in {*UNARY, *BINARY, *TERNARY, *NULLARY}}
         self.evaluated = 0
+        self.stop = bounds.budget
 
     def find(self, goal: Goal, seeds: list[Node] = (), limit: int | None = None) -> Node | None:
         """The smallest template meeting `goal` (`seeds` are tried first;
@@ -120,7 +127,10 @@ class Enumerator:
             return None
         cases = sample_cases(goal.cases, self.bounds.sample)
         for _ in range(self.bounds.rounds):
-            found = self._search(goal, cases, min(limit or self.bounds.max_size, self.bounds.max_size))
+            try:
+                found = self._search(goal, cases, min(limit or self.bounds.max_size, self.bounds.max_size))
+            except _OutOfBudget:
+                return None
             if found is None:
                 return None
             bad = check(found, goal, self.view, self.ctx)
@@ -132,6 +142,7 @@ class Enumerator:
     # -- one enumeration over a fixed sample -----------------------------------
 
     def _search(self, goal: Goal, cases: list[tuple], max_size: int) -> Node | None:
+        self.stop = self.evaluated + self.bounds.budget
         forced_want = tuple(goal.forced(c) for c in cases) if goal.lazy is not None else None
         levels: dict[int, list[_Cand]] = {}
         seen: set = set()
@@ -217,6 +228,8 @@ class Enumerator:
         """The candidate `op(children)`, or None when it fails on a case. At
         the last size (`root` given) a candidate is only worth finishing
         while it meets the goal, so it is dropped at the first miss."""
+        if self.evaluated >= self.stop:
+            raise _OutOfBudget
         fn = self.fns[op]
         lazy = op in LAZY_OPERAND
         values: list[object] = []

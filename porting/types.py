@@ -275,8 +275,10 @@ class Types:
     the examples, as computed at the fixpoint.
     """
 
-    def __init__(self, programs: list[s.Program], closed: bool, given: dict[str, tuple[Ty, ...]] | None = None) -> None:
+    def __init__(self, programs: list[s.Program], closed: bool, given: dict[str, tuple[Ty, ...]] | None = None,
+                 world_callers: bool = True) -> None:
         self.closed = closed
+        self.world_callers = world_callers
         self.given = given or {}
         self.vars: dict[tuple[int, str], Ty] = {}
         self.returns: dict[int, Ty] = {}
@@ -436,7 +438,7 @@ class Types:
                 self._update(self._key(e.args[0].id, scopes), list_of(args[1]))
             elif e.op == "IMPRINT" and len(e.args) == 3 and isinstance(e.args[0], s.Name):
                 self._update(self._key(e.args[0].id, scopes), list_of(args[2]))
-            return operation_type(e.op, args, self.outside)
+            return operation_type(e.op, args, self.outside and self.world_callers)
         if isinstance(e, s.Call):
             args = [self.expr(a, scopes) for a in e.args]
             if isinstance(e.func, s.Name) and e.func.id in self.crafts:
@@ -455,8 +457,9 @@ class Types:
         return self.expr_types.get(id(e), TOP)
 
 
-def infer(program: s.Program, examples: list[s.Program] | None) -> Types:
+def infer(program: s.Program, examples: list[s.Program] | None, world_callers: bool = True) -> Types:
     """Types of `program`; with `examples` (possibly empty), the program is
     closed: its functions are called only by itself and the examples.
-    Tuples the examples build with KNOT are read in KNOT's argument order."""
-    return Types([program, *(examples or [])], closed=examples is not None)
+    When the examples run in the world as written (`world_callers`), tuples
+    they build with KNOT are read in KNOT's argument order."""
+    return Types([program, *(examples or [])], closed=examples is not None, world_callers=world_callers)
