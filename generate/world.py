@@ -46,7 +46,7 @@ VERSION = "1"
 MAX_DRAWS = 400  # draws for one world before giving up
 SCOPES = ("function", "loop", "top")
 PLACE_WORDS = {"function": "in functions", "loop": "in loops", "top": "at top level"}
-BOUNDS = Bounds(max_size=5, budget=100_000)
+BOUNDS = Bounds(max_size=5, budget=60_000)
 
 
 class GenerationError(Exception):

@@ -25,7 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from alienworlds.ruleset import compile_rule
@@ -39,8 +39,8 @@ from .literals import written_value
 from .samples import Made, has_made, key, same, values
 from .search import Bounds, Enumerator, Goal, check
 from .semantics import STANDARD, TOP_LEVEL, Ctx, WorldView, operands
-from .templates import Hole, Lit, Node, Op, hole_exprs, substitute, to_rule
-from .types import Ty
+from .templates import Hole, Lit, Node, Op, hole_exprs, size, substitute, to_rule
+from .types import TOP, Ty
 
 INT_CONSTANTS = (0, 1, -1, 2)
 MAX_REARRANGED = 8  # argument lists longer than this are only reversed or rotated
@@ -148,6 +148,9 @@ class Memo:
     undone: dict[str, list[Node]] = field(default_factory=dict)  # rule part -> templates that undid it
     goals: dict[tuple, tuple[Goal, "_Expect"]] = field(default_factory=dict)
     verdicts: dict[tuple, bool] = field(default_factory=dict)
+    # searches that found nothing, by goal and the semantics of every site
+    # at the place searched (the whole input of a search)
+    fruitless: set[tuple] = field(default_factory=set)
 
 
 class Compensator:
@@ -304,6 +307,7 @@ class Compensator:
         at place `ctx` (`at`: where the template's operations run, when it
         is moved into a helper function)."""
         at = at or ctx
+        types = _known(types)
         cache_key = ("op", op, types, ctx, at)
         if cache_key not in self._cache:
             self._cache[cache_key] = self._operation(op, types, at)
@@ -323,10 +327,10 @@ class Compensator:
             seeds.extend(("operands transformed", t) for t in self._argument_transforms(op, types, at, goal))
         if SITES[op].operands == ("args",):
             seeds.extend(("arguments rearranged", t) for t in self._rearrangements(op, n, at, goal))
-        if op in LAZY_OPERAND:
-            seeds.extend(("De Morgan", t) for t in _de_morgan())
         earlier = self.memo.found.setdefault(op, [])
-        seeds.extend(("enumerated", t) for t in earlier)
+        # Whole templates tried as they are stay within the size bound too.
+        seeds.extend(("manual identity", t) for t in _identities(op, n) if size(t) <= self.bounds.max_size)
+        seeds.extend(("enumerated", t) for t in earlier if size(t) <= self.bounds.max_size)
         for strategy, node in seeds:
             node = self.refreshed(node, at)
             if node is None:
@@ -340,6 +344,9 @@ class Compensator:
             return None
         kinds = frozenset().union(*(t.kinds() for t in types)) if types else frozenset()
         kinds |= frozenset(_kind(expect.value(c)) for c in goal.cases[:50])
+        search_key = (goal.key, self.view.signature(at), self.bounds)
+        if search_key in self.memo.fruitless:
+            return None
         enumerator = Enumerator(self.view, at, self.constants(at, kinds), self.bounds, _has_sequences(kinds))
         self.searches += 1
         node = None
@@ -348,6 +355,7 @@ class Compensator:
         if node is None and kind == "value":
             node = enumerator.find(goal)
         if node is None:
+            self.memo.fruitless.add(search_key)
             return None
         found = self._confirmed(node, "enumerated", op, types, at, goal, expect)
         if found is not None:
@@ -467,12 +475,14 @@ class Compensator:
 
         goal = Goal(1, cases, want)
         earlier = self.memo.undone.setdefault(to_text(expr), [])
+        bounds = replace(self.bounds, max_size=min(4, self.bounds.max_size))
         for node in earlier:
+            if size(node) > bounds.max_size:
+                continue
             node = self.refreshed(node, at)
             if node is not None and check(node, goal, self.view, at) is None:
                 return node
         kinds = frozenset(_kind(v) for v in samples) | {"int"}
-        bounds = Bounds(max_size=min(4, self.bounds.max_size), sample=self.bounds.sample, budget=self.bounds.budget)
         enumerator = Enumerator(self.view, at, self.constants(at, frozenset(kinds)), bounds)
         self.searches += 1
         node = enumerator.find(goal)
@@ -503,6 +513,7 @@ class Compensator:
         """A template t such that the world's SWEEP at `ctx`, walking t(seq)
         (computed at `at`), visits the elements of seq in order."""
         at = at or ctx
+        ty = _known((ty,))[0]
         cache_key = ("sweep", ty, ctx, at)
         if cache_key in self._cache:
             return self._cache[cache_key]
@@ -527,7 +538,7 @@ class Compensator:
 
         earlier = self.memo.found.setdefault("SWEEP", [])
         found: Found | None = None
-        for seed in earlier:
+        for seed in (e for e in earlier if size(e) <= self.bounds.max_size):
             seed = self.refreshed(seed, at)
             found = confirmed(seed) if seed is not None else None
             if found is not None:
@@ -572,12 +583,49 @@ def _close(a: object, b: object) -> bool:
     return same(a, b)
 
 
-def _de_morgan() -> list[Node]:
-    """`not (not a ∘ not b)` for the short-circuit operations: one size
-    beyond the enumeration's usual reach, and the way to build `and` from
-    `or` (and back) while keeping the second operand lazy."""
-    a, b = Op("NEGATE", (Hole(0),)), Op("NEGATE", (Hole(1),))
-    return [Op("NEGATE", (Op(op, (a, b)),)) for op in ("BOND", "RIFT")]
+def _identities(op: str, n: int) -> list[Node]:
+    """Ways the manual itself could write `op` with other operations (its
+    literals by value): tried before enumerating, they work whenever the
+    world leaves the operations they use alone. De Morgan's laws are one
+    size beyond the enumeration's usual reach, and keep `b` lazy."""
+    h = [Hole(k) for k in range(n)]
+    if n == 1:
+        x = h[0]
+        table = {
+            "INDEX": [Op("PAIR", (Op("EXTENT", (Op("GAUGE", (x,)),)), x))],
+            "APEX": [Op("PLUCK", (Op("ORDER", (x,)), Lit(-1, None)))],
+            "NADIR": [Op("PLUCK", (Op("ORDER", (x,)), Lit(0, None)))],
+            "GATHER": [Op("CARVE", (x, Lit(0, None)))],
+            "EXTENT": [Op("EXTENT", (Lit(0, None), x))],
+        }
+        return table.get(op, [])
+    if op in ("APEX", "NADIR"):
+        return [Op("PLUCK", (Op("ORDER", (Op("STRAND", tuple(h)),)), Lit(-1 if op == "APEX" else 0, None)))]
+    if n != 2:
+        return []
+    a, b = h
+    flipped = {"OVER": "UNDER", "UNDER": "OVER", "ATOP": "BENEATH", "BENEATH": "ATOP"}
+    complement = {"OVER": "BENEATH", "UNDER": "ATOP", "ATOP": "UNDER", "BENEATH": "OVER", "AKIN": "APART", "APART": "AKIN"}
+    out: list[Node] = []
+    if op in flipped:
+        out.append(Op(flipped[op], (b, a)))
+    if op in complement:
+        out.append(Op("NEGATE", (Op(complement[op], (a, b)),)))
+    if op == "SHATTER":
+        out.append(Op("WEAVE", (a, Op("WEAVE", (Lit(0, None), b)))))
+    if op == "WEAVE":
+        out.append(Op("SHATTER", (a, Op("PARE", (b, Lit(-1, None))))))
+    if op in LAZY_OPERAND:
+        na, nb = Op("NEGATE", (a,)), Op("NEGATE", (b,))
+        out.extend(Op("NEGATE", (Op(other, (na, nb)),)) for other in ("BOND", "RIFT"))
+    return out
+
+
+def _known(types: tuple[Ty, ...]) -> tuple[Ty, ...]:
+    """Types with "no value" read as "any value": an operand the analysis
+    never sees a value for (the element of a list that stays empty, say)
+    may still be evaluated, and its place must still behave."""
+    return tuple(TOP if t.empty else t for t in types)
 
 
 def _ops(node: Node) -> set[str]:

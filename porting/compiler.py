@@ -34,8 +34,8 @@ from aliencode.unparse import unparse
 from .compensation import Compensator, Found, Memo
 from .samples import values
 from .search import Bounds
-from .semantics import FUNCTION, Ctx, WorldView
-from .templates import NOWHERE, Lit, Op, build, hole_order, literal_node, show
+from .semantics import FUNCTION, Ctx, WorldView, operands
+from .templates import NOWHERE, Hole, Lit, Node, Op, build, hole_order, literal_node, show
 from .types import Ty, Types, list_of
 
 HELPER_PREFIX = "port_"
@@ -290,13 +290,41 @@ class _Job:
         order = hole_order(found.template)
         if order == list(range(len(args))) or self._may_rearrange(args, order):
             self.note(e.pos, e.op, ctx, found, _hole_names(e.op, len(args)))
-            return build(found.template, args, self.kw, e.pos)
+            return build(self.fold(found.template, e.args, ctx), args, self.kw, e.pos)
         if e.op in ("BOND", "RIFT"):
             raise PortError(f"the compensation for {e.op} {ctx.describe()} evaluates its operands out of order, "
                             "and an operand has effects", e.op, ctx.scope, e.pos.line, e.pos.column)
         helper = self.bound_helper(("op", e.op, types), lambda: self.comp.operation(e.op, types, ctx, FUNCTION),
                                    len(args), e.op, ctx, e.pos)
         return s.Call(s.Name(helper, e.pos), tuple(args), e.pos)
+
+    def fold(self, node: Node, originals: tuple[s.Expr, ...], ctx: Ctx) -> Node:
+        """`node` with every part that only combines literals computed now
+        and written as one literal (PLUCK(xs, WEAVE(0, -1)) becomes
+        PLUCK(xs, 1)). Holes filled by literals count as literals."""
+        if not isinstance(node, Op):
+            return node
+        args = tuple(self.fold(a, originals, ctx) for a in node.args)
+        folded = Op(node.op, args)
+        if node.op in EFFECTS or node.op in ("BOND", "RIFT"):
+            return folded
+        known = []
+        for a in args:
+            if isinstance(a, Lit):
+                known.append(a.value)
+            elif isinstance(a, Hole) and _literal_value(originals[a.index]) is not _UNKNOWN:
+                known.append(_literal_value(originals[a.index]))
+            else:
+                return folded
+        try:
+            self.view.reset()
+            value = self.view.fn(node.op, ctx)(*operands(node.op, known))
+        except LanguageError:
+            return folded
+        if type(value) not in (int, float, str, bool) and value is not None:
+            return folded
+        literal = self.comp.literal(value, ctx)
+        return literal if isinstance(literal, Lit) else folded
 
     @staticmethod
     def _may_rearrange(args: list[s.Expr], order: list[int]) -> bool:
@@ -413,6 +441,18 @@ class _Job:
     def note(self, pos: s.Pos, site: str, ctx: Ctx, found: Found, names: list[str], helper: str | None = None) -> None:
         written = helper or show(found.template, names, self.kw)
         self.root.changes.append(Change(pos.line, pos.column, site, ctx.scope, found.strategy, written))
+
+
+_UNKNOWN = object()
+
+
+def _literal_value(e: s.Expr) -> object:
+    """The value a literal of the manual's program means, or _UNKNOWN."""
+    if isinstance(e, (s.FloatLit, s.StrLit, s.BoolLit)) or (isinstance(e, s.IntLit) and e.value is not None):
+        return e.value
+    if isinstance(e, s.NoneLit):
+        return None
+    return _UNKNOWN
 
 
 def _hole_names(op: str, n: int) -> list[str]:

@@ -44,7 +44,7 @@ class Bounds:
     sample: int = 16  # cases the enumeration evaluates
     confirm: int = 3000  # cases a found template is checked on
     rounds: int = 6  # counterexample-guided restarts
-    budget: int = 400_000  # candidate templates built in one search, at most
+    budget: int = 400_000  # candidate templates built in one search (all its rounds), at most
 
 
 @dataclass
@@ -116,6 +116,7 @@ class Enumerator:
         self.fns = {op: view.fn(op, ctx) for op in {*UNARY, *BINARY, *TERNARY, *NULLARY}}
         self.evaluated = 0
         self.stop = bounds.budget
+        self._callers: dict[tuple[str, int], Callable[..., object]] = {}
 
     def find(self, goal: Goal, seeds: list[Node] = (), limit: int | None = None) -> Node | None:
         """The smallest template meeting `goal` (`seeds` are tried first;
@@ -126,6 +127,7 @@ class Enumerator:
         if not goal.cases:
             return None
         cases = sample_cases(goal.cases, self.bounds.sample)
+        self.stop = self.evaluated + self.bounds.budget
         for _ in range(self.bounds.rounds):
             try:
                 found = self._search(goal, cases, min(limit or self.bounds.max_size, self.bounds.max_size))
@@ -142,7 +144,6 @@ class Enumerator:
     # -- one enumeration over a fixed sample -----------------------------------
 
     def _search(self, goal: Goal, cases: list[tuple], max_size: int) -> Node | None:
-        self.stop = self.evaluated + self.bounds.budget
         forced_want = tuple(goal.forced(c) for c in cases) if goal.lazy is not None else None
         levels: dict[int, list[_Cand]] = {}
         seen: set = set()
@@ -236,6 +237,24 @@ class Enumerator:
         forced = [] if goal.lazy is not None else None
         want = root[0].want if root is not None else None
         self.evaluated += 1
+        if not lazy and forced is None:
+            call = self._caller(op, len(children))
+            try:
+                if not children:
+                    values = [call() for _ in cases]
+                    if want is not None and not all(want(c, v) for c, v in zip(cases, values)):
+                        return None
+                elif want is None:
+                    values = list(map(call, *[c.values for c in children]))
+                else:
+                    for case, value in zip(cases, map(call, *[c.values for c in children])):
+                        if not want(case, value):
+                            return None
+                        values.append(value)
+            except Exception:  # noqa: BLE001 - an operation failing on a sample rules the candidate out
+                return None
+            return _Cand(Op(op, tuple(c.node for c in children)), size or 1 + sum(c.size for c in children),
+                         key(tuple(values)), None, tuple(values))
         try:
             for i in range(len(cases)):
                 if lazy:
@@ -260,6 +279,23 @@ class Enumerator:
         node = Op(op, tuple(c.node for c in children))
         return _Cand(node, size or 1 + sum(c.size for c in children), key(tuple(values)),
                      tuple(forced) if forced is not None else None, tuple(values))
+
+
+    def _caller(self, op: str, n: int) -> Callable[..., object]:
+        """`op`'s semantics taking the call's n argument values."""
+        found = self._callers.get((op, n))
+        if found is None:
+            fn = self.fns[op]
+            if op in VARIADIC or op in NULLARY:
+                found = lambda *args: fn(list(args))  # noqa: E731
+            elif op == "EXTENT" and n == 1:
+                found = lambda hi: fn(0, hi)  # noqa: E731
+            elif op == "CARVE" and n == 2:
+                found = lambda seq, lo: fn(seq, lo, None)  # noqa: E731
+            else:
+                found = fn
+            self._callers[(op, n)] = found
+        return found
 
 
 def _hole_sig(node: Node, n: int) -> object:

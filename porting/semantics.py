@@ -79,6 +79,7 @@ class WorldView:
         self.namespace = operator_namespace(make_operators(self.meter))
         self._fns: dict[tuple[str, str], Callable[..., object]] = {}
         self._by_site: dict[str, list] = {}
+        self._signatures: dict[Ctx, tuple[str, ...]] = {}
         for rule in world.rules:
             self._by_site.setdefault(rule.target, []).append(rule)
 
@@ -99,6 +100,13 @@ class WorldView:
 
     def actual(self, site: str, ctx: Ctx) -> Expr:
         return parse(self.actual_text(site, ctx))
+
+    def signature(self, ctx: Ctx) -> tuple[str, ...]:
+        """What every site does at `ctx` (equal signatures: equal semantics)."""
+        found = self._signatures.get(ctx)
+        if found is None:
+            found = self._signatures[ctx] = tuple(self.actual_text(site, ctx) for site in sorted(SITES))
+        return found
 
     def altered(self, site: str, ctx: Ctx) -> bool:
         return self.rule(site, ctx) is not None
