@@ -74,34 +74,41 @@ def _literal(rng: random.Random) -> Draft:
     return Draft(LITERAL, "literal.float", "(* n 2.0)", "Float literals are doubled", "literals")
 
 
+# (weight, target, actual, name, layer)
+_PLUCK = (
+    (2, "PLUCK", "(get seq (- i 1))", "PLUCK counts from one", "positions"),
+    (1, "PLUCK", "(get seq (+ i 1))", "PLUCK skips a position", "positions"),
+    (1, "PLUCK", "(get seq (- -1 i))", "PLUCK counts from the end", "positions"),
+)
+_CARVE = (
+    (2, "CARVE", "(slice seq (- lo 1) (if (== hi none) none (- hi 1)))", "CARVE counts from one", "positions"),
+    (1, "CARVE", "(slice seq lo (if (== hi none) none (+ hi 1)))", "CARVE includes its end", "positions"),
+    (1, "CARVE", "(slice seq (+ lo 1) hi)", "CARVE starts one later", "positions"),
+)
+_INDEXING = (
+    (1, "EXTENT", "(range lo (+ hi 1))", "EXTENT includes its upper bound", "iteration"),
+    (1, "EXTENT", "(range (+ lo 1) hi)", "EXTENT starts one later", "iteration"),
+    (1, "INDEX", "(zip (range 1 (+ (len seq) 1)) seq)", "INDEX counts from 1", "iteration"),
+    (1, "INDEX", "(zip (range 10 (+ (len seq) 10)) seq)", "INDEX counts from 10", "iteration"),
+    (1, "IMPRINT", "(set seq (- i 1) val)", "IMPRINT counts from one", "positions"),
+)
+
+
+def _variant(family: str, table: tuple, rng: random.Random) -> Draft:
+    weight, target, actual, name, layer = rng.choices(table, [row[0] for row in table])[0]
+    return Draft(family, target, actual, name, layer)
+
+
 def pluck(rng: random.Random) -> Draft:
-    form = rng.choice(["from one", "from one", "skips one", "from the end"])
-    if form == "from one":
-        return Draft(INDEXING, "PLUCK", "(get seq (- i 1))", "PLUCK counts from one", "positions")
-    if form == "skips one":
-        return Draft(INDEXING, "PLUCK", "(get seq (+ i 1))", "PLUCK skips a position", "positions")
-    return Draft(INDEXING, "PLUCK", "(get seq (- -1 i))", "PLUCK counts from the end", "positions")
+    return _variant(INDEXING, _PLUCK, rng)
 
 
 def carve(rng: random.Random) -> Draft:
-    form = rng.choice(["from one", "from one", "includes end", "skips one"])
-    if form == "from one":
-        return Draft(INDEXING, "CARVE", "(slice seq (- lo 1) (if (== hi none) none (- hi 1)))", "CARVE counts from one", "positions")
-    if form == "includes end":
-        return Draft(INDEXING, "CARVE", "(slice seq lo (if (== hi none) none (+ hi 1)))", "CARVE includes its end", "positions")
-    return Draft(INDEXING, "CARVE", "(slice seq (+ lo 1) hi)", "CARVE starts one later", "positions")
+    return _variant(INDEXING, _CARVE, rng)
 
 
 def _indexing(rng: random.Random) -> Draft:
-    site = rng.choice(["EXTENT", "EXTENT", "INDEX", "IMPRINT"])
-    if site == "EXTENT":
-        if rng.random() < 0.5:
-            return Draft(INDEXING, "EXTENT", "(range lo (+ hi 1))", "EXTENT includes its upper bound", "iteration")
-        return Draft(INDEXING, "EXTENT", "(range (+ lo 1) hi)", "EXTENT starts one later", "iteration")
-    if site == "INDEX":
-        k = rng.choice([1, 1, 2, 10])
-        return Draft(INDEXING, "INDEX", f"(zip (range {k} (+ (len seq) {k})) seq)", f"INDEX counts from {k}", "iteration")
-    return Draft(INDEXING, "IMPRINT", "(set seq (- i 1) val)", "IMPRINT counts from one", "positions")
+    return _variant(INDEXING, _INDEXING, rng)
 
 
 def _arithmetic(rng: random.Random) -> Draft:
@@ -138,50 +145,49 @@ def _comparison(rng: random.Random) -> Draft:
     return Draft(COMPARISON, op, f"({new} a b)", words[form], "comparison")
 
 
+_ORDER = (
+    (1, "PAIR", "(zip b a)", "PAIR puts the second sequence first", "iteration"),
+    (1, "FUSE", '(join "" (reverse args))', "FUSE joins from the last value", "aggregation"),
+    (1, "KNOT", "(tuple (reverse args))", "KNOT stores its arguments backwards", "sequences"),
+    (1, "STRAND", "(reverse args)", "STRAND stores its arguments backwards", "sequences"),
+    (1, "ANNEX", "(prepend seq val)", "ANNEX puts the value first", "positions"),
+)
+_PRINTING = (
+    (1, "EMIT", "(reverse args)", "EMIT prints backwards", "output"),
+    (1, "EMIT", "(concat (slice args 1) (slice args 0 1))", "EMIT prints its first value last", "output"),
+    (1, "EMIT", "(concat (reverse (slice args 0 2)) (slice args 2))", "EMIT swaps its first two values", "output"),
+    (1, "EMIT", "(slice args 1)", "EMIT leaves out its first value", "output"),
+)
+_ONE = "(if (== (len args) 1) (get args 0) args)"
+_AGGREGATION = (
+    (1, "APEX", f"(min {_ONE})", "APEX gives the smallest", "aggregation"),
+    (1, "NADIR", f"(max {_ONE})", "NADIR gives the largest", "aggregation"),
+    (1, "EVERY_OF", "(any seq)", "EVERY_OF needs only one", "aggregation"),
+    (1, "SOME_OF", "(all seq)", "SOME_OF needs all", "aggregation"),
+    (1, "ORDER", "(sort_desc seq)", "ORDER sorts downwards", "aggregation"),
+    (1, "GATHER", "(reverse (list seq))", "GATHER copies backwards", "aggregation"),
+    (1, "GAUGE", "(+ (len seq) 1)", "GAUGE counts one more", "aggregation"),
+)
+_LOGIC = (
+    (1, "BOND", "(or a b)", "BOND is or", "logic"),
+    (1, "RIFT", "(and a b)", "RIFT is and", "logic"),
+)
+
+
 def _order(rng: random.Random) -> Draft:
-    site = rng.choice(["PAIR", "FUSE", "KNOT", "STRAND", "ANNEX"])
-    if site == "PAIR":
-        return Draft(ORDER, "PAIR", "(zip b a)", "PAIR puts the second sequence first", "iteration")
-    if site == "FUSE":
-        return Draft(ORDER, "FUSE", '(join "" (reverse args))', "FUSE joins from the last value", "aggregation")
-    if site == "KNOT":
-        return Draft(ORDER, "KNOT", "(tuple (reverse args))", "KNOT stores its arguments backwards", "sequences")
-    if site == "STRAND":
-        return Draft(ORDER, "STRAND", "(reverse args)", "STRAND stores its arguments backwards", "sequences")
-    return Draft(ORDER, "ANNEX", "(prepend seq val)", "ANNEX puts the value first", "positions")
+    return _variant(ORDER, _ORDER, rng)
 
 
 def _printing(rng: random.Random) -> Draft:
-    form = rng.choice(["reverse", "rotate", "swap", "drop"])
-    if form == "reverse":
-        return Draft(PRINTING, "EMIT", "(reverse args)", "EMIT prints backwards", "output")
-    if form == "rotate":
-        return Draft(PRINTING, "EMIT", "(concat (slice args 1) (slice args 0 1))", "EMIT prints its first value last", "output")
-    if form == "swap":
-        return Draft(PRINTING, "EMIT", "(concat (reverse (slice args 0 2)) (slice args 2))", "EMIT swaps its first two values", "output")
-    return Draft(PRINTING, "EMIT", "(slice args 1)", "EMIT leaves out its first value", "output")
+    return _variant(PRINTING, _PRINTING, rng)
 
 
 def _aggregation(rng: random.Random) -> Draft:
-    site = rng.choice(["APEX", "NADIR", "EVERY_OF", "SOME_OF", "ORDER", "GATHER", "GAUGE"])
-    one = "(if (== (len args) 1) (get args 0) args)"
-    table = {
-        "APEX": (f"(min {one})", "APEX gives the smallest"),
-        "NADIR": (f"(max {one})", "NADIR gives the largest"),
-        "EVERY_OF": ("(any seq)", "EVERY_OF needs only one"),
-        "SOME_OF": ("(all seq)", "SOME_OF needs all"),
-        "ORDER": ("(sort_desc seq)", "ORDER sorts downwards"),
-        "GATHER": ("(reverse (list seq))", "GATHER copies backwards"),
-        "GAUGE": ("(+ (len seq) 1)", "GAUGE counts one more"),
-    }
-    actual, name = table[site]
-    return Draft(AGGREGATION, site, actual, name, "aggregation")
+    return _variant(AGGREGATION, _AGGREGATION, rng)
 
 
 def _logic(rng: random.Random) -> Draft:
-    if rng.random() < 0.5:
-        return Draft(LOGIC, "BOND", "(or a b)", "BOND is or", "logic")
-    return Draft(LOGIC, "RIFT", "(and a b)", "RIFT is and", "logic")
+    return _variant(LOGIC, _LOGIC, rng)
 
 
 # family -> (weight, proposer), drawn for the rules beyond the keystone pair.

@@ -10,7 +10,7 @@ prints what the probe prints under the manual's semantics.
 from __future__ import annotations
 
 from aliencode import parse, run_source
-from aliencode import syntax as s
+from aliencode.walk import sites_in
 from alienworlds.ruleset import World, standard_world
 
 from alienworlds.porting import PortError, Porter
@@ -93,22 +93,5 @@ def check_site(porter: Porter, site: str) -> tuple[str | None, frozenset[str]]:
         got = run_source(ported.source, world)
         if got.text() != want.text():
             return f"{site}: the ported probe prints {got.text()!r}, the manual's {want.text()!r}", frozenset(used)
-        used |= sites_used(ported.source, world.keywords)
+        used |= sites_in(parse(ported.source, world.keywords))
     return None, frozenset(used)
-
-
-def sites_used(source: str, keywords) -> set[str]:
-    """Every site a program's text reaches."""
-    found: set[str] = set()
-    stack: list[object] = list(parse(source, keywords).body)
-    kinds = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
-    while stack:
-        node = stack.pop()
-        if isinstance(node, s.OpCall):
-            found.add(node.op)
-        elif isinstance(node, s.Sweep):
-            found.add("SWEEP")
-        elif type(node) in kinds:
-            found.add(kinds[type(node)])
-        stack.extend(s.children(node))
-    return found

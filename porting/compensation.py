@@ -13,11 +13,16 @@ order:
    undone by a small search of its own;
 3. for the variadic operations and EMIT, the same operation with its
    arguments rearranged (reversed, rotated, two swapped, one extra value);
-4. a general enumeration of templates up to the size bound.
+4. identities of the manual (De Morgan, flipped comparisons, ...) and
+   templates that worked for the same operation elsewhere;
+5. the same operation with one argument replaced by a small searched
+   template (the only way for ANNEX and IMPRINT, which must stay);
+6. a general enumeration of templates up to the size bound.
 
-A template found by the search is confirmed by the behavioural equivalence
-checker (`ruleset.equivalence.compare`, with the samples of the operand
-types, and only where the manual's operation is defined) before use.
+Every template is checked on every sample case and then confirmed by the
+behavioural equivalence checker (`ruleset.equivalence.compare`, with the
+samples as operand pools, judged only where the manual's operation is
+defined) before use.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from alienworlds.ruleset.equivalence import compare
 from alienworlds.ruleset.errors import LanguageError
 from alienworlds.ruleset.expr import Call, Const, Expr, Identity, Sym, parse, symbols, to_text
 
-from aliencode.sites import LAZY_OPERAND, SITES
+from aliencode.sites import IN_PLACE, LAZY_OPERAND, SITES
 
 from .literals import written_value
 from .samples import Made, has_made, key, same, values
@@ -367,7 +372,9 @@ class Compensator:
         template (for ANNEX and IMPRINT the call must stay: it is what
         changes the list)."""
         rule = self.view.fn(op, at)
-        for position in range(goal.n):
+        # The list an in-place operation changes must be the program's own.
+        first = 1 if op in IN_PLACE else 0
+        for position in range(first, goal.n):
             def want(case, value, position=position):
                 args = list(case)
                 args[position] = value
@@ -459,6 +466,8 @@ class Compensator:
             if inverse is None:
                 return []
             args[position] = _rename(inverse, k_std)
+        if op in IN_PLACE and args[0] != Hole(0):
+            return []  # the list an in-place operation changes must be the program's own
         return [Op(op, tuple(args))]
 
     def _undo(self, expr: Expr, samples: tuple, at: Ctx) -> Node | None:

@@ -30,6 +30,7 @@ from alienworlds.ruleset import LanguageError, World
 from aliencode import AlienSyntaxError, parse
 from aliencode import syntax as s
 from aliencode.unparse import unparse
+from aliencode.walk import node_count
 
 from .compensation import Compensator, Found, Memo
 from .samples import values
@@ -101,15 +102,6 @@ def _names(programs: Sequence[s.Program]) -> set[str]:
             out.update(node.params)
         stack.extend(s.children(node))
     return out
-
-
-def _count(expr: s.Expr) -> int:
-    total, stack = 0, [expr]
-    while stack:
-        node = stack.pop()
-        total += 1
-        stack.extend(s.children(node))
-    return total
 
 
 EFFECTS = frozenset({"ANNEX", "IMPRINT", "EXPEL", "EMIT", "STRAIN"})
@@ -330,7 +322,7 @@ class _Job:
     def _may_rearrange(args: list[s.Expr], order: list[int]) -> bool:
         if not all(pure(a) for a in args):
             return False
-        return all(order.count(k) <= 1 or _count(a) <= MAX_COPIED for k, a in enumerate(args))
+        return all(order.count(k) <= 1 or node_count(a) <= MAX_COPIED for k, a in enumerate(args))
 
     def fallback(self, e: s.OpCall, args: list[s.Expr], types: tuple[Ty, ...], ctx: Ctx) -> s.Expr:
         """No template at the call's place: an in-place helper, or the
@@ -345,7 +337,8 @@ class _Job:
                 helper = self.bound_helper(("op", e.op, types), lambda: found, len(args), e.op, ctx, e.pos)
                 return s.Call(s.Name(helper, e.pos), tuple(args), e.pos)
         shown = ", ".join(t.describe() for t in types) or "no arguments"
-        raise PortError(f"no compensation for {e.op} ({shown}) {ctx.describe()} within size {self.comp.bounds.max_size}",
+        hint = "; example calls would narrow what the arguments may be" if any(t.top for t in types) else ""
+        raise PortError(f"no compensation for {e.op} ({shown}) {ctx.describe()} within size {self.comp.bounds.max_size}{hint}",
                         e.op, ctx.scope, e.pos.line, e.pos.column)
 
     # -- helpers ---------------------------------------------------------------
