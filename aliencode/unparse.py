@@ -9,11 +9,13 @@ write is always something the parser reads the same way.
 from __future__ import annotations
 
 import math
+import sys
 from typing import Mapping
 
 from . import syntax as s
 
 INDENT = "    "
+RECURSION = 20_000  # enough for any tree the parser accepts within the interpreter's nesting limit
 _ESCAPES = {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}
 
 
@@ -106,7 +108,12 @@ class _Writer:
 def unparse(tree: s.Program, keywords: Mapping[str, str] | None = None) -> str:
     """The source text of `tree`, keywords spelled as in `keywords`."""
     writer = _Writer(keywords or {})
-    lines = writer.block(tree.body, 0) if tree.body else []
+    old_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old_limit, RECURSION))  # the writer recurses once per level of nesting
+    try:
+        lines = writer.block(tree.body, 0) if tree.body else []
+    finally:
+        sys.setrecursionlimit(old_limit)
     return "\n".join(lines) + ("\n" if lines else "")
 
 

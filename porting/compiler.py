@@ -21,13 +21,14 @@ the example calls give, when examples are supplied).
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Mapping, Sequence
 
 from alienworlds.ruleset import LanguageError, World
 
-from aliencode import AlienSyntaxError, parse
+from aliencode import AlienSyntaxError, compile_source, parse
 from aliencode import syntax as s
 from aliencode.unparse import unparse
 from aliencode.walk import node_count
@@ -40,6 +41,7 @@ from .templates import NOWHERE, Hole, Lit, Node, Op, build, hole_order, literal_
 from .types import Ty, Types, list_of
 
 HELPER_PREFIX = "port_"
+MAX_DEPTH = 500  # levels of nesting; the interpreter refuses deeper programs anyway
 MAX_COPIED = 12  # nodes of an operand a template may write twice
 
 
@@ -107,6 +109,18 @@ def _names(programs: Sequence[s.Program]) -> set[str]:
 EFFECTS = frozenset({"ANNEX", "IMPRINT", "EXPEL", "EMIT", "STRAIN"})
 
 
+def _check_depth(tree: s.Program) -> None:
+    """Refuse a program nested deeper than MAX_DEPTH (checked iteratively)."""
+    stack: list[tuple[object, int]] = [(st, 1) for st in tree.body]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            pos = getattr(node, "pos", None)
+            raise AlienSyntaxError(f"the program is nested too deeply (at most {MAX_DEPTH} levels)",
+                                   pos.line if pos else None, pos.column if pos else None)
+        stack.extend((child, depth + 1) for child in s.children(node))
+
+
 def pure(expr: s.Expr) -> bool:
     """Evaluating `expr` has no effect (no user code runs, nothing printed
     or changed in place): it may be evaluated again, or in another order."""
@@ -169,13 +183,25 @@ class Porter:
         keywords = dict(self.world.keywords if keywords is None else keywords)
         tree = parse(source, keywords)
         example_trees = None if examples is None else [parse(e, keywords) for e in examples]
-        job = _Job(self, tree, example_trees, world_callers=callers == "world")
-        body = job.block(tree.body, Ctx())
-        if not job.changes and not job.helpers and keywords == dict(self.world.keywords):
-            return Ported(source, [], [], time.perf_counter() - start)
-        program = s.Program(tuple(job.helper_defs) + body)
-        text = unparse(program, self.world.keywords)
-        parse(text, self.world.keywords)  # what we write must read back
+        for program in (tree, *(example_trees or ())):
+            _check_depth(program)
+        old_limit = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old_limit, 20 * MAX_DEPTH + 2000))  # the walk recurses once per level
+        try:
+            job = _Job(self, tree, example_trees, world_callers=callers == "world")
+            body = job.block(tree.body, Ctx())
+            if not job.changes and not job.helpers and keywords == dict(self.world.keywords):
+                return Ported(source, [], [], time.perf_counter() - start)
+            program = s.Program(tuple(job.helper_defs) + body)
+            try:
+                _check_depth(program)
+                text = unparse(program, self.world.keywords)
+                compile_source(text, self.world)  # what we write must read back and compile
+            except AlienSyntaxError as exc:
+                raise PortError(f"the ported program would not compile: {exc.message}", "program", "top",
+                                exc.line, exc.column) from None
+        finally:
+            sys.setrecursionlimit(old_limit)
         return Ported(text, job.changes, list(job.helpers), time.perf_counter() - start)
 
 

@@ -6,6 +6,8 @@ from functools import lru_cache
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aliencode.sites import operand_kinds
 from aliencode.world_schema import SCHEMA
@@ -103,3 +105,12 @@ def test_the_command_writes_world_toml(tmp_path):
     refused = CliRunner().invoke(main, ["world", "generate", "--seed", "x", "--altered", "2", "--scoped", "1",
                                         "--out", str(tmp_path / "v")])
     assert refused.exit_code == 1 and "scoped" in refused.output and not (tmp_path / "v").exists()
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.text(min_size=1, max_size=12))
+def test_any_seed_gives_a_valid_world_and_the_same_one_twice(seed):
+    knobs = Knobs(altered=3, red_herrings=1, scoped=0, renamed=1)
+    result = generate(seed, knobs)
+    assert parse_world(result.text, "world.toml", SCHEMA).hash == result.world.hash
+    assert generate(seed, knobs).text == result.text

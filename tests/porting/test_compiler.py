@@ -122,3 +122,24 @@ def test_an_unparsable_program_is_a_syntax_error():
 
     with pytest.raises(AlienSyntaxError):
         Porter(STANDARD).port("EMIT(")
+
+
+def test_expel_that_pops_elsewhere_goes_through_a_helper():
+    w = world(rule("EXPEL", "0"))
+    source = "SET xs AS STRAND(1, 2, 3)\nEMIT(EXPEL(xs), xs)\nCRAFT f(ys):\n    DELIVER EXPEL(ys)\nEMIT(f(xs), xs)\n"
+    assert "CRAFT port_expel" in agrees(w, source)
+
+
+def test_imprint_counting_from_one_gets_its_index_shifted():
+    w = world(rule("IMPRINT", "(set seq (- i 1) val)"))
+    ported = agrees(w, "SET xs AS STRAND(1, 2, 3)\nIMPRINT(xs, 0, 9)\nIMPRINT(xs, -1, 7)\nEMIT(xs)\n")
+    assert "IMPRINT(xs, 1, 9)" in ported and "CRAFT" not in ported
+
+
+def test_names_bound_before_the_program_get_their_types_from_examples():
+    w = world(rule("SHATTER", "(* a b)"))
+    source = "EMIT(SHATTER(PLUCK(xs, 0), n))\n"
+    with pytest.raises(PortError):
+        Porter(w, Bounds(budget=30_000)).port(source)  # xs and n could be anything
+    ported = Porter(w).port(source, examples=["SET xs AS STRAND(1, 2)", "SET n AS 4"], callers="manual")
+    assert run_source("SET xs AS STRAND(1, 2)\nSET n AS 4\n" + ported.source, w).text() == "5"
