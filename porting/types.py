@@ -235,6 +235,9 @@ def operation_type(op: str, args: list[Ty], outside: bool = False) -> Ty:
     return TOP
 
 
+# Operations that give (lists of) elements of their sequence arguments.
+ELEMENT_READERS = frozenset({"PLUCK", "EXPEL", "NADIR", "APEX", "ORDER", "GATHER", "STRAIN", "INDEX", "PAIR", "CARVE"})
+
 # -- inference over a program -------------------------------------------------
 
 
@@ -284,6 +287,7 @@ class Types:
         self.returns: dict[int, Ty] = {}
         self.crafts: dict[str, list[s.Craft]] = {}
         self.escaping: set[str] = set()
+        self.spill = BOTTOM  # what ANNEX/IMPRINT put into lists reached other than by name
         self.expr_types: dict[int, Ty] = {}
         self.scope_of_craft: dict[int, _Scope] = {}
         self.top = _Scope(None)
@@ -390,6 +394,8 @@ class Types:
 
     def _bind_loop(self, st: s.Sweep, walked: Ty, scopes: list[_Scope]) -> None:
         element = walked.element()
+        if not self.spill.empty and (walked.top or walked.lists is not None):
+            element = element | self.spill
         keys = [self._key(n, scopes) for n in st.names]
         if len(keys) == 1:
             self._update(keys[0], element)
@@ -434,11 +440,19 @@ class Types:
             return self.vars.get(key, BOTTOM)
         if isinstance(e, s.OpCall):
             args = [self.expr(a, scopes) for a in e.args]
-            if e.op == "ANNEX" and len(e.args) == 2 and isinstance(e.args[0], s.Name):
-                self._update(self._key(e.args[0].id, scopes), list_of(args[1]))
-            elif e.op == "IMPRINT" and len(e.args) == 3 and isinstance(e.args[0], s.Name):
-                self._update(self._key(e.args[0].id, scopes), list_of(args[2]))
-            return operation_type(e.op, args, self.outside and self.world_callers)
+            if e.op in ("ANNEX", "IMPRINT") and len(e.args) in (2, 3):
+                stored = args[-1]
+                if isinstance(e.args[0], s.Name):
+                    self._update(self._key(e.args[0].id, scopes), list_of(stored))
+                elif (self.spill | stored) != self.spill:
+                    # A list reached through an expression changes: any list's
+                    # elements may now be this (over-approximated).
+                    self.spill = self.spill | stored
+                    self.changed = True
+            result = operation_type(e.op, args, self.outside and self.world_callers)
+            if e.op in ELEMENT_READERS and not self.spill.empty and any(a.top or a.lists is not None for a in args):
+                result = result | self.spill
+            return result
         if isinstance(e, s.Call):
             args = [self.expr(a, scopes) for a in e.args]
             if isinstance(e.func, s.Name) and e.func.id in self.crafts:
