@@ -107,10 +107,10 @@ def test_the_command_writes_world_toml(tmp_path):
     assert refused.exit_code == 1 and "scoped" in refused.output and not (tmp_path / "v").exists()
 
 
-@settings(max_examples=6, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(st.text(min_size=1, max_size=12))
 def test_any_seed_gives_a_valid_world_and_the_same_one_twice(seed):
-    knobs = Knobs(altered=3, red_herrings=1, scoped=0, renamed=1)
+    knobs = Knobs(altered=2, red_herrings=0, scoped=0, renamed=2)
     result = generate(seed, knobs)
     assert parse_world(result.text, "world.toml", SCHEMA).hash == result.world.hash
     assert generate(seed, knobs).text == result.text

@@ -57,7 +57,7 @@ def random_call(data, task) -> str | None:
     return f"EMIT({written})" if emit else written
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data(), seed=st.sampled_from(SEEDS), task=st.sampled_from(TASKS))
 def test_ported_programs_agree_with_the_manual(data, seed, task):
     call = random_call(data, task)
