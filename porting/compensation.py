@@ -45,7 +45,7 @@ from .samples import Made, has_made, key, same, values
 from .search import Bounds, Enumerator, Goal, check
 from .semantics import STANDARD, TOP_LEVEL, Ctx, WorldView, operands
 from .templates import Hole, Lit, Node, Op, hole_exprs, size, substitute, to_rule
-from .types import TOP, Ty
+from .types import TOP, Ty, operation_type
 
 INT_CONSTANTS = (0, 1, -1, 2)
 MAX_REARRANGED = 8  # argument lists longer than this are only reversed or rotated
@@ -168,6 +168,7 @@ class Compensator:
         self.memo = memo if memo is not None else Memo()
         self._cache: dict[tuple, Found | None] = {}
         self._constants: dict[tuple, list[Lit]] = {}
+        self._porting: set[tuple] = set()  # identities being ported (against cycles)
         self.searches = 0
 
     # -- samples ---------------------------------------------------------------
@@ -333,8 +334,9 @@ class Compensator:
         if SITES[op].operands == ("args",):
             seeds.extend(("arguments rearranged", t) for t in self._rearrangements(op, n, at, goal))
         earlier = self.memo.found.setdefault(op, [])
-        # Whole templates tried as they are stay within the size bound too.
-        seeds.extend(("manual identity", t) for t in _identities(op, n) if size(t) <= self.bounds.max_size)
+        # The manual's identities are knowledge, not search: tried whatever
+        # the bound. Templates found before obey it like any search.
+        seeds.extend(("manual identity", t) for t in _identities(op, n))
         seeds.extend(("enumerated", t) for t in earlier if size(t) <= self.bounds.max_size)
         for strategy, node in seeds:
             node = self.refreshed(node, at)
@@ -345,13 +347,23 @@ class Compensator:
                 if _plain(node) not in earlier:
                     earlier.append(_plain(node))
                 return found
+        # The manual's identities with their own operations compensated: the
+        # small ones now, the large ones only if enumeration finds nothing.
+        ported = [node for node in (self._ported(i, types, at) for i in _identities(op, n)) if node is not None]
+        large = [node for node in ported if size(node) > self.bounds.max_size]
+        for node in (node for node in ported if size(node) <= self.bounds.max_size):
+            found = self._confirmed(node, "manual identity, ported", op, types, at, goal, expect)
+            if found is not None:
+                earlier.append(_plain(node))
+                return found
         if kind in ("emit", "expel"):
             return None
         kinds = frozenset().union(*(t.kinds() for t in types)) if types else frozenset()
         kinds |= frozenset(_kind(expect.value(c)) for c in goal.cases[:50])
         search_key = (goal.key, self.view.signature(at), self.bounds)
         if search_key in self.memo.fruitless:
-            return None
+            return next((f for f in (self._confirmed(node, "manual identity, ported", op, types, at, goal, expect)
+                                     for node in large) if f is not None), None)
         enumerator = Enumerator(self.view, at, self.constants(at, kinds), self.bounds, _has_sequences(kinds))
         self.searches += 1
         node = None
@@ -359,13 +371,59 @@ class Compensator:
             node = self._repair(op, at, goal, enumerator)
         if node is None and kind == "value":
             node = enumerator.find(goal)
-        if node is None:
+        found = self._confirmed(node, "enumerated", op, types, at, goal, expect) if node is not None else None
+        if found is None:
             self.memo.fruitless.add(search_key)
-            return None
-        found = self._confirmed(node, "enumerated", op, types, at, goal, expect)
+            for node in large:
+                found = self._confirmed(node, "manual identity, ported", op, types, at, goal, expect)
+                if found is not None:
+                    break
         if found is not None:
-            earlier.append(_plain(node))
+            earlier.append(_plain(found.template))
         return found
+
+    def _ported(self, identity: Node, types: tuple[Ty, ...], at: Ctx) -> Node | None:
+        """A manual identity whose own operations are compensated at `at`
+        (APEX as PLUCK(ORDER(...), -1) in a world where PLUCK counts from
+        one: the -1 moves), or None."""
+        key = (identity, types, at)
+        if key in self._porting:
+            return None  # an identity that needs itself
+        self._porting.add(key)
+        try:
+            node = self._compose(identity, types, at)[0]
+        except _NoCompensation:
+            return None
+        finally:
+            self._porting.discard(key)
+        return self.refreshed(self._folded(node, at), at)
+
+    def _folded(self, node: Node, at: Ctx) -> Node:
+        """`node` with operations on literals alone computed (as literals)."""
+        if not isinstance(node, Op):
+            return node
+        args = tuple(self._folded(a, at) for a in node.args)
+        if node.op not in LAZY_OPERAND and node.op not in IN_PLACE and args and all(isinstance(a, Lit) for a in args):
+            try:
+                self.view.reset()
+                value = self.view.fn(node.op, at)(*operands(node.op, [a.value for a in args]))
+            except LanguageError:
+                value = _NO_VALUE
+            if value is None or type(value) in (int, float, str, bool):
+                return Lit(value, None)
+        return Op(node.op, args)
+
+    def _compose(self, node: Node, types: tuple[Ty, ...], at: Ctx) -> tuple[Node, Ty]:
+        if isinstance(node, Hole):
+            return node, types[node.index]
+        if isinstance(node, Lit):
+            return node, Ty(frozenset({_kind(node.value)}))
+        parts = [self._compose(a, types, at) for a in node.args]
+        arg_types = tuple(ty for _, ty in parts)
+        found = self.operation(node.op, arg_types, at, at)
+        if found is None:
+            raise _NoCompensation
+        return _fill(found.template, [part for part, _ in parts]), operation_type(node.op, list(arg_types))
 
     def _repair(self, op: str, at: Ctx, goal: Goal, enumerator: Enumerator) -> Node | None:
         """`op` itself with one argument replaced by a small searched
@@ -583,6 +641,22 @@ class Compensator:
         return node
 
 
+class _NoCompensation(Exception):
+    pass
+
+
+_NO_VALUE = object()
+
+
+def _fill(template: Node, parts: list[Node]) -> Node:
+    """`template` with hole k replaced by `parts[k]`."""
+    if isinstance(template, Hole):
+        return parts[template.index]
+    if isinstance(template, Op):
+        return Op(template.op, tuple(_fill(a, parts) for a in template.args))
+    return template
+
+
 def _close(a: object, b: object) -> bool:
     """Equal, with numbers compared by value (an index True is index 1);
     the whole template is checked strictly afterwards."""
@@ -601,6 +675,8 @@ def _identities(op: str, n: int) -> list[Node]:
     if n == 1:
         x = h[0]
         table = {
+            "EVERY_OF": [Op("NADIR", (Op("RIFT", (x, Op("STRAND", (Lit(True, None),)))),))],
+            "SOME_OF": [Op("APEX", (Op("RIFT", (x, Op("STRAND", (Lit(False, None),)))),))],
             "INDEX": [Op("PAIR", (Op("EXTENT", (Op("GAUGE", (x,)),)), x))],
             "APEX": [Op("PLUCK", (Op("ORDER", (x,)), Lit(-1, None)))],
             "NADIR": [Op("PLUCK", (Op("ORDER", (x,)), Lit(0, None)))],

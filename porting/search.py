@@ -33,7 +33,7 @@ BINARY = ("WEAVE", "SHATTER", "PARE", "HALVE", "RESIDUE", "FRACTURE", "COIL", "A
           "FUSE")
 TERNARY = ("CARVE",)
 NULLARY = ("STRAND", "KNOT", "FUSE")
-VARIADIC = ("STRAND", "KNOT", "NADIR", "APEX", "FUSE")
+VARIADIC = ("STRAND", "KNOT", "NADIR", "APEX", "FUSE")  # the same as templates.VARIADIC, in a fixed order
 
 
 @dataclass(frozen=True)

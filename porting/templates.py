@@ -22,6 +22,7 @@ from aliencode.unparse import unparse_expr
 from .semantics import STANDARD, Ctx, WorldView, operands
 
 NOWHERE = s.Pos(0, 0)
+VARIADIC = frozenset(op for op, site in SITES.items() if site.operands == ("args",) and op != "EMIT")
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,11 @@ Node = Hole | Lit | Op
 
 
 def size(node: Node) -> int:
+    """Nodes, counting a variadic operation over all the holes in order as
+    2 (one argument list), as the enumeration does."""
     if isinstance(node, Op):
+        if node.op in VARIADIC and len(node.args) >= 2 and all(isinstance(a, Hole) and a.index == k for k, a in enumerate(node.args)):
+            return 2
         return 1 + sum(size(a) for a in node.args)
     return 1
 

@@ -112,9 +112,16 @@ def test_no_compensation_within_the_bounds_names_the_site_and_scope():
 
 
 def test_the_size_bound_limits_the_search():
-    w = world(rule("SHATTER", "(* a b)"))
-    with pytest.raises(PortError, match="within size 3"):
-        Porter(w, Bounds(max_size=3)).port("EMIT(SHATTER(2, 3))\n")
+    w = world(rule("PLUCK", "(get seq (- i 1))"))
+    source = "SET xs AS STRAND(1, 2)\nEMIT(PLUCK(xs, 0))\n"
+    with pytest.raises(PortError, match="within size 2"):
+        Porter(w, Bounds(max_size=2)).port(source)
+    agrees(w, source)
+
+
+def test_de_morgan_builds_and_from_or():
+    w = world(rule("BOND", "(or a b)"))  # nothing computes `and`, at any place
+    agrees(w, "SET xs AS STRAND()\nEMIT(BOND(AKIN(GAUGE(xs), 1), AKIN(PLUCK(xs, 0), 5)), BOND(YES, NO))\n")
 
 
 def test_an_unparsable_program_is_a_syntax_error():

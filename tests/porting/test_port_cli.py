@@ -40,9 +40,9 @@ def test_examples_give_parameter_types():
 
 
 def test_no_compensation_exits_1_naming_site_and_scope():
-    result = port("--world", "main", "--max-size", "2", stdin="EMIT(SHATTER(2, 3))\n")
+    result = port("--world", "main", "--max-size", "2", stdin="SET xs AS STRAND(1)\nEMIT(PLUCK(xs, 0))\n")
     assert result.exit_code == 1
-    assert "SHATTER" in result.output and "scope top" in result.output and "line 1" in result.output
+    assert "PLUCK" in result.output and "scope top" in result.output and "line 2" in result.output
 
 
 def test_bad_input_exits_2():
