@@ -40,8 +40,10 @@ from alienworlds.ruleset.expr import Call, Const, Expr, Identity, Sym, parse, sy
 
 from aliencode.sites import IN_PLACE, LAZY_OPERAND, SITES
 
+from .expectations import Expectation
+from .identities import identities
 from .literals import written_value
-from .samples import Made, has_made, key, same, values
+from .samples import key, same, values
 from .search import Bounds, Enumerator, Goal, check
 from .semantics import STANDARD, TOP_LEVEL, Ctx, WorldView, operands
 from .templates import Hole, Lit, Node, Op, hole_exprs, size, substitute, to_rule
@@ -62,83 +64,6 @@ class Found:
     rule: str
 
 
-def _objects(case: tuple) -> list[object]:
-    out = list(case)
-    for v in case:
-        if type(v) in (list, tuple):
-            out.extend(v)
-    return out
-
-
-def _alias_ok(case: tuple, value: object, expected: object) -> bool:
-    """A list result must be a fresh list where the manual makes one, and
-    the very same list where the manual gives one it already had (a
-    later ANNEX to it must be seen, or not seen, the same way)."""
-    if type(value) is not list:
-        return True
-    objects = _objects(case)
-    if any(expected is o for o in objects):
-        return value is expected
-    return not any(value is o for o in objects)
-
-
-class _Expect:
-    """The manual's result on each case, by case identity, and how to read
-    a value the program holds (tuples a caller built with KNOT are read in
-    KNOT's argument order)."""
-
-    def __init__(self, knot: Callable[..., object]) -> None:
-        self.results: dict[int, object] = {}
-        self.forced: dict[int, bool] = {}
-        self.knot = knot
-        self.to_manual: dict[int, object] = {}  # id of a value the program holds -> what it means
-        self.to_raw: dict[int, object] = {}
-        self.keep: list[object] = []  # keeps converted values (and their ids) alive
-        self.keys: dict[int, str] = {}
-
-    def value(self, case: tuple) -> object:
-        return self.results[id(case)]
-
-    def expect(self, case: tuple, result: object) -> None:
-        self.results[id(case)] = result
-        self.keys[id(case)] = key(result)
-
-    def convert(self, v: object) -> tuple[object, object]:
-        """(what the program receives, what it means) for a sample value."""
-        if type(v) is Made:
-            parts = [self.convert(x) for x in v.args]
-            raw, manual = self.knot([p[0] for p in parts]), tuple(p[1] for p in parts)
-        elif type(v) in (list, tuple) and has_made(v):
-            parts = [self.convert(x) for x in v]
-            raw, manual = type(v)(p[0] for p in parts), type(v)(p[1] for p in parts)
-        else:
-            return v, v
-        self.to_manual[id(raw)] = manual
-        self.to_raw[id(manual)] = raw
-        self.keep.extend((raw, manual))
-        return raw, manual
-
-    def meaning(self, v: object) -> object:
-        if not self.to_manual:
-            return v
-        if id(v) in self.to_manual:
-            return self.to_manual[id(v)]
-        if type(v) in (list, tuple):
-            return type(v)(self.meaning(x) for x in v)
-        return v
-
-    def alias_ok(self, case: tuple, value: object) -> bool:
-        expected = self.value(case)
-        if id(expected) in self.to_raw:
-            return value is self.to_raw[id(expected)]
-        return _alias_ok(case, value, expected)
-
-    def same(self, case: tuple, value: object) -> bool:
-        if not self.to_manual:
-            return key(value) == self.keys[id(case)]
-        return same(self.meaning(value), self.value(case))
-
-
 @dataclass
 class Memo:
     """What searching taught, kept across sites, places and worlds (a
@@ -151,7 +76,7 @@ class Memo:
 
     found: dict[str, list[Node]] = field(default_factory=dict)  # site -> templates that worked somewhere
     undone: dict[str, list[Node]] = field(default_factory=dict)  # rule part -> templates that undid it
-    goals: dict[tuple, tuple[Goal, "_Expect"]] = field(default_factory=dict)
+    goals: dict[tuple, tuple[Goal, "Expectation"]] = field(default_factory=dict)
     verdicts: dict[tuple, bool] = field(default_factory=dict)
     # searches that found nothing, by goal and the semantics of every site
     # at the place searched (the whole input of a search)
@@ -183,7 +108,7 @@ class Compensator:
         rng = random.Random(total)
         return [tuple(rng.choice(p) for p in pools) for _ in range(self.bounds.confirm)]
 
-    def _goal(self, kind: str, op: str, types: tuple[Ty, ...], ctx: Ctx) -> tuple[Goal, _Expect]:
+    def _goal(self, kind: str, op: str, types: tuple[Ty, ...], ctx: Ctx) -> tuple[Goal, Expectation]:
         """The goal of a site: what the manual's `op` does on samples of
         `types`. `kind` selects how a template's value is judged."""
         made = any(t.has("made") or _nested_made(t) for t in types)
@@ -191,7 +116,7 @@ class Compensator:
                      self.view.actual_text("KNOT", TOP_LEVEL) if made else None)
         if cache_key in self.memo.goals:
             return self.memo.goals[cache_key]
-        expect = _Expect(self.view.fn("KNOT", TOP_LEVEL))
+        expect = Expectation(self.view.fn("KNOT", TOP_LEVEL))
         cases: list[tuple] = []
         std = self.view.standard_fn(op if op in SITES else "SWEEP")
         lazy = op in LAZY_OPERAND
@@ -238,7 +163,7 @@ class Compensator:
         self.memo.goals[cache_key] = (goal, expect)
         return goal, expect
 
-    def _judge(self, kind: str, op: str, ctx: Ctx, expect: _Expect) -> Callable[[tuple, object], bool]:
+    def _judge(self, kind: str, op: str, ctx: Ctx, expect: Expectation) -> Callable[[tuple, object], bool]:
         if kind == "sweep":
             rule = self.view.fn("SWEEP", ctx)
 
@@ -336,7 +261,7 @@ class Compensator:
         earlier = self.memo.found.setdefault(op, [])
         # The manual's identities are knowledge, not search: tried whatever
         # the bound. Templates found before obey it like any search.
-        seeds.extend(("manual identity", t) for t in _identities(op, n))
+        seeds.extend(("manual identity", t) for t in identities(op, n))
         seeds.extend(("enumerated", t) for t in earlier if size(t) <= self.bounds.max_size)
         for strategy, node in seeds:
             node = self.refreshed(node, at)
@@ -349,7 +274,7 @@ class Compensator:
                 return found
         # The manual's identities with their own operations compensated: the
         # small ones now, the large ones only if enumeration finds nothing.
-        ported = [node for node in (self._ported(i, types, at) for i in _identities(op, n)) if node is not None]
+        ported = [node for node in (self._ported(i, types, at) for i in identities(op, n)) if node is not None]
         large = [node for node in ported if size(node) > self.bounds.max_size]
         for node in (node for node in ported if size(node) <= self.bounds.max_size):
             found = self._confirmed(node, "manual identity, ported", op, types, at, goal, expect)
@@ -448,7 +373,7 @@ class Compensator:
                 return Op(op, tuple(args))
         return None
 
-    def _confirmed(self, node: Node, strategy: str, op: str, types: tuple[Ty, ...], at: Ctx, goal: Goal, expect: _Expect) -> Found | None:
+    def _confirmed(self, node: Node, strategy: str, op: str, types: tuple[Ty, ...], at: Ctx, goal: Goal, expect: Expectation) -> Found | None:
         """Accept a template that meets the goal only if the equivalence
         checker agrees too (on operands as the program holds them; tuples a
         caller built with KNOT are judged by what they mean, which only the
@@ -664,46 +589,6 @@ def _close(a: object, b: object) -> bool:
     if type(a) in numbers and type(b) in numbers:
         return a == b
     return same(a, b)
-
-
-def _identities(op: str, n: int) -> list[Node]:
-    """Ways the manual itself could write `op` with other operations (its
-    literals by value): tried before enumerating, they work whenever the
-    world leaves the operations they use alone. De Morgan's laws are one
-    size beyond the enumeration's usual reach, and keep `b` lazy."""
-    h = [Hole(k) for k in range(n)]
-    if n == 1:
-        x = h[0]
-        table = {
-            "EVERY_OF": [Op("NADIR", (Op("RIFT", (x, Op("STRAND", (Lit(True, None),)))),))],
-            "SOME_OF": [Op("APEX", (Op("RIFT", (x, Op("STRAND", (Lit(False, None),)))),))],
-            "INDEX": [Op("PAIR", (Op("EXTENT", (Op("GAUGE", (x,)),)), x))],
-            "APEX": [Op("PLUCK", (Op("ORDER", (x,)), Lit(-1, None)))],
-            "NADIR": [Op("PLUCK", (Op("ORDER", (x,)), Lit(0, None)))],
-            "GATHER": [Op("CARVE", (x, Lit(0, None)))],
-            "EXTENT": [Op("EXTENT", (Lit(0, None), x))],
-        }
-        return table.get(op, [])
-    if op in ("APEX", "NADIR"):
-        return [Op("PLUCK", (Op("ORDER", (Op("STRAND", tuple(h)),)), Lit(-1 if op == "APEX" else 0, None)))]
-    if n != 2:
-        return []
-    a, b = h
-    flipped = {"OVER": "UNDER", "UNDER": "OVER", "ATOP": "BENEATH", "BENEATH": "ATOP"}
-    complement = {"OVER": "BENEATH", "UNDER": "ATOP", "ATOP": "UNDER", "BENEATH": "OVER", "AKIN": "APART", "APART": "AKIN"}
-    out: list[Node] = []
-    if op in flipped:
-        out.append(Op(flipped[op], (b, a)))
-    if op in complement:
-        out.append(Op("NEGATE", (Op(complement[op], (a, b)),)))
-    if op == "SHATTER":
-        out.append(Op("WEAVE", (a, Op("WEAVE", (Lit(0, None), b)))))
-    if op == "WEAVE":
-        out.append(Op("SHATTER", (a, Op("PARE", (b, Lit(-1, None))))))
-    if op in LAZY_OPERAND:
-        na, nb = Op("NEGATE", (a,)), Op("NEGATE", (b,))
-        out.extend(Op("NEGATE", (Op(other, (na, nb)),)) for other in ("BOND", "RIFT"))
-    return out
 
 
 def _known(types: tuple[Ty, ...]) -> tuple[Ty, ...]:
