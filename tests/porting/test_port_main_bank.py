@@ -1,14 +1,16 @@
 """Porting the main bank's manual-trusting solutions: they must pass.
 
 Iterates over whatever the bank holds (no task ids here): every task with a
-naive solution is ported to the main world, with the task's public example
-call as the only hint about argument types (a task without calls is a whole
-program), and graded on the task's private calls by the grader.
+naive solution is ported to the main world, with what the task shows as the
+only hint about argument types (its example call, or its example inputs; a
+task with neither is a closed whole program), and graded on the task's
+private calls or inputs by the grader.
 """
 
 from __future__ import annotations
 
 import pytest
+from bank_tasks import port_naive
 
 from aliencode.world_schema import load
 from alienworlds.porting import Porter
@@ -24,17 +26,13 @@ def main():
     return world, bank, AlienCodeGrader(world, bank), Porter(world)
 
 
-def examples(task) -> list[str]:
-    return [task.example] if task.example else []
-
-
 def test_every_ported_naive_solution_passes_its_task(main):
     world, bank, grader, porter = main
     solved = [t for t in bank.tasks if t.naive]
     assert solved, "the bank has no naive solutions to port"
     failures = []
     for task in solved:
-        ported = porter.port(task.naive, examples(task))
+        ported = port_naive(porter, task)
         grade = grader.grade(task.id, ported.source)
         if not grade.passed:
             failures.append((task.id, [c.reason for c in grade.calls], ported.source))
@@ -55,5 +53,5 @@ def test_porting_under_standard_is_the_identity():
     for task in bank.tasks:
         for source in (task.naive, task.reference, task.program):
             if source:
-                ported = porter.port(source, examples(task))
+                ported = porter.port(source, [task.example] if task.example else [])
                 assert ported.source == source and not ported.changes and not ported.helpers

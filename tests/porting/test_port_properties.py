@@ -3,8 +3,10 @@ random inputs, in random generated worlds.
 
 The programs are the main bank's manual-trusting solutions (written in the
 manual's semantics); each function is called on random arguments of the
-types its public example shows. Calls are manual-semantics code ported like
-the program, so both sides compute on the same values.
+types its public example shows, and a program reading inputs gets random
+inputs of the types its example inputs show. Calls and bindings are
+manual-semantics code ported like the program, so both sides compute on the
+same values.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from functools import lru_cache
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from bank_tasks import bindings, field
 from port_values import text, values
 
 from aliencode import Session, compile_source, parse
@@ -44,9 +47,22 @@ def outputs(world, *sources: str) -> list[str]:
     return out
 
 
+def random_inputs(data, task) -> tuple[list[str], str] | None:
+    """Bindings like the task's example inputs, of random values of their
+    types: (the example bindings, the random ones as a program)."""
+    inputs = field(task, "inputs", ())
+    if not inputs:
+        return None
+    shown = bindings(field(task, "example_inputs", {}) or inputs[0])
+    tree = parse("\n".join(shown) + "\n")
+    types = infer(tree, [])
+    drawn = [f"SET {st.targets[0]} AS {text(data.draw(values(types.of(st.values[0]))))}" for st in tree.body]
+    return shown, "\n".join(drawn) + "\n"
+
+
 def random_call(data, task) -> str | None:
     """A call like the task's example, on random arguments of its types."""
-    if not task.example:
+    if not task.calls or not task.example:
         return None
     example = parse(task.example).body[0].expr
     emit = isinstance(example, s.OpCall) and example.op == "EMIT"
@@ -60,13 +76,18 @@ def random_call(data, task) -> str | None:
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data(), seed=st.sampled_from(SEEDS), task=st.sampled_from(TASKS))
 def test_ported_programs_agree_with_the_manual(data, seed, task):
-    call = random_call(data, task)
-    sources = [task.naive] if call is None else [task.naive, call]
-    want = outputs(STANDARD, *sources)
-    assume(not any("[AlienError]" in o for o in want))
     p = porter(seed)
-    examples = [task.example] if task.example else []
-    ported = [p.port(task.naive, examples, keywords={}, callers="manual").source]
+    call, inputs = random_call(data, task), random_inputs(data, task)
+    before, after = [], []
+    examples = [task.example] if call is not None else []
+    if inputs is not None:
+        examples, binding = inputs
+        before = [binding]
     if call is not None:
-        ported.append(p.port(call, keywords={}, callers="manual").source)
-    assert outputs(p.world, *ported) == want
+        after = [call]
+    want = outputs(STANDARD, *before, task.naive, *after)
+    assume(not any("[AlienError]" in o for o in want))
+    port = [p.port(source, keywords={}, callers="manual").source for source in before]
+    port.append(p.port(task.naive, examples, keywords={}, callers="manual").source)
+    port += [p.port(source, keywords={}, callers="manual").source for source in after]
+    assert outputs(p.world, *port) == want
