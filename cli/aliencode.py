@@ -264,6 +264,54 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
     sys.exit(EXIT_OK if result.passed else EXIT_ERROR)
 
 
+@world.command("generate")
+@click.option("--seed", required=True, metavar="S", help="The seed (any text). Keep it private: it is the world.")
+@click.option("--altered", type=click.IntRange(min=2), default=12, show_default=True, metavar="N",
+              help="Rules that differ from the manual (the PLUCK and CARVE keystone rules included).")
+@click.option("--red-herrings", type=click.IntRange(min=0), default=4, show_default=True, metavar="N",
+              help="Places where an altered operation keeps the manual's meaning (IDENTITY in a narrower scope).")
+@click.option("--scoped", type=click.IntRange(min=0), default=3, show_default=True, metavar="N",
+              help="Altered rules that hold only at top level, in CRAFT bodies or in loops.")
+@click.option("--renamed", type=click.IntRange(min=0), default=3, show_default=True, metavar="N",
+              help="Keywords spelled with invented words (the manual shows them).")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
+              help="Directory to write world.toml into (created if missing).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was generated (name, hash, families, draws, rejections) as JSON.")
+def world_generate(seed: str, altered: int, red_herrings: int, scoped: int, renamed: int, out_dir: str, as_json: bool) -> None:
+    """Generate a fresh world from a seed: DIR/world.toml.
+
+    The same seed and generator version give the same file, byte for byte.
+    Every altered operation stays portable (the porting compiler ports
+    probe programs using it at top level, in a CRAFT and in loops), no two
+    rules behave alike, and indexing (PLUCK) and slicing (CARVE) are always
+    altered. Exit status: 0 written, 1 the knobs cannot be met, 2 bad input.
+    """
+    from pathlib import Path
+
+    from alienworlds.generate import GenerationError, Knobs, generate
+
+    try:
+        result = generate(seed, Knobs(altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed))
+    except GenerationError as exc:
+        click.echo(f"aliencode: cannot generate: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "world.toml").write_text(result.text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {out / 'world.toml'}: {exc.strerror or exc.__class__.__name__}")
+    summary = {"world": result.world.name, "hash": result.world.hash, "path": str(out / "world.toml"),
+               "families": dict(sorted(result.families.items())), "draws": result.draws,
+               "rejected": dict(sorted(result.rejected.items())), "seconds": round(result.seconds, 2)}
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        click.echo(f"wrote {summary['path']}: world {result.world.name} ({result.world.hash}), "
+                   f"{len(result.world.rules)} rules, {result.draws} draws ({sum(result.rejected.values())} rejected)")
+    sys.exit(EXIT_OK)
+
+
 @world.command("compare")
 @click.option("--site", required=True, metavar="S", help="The site both expressions describe, e.g. PLUCK or literal.int.")
 @click.argument("left", metavar="EXPR")
@@ -289,6 +337,53 @@ def world_compare(site: str, left: str, right: str) -> None:
         fail(f"not a rule expression for {site} (operands: {' '.join(SITES[site].operands)}): {exc}")
     click.echo(result.describe(left, right))
     sys.exit(EXIT_OK if result.equivalent else EXIT_ERROR)
+
+
+@main.command()
+@click.argument("file", default="-", metavar="[FILE|-]")
+@click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
+@click.option("--example", "examples", multiple=True, metavar="CALL",
+              help="A call of the program's functions (repeatable). With examples, parameter types come from the calls.")
+@click.option("--whole-program", is_flag=True, help="Nothing outside the program calls its functions (no examples needed).")
+@click.option("--standard-keywords", is_flag=True, help="The program spells keywords as the standard manual does, not as the world's manual.")
+@click.option("--max-size", type=click.IntRange(min=1, max=7), default=5, show_default=True, metavar="N",
+              help="Largest compensation searched (operations, operands and constants).")
+@click.option("--json", "as_json", is_flag=True, help='Print {"source", "changes", "helpers", "seconds", "world_hash"}.')
+def port(file: str, world_spec: str, examples: tuple[str, ...], whole_program: bool, standard_keywords: bool,
+         max_size: int, as_json: bool) -> None:
+    """Port a program written in the manual's semantics to a world.
+
+    Prints a program that prints, under the world, what FILE prints under
+    the manual's semantics: literals the world reads as meant, and
+    compensations for every operation the world changes, found by search
+    and checked by behaviour. Parameter types come from --example calls;
+    without them a function must work for any argument.
+
+    Exit status: 0 ported, 1 some site has no compensation within the
+    bounds (the site and its scope are named), 2 bad input.
+    """
+    from alienworlds.porting import Bounds, PortError, Porter
+
+    from aliencode import AlienSyntaxError
+
+    source = read_source(file)
+    loaded = load_world_or_exit(world_spec)
+    calls = list(examples) if examples else ([] if whole_program else None)
+    try:
+        ported = Porter(loaded, Bounds(max_size=max_size)).port(source, calls, {} if standard_keywords else None)
+    except AlienSyntaxError as exc:
+        fail(f"the program does not parse: {exc}")
+    except PortError as exc:
+        if as_json:
+            click.echo(json.dumps({"error": exc.as_dict(), "world_hash": loaded.hash}, indent=2))
+        else:
+            click.echo(f"aliencode: cannot port: {exc} (site {exc.site}, scope {exc.place})", err=True)
+        sys.exit(EXIT_ERROR)
+    if as_json:
+        click.echo(json.dumps({**ported.as_dict(), "world_hash": loaded.hash}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(ported.source, nl=False)
+    sys.exit(EXIT_OK)
 
 
 @main.command()
