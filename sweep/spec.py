@@ -333,7 +333,9 @@ def _conditions(reader: _Reader, data: dict) -> list[str]:
         return []
     out = []
     for i, name in enumerate(raw):
-        if name in NOT_IN_SWEEPS:
+        if not isinstance(name, str):
+            reader.problem(f"conditions[{i}]", f"expected a condition's name, got {name!r}")
+        elif name in NOT_IN_SWEEPS:
             reader.problem(f"conditions[{i}]", f"{name!r} is not for sweeps: {NOT_IN_SWEEPS[name]}")
         elif name not in CONDITIONS:
             usable = [c for c in CONDITIONS if c not in NOT_IN_SWEEPS]

@@ -110,3 +110,21 @@ def test_a_failing_agent_is_isolated_and_counted_in_the_exit_status(tmp_path, tw
 
 def test_exit_status_counts_failures_up_to_a_hundred():
     assert [failures_status(k) for k in (0, 1, 2, 99, 100, 101, 5000)] == [0, 11, 12, 109, 110, 110, 110]
+
+
+def test_alienlogic_sweep(tmp_path):
+    from alienworlds.cli.alienlogic import cli as logic
+
+    spec = tmp_path / "logic.toml"
+    spec.write_text('language = "alienlogic"\nworlds = ["main"]\nagents = ["oracle", "naive"]\nconditions = ["direct"]\npasses = 1\n')
+    result = CliRunner().invoke(logic, ["sweep", str(spec), "--out", str(tmp_path / "out"), "--jobs", "1", "--json",
+                                        "--no-progress"])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.output)
+    assert printed["counts"] == {"episodes": 2, "done": 2, "failed": 0, "pending": 0}
+    [b] = printed["leaderboard"]["boards"]
+    assert b["setting"] == {"language": "alienlogic", "family": "main", "condition": "direct", "passes": 1}
+    rows = {r["system"]: r for r in b["rows"]}
+    assert rows["oracle"]["rank"] == 1 and rows["oracle"]["unprovable_recognition"] == 100.0
+    assert rows["naive"]["rank"] == 2 and rows["naive"]["best_at_n_chance_corrected"] < 0  # below the bank's floor
+    assert (tmp_path / "out" / "main" / "oracle" / "direct" / "t1" / "trace.jsonl").exists()
