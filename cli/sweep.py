@@ -56,12 +56,15 @@ def sweep_command(language: str) -> click.Command:
     @click.option("--ray", "ray_address", metavar="ADDRESS",
                   help="Run the episodes as Ray tasks on the cluster at ADDRESS (e.g. auto, ray://head:10001, "
                        "head:6379), or on an embedded local Ray with 'local'. Needs alienworlds[ray].")
+    @click.option("--runtime-env", "runtime_env", metavar="JSON",
+                  help="With --ray: Ray's runtime environment for the workers, a JSON object (e.g. "
+                       "'{\"pip\": [\"alienworlds[ray]\"]}'); the API key variables the agents name are added to its env_vars.")
     @click.option("--rank", type=click.Choice(list(RANKINGS)), default="best", show_default=True,
                   help="Rank systems by chance-corrected Best@n or Mean@n.")
     @click.option("--json", "as_json", is_flag=True, help="Print the counts and the leaderboard as JSON.")
     @click.option("--progress/--no-progress", default=True, show_default=True,
                   help="One line per finished episode on standard error.")
-    def sweep(sweep_file, out, resume, jobs, ray_address, rank, as_json, progress):
+    def sweep(sweep_file, out, resume, jobs, ray_address, runtime_env, rank, as_json, progress):
         """Run many episodes and rank the systems on one leaderboard.
 
         SWEEP.toml names the grid (worlds, agents with their model and
@@ -93,11 +96,20 @@ def sweep_command(language: str) -> click.Command:
             for problem in exc.problems:
                 say(problem)
             sys.exit(EXIT_BAD_INPUT)
+        runtime = None
+        if runtime_env is not None:
+            try:
+                runtime = json.loads(runtime_env)
+            except ValueError as exc:
+                runtime = exc
+            if not isinstance(runtime, dict) or not ray_address:
+                say("--runtime-env: expected a JSON object" if ray_address else "--runtime-env goes with --ray ADDRESS")
+                sys.exit(EXIT_BAD_INPUT)
         root = Path(out) if out else Path("out") / "sweeps" / Path(sweep_file).stem
         previous = signal.signal(signal.SIGTERM, _raise_stopped)
         try:
             result = run_sweep(spec, root, resume=resume, jobs=jobs, ray=ray_address, rank_by=rank,
-                               note=say if progress else (lambda line: None))
+                               note=say if progress else (lambda line: None), runtime_env=runtime)
         except StateError as exc:
             say(str(exc))
             sys.exit(EXIT_BAD_INPUT)

@@ -39,8 +39,10 @@ def _run_remote(job: Job, root: str, gate: object) -> dict:
     return run_job(job, root, gate, ray_permits)
 
 
-def connect(address: str, workers: int | None, env_vars: dict[str, str]) -> bool:
-    """Start or join Ray; True when this call started it (and so should stop it)."""
+def connect(address: str, workers: int | None, env_vars: dict[str, str], runtime_env: dict | None = None) -> bool:
+    """Start or join Ray; True when this call started it (and so should stop
+    it). The workers' runtime environment is `runtime_env` (e.g. `pip`,
+    `py_modules`, `working_dir`) with `env_vars` added to its own."""
     try:
         import ray
     except ImportError:
@@ -48,50 +50,57 @@ def connect(address: str, workers: int | None, env_vars: dict[str, str]) -> bool
     if ray.is_initialized():
         return False
     options: dict[str, object] = {"logging_level": logging.WARNING, "include_dashboard": False}
+    runtime = dict(runtime_env or {})
+    if env_vars and address != "local":  # a local Ray's workers inherit this environment
+        runtime["env_vars"] = {**env_vars, **(runtime.get("env_vars") or {})}
+    if runtime:
+        options["runtime_env"] = runtime
     try:
         if address == "local":
             ray.init(num_cpus=workers or os.cpu_count() or 1, **options)
         else:
-            ray.init(address=address, runtime_env={"env_vars": env_vars} if env_vars else None, **options)
+            ray.init(address=address, **options)
     except Exception as exc:  # noqa: BLE001 - whatever Ray raises, the user needs the address and the reason
         raise RayUnavailable(f"cannot start or reach Ray at {address!r}: {type(exc).__name__}: {exc}") from None
     return True
 
 
-def run_ray(jobs: list[Job], root: Path, address: str, workers: int | None, endpoints: dict[str, int],
-            env_vars: dict[str, str], on_outcome: Callable[[dict], None]) -> None:
-    """Run `jobs` as Ray tasks, calling `on_outcome` here as each ends."""
+def run_ray(jobs: list[Job], root: Path, workers: int | None, endpoints: dict[str, int],
+            on_outcome: Callable[[dict], None]) -> None:
+    """Run `jobs` as Ray tasks on the Ray `connect` reached, calling
+    `on_outcome` here as each ends."""
     if not jobs:
         return
-    started = connect(address, workers, env_vars)
     import ray
 
+    gate_actor = ray.remote(max_concurrency=GATE_THREADS, num_cpus=0)(Gate)
+    gates = {url: gate_actor.remote(limit) for url, limit in endpoints.items()}
+    task = ray.remote(num_cpus=1, max_retries=MAX_STARTS - 1)(_run_remote)
+    queue = list(jobs)
+    running: dict[object, Job] = {}
     try:
-        gate_actor = ray.remote(max_concurrency=GATE_THREADS, num_cpus=0)(Gate)
-        gates = {url: gate_actor.remote(limit) for url, limit in endpoints.items()}
-        task = ray.remote(num_cpus=1, max_retries=MAX_STARTS - 1)(_run_remote)
-        queue = list(jobs)
-        running: dict[object, Job] = {}
-        try:
-            while queue or running:
-                while queue and (workers is None or len(running) < workers):
-                    job = queue.pop(0)
-                    running[task.remote(job, str(root), gates.get(job.endpoint))] = job
-                done, _ = ray.wait(list(running), num_returns=1)
-                job = running.pop(done[0])
-                try:
-                    outcome = ray.get(done[0])
-                except ray.exceptions.RayError as exc:  # the worker died MAX_STARTS times, or Ray lost the task
-                    if job.endpoint:
-                        gates[job.endpoint].release_all.remote(job.key)
-                    outcome = failed(job, f"Ray: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": "))
-                on_outcome(outcome)
-        except BaseException:
-            _stop(ray, running, on_outcome)
-            raise
-    finally:
-        if started:
-            ray.shutdown()
+        while queue or running:
+            while queue and (workers is None or len(running) < workers):
+                job = queue.pop(0)
+                running[task.remote(job, str(root), gates.get(job.endpoint))] = job
+            done, _ = ray.wait(list(running), num_returns=1)
+            job = running.pop(done[0])
+            try:
+                outcome = ray.get(done[0])
+            except ray.exceptions.RayError as exc:  # the worker died MAX_STARTS times, or Ray lost the task
+                if job.endpoint:
+                    gates[job.endpoint].release_all.remote(job.key)
+                outcome = failed(job, f"Ray: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": "))
+            on_outcome(outcome)
+    except BaseException:
+        _stop(ray, running, on_outcome)
+        raise
+
+
+def disconnect() -> None:
+    import ray
+
+    ray.shutdown()
 
 
 def _stop(ray: object, running: dict[object, Job], on_outcome: Callable[[dict], None]) -> None:

@@ -27,13 +27,21 @@ class Result:
 
 
 def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | None = None, ray: str | None = None,
-              rank_by: str = "best", note: Callable[[str], None] = lambda line: None) -> Result:
+              rank_by: str = "best", note: Callable[[str], None] = lambda line: None,
+              runtime_env: dict | None = None) -> Result:
     """Run every unfinished episode of `sweep` into `root`; `note` gets one
-    line per finished episode. Raises StateError (the folder), and
+    line per finished episode. With `ray` (an address, or "local"),
+    `runtime_env` is Ray's runtime environment for the workers. Raises StateError (the folder), and
     RayUnavailable; a stop signal propagates after the record and the
     leaderboard are written."""
-    root = Path(root)
+    root = Path(root).resolve()  # workers (Ray's, on other nodes too) do not share the driver's working folder
     earlier = prepare(root, resume)
+    started_ray = False
+    if ray:
+        from . import ray_exec
+
+        env_vars = {v: os.environ[v] for v in sweep.key_variables() if v in os.environ}
+        started_ray = ray_exec.connect(ray, jobs, env_vars, runtime_env)
     planned = plan(sweep)
     workers = jobs or os.cpu_count() or 1
     executor = f"ray {ray}" + (f" ({jobs} at once)" if jobs else "") if ray else f"local pool of {workers}"
@@ -64,15 +72,14 @@ def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | 
 
     try:
         if ray:
-            from .ray_exec import run_ray
-
-            env_vars = {v: os.environ[v] for v in sweep.key_variables() if v in os.environ}
-            run_ray(todo, root, ray, jobs, sweep.endpoints, env_vars, on_outcome)
+            ray_exec.run_ray(todo, root, jobs, sweep.endpoints, on_outcome)
         else:
             from .local import run_local
 
             run_local(todo, root, workers, sweep.endpoints, on_outcome)
     finally:
+        if started_ray:
+            ray_exec.disconnect()
         state.write()
         built = board.boards(root, planned, state.episodes, rank_by)
         written = board.write(root, built, rank_by)
