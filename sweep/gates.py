@@ -103,7 +103,7 @@ class Permits:
     """How one episode takes and returns permits of its endpoint's gate."""
     acquire: Callable[[], Awaitable[None]]
     release: Callable[[], None]
-    release_all: Callable[[], object]
+    release_all: Callable[[], int]  # blocking: done before the episode (re)starts
 
 
 def local_permits(gate: Gate, holder: str) -> Permits:
@@ -122,4 +122,9 @@ def ray_permits(actor: object, holder: str) -> Permits:
     async def acquire() -> None:
         await actor.acquire.remote(holder)
 
-    return Permits(acquire, lambda: actor.release.remote(holder), lambda: actor.release_all.remote(holder))
+    def release_all() -> int:
+        import ray
+
+        return ray.get(actor.release_all.remote(holder))  # waited for: a threaded actor keeps no call order
+
+    return Permits(acquire, lambda: actor.release.remote(holder), release_all)

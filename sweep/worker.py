@@ -104,6 +104,8 @@ def run_job(job: Job, root: str | Path, gate: object = None, permits: Callable[[
     held = permits(gate, job.key) if gate is not None else None
     try:
         with _FolderLock(out):
+            if held is not None:  # permits under this episode's key were leaked by an earlier run that died
+                held.release_all()
             env = environment(job)
             agent = make_job_agent(job, env)
             outcome["system"] = system_identity(agent.config())
