@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import sys
 from pathlib import Path
 
@@ -23,18 +22,6 @@ MAX_COUNTED = 100
 def failures_status(failed: int) -> int:
     """The exit status of a sweep in which `failed` episodes failed."""
     return EXIT_OK if failed == 0 else EXIT_FAILURES + min(failed, MAX_COUNTED)
-
-
-class Stopped(Exception):
-    """A stop signal other than Ctrl-C (SIGTERM) reached the driver."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signal.Signals(signum).name)
-        self.signum = signum
-
-
-def _raise_stopped(signum: int, frame: object) -> None:
-    raise Stopped(signum)
 
 
 def register(group: click.Group, language: str) -> None:
@@ -86,6 +73,7 @@ def sweep_command(language: str) -> click.Command:
         from alienworlds.sweep.runner import run_sweep
         from alienworlds.sweep.spec import SweepError, load_sweep
         from alienworlds.sweep.state import StateError
+        from alienworlds.sweep.stopping import Stopped, StopSignals
 
         def say(line: str) -> None:
             click.echo(f"{language} sweep: {line}", err=True)
@@ -106,23 +94,20 @@ def sweep_command(language: str) -> click.Command:
                 say("--runtime-env: expected a JSON object" if ray_address else "--runtime-env goes with --ray ADDRESS")
                 sys.exit(EXIT_BAD_INPUT)
         root = Path(out) if out else Path("out") / "sweeps" / Path(sweep_file).stem
-        previous = signal.signal(signal.SIGTERM, _raise_stopped)
         try:
-            result = run_sweep(spec, root, resume=resume, jobs=jobs, ray=ray_address, rank_by=rank,
-                               note=say if progress else (lambda line: None), runtime_env=runtime)
+            with StopSignals() as stop:
+                result = run_sweep(spec, root, resume=resume, jobs=jobs, ray=ray_address, rank_by=rank,
+                                   note=say if progress else (lambda line: None), runtime_env=runtime, stop=stop)
         except StateError as exc:
             say(str(exc))
             sys.exit(EXIT_BAD_INPUT)
         except RayUnavailable as exc:
             say(str(exc))
             sys.exit(EXIT_STOPPED)
-        except (KeyboardInterrupt, Stopped) as exc:
-            signum = exc.signum if isinstance(exc, Stopped) else signal.SIGINT
-            say(f"stopped by {signal.Signals(signum).name}; the leaderboard covers the episodes finished so far; "
+        except Stopped as exc:
+            say(f"{exc}; the leaderboard covers the episodes finished so far; "
                 f"continue with: {language} sweep {sweep_file} --out {root} --resume")
-            sys.exit(128 + signum)
-        finally:
-            signal.signal(signal.SIGTERM, previous)
+            sys.exit(128 + exc.signum)
         counts = result.counts
         if as_json:
             click.echo(json.dumps({"out": str(root), "counts": counts, "skipped": result.skipped,

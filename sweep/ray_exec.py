@@ -25,6 +25,7 @@ from pathlib import Path
 from .gates import Gate, ray_permits
 from .local import MAX_STARTS, failed
 from .plan import Job
+from .stopping import POLL, never
 from .worker import run_job
 
 GATE_THREADS = 1024  # a gate's waiting acquires each hold one of its actor's threads
@@ -66,9 +67,11 @@ def connect(address: str, workers: int | None, env_vars: dict[str, str], runtime
 
 
 def run_ray(jobs: list[Job], root: Path, workers: int | None, endpoints: dict[str, int],
-            on_outcome: Callable[[dict], None]) -> None:
+            on_outcome: Callable[[dict], None], stop: Callable[[], int | None] = never) -> None:
     """Run `jobs` as Ray tasks on the Ray `connect` reached, calling
-    `on_outcome` here as each ends."""
+    `on_outcome` here as each ends. Once `stop()` gives a signal, the
+    running tasks are cancelled (each episode stops as on Ctrl-C, its trace
+    closed) and nothing more starts."""
     if not jobs:
         return
     import ray
@@ -78,23 +81,23 @@ def run_ray(jobs: list[Job], root: Path, workers: int | None, endpoints: dict[st
     task = ray.remote(num_cpus=1, max_retries=MAX_STARTS - 1)(_run_remote)
     queue = list(jobs)
     running: dict[object, Job] = {}
-    try:
-        while queue or running:
-            while queue and (workers is None or len(running) < workers):
-                job = queue.pop(0)
-                running[task.remote(job, str(root), gates.get(job.endpoint))] = job
-            done, _ = ray.wait(list(running), num_returns=1)
-            job = running.pop(done[0])
+    while (queue or running) and not stop():
+        while queue and (workers is None or len(running) < workers):
+            job = queue.pop(0)
+            running[task.remote(job, str(root), gates.get(job.endpoint))] = job
+        done, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
+        for ref in done:
+            job = running.pop(ref)
             try:
-                outcome = ray.get(done[0])
+                outcome = ray.get(ref)
             except ray.exceptions.RayError as exc:  # the worker died MAX_STARTS times, or Ray lost the task
                 if job.endpoint:
                     gates[job.endpoint].release_all.remote(job.key)
-                outcome = failed(job, f"Ray: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}".rstrip(": "))
+                first = str(exc).splitlines()[0] if str(exc) else ""
+                outcome = failed(job, f"Ray: {type(exc).__name__}: {first}".rstrip(": "))
             on_outcome(outcome)
-    except BaseException:
+    if running:
         _stop(ray, running, on_outcome)
-        raise
 
 
 def disconnect() -> None:

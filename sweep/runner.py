@@ -15,6 +15,7 @@ from . import board
 from .plan import Job, plan
 from .spec import Sweep
 from .state import State, finished, prepare
+from .stopping import Stopped, never
 
 
 @dataclass
@@ -28,12 +29,13 @@ class Result:
 
 def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | None = None, ray: str | None = None,
               rank_by: str = "best", note: Callable[[str], None] = lambda line: None,
-              runtime_env: dict | None = None) -> Result:
+              runtime_env: dict | None = None, stop: Callable[[], int | None] = never) -> Result:
     """Run every unfinished episode of `sweep` into `root`; `note` gets one
     line per finished episode. With `ray` (an address, or "local"),
-    `runtime_env` is Ray's runtime environment for the workers. Raises StateError (the folder), and
-    RayUnavailable; a stop signal propagates after the record and the
-    leaderboard are written."""
+    `runtime_env` is Ray's runtime environment for the workers. Raises
+    StateError (the folder) and RayUnavailable; once `stop()` gives a
+    signal (see `stopping`), the running episodes stop, and `Stopped` is
+    raised after the record and the leaderboard are written."""
     root = Path(root).resolve()  # workers (Ray's, on other nodes too) do not share the driver's working folder
     earlier = prepare(root, resume)
     started_ray = False
@@ -48,7 +50,7 @@ def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | 
     state = State(root, sweep, planned, earlier, executor)
     todo: list[Job] = []
     for job in planned:
-        if finished(root / job.key):
+        if finished(root / job.key, job):
             state.mark(job.key, "done", error=None)
         else:
             todo.append(job)
@@ -72,15 +74,17 @@ def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | 
 
     try:
         if ray:
-            ray_exec.run_ray(todo, root, jobs, sweep.endpoints, on_outcome)
+            ray_exec.run_ray(todo, root, jobs, sweep.endpoints, on_outcome, stop)
         else:
             from .local import run_local
 
-            run_local(todo, root, workers, sweep.endpoints, on_outcome)
+            run_local(todo, root, workers, sweep.endpoints, on_outcome, stop)
     finally:
         if started_ray:
             ray_exec.disconnect()
         state.write()
         built = board.boards(root, planned, state.episodes, rank_by)
         written = board.write(root, built, rank_by)
+    if stop():
+        raise Stopped(stop())
     return Result(state.counts(), skipped, built, written, state)

@@ -102,6 +102,11 @@ class _Reader:
     def problem(self, key: str, message: str) -> None:
         self.problems.append(f"{self.source}: {key}: {message}" if key else f"{self.source}: {message}")
 
+    def known_keys(self, table: dict, allowed: tuple[str, ...], where: str = "") -> None:
+        for key in table:
+            if key not in allowed:
+                self.problem(f"{where}.{key}" if where else str(key), f"unknown key; expected one of {', '.join(allowed)}")
+
     def integer(self, data: dict, key: str, default: int, low: int, high: int | None = None) -> int:
         value = data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
@@ -127,9 +132,7 @@ def load_sweep(path: str | Path, language: str) -> Sweep:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise SweepError([f"{source}: not valid TOML: {exc}"]) from None
-    for key in data:
-        if key not in TOP_KEYS:
-            reader.problem(key, f"unknown key; expected one of {', '.join(TOP_KEYS)}")
+    reader.known_keys(data, TOP_KEYS)
     declared = data.get("language", language)
     if declared != language:
         reader.problem("language", f"this sweep is for {declared!r}; run it with `{declared} sweep`"
@@ -192,9 +195,7 @@ def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[Worl
         if not isinstance(item, dict):
             reader.problem(where, f"expected a world's name, a path to a world file, or a table with `name` or `path`; got {item!r}")
             continue
-        for key in item:
-            if key not in WORLD_KEYS:
-                reader.problem(f"{where}.{key}", f"unknown key; expected one of {', '.join(WORLD_KEYS)}")
+        reader.known_keys(item, WORLD_KEYS, where)
         if ("name" in item) == ("path" in item):
             reader.problem(where, "expected exactly one of `name` (a shipped world) and `path` (a world file)")
             continue
@@ -359,9 +360,7 @@ def _endpoints(reader: _Reader, data: dict, agents: list[AgentSpec]) -> dict[str
         if not isinstance(item, dict):
             reader.problem(where, f"expected a table with base_url and max_in_flight, got {item!r}")
             continue
-        for key in item:
-            if key not in ENDPOINT_KEYS:
-                reader.problem(f"{where}.{key}", f"unknown key; expected one of {', '.join(ENDPOINT_KEYS)}")
+        reader.known_keys(item, ENDPOINT_KEYS, where)
         url, limit = item.get("base_url"), item.get("max_in_flight")
         if not isinstance(url, str) or not url:
             reader.problem(f"{where}.base_url", f"expected the endpoint's base URL, got {url!r}")

@@ -26,10 +26,15 @@ class StateError(Exception):
     """An output folder that cannot hold this sweep (without --resume)."""
 
 
-def finished(folder: Path) -> bool:
-    """The episode in `folder` ran to its end."""
+def finished(folder: Path, job: Job) -> bool:
+    """The episode in `folder` ran to its end, as `job` asks for it (an
+    edited sweep file may ask for another condition, seed or number of
+    answers: then the episode runs again, and the driver's check of the
+    trace's header says what differs)."""
     try:
-        return json.loads((folder / REPORT_NAME).read_text(encoding="utf-8")).get("complete") is True
+        report = json.loads((folder / REPORT_NAME).read_text(encoding="utf-8"))
+        wanted = {"condition": job.condition, "passes": job.passes, "seed": job.seed}
+        return report.get("complete") is True and all(report.get(k) == v for k, v in wanted.items())
     except (OSError, ValueError, AttributeError):
         return False
 

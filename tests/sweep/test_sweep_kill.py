@@ -129,3 +129,32 @@ def test_sigkill_of_a_pool_worker_restarts_its_episodes_from_their_traces(refere
     assert state["counts"]["done"] == EPISODES
     restarted = [e for e in state["episodes"] if e["starts"] == 2]
     assert restarted and all(e["starts"] in (1, 2) for e in state["episodes"])  # the killed worker's episode ran again
+
+
+def test_sigterm_stops_the_episodes_cleanly_and_resume_finishes_them(reference, tmp_path):
+    spec, expected = reference
+    out = tmp_path / "out"
+    process = start(spec, out)
+    wait_until(lambda: episodes_done(out) >= 2 and partial_traces(out), process)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 143, stderr.decode()
+    assert "stopped by SIGTERM" in stderr.decode() and "--resume" in stderr.decode()
+    state = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
+    assert state["counts"]["pending"] > 0 and state["counts"]["failed"] == 0
+    assert (out / "leaderboard.json").exists()  # over the episodes finished so far
+    result = CliRunner().invoke(main, ["sweep", str(spec), "--out", str(out), "--resume", "--jobs", "2", "--no-progress"])
+    assert result.exit_code == 0, result.output
+    assert_nothing_lost_or_repeated(out, expected)
+
+
+def test_an_edited_sweep_does_not_pass_off_old_episodes_as_its_own(reference, tmp_path):
+    spec, _ = reference
+    out = tmp_path / "out"
+    edited = tmp_path / "edited.toml"
+    edited.write_text('worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["direct"]\npasses = 1\n')
+    assert CliRunner().invoke(main, ["sweep", str(edited), "--out", str(out), "--jobs", "1", "--no-progress"]).exit_code == 0
+    edited.write_text('worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["direct"]\npasses = 2\n')
+    result = CliRunner().invoke(main, ["sweep", str(edited), "--out", str(out), "--jobs", "1", "--resume", "--no-progress"])
+    assert result.exit_code == 11, result.output
+    assert "failed: demo/oracle/direct/t1: TraceError:" in result.output and "different protocol" in result.output
