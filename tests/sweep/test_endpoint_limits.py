@@ -41,19 +41,19 @@ def model():
 
 
 def test_without_a_limit_the_episodes_overlap_at_the_endpoint(tmp_path, model):
-    with FakeServer(model, delay=0.05) as server:
+    with FakeServer(model, delay=0.03) as server:
         assert run(tmp_path, server.url, None, "--jobs", "2")["done"] == 4
     assert server.max_inflight > 2  # what the limit below must prevent
 
 
 def test_the_pool_keeps_requests_in_flight_within_the_limit(tmp_path, model):
-    with FakeServer(model, delay=0.05) as server:
+    with FakeServer(model, delay=0.03) as server:
         assert run(tmp_path, server.url, 2, "--jobs", "2")["done"] == 4
     assert server.max_inflight == 2
     assert len(server.requests) == 4 * 7  # M0: the rule report and 6 tasks, per episode
 
 
 def test_ray_keeps_requests_in_flight_within_the_limit(tmp_path, model, ray_local):
-    with FakeServer(model, delay=0.05) as server:
+    with FakeServer(model, delay=0.03) as server:
         assert run(tmp_path, server.url, 1, "--ray", "local")["done"] == 4
     assert server.max_inflight == 1
