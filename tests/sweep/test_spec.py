@@ -18,6 +18,8 @@ from alienworlds.cli.alienlogic import cli as logic_main
 from alienworlds.sweep.plan import plan
 from alienworlds.sweep.spec import TOP_KEYS, SweepError, load_sweep
 
+from sweep_testing import REPO
+
 
 def load(tmp_path: Path, text: str, language: str = "aliencode"):
     path = tmp_path / "sweep.toml"
@@ -142,3 +144,15 @@ def test_any_document_loads_or_fails_with_sweep_errors_only(tmp_path, document):
         load(tmp_path, text)
     except SweepError as exc:
         assert exc.problems and all(p.startswith(f"{tmp_path / 'sweep.toml'}: ") for p in exc.problems)
+
+
+def test_the_documented_sweep_file_and_the_example_load(tmp_path, twin):
+    text = (REPO / "docs" / "sweeps.md").read_text(encoding="utf-8")
+    documented = re.search(r"## The sweep file\n\n```toml\n(.*?)```", text, re.S).group(1)
+    sweep = load(tmp_path, documented.replace("worlds/mine/world.toml", str(twin)))
+    assert [w.label for w in sweep.worlds] == ["main", "demo", "twin"]
+    assert [a.label for a in sweep.agents] == ["oracle", "fixed", "small"]
+    assert sweep.agents[2].options["params"] == {"temperature": 1}
+    assert sweep.endpoints == {"http://127.0.0.1:8000/v1": 8} and len(plan(sweep)) == 3 * 3 * 2 * 3
+    example = load_sweep(REPO / "examples" / "sweep.toml", "aliencode")
+    assert len(plan(example)) == 2 * 3 * 2 * 2
