@@ -106,7 +106,7 @@ def run_local(jobs: list[Job], root: Path, workers: int, endpoints: dict[str, in
                     for future in done:
                         job = running.pop(future)
                         try:
-                            on_outcome(future.result())
+                            outcome = future.result()
                         except BrokenProcessPool:  # a worker died: this pool is finished, its episodes run again
                             broken = True
                             if job.endpoint:
@@ -118,6 +118,10 @@ def run_local(jobs: list[Job], root: Path, workers: int, endpoints: dict[str, in
                             else:
                                 on_outcome(failed(job, "its worker process died; it runs again from its trace", "lost"))
                                 queue.insert(0, job)
+                            continue
+                        except Exception as exc:  # noqa: BLE001 - e.g. an outcome that could not travel back
+                            outcome = failed(job, f"{type(exc).__name__}: {exc}")
+                        on_outcome(outcome)
             finally:
                 pool.shutdown(wait=True, cancel_futures=True)
     finally:

@@ -125,6 +125,9 @@ def run_job(job: Job, root: str | Path, gate: object = None, permits: Callable[[
             except Exception:  # noqa: BLE001 - closing a broken agent must not hide the outcome
                 pass
         if held is not None:
-            held.release_all()
+            try:
+                held.release_all()
+            except Exception:  # noqa: BLE001 - the gate is gone (the sweep is ending): nothing is left to return
+                pass
     outcome["seconds"] = round(time.perf_counter() - started, 3)
     return outcome
