@@ -98,8 +98,9 @@ def test_sigkill_of_the_sweep_then_resume_loses_and_repeats_nothing(reference, t
     spec, expected = reference
     out = tmp_path / "out"
     process = start(spec, out)
-    wait_until(lambda: episodes_done(out) >= 3 and partial_traces(out), process)
-    workers = workers_of(process.pid)
+    wait_until(lambda: episodes_done(out) >= 2, process)
+    workers = workers_of(process.pid)  # before the kill's moment: reading /proc takes a while on a busy machine
+    wait_until(lambda: partial_traces(out), process)
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=30)
     deadline = time.monotonic() + 10
