@@ -23,6 +23,8 @@ TERMS: dict[str, str] = {
     "Tm": "tokens of the milestone requests (rule reports and answers)",
     "Ttot": "all tokens of the trajectory (T + Tm)",
     "tokens": "mean total tokens (Ttot) per trajectory",
+    "failures": "a sweep's episodes of this system in this setting that stopped with an error (their errors are in "
+                "sweep.json); they are not among the n trajectories, and a resumed sweep runs them again",
 }
 
 

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 import json
 import textwrap
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from html import escape as html_escape
 from pathlib import Path
 
 from . import glossary
-from .aggregate import partition, setting, system_labels, trajectory_stats
+from .aggregate import partition, setting, system_identity, system_labels, trajectory_stats
 from .html_page import esc, glossary_html, image, num, page, table
 from .plots import Panel, Series, render
 
@@ -40,6 +41,7 @@ class Row:
     agent: dict
     stats: dict  # aggregate.trajectory_stats
     curves: list[list[float]]
+    failures: int = 0  # runs of this system in this setting that stopped with an error (not among its n)
 
 
 @dataclass
@@ -49,6 +51,7 @@ class Board:
     tasks: int | None
     logic: bool
     rows: list[Row]
+    show_failures: bool = False  # the board was built with failures (a sweep): show their column
 
     def title(self, full: bool = True) -> str:
         """What the board compares: language, world, condition (with the
@@ -70,14 +73,18 @@ def _score(stats: dict, by: str) -> float | None:
     return cc if cc is not None else stats.get(RANKINGS[by])
 
 
-def build(entries: list[tuple[str, dict]], rank_by: str = "best", setting_of: Callable[[dict], dict] = setting) -> list[Board]:
+def build(entries: list[tuple[str, dict]], rank_by: str = "best", setting_of: Callable[[dict], dict] = setting,
+          failures: list[tuple[dict, dict]] | None = None) -> list[Board]:
     """Boards from (trajectory name, report.json) pairs, one per setting
     (`setting_of(report)`: by default the world, bank, condition and answers
     per task; a caller may group more coarsely, e.g. a family of generated
     worlds, and then gets the floor only where the members share one), in
     order of first appearance; rows ranked by the chance-corrected Best@n
     (rank_by="best") or Mean@n ("mean"), the raw score when the floor is
-    unknown; equal scores share a rank."""
+    unknown; equal scores share a rank. `failures` (a sweep's) lists one
+    (setting, system identity) pair per run that stopped with an error: it
+    is counted in its row's failures column (a system with failures only
+    gets a row without a rank), never among the trajectories."""
     if rank_by not in RANKINGS:
         raise ValueError(f"rank_by must be one of {', '.join(RANKINGS)}")
     names = [name for name, _ in entries]
@@ -88,6 +95,14 @@ def build(entries: list[tuple[str, dict]], rank_by: str = "best", setting_of: Ca
         key = json.dumps(s, sort_keys=True)
         settings[key] = s
         by_setting.setdefault(key, []).append((ident, members))
+    failed: Counter[tuple[str, str]] = Counter()
+    for s, ident in failures or ():
+        key, ident = json.dumps(s, sort_keys=True), system_identity(ident)
+        settings.setdefault(key, s)
+        systems = by_setting.setdefault(key, [])
+        if all(_ident_key(i) != _ident_key(ident) for i, _ in systems):
+            systems.append((ident, []))
+        failed[key, _ident_key(ident)] += 1
     boards = []
     for key, systems in by_setting.items():
         labels = system_labels([ident for ident, _ in systems])
@@ -96,7 +111,7 @@ def build(entries: list[tuple[str, dict]], rank_by: str = "best", setting_of: Ca
             group = [reports[i] for i in members]
             stats = trajectory_stats(group, [names[i] for i in members])
             curves = [[m["accuracy"] for m in r.get("milestones") or []] for r in group]
-            rows.append(Row(0, label, ident, stats, curves))
+            rows.append(Row(0, label, ident, stats, curves, failed[key, _ident_key(ident)]))
         scores = [_score(r.stats, rank_by) for r in rows]
         order = sorted(range(len(rows)), key=lambda i: (scores[i] is None, -(scores[i] or 0.0), rows[i].system))
         ranked = []
@@ -107,8 +122,13 @@ def build(entries: list[tuple[str, dict]], rank_by: str = "best", setting_of: Ca
         members = [reports[i] for _, m in systems for i in m]
         floors = {r.get("floor") for r in members}
         boards.append(Board(settings[key], floors.pop() if len(floors) == 1 else None,
-                            members[0].get("tasks"), any(r.get("unprovable_recognition") is not None for r in members), ranked))
+                            members[0].get("tasks") if members else None,
+                            any(r.get("unprovable_recognition") is not None for r in members), ranked, failures is not None))
     return boards
+
+
+def _ident_key(ident: dict) -> str:
+    return json.dumps(ident, sort_keys=True)
 
 
 def row_json(row: Row) -> dict:
@@ -123,7 +143,8 @@ def row_json(row: Row) -> dict:
         "worst": s["worst"], "sd": s["sd"], "sigma": s["sigma"], "gain_mean": s["gain_mean"],
         "rule_report_score": rules[-1] if rules else None, "rule_report_of": best.get("rule_report_of"),
         "provable_accuracy": best.get("provable_accuracy"), "unprovable_recognition": best.get("unprovable_recognition"),
-        "budget": best.get("budget"), "tokens": s["tokens"], "incomplete": s["incomplete"], "curves": row.curves,
+        "budget": best.get("budget"), "tokens": s["tokens"], "incomplete": s["incomplete"], "failures": row.failures,
+        "curves": row.curves,
     }
 
 
@@ -135,7 +156,8 @@ def as_json(boards: list[Board], rank_by: str = "best") -> dict:
 
 def _head(board: Board) -> list[str]:
     split = ["prov", "unprov"] if board.logic else ["rules"]
-    return ["rank", "system", "n", "Best@n cc", "Best@n", "Mean@n cc", "Mean@n", "sd", "σ", "gain", *split, "tokens"]
+    return ["rank", "system", "n", "Best@n cc", "Best@n", "Mean@n cc", "Mean@n", "sd", "σ", "gain", *split, "tokens",
+            *(["failures"] if board.show_failures else [])]
 
 
 def _cells(board: Board, row: Row) -> list[str]:
@@ -148,7 +170,7 @@ def _cells(board: Board, row: Row) -> list[str]:
     return [num(row.rank), row.system + (f" ({j['incomplete']} incomplete)" if j["incomplete"] else ""), str(j["n"]),
             num(j["best_at_n_chance_corrected"]), num(j["best_at_n"]), num(j["mean_at_n_chance_corrected"]), num(j["mean_at_n"]),
             num(j["sd"]), num(j["sigma"], 2), num(j["gain_mean"], signed=True), *split,
-            num(round(total) if total is not None else None)]
+            num(round(total) if total is not None else None), *([str(row.failures)] if board.show_failures else [])]
 
 
 def _notes(board: Board, rank_by: str) -> list[str]:
@@ -172,7 +194,7 @@ def text(boards: list[Board], rank_by: str = "best") -> str:
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
         line = lambda cells: "  ".join(c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
         out += [board.title(), line(head), "-" * len(line(head)), *(line(r) for r in rows), *_notes(board, rank_by), ""]
-    out += [textwrap.fill(f"{name} = {meaning}", 110, subsequent_indent="  ") for name, meaning in glossary.terms(*TEXT_TERMS)]
+    out += [textwrap.fill(f"{name} = {meaning}", 110, subsequent_indent="  ") for name, meaning in glossary.terms(*TEXT_TERMS, *terms(boards)[len(TERMS):])]
     return "\n".join(out)
 
 
@@ -186,8 +208,13 @@ def markdown_tables(boards: list[Board], rank_by: str = "best", level: str = "##
     return "\n".join(out)
 
 
+def terms(boards: list[Board]) -> tuple[str, ...]:
+    """The terms the boards' columns use."""
+    return TERMS + (("failures",) if any(b.show_failures for b in boards) else ())
+
+
 def markdown(boards: list[Board], rank_by: str = "best") -> str:
-    return "\n".join(["# Leaderboard", "", markdown_tables(boards, rank_by, "##"), "## Terms", "", glossary.markdown(*TERMS), ""])
+    return "\n".join(["# Leaderboard", "", markdown_tables(boards, rank_by, "##"), "## Terms", "", glossary.markdown(*terms(boards)), ""])
 
 
 def panels(boards: list[Board]) -> list[Panel]:
@@ -216,12 +243,13 @@ def html(boards: list[Board], rank_by: str = "best", svg: bytes | None = None) -
     body = ["<h1>Leaderboard</h1>", html_tables(boards, rank_by)]
     if svg:
         body.append(image(svg, "image/svg+xml", "accuracy by milestone, per system"))
-    body += ["<h2>Terms</h2>", glossary_html(*TERMS)]
+    body += ["<h2>Terms</h2>", glossary_html(*terms(boards))]
     return page("Leaderboard", "\n".join(body))
 
 
-def write(boards: list[Board], paths: list[Path], rank_by: str = "best") -> list[Path]:
-    """Write each path in the format its suffix names (.md, .json, .html)."""
+def write(boards: list[Board], paths: list[Path], rank_by: str = "best", svg: bytes | None = None) -> list[Path]:
+    """Write each path in the format its suffix names (.md, .json, .html);
+    `svg`: the curves already drawn for the page (else drawn here)."""
     for path in paths:
         if path.suffix not in SUFFIXES:
             raise ValueError(f"{path}: a leaderboard file ends in {', '.join(SUFFIXES)}")
@@ -232,5 +260,5 @@ def write(boards: list[Board], paths: list[Path], rank_by: str = "best") -> list
         elif path.suffix == ".json":
             path.write_text(json.dumps(as_json(boards, rank_by), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         else:
-            path.write_text(html(boards, rank_by), encoding="utf-8")
+            path.write_text(html(boards, rank_by, svg), encoding="utf-8")
     return paths

@@ -154,3 +154,25 @@ def test_a_caller_may_group_worlds_into_families():
     row = family[0].rows[0]
     assert row.stats["n"] == 2 and row.stats["mean_at_n"] == 50.0 and row.stats["best_at_n_chance_corrected"] is None
     assert family[0].title() == "aliencode · family gen · condition autonomous · floor unknown (or not shared)"
+
+
+def test_failures_are_counted_per_row_and_never_pooled():
+    setting = {"language": "aliencode", "world": "main", "world_hash": "sha256:main", "bank_hash": "sha256:bank",
+               "condition": "autonomous", "passes": 3}
+    entries = [("a/t1", _report([10, 60], _model("a"))), ("b/t1", _report([10, 30], _model("b")))]
+    failures = [(setting, _model("a", seed=1)), (setting, _model("broken")), (setting, _model("broken", seed=1)),
+                ({**setting, "condition": "direct"}, _model("a"))]
+    boards = leaderboard.build(entries, failures=failures)
+    assert [b.setting["condition"] for b in boards] == ["autonomous", "direct"]
+    rows = {r.system: r for r in boards[0].rows}
+    assert (rows["openai:a"].stats["n"], rows["openai:a"].failures, rows["openai:a"].rank) == (1, 1, 1)
+    assert (rows["openai:b"].failures, rows["openai:b"].rank) == (0, 2)
+    assert (rows["openai:broken"].stats["n"], rows["openai:broken"].failures, rows["openai:broken"].rank) == (0, 2, None)
+    assert [r.system for r in boards[0].rows][-1] == "openai:broken"  # unranked rows come last
+    only = boards[1]
+    assert (only.floor, only.tasks, [(r.system, r.failures, r.rank) for r in only.rows]) == (None, None, [("openai:a", 1, None)])
+    assert leaderboard.as_json(boards)["boards"][0]["rows"][0]["failures"] == 1
+    md = leaderboard.markdown(boards)
+    assert "| tokens | failures |" in md and "**failures**" in md
+    plain = leaderboard.build(entries)  # without failures (aliencode report): no such column
+    assert "failures" not in leaderboard.markdown(plain) and "failures" not in leaderboard.text(plain)
