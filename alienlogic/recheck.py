@@ -653,7 +653,7 @@ class Checker:
         return total + sum(c.cost(f) for f in [*c.premises, *c.goal])
 
     def propositional(self) -> list[str]:
-        c, problems = self.c, []
+        problems = []
         for rule, variants in SCHEMAS.items():
             if not self.allowed(rule):
                 continue

@@ -218,7 +218,6 @@ def saturate(world: World | Oracle, theorem: Theorem, bounds: Bounds, deadline: 
         level = [c + (a,) for c in level for a in ix.assumable(d, premises)]
         contexts.extend(level)
     result = Saturation(bounds, theorem, {c: set() for c in contexts})
-    derived = result.derived
     ctx_of = {c: Context.of(premises, c) for c in contexts}
     order = sorted(contexts, key=len, reverse=True)
     changed = True

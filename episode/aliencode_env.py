@@ -15,7 +15,6 @@ from dataclasses import replace
 from pathlib import Path
 
 from aliencode import AlienSyntaxError, Limits, World, compile_program, execute, parse
-from aliencode import syntax as s
 from aliencode.metering import LOOP_FACTOR, PROBE_CAP, units
 from aliencode.sites import OPERATION_BY_NAME, SITES, operand_kinds
 from aliencode.world_schema import load

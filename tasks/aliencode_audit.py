@@ -18,7 +18,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from aliencode import AlienSyntaxError, Limits, World, parse
-from aliencode import syntax as s
 
 from .aliencode_disclosure import leaks
 from .aliencode_grading import AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, program_output, tree_sites

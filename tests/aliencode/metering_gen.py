@@ -89,7 +89,7 @@ class _Builder:
         if form == 6:
             return [f"apply({f}, {d})"]
         if form == 7:
-            return [f"UPON YES:", f"    {f}({d})", "DEFAULT:", f"    {f}({d})"]
+            return ["UPON YES:", f"    {f}({d})", "DEFAULT:", f"    {f}({d})"]
         if form == 8:  # redefined under the same name, then called
             return [f"CRAFT {f}(d):", "    " + self.emit("d"), "    DELIVER d", f"{f}({d})", f"{f}({d})"]
         if form == 9:  # a parameter that shadows a CRAFT's name

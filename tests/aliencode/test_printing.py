@@ -42,7 +42,6 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from aliencode import Limits
-from alienworlds.ruleset.errors import LimitExceeded
 from alienworlds.ruleset.text import TextTooLong
 
 values = st.recursive(

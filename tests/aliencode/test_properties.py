@@ -23,7 +23,7 @@ import os
 import re
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from aliencode import Limits, compile_source, run_source

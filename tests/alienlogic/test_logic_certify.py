@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from alienlogic import Theorem, check, load_world, parse_formula, parse_proof
 from alienlogic.bounded import bounded_search, plans, write_proof
 from alienlogic.certify import check_certificate, dump_certificate, find_certificate, load_certificate, world_text
-from alienlogic.matrices import Algebra, Matrix, Model, algebra_from_data, countermodels, heyting, library, unsound_rules, value
+from alienlogic.matrices import Algebra, Matrix, Model, algebra_from_data, countermodels, library, unsound_rules, value
 from alienlogic.oracle import Oracle
 from alienlogic.saturation import Bounds, _Index, closure, ground_terms, saturate
 from alienworlds.cli.alienlogic import cli

@@ -1,5 +1,6 @@
 """Speed: checking is linear in proof length (issue 5's targets, with the
-figures measured by the same code as these tests)."""
+figures measured by the same code as these tests). Times are the process's
+CPU time, so that a busy machine does not fail them."""
 
 import statistics
 import time
@@ -52,9 +53,9 @@ def long_proof(blocks: int) -> str:
 def best_of(runs: int, fn) -> float:
     best = float("inf")
     for _ in range(runs):
-        start = time.perf_counter()
+        start = time.process_time()
         fn()
-        best = min(best, time.perf_counter() - start)
+        best = min(best, time.process_time() - start)
     return best
 
 
@@ -72,9 +73,9 @@ def test_a_typical_ten_line_proof_checks_in_under_2_ms():
         check(TEN_LINES, world)
         times = []
         for _ in range(300):
-            start = time.perf_counter()
+            start = time.process_time()
             check(TEN_LINES, world)
-            times.append(time.perf_counter() - start)
+            times.append(time.process_time() - start)
         assert statistics.median(times) < 0.002  # about 0.6 ms on the development machine
 
 
