@@ -16,6 +16,7 @@ from pathlib import Path
 
 from aliencode import AlienSyntaxError, Limits, World, compile_program, execute, parse
 from aliencode.metering import LOOP_FACTOR, PROBE_CAP, units
+from aliencode.walk import sites_in
 from aliencode.sites import OPERATION_BY_NAME, SITES, operand_kinds
 from aliencode.world_schema import load
 from alienworlds.manuals.aliencode import render, respell
@@ -23,7 +24,7 @@ from alienworlds.ruleset import RuleSyntaxError
 from alienworlds.ruleset.equivalence import compare
 from alienworlds.tasks.aliencode_audit import audit
 from alienworlds.tasks.aliencode_disclosure import describe_inputs
-from alienworlds.tasks.aliencode_grading import AlienCodeGrader, tree_sites
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader
 from alienworlds.tasks.bank import Bank, load_bank
 
 from . import answers
@@ -325,7 +326,7 @@ class AlienCodeEnvironment(Environment):
 
     def rules_touched(self, argument: str) -> set[str]:
         try:
-            used = tree_sites(parse(argument, self.world.keywords))
+            used = sites_in(parse(argument, self.world.keywords))
         except AlienSyntaxError:
             return set()
         return {r.id for r in self.world.rules if r.target in used}

@@ -16,22 +16,14 @@ from typing import Callable
 from alienworlds.ruleset import Limits, Meter, World, compile_rule, make_operators, operator_namespace
 from alienworlds.ruleset.expr import Expr, Identity, parse
 
+from aliencode.compiler import Context
 from aliencode.sites import LAZY_OPERAND, OPERATION_BY_NAME, SITES
 
 
 @dataclass(frozen=True)
-class Ctx:
-    in_function: bool = False
-    in_loop: bool = False
-
-    def matches(self, scope: str) -> bool:
-        if scope == "anywhere":
-            return True
-        if scope == "function":
-            return self.in_function
-        if scope == "loop":
-            return self.in_loop
-        return not self.in_function and not self.in_loop  # top
+class Ctx(Context):
+    """The compiler's lexical context (which rule scopes match), with the
+    words a porting diagnostic uses for it."""
 
     def describe(self) -> str:
         if self.in_function:

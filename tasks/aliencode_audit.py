@@ -18,9 +18,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from aliencode import AlienSyntaxError, Limits, World, parse
+from aliencode.walk import sites_in
 
 from .aliencode_disclosure import leaks
-from .aliencode_grading import AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, program_output, tree_sites
+from .aliencode_grading import AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, program_output
 from .aliencode_validity import battery
 from .bank import Bank, Task
 from .compare import normalise, same_output
@@ -36,7 +37,7 @@ def sites_used(*sources: str) -> set[str]:
         if not source:
             continue
         try:
-            used |= tree_sites(parse(source))
+            used |= sites_in(parse(source))
         except AlienSyntaxError:
             continue
     return used

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from aliencode import AlienSyntaxError, Limits, Program, RunResult, Session, World, compile_program, compile_source, parse
 from aliencode import syntax as s
+from aliencode.walk import sites_in
 from alienworlds.ruleset import standard_world
 
 from .bank import Bank, Task
@@ -76,25 +77,6 @@ def compile_binding(table: dict[str, str], world: World, limits: Limits) -> Prog
     return compile_program(binding_tree(table, world), manual_world(world), limits)
 
 
-_LITERAL_SITES = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
-
-
-def tree_sites(tree: s.Program) -> set[str]:
-    """The sites a parsed program holds (rules fire only at sites)."""
-    used: set[str] = set()
-    stack: list[object] = list(tree.body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, s.OpCall):
-            used.add(node.op)
-        elif type(node) in _LITERAL_SITES:
-            used.add(_LITERAL_SITES[type(node)])
-        elif isinstance(node, s.Sweep):
-            used.add("SWEEP")
-        stack.extend(s.children(node))
-    return used
-
-
 class Programs:
     """Parse each source once and compile it once per relevant world: an
     audit runs the same solutions and calls in the world and in many
@@ -129,7 +111,7 @@ class Programs:
         if source not in self._trees:
             try:
                 tree = parse(source, world.keywords)
-                self._trees[source] = (tree, tree_sites(tree))
+                self._trees[source] = (tree, sites_in(tree))
             except AlienSyntaxError as exc:
                 self._trees[source] = exc
         parsed = self._trees[source]
