@@ -50,13 +50,15 @@ def sweep_command(language: str) -> click.Command:
                   help="Rank systems by chance-corrected Best@n or Mean@n.")
     @click.option("--json", "as_json", is_flag=True, help="Print the counts and the leaderboard as JSON.")
     @click.option("--progress/--no-progress", default=True, show_default=True,
-                  help="One line per finished episode on standard error.")
+                  help="One line per generated world and per finished episode on standard error.")
     def sweep(sweep_file, out, resume, jobs, ray_address, runtime_env, rank, as_json, progress):
         """Run many episodes and rank the systems on one leaderboard.
 
         SWEEP.toml names the grid (worlds, agents with their model and
         endpoint settings, conditions, trajectories, passes) and per-endpoint
-        limits on requests in flight; see docs/sweeps.md. Every episode is an
+        limits on requests in flight; see docs/sweeps.md. Worlds named by
+        generator seeds are generated first, each a task of its own, into
+        DIR/worlds/<family>-<i>. Every episode is an
         independent, resumable folder DIR/<world>/<agent>/<condition>/tN,
         trajectory i with seed `seed + i - 1`. A failing episode is recorded
         (DIR/sweep.json, the leaderboard's failures column) and the rest go

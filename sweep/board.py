@@ -2,8 +2,9 @@
 curves (DIR/curves.png, DIR/curves.svg), built with `episode.leaderboard`.
 
 Systems are ranked within a **world family** and condition. A world named
-in the sweep (shipped, or a file) is a family of its own; its trajectories
-pool per system, with the family's floor. Episodes that failed are
+in the sweep (shipped, or a file) is a family of its own; the worlds
+generated from one entry's seeds form one family. Trajectories pool per
+system, with the family's floor when its worlds share one. Episodes that failed are
 counted in their row's failures column (from sweep.json), never pooled.
 """
 
@@ -30,7 +31,7 @@ def family_setting(report: dict) -> dict:
 
 
 def job_setting(job: Job) -> dict:
-    return {"language": job.language, "family": job.world_label, "condition": job.condition, "passes": job.passes}
+    return {"language": job.language, "family": job.world_family, "condition": job.condition, "passes": job.passes}
 
 
 def boards(root: Path, jobs: list[Job], episodes: dict[str, dict], rank_by: str = "best") -> list[leaderboard.Board]:
@@ -39,7 +40,7 @@ def boards(root: Path, jobs: list[Job], episodes: dict[str, dict], rank_by: str 
         status = episodes[job.key]["status"]
         if status == "done":
             report = json.loads((root / job.key / REPORT_NAME).read_text(encoding="utf-8"))
-            entries.append((job.key, {**report, FAMILY: job.world_label}))
+            entries.append((job.key, {**report, FAMILY: job.world_family}))
         elif status == "failed":
             failures.append((job_setting(job), episodes[job.key].get("system") or {"name": job.agent}))
     return leaderboard.build(entries, rank_by, family_setting, failures)

@@ -35,6 +35,11 @@ class Job:
     passes: int = 3
     fixed_calls: int = 12
     endpoint: str | None = None  # the base URL whose in-flight limit applies
+    family: str = ""  # the world's family on the leaderboard
+
+    @property
+    def world_family(self) -> str:
+        return self.family or self.world_label
 
     def out(self, root: Path) -> Path:
         return root / self.key
@@ -56,7 +61,10 @@ def plan(sweep: Sweep) -> list[Job]:
     trajectory)."""
     jobs = []
     for world in sweep.worlds:
-        world_name, world_text = (world.spec, None) if world.shipped else _read(world.spec)
+        if world.generated and not world.spec:  # its generation failed: its episodes are recorded as failed
+            world_name, world_text = "", None
+        else:
+            world_name, world_text = (world.spec, None) if world.shipped else _read(world.spec)
         bank_name, bank_text = _read(world.bank)
         for agent in sweep.agents:
             endpoint = agent.base_url if agent.base_url in sweep.endpoints else None
@@ -67,5 +75,6 @@ def plan(sweep: Sweep) -> list[Job]:
                         world_label=world.label, world=world_name, world_text=world_text, bank_name=bank_name,
                         bank_text=bank_text, agent_label=agent.label, agent=agent.name, agent_class=agent.agent_class,
                         options=dict(agent.options), condition=condition, trajectory=index,
-                        seed=sweep.seed + index - 1, passes=sweep.passes, fixed_calls=sweep.fixed_calls, endpoint=endpoint))
+                        seed=sweep.seed + index - 1, passes=sweep.passes, fixed_calls=sweep.fixed_calls, endpoint=endpoint,
+                        family=world.board_family))
     return jobs

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import board
+from .generation import generate_worlds
 from .plan import Job, plan
 from .spec import Sweep
 from .state import State, finished, prepare
@@ -30,8 +31,9 @@ class Result:
 def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | None = None, ray: str | None = None,
               rank_by: str = "best", note: Callable[[str], None] = lambda line: None,
               runtime_env: dict | None = None, stop: Callable[[], int | None] = never) -> Result:
-    """Run every unfinished episode of `sweep` into `root`; `note` gets one
-    line per finished episode. With `ray` (an address, or "local"),
+    """Generate the sweep's worlds named by seed (see `generation`), then run
+    every unfinished episode of `sweep` into `root`; `note` gets one line
+    per generated world and per finished episode. With `ray` (an address, or "local"),
     `runtime_env` is Ray's runtime environment for the workers. Raises
     StateError (the folder) and RayUnavailable; once `stop()` gives a
     signal (see `stopping`), the running episodes stop, and `Stopped` is
@@ -44,13 +46,21 @@ def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | 
 
         env_vars = {v: os.environ[v] for v in sweep.key_variables() if v in os.environ}
         started_ray = ray_exec.connect(ray, jobs, env_vars, runtime_env)
-    planned = plan(sweep)
     workers = jobs or os.cpu_count() or 1
+    root.mkdir(parents=True, exist_ok=True)
+    sweep, broken = generate_worlds(sweep, root, workers, bool(ray), note, stop)
+    if stop():
+        if started_ray:
+            ray_exec.disconnect()
+        raise Stopped(stop())
+    planned = plan(sweep)
     executor = f"ray {ray}" + (f" ({jobs} at once)" if jobs else "") if ray else f"local pool of {workers}"
     state = State(root, sweep, planned, earlier, executor)
     todo: list[Job] = []
     for job in planned:
-        if finished(root / job.key, job):
+        if job.world_label in broken:
+            state.mark(job.key, "failed", error=f"world {job.world_label}: {broken[job.world_label]}")
+        elif finished(root / job.key, job):
             state.mark(job.key, "done", error=None)
         else:
             todo.append(job)

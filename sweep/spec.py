@@ -20,6 +20,8 @@ from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
 
 TOP_KEYS = ("language", "worlds", "agents", "conditions", "trajectories", "passes", "seed", "fixed_calls", "endpoints")
 WORLD_KEYS = ("name", "path", "bank", "label")
+GENERATED_KEYS = ("seeds", "family", "knobs")
+KNOB = re.compile(r"[a-z][a-z0-9_]{0,39}")
 BUILT_IN_AGENTS = ("oracle", "naive", "fixed")
 OPENAI_KEYS = {"model": str, "base_url": str, "api_key_env": str, "params": dict, "concurrency": int, "timeout": (int, float),
                "max_retries": int, "backoff": (int, float), "drop_fields": list}
@@ -48,6 +50,17 @@ class WorldSpec:
     name: str  # the world's own name (from its file)
     world_hash: str
     bank: str | None  # the bank file's absolute path; None: the shipped bank of `name`
+    family: str = ""  # its family on the leaderboard (default: the label)
+    seed: str | None = None  # a world to generate from this seed; spec, name and hash are known once it is
+    knobs: dict[str, int] = field(default_factory=dict)  # the generator's options, e.g. {"altered": 6}
+
+    @property
+    def board_family(self) -> str:
+        return self.family or self.label
+
+    @property
+    def generated(self) -> bool:
+        return self.seed is not None
 
 
 @dataclass(frozen=True)
@@ -193,7 +206,11 @@ def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[Worl
         if isinstance(item, str):
             item = {"path": item} if ("/" in item or item.endswith(".toml")) else {"name": item}
         if not isinstance(item, dict):
-            reader.problem(where, f"expected a world's name, a path to a world file, or a table with `name` or `path`; got {item!r}")
+            reader.problem(where, f"expected a world's name, a path to a world file, or a table with `name`, `path` or "
+                                  f"`seeds`; got {item!r}")
+            continue
+        if "seeds" in item:
+            out.extend(_generated(reader, where, item, labels))
             continue
         reader.known_keys(item, WORLD_KEYS, where)
         if ("name" in item) == ("path" in item):
@@ -244,6 +261,32 @@ def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[Worl
             continue
         hashes[world.hash] = where
         out.append(WorldSpec(label, spec, shipped, world.name, world.hash, str(bank.resolve()) if bank else None))
+    return out
+
+
+def _generated(reader: _Reader, where: str, item: dict, labels: dict[str, str]) -> list[WorldSpec]:
+    """`{ seeds = [...], family = F, knobs = {...} }`: one world per seed, to
+    be generated before the episodes, labelled F-1, F-2, ... (never by the
+    seed, which stays private)."""
+    reader.known_keys(item, GENERATED_KEYS, where)
+    seeds, family, knobs = item["seeds"], item.get("family", "generated"), item.get("knobs", {})
+    if not isinstance(seeds, list) or not seeds or not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in seeds):
+        reader.problem(f"{where}.seeds", f"expected a non-empty array of seeds (strings or integers), got {seeds!r}")
+        return []
+    if len({str(x) for x in seeds}) != len(seeds):
+        reader.problem(f"{where}.seeds", "a seed is named twice; each gives the same world")
+        return []
+    if not isinstance(knobs, dict) or not all(isinstance(k, str) and KNOB.fullmatch(k) and isinstance(v, int)
+                                              and not isinstance(v, bool) and v >= 0 for k, v in knobs.items()):
+        reader.problem(f"{where}.knobs", "expected a table of the generator's options with non-negative integer values "
+                                         f"(e.g. {{ altered = 6 }}), got {knobs!r}")
+        return []
+    out = []
+    for index, seed in enumerate(seeds, start=1):
+        label = _label(reader, where, f"{family}-{index}" if isinstance(family, str) else family, labels, "world")
+        if label is None:
+            return out
+        out.append(WorldSpec(label, "", False, "", "", None, family, str(seed), dict(knobs)))
     return out
 
 
