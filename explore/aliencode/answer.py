@@ -16,7 +16,8 @@ import re
 
 from aliencode import AlienSyntaxError, Limits, run_source
 from alienworlds.manuals.aliencode import respell
-from alienworlds.porting import PortError, Porter
+from alienworlds.porting import Bounds, PortError, Porter
+from alienworlds.porting.compensation import Memo
 from alienworlds.ruleset import World
 
 _CODE = re.compile(r"```(?:aliencode|alien)?\n(.*?)\n```", re.DOTALL)
@@ -103,18 +104,26 @@ def code_block(reply: str) -> str | None:
     return m.group(1) if m else None
 
 
+# The generator's search budget: enough for every compensation a generated
+# world is checked to have, and a believed world that is wrong fails fast.
+PORT_BOUNDS = Bounds(budget=60_000)
+
+
 class Answerer:
-    """Answers tasks under believed worlds, one porter per world."""
+    """Answers tasks under believed worlds, one porter per world, sharing
+    what their searches learned (the believed worlds of one episode differ
+    in a few rules)."""
 
     def __init__(self, limits: Limits | None = None) -> None:
         self.limits = limits or Limits()
+        self.memo = Memo()
         self._porters: dict[str, Porter] = {}
         self._answers: dict[tuple[str, str], str] = {}
 
     def porter(self, world: World) -> Porter:
         found = self._porters.get(world.hash)
         if found is None:
-            found = self._porters[world.hash] = Porter(world)
+            found = self._porters[world.hash] = Porter(world, PORT_BOUNDS, self.memo)
         return found
 
     def answer(self, task: str, prompt: str, naive_reply: str | None, world: World) -> str:

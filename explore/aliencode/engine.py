@@ -33,7 +33,7 @@ probe's information is log2(H before / H after).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from alienworlds.ruleset.world import Rule, World
 
@@ -49,11 +49,12 @@ CLASS_POOL = 160  # sample cases that tell hypotheses' behaviours apart (classes
 
 @dataclass(frozen=True)
 class Budget:
-    observe: int = 3000  # runs to explain one observation
+    first: int = 300  # runs to explain an observation at a first try
+    observe: int = 3000  # runs for an observation still waiting when nothing else can be learned
     predict: int = 400  # runs to predict the outcomes of one candidate probe
 
     def as_dict(self) -> dict[str, int]:
-        return {"runs_per_observation": self.observe, "runs_per_prediction": self.predict}
+        return {"runs_first_try": self.first, "runs_per_observation": self.observe, "runs_per_prediction": self.predict}
 
 
 @dataclass
@@ -72,6 +73,7 @@ class Observation:
     status: str = "pending"  # explained | pending | unexplained | silent
     boxes: list[dict[int, frozenset[int]]] = field(default_factory=list)
     sizes: tuple[int, ...] = ()  # survivors per relevant slot when last attempted
+    full: bool = False  # the last attempt had the whole budget
     redundant: bool | None = None
     touched: tuple[int, ...] = ()
 
@@ -103,6 +105,15 @@ class Engine:
         self._signatures: dict[tuple[str, int], tuple] = {}
         self._runs_seen: dict[tuple, dict[int, tuple]] = {}
         self.runs = 0
+
+    def fork(self) -> "Engine":
+        """An engine in the same state that learns on its own (the spaces,
+        the simulator and the caches are shared)."""
+        other = Engine.__new__(Engine)
+        other.__dict__.update(self.__dict__)
+        other.alive = list(self.alive)
+        other.observations = [replace(o, boxes=list(o.boxes)) for o in self.observations]
+        return other
 
     # -- description -------------------------------------------------------------
 
@@ -138,8 +149,7 @@ class Engine:
         else:
             obs.touched = tuple(self._map_run(prepared, tool).order)
             self._attempt(obs)
-            if obs.status == "explained":
-                self._settle()
+            self._settle()
         after = self.joint_mass()
         bits = math.log2(before / after) if after > 0 and before > 0 else 0.0
         return Step(before, after, max(0.0, bits), count - self.survivors(), obs.redundant, obs.status,
@@ -157,10 +167,10 @@ class Engine:
     def _domains(self, prepared: Prepared) -> dict[int, tuple[int, ...]]:
         return {k: tuple(h for h in self.order[k] if h in self.alive[k]) for k in prepared.relevant}
 
-    def _attempt(self, obs: Observation) -> None:
+    def _attempt(self, obs: Observation, full: bool = False) -> None:
         domains = self._domains(obs.prepared)
-        obs.sizes = tuple(len(d) for d in domains.values())
-        leaves = self.explain(obs.prepared, domains, obs.expected, obs.tool, self.budget.observe)
+        obs.sizes, obs.full = tuple(len(d) for d in domains.values()), full
+        leaves = self.explain(obs.prepared, domains, obs.expected, obs.tool, self.budget.observe if full else self.budget.first)
         if leaves is None:
             obs.status = "pending"
             return
@@ -173,7 +183,9 @@ class Engine:
 
     def _settle(self) -> None:
         """Enforce every kept observation until nothing changes; retry the
-        pending ones whose slots have fewer survivors than when tried."""
+        pending ones whose slots have fewer survivors than when tried (at
+        first with the small budget; with the whole one when nothing else
+        is left to learn)."""
         while True:
             changed = self._project()
             retried = False
@@ -183,7 +195,14 @@ class Engine:
                     if sizes != obs.sizes:
                         self._attempt(obs)
                         retried = retried or obs.status == "explained"
-            if not changed and not retried:
+            if changed or retried:
+                continue
+            waiting = [o for o in self.observations if o.status == "pending" and not o.full]
+            for obs in waiting:
+                self._attempt(obs, full=True)
+                if obs.status == "explained":
+                    break
+            if not any(o.status == "explained" for o in waiting):
                 return
 
     def _project(self) -> bool:
@@ -298,8 +317,8 @@ class Engine:
         found = self._signatures.get(key)
         if found is None:
             space = self.spaces[slot]
-            pool = _class_pool(site)
-            found = self._signatures[key] = space.table.outcomes([space.roots[h]], pool[0], pool[1])[space.roots[h]]
+            cases, keys = sample_pool(site, CLASS_POOL)
+            found = self._signatures[key] = space.table.outcomes([space.roots[h]], cases, keys)[space.roots[h]]
         return found
 
     def classes(self, slot: int) -> list[tuple[float, tuple[int, ...]]]:
@@ -360,16 +379,3 @@ class Prediction:
     def error_probability(self) -> float:
         total = sum(self.outcomes.values()) or 1.0
         return sum(p for text, p in self.outcomes.items() if "[AlienError]" in text) / total
-
-
-_POOLS: dict[str, tuple[list[tuple], list[tuple]]] = {}
-
-
-def _class_pool(site: str) -> tuple[list[tuple], list[tuple]]:
-    found = _POOLS.get(site)
-    if found is None:
-        from .evaluate import freeze
-
-        cases = sample_pool(site, CLASS_POOL)
-        found = _POOLS[site] = (cases, [tuple(freeze(v) for v in case) for case in cases])
-    return found

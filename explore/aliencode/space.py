@@ -346,10 +346,9 @@ def site_space(site: str, bounds: Bounds = DEFAULT_BOUNDS) -> Space:
     operands = SITES[site].operands
     lazy = "b" if site in ("BOND", "RIFT") else None
     table = Table(operands, lazy)
-    pool = sample_pool(site, bounds.pool)
+    pool, keys = sample_pool(site, bounds.pool)
     hypotheses = [builder.found[t] for t in builder.order]
     roots = [table.intern(parse(h.text)) for h in hypotheses]
-    keys = [tuple(freeze(v) for v in case) for case in pool]
     seen = set(table.outcomes(roots, pool, keys).values()) if pool else set()
     fresh = {}
     for expr in builder.enumerated():
@@ -367,9 +366,12 @@ def site_space(site: str, bounds: Bounds = DEFAULT_BOUNDS) -> Space:
     return Space(site, tuple(hypotheses), table, tuple(roots), _weights(hypotheses))
 
 
-def sample_pool(site: str, size: int) -> list[tuple]:
-    """Sample operand cases of the site (the equivalence checker's pools)."""
+@functools.lru_cache(maxsize=None)
+def sample_pool(site: str, size: int) -> tuple[tuple[tuple, ...], tuple[tuple, ...]]:
+    """Sample operand cases of the site (the equivalence checker's pools),
+    spread over all of them, and their frozen keys."""
     kinds = operand_kinds(site)
     every = sample_cases(kinds)
     stride = max(1, len(every) // size)
-    return [tuple(case.values()) for case in every[::stride][:size]]
+    cases = tuple(tuple(case.values()) for case in every[::stride][:size])
+    return cases, tuple(tuple(freeze(v) for v in case) for case in cases)
