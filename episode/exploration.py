@@ -22,7 +22,7 @@ redundant probes among those that ran); `targets` names the rules the probe
 reached; `coverage` counts, after each round, the rules reached so far;
 `true_mass` is the surviving mass on the true rules at each milestone (the
 only measure that uses the world). Each engine documents its own measures
-(docs/explorer.md for AlienCode); an engine may add keys.
+(docs/explore-aliencode.md for AlienCode); an engine may add keys.
 
 API: `register(language, "package.module:function")` adds an engine (a
 function `(events, world) -> dict | None`, with a `fingerprint(events)` beside

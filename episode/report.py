@@ -154,7 +154,7 @@ def markdown(reports: list[dict], summary: dict, boards: list[leaderboard.Board]
         lines += ["", "## Exploration", "",
                   "Measured by the language's hypothesis engine from each trace: the information each probe gave "
                   "(bits), the share of redundant probes, the rules reached by probes, the surviving mass on the true "
-                  "rules, and exploration and exploitation errors (docs/explorer.md).", ""]
+                  "rules, and exploration and exploitation errors (docs/explore-aliencode.md).", ""]
         for n, section in explored:
             lines.append(f"* {md_cell(n)}: " + exploration.markdown(section))
     books = [(n, r["open_book"]) for n, r in zip(summary["trajectories"], reports) if r.get("open_book")]

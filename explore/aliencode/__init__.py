@@ -1,5 +1,5 @@
 """The AlienCode hypothesis engine, the `explorer` agents and the exploration
-metrics of AlienCode traces (docs/explorer.md).
+metrics of AlienCode traces (docs/explore-aliencode.md).
 
 * `view`: what a system sees, read from the texts it is shown (keywords
   from the manual, the rule-report template, the worked examples);

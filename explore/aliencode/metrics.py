@@ -13,7 +13,7 @@ predicted what it showed), its status, and the rule ids whose rules it
 called (`targets`).
 
 Errors, in the sense of exploration and exploitation errors measured from
-actions alone (docs/explorer.md):
+actions alone (docs/explore-aliencode.md):
 
 * exploration is required while some rule is not yet resolved (its
   survivors are more than one behaviour); a probe made then is an
