@@ -184,8 +184,9 @@ SPLICE_BUDGET = 200_000  # rule nodes spliced into one program
 
 
 class Compiler:
-    def __init__(self, world: World, limits: Limits, deadline: float | None = None) -> None:
+    def __init__(self, world: World, limits: Limits, deadline: float | None = None, inline: bool = True) -> None:
         self.world = world
+        self.inline = inline
         self.limits = limits
         self.deadline = time.monotonic() + limits.wall_seconds if deadline is None else deadline
         self._nodes_seen = 0
@@ -374,12 +375,13 @@ class Compiler:
         if rule is None:
             return self._constant(value, pos)
         name = self.bindings.function_name(rule)
-        fn = self._literal_fns.get(name)
-        if fn is None:
-            fn = self._literal_fns[name] = self.bindings.compiled[name].bind(self._const_ns)
-        ok, result = self._evaluate(fn, [value])
-        if ok and literal_ok(result):
-            return self._constant(result, pos)
+        if self.inline:
+            fn = self._literal_fns.get(name)
+            if fn is None:
+                fn = self._literal_fns[name] = self.bindings.compiled[name].bind(self._const_ns)
+            ok, result = self._evaluate(fn, [value])
+            if ok and literal_ok(result):
+                return self._constant(result, pos)
         # A mutable value is made afresh each time; a failure happens at run time.
         return _at(_call(name, [ast.Constant(value)]), pos)
 
@@ -425,7 +427,7 @@ class Compiler:
             return _at(self._standard(e.op, args, operands), e.pos)
         expr = self.bindings.expression(rule)
         named = dict(zip(op.operands, operands))
-        if e.op not in LAZY_OPERAND and e.op != "EMIT" and self._may_splice(expr) and spliceable(expr, named):
+        if self.inline and e.op not in LAZY_OPERAND and e.op != "EMIT" and self._may_splice(expr) and spliceable(expr, named):
             if e.op not in IN_PLACE:
                 return _at(splice(expr, named, self.bound, self._fold), e.pos)
             direct = in_place_form(e.op, expr)
@@ -495,19 +497,27 @@ def _check_nesting(tree: s.Program) -> None:
             stack.extend((child, depth + 1) for child in s.children(node))
 
 
-def compile_program(tree: s.Program, world: World, limits: Limits | None = None, deadline: float | None = None) -> Program:
+def compile_program(tree: s.Program, world: World, limits: Limits | None = None, deadline: float | None = None,
+                    *, inline: bool = True) -> Program:
     """Bind `tree` to `world` and compile it; raise AlienSyntaxError on a
     program the grammar accepts but the language does not (CEASE outside a
     loop, DELIVER outside a function, ...), with kind LimitExceeded past
     `deadline` (a time.monotonic() value; default: the limits' wall clock
-    from now) and kind InternalError if compiling fails in a way of ours."""
+    from now) and kind InternalError if compiling fails in a way of ours.
+
+    With `inline=False` every operation and literal bound to a rule calls the
+    rule's compiled function (`Program.rules`, bound when the program runs)
+    instead of inlining it or folding it at compile time: the same
+    behaviour, and a program whose rules can be swapped or observed without
+    compiling it again (the explorer's hypothesis engine runs one probe
+    under many candidate rules this way)."""
     limits = limits or Limits()
     old_limit = sys.getrecursionlimit()
     # Building, locating and compiling the host AST recurse once per level.
     sys.setrecursionlimit(max(old_limit, 20 * MAX_NESTING + 2000))
     try:
         _check_nesting(tree)
-        compiler = Compiler(world, limits, deadline)
+        compiler = Compiler(world, limits, deadline, inline)
         module = compiler.module(tree)
         ast.fix_missing_locations(module)
         with warnings.catch_warnings():

@@ -142,8 +142,13 @@ def episode_command(language: str) -> click.Command:
     @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON instead of the scorecard.")
     @click.option("--progress/--no-progress", default=True, show_default=True,
                   help="Progress on standard error: a bar with counts and an ETA on a terminal, one line per milestone otherwise.")
+    @click.option("--exploration/--no-exploration", "explore", default=True, show_default=True,
+                  help="Score each trace's exploration (report.json's \"exploration\" section: bits per probe, redundant "
+                       "probes, coverage, mass on the true rules, exploration and exploitation errors; kept in "
+                       "DIR/exploration.json). It costs a few seconds of CPU for the first trace of a world.")
     def episode(agents, world_spec, bank, condition, trajectories, out, resume, seed, probes_from, fixed_calls, passes, source,
-                base_url, model, api_key_env, params, concurrency, timeout, max_retries, backoff, drop_fields, as_json, progress):
+                base_url, model, api_key_env, params, concurrency, timeout, max_retries, backoff, drop_fields, as_json, progress,
+                explore):
         """Run the ExplorationBench protocol: manual and worked examples,
         milestone M0, four rounds of exploration each followed by a
         milestone (rule report; every held-out task answered three times).
@@ -189,7 +194,7 @@ def episode_command(language: str) -> click.Command:
                 label = name if trajectories == 1 else f"{name}/t{index}"
                 own_seed = seed + index - 1  # each trajectory its own seed
                 settings = Settings(condition=condition, seed=own_seed, probes_from=probes_from, fixed_per_round=fixed_calls,
-                                    passes=passes)
+                                    passes=passes, exploration=explore)
                 try:
                     agent = make_agent(name, env, seed=own_seed, **options)
                 except AgentError as exc:
@@ -210,10 +215,10 @@ def episode_command(language: str) -> click.Command:
                     agent.close()
                 rows.append((label, report, time.perf_counter() - started))
                 reports.append({"agent": name, "trajectory": index, "dir": str(directory), "report": report})
-            write_summary(agent_dir, dirs, pages=len(names) == 1)  # several agents: one index over all, below
+            write_summary(agent_dir, dirs, pages=len(names) == 1, with_exploration=explore)  # several agents: one index over all, below
             all_dirs += dirs
         if len(names) > 1:  # one chart and table comparing the agents
-            write_summary(base, all_dirs, [label for label, _, _ in rows])
+            write_summary(base, all_dirs, [label for label, _, _ in rows], with_exploration=explore)
         if as_json:
             click.echo(json.dumps(reports, indent=2))
             return
@@ -242,7 +247,10 @@ def report_command(language: str) -> click.Command:
                   help="Rank systems by chance-corrected Best@n or Mean@n.")
     @click.option("--json", "as_json", is_flag=True,
                   help="Print the aggregate (Best@n, Mean@n, ...) as JSON, with the leaderboard under \"leaderboard\".")
-    def report(dirs, out, pages, boards_to, rank, as_json):
+    @click.option("--exploration/--no-exploration", "explore", default=True, show_default=True,
+                  help="Score each trace's exploration (report.json's \"exploration\" section), reusing DIR/exploration.json "
+                       "while the trace is unchanged.")
+    def report(dirs, out, pages, boards_to, rank, as_json, explore):
         """Aggregate trajectories and print the leaderboard.
 
         Each DIR is a trajectory (it holds trace.jsonl) or a folder holding
@@ -270,7 +278,7 @@ def report_command(language: str) -> click.Command:
         if target.is_file():
             target = target.parent
         try:
-            summary, boards = write_summary(target, found, pages=pages, rank_by=rank)
+            summary, boards = write_summary(target, found, pages=pages, rank_by=rank, with_exploration=explore)
         except (TraceError, KeyError, ValueError, OSError) as exc:
             fail(f"cannot read a trajectory: {exc}")
         written = leaderboard.write(boards, [Path(f) for f in boards_to], rank)

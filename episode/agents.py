@@ -24,6 +24,9 @@ AGENTS: dict[str, str] = {
     "fixed": f"{__package__}.scripted_agents:FixedAgent",
     "replay": f"{__package__}.replay_agent:ReplayAgent",
     "openai": f"{__package__}.openai_agent:OpenAIAgent",
+    "explorer": "alienworlds.explore.aliencode.agent:ExplorerAgent",
+    "explorer-random": "alienworlds.explore.aliencode.agent:RandomProbeAgent",
+    "explorer-fixed": "alienworlds.explore.aliencode.agent:FixedProbeAgent",
 }
 BUILT_IN = tuple(AGENTS)
 

@@ -21,6 +21,7 @@ from .agent import Agent, AgentError, Reply, Request
 from .environment import Environment, ToolOutcome, text_hash
 from .grading import answer_event, rule_report_event
 from .interrupt import run_until_signal
+from . import exploration
 from .metrics import compute_report
 from .progress import Progress
 from .protocol import (CALLS_PER_ROUND, CONDITIONS, FEEDBACK_CHARS, FEEDBACK_LINES, PASSES, TRACE_FORMAT,
@@ -39,6 +40,7 @@ class Settings:
     probes_from: str | None = None  # hindsight: the trace whose probes are replayed
     fixed_per_round: int = CALLS_PER_ROUND  # fixed-probe: calls per round
     passes: int = PASSES
+    exploration: bool = True  # compute report.json's exploration section (episode.exploration) at the end
 
 
 def probe_turns(source: str | Path, tool_name: str) -> list[list[list[str]]]:
@@ -151,6 +153,10 @@ class Episode:
                     await self._protocol()
                     trace.append({"type": "end", "key": "end"})
                 report = compute_report(trace.events)
+                if self.settings.exploration:
+                    section = exploration.compute(trace.events, self.out, getattr(self.env, "world", None))
+                    if section is not None:
+                        report["exploration"] = section
         finally:
             self.progress.close()
         write_json(self.out / REPORT_NAME, report)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from . import exploration
 from .html_page import esc, glossary_html, mapping, num, page, table
 from .metrics import compute_report
 from .trace import TRACE_NAME, read_trace
@@ -24,7 +25,7 @@ ROLES = {"system", "user", "assistant", "tool"}  # anything else is shown with c
 TERMS = ("M0…M4", "floor", "cc", "σ", "rules", "cov / uncov", "prov / unprov", "C", "P", "T", "Tm")
 
 
-GENERATOR = "alienworlds replay 2"  # changes when the page does, so that older pages are rewritten
+GENERATOR = "alienworlds replay 3"  # changes when the page does, so that older pages are rewritten
 
 
 def _stamp(trace: Path) -> str:
@@ -55,10 +56,11 @@ def replay_html(directory: Path, index_href: str | None = None) -> str:
     events = read_trace(directory / TRACE_NAME)
     header = events[0]
     report = compute_report(events)
-    timeline, sections = _View(events).timeline(report)
+    explored = exploration.current(events, directory)
+    timeline, sections = _View(events, explored).timeline(report)
     agent = header.get("agent") or {}
     title = f"Episode replay: {header.get('language')} world {header.get('world')} · {agent.get('name', '?')}"
-    body = [_nav(index_href, sections), f"<h1>{esc(title)}</h1>", _overview(header, report), *timeline]
+    body = [_nav(index_href, sections), f"<h1>{esc(title)}</h1>", _overview(header, report, explored), *timeline]
     return page(title, "\n".join(body), generator=stamp)
 
 
@@ -68,7 +70,7 @@ def _nav(index_href: str | None, sections: list[tuple[str, str]]) -> str:
     return "<nav>" + "".join(links) + "</nav>"
 
 
-def _overview(header: dict, report: dict) -> str:
+def _overview(header: dict, report: dict, explored: dict | None = None) -> str:
     logic = report.get("unprovable_recognition") is not None
     identity = {"language": header.get("language"), "world": header.get("world"), "world hash": header.get("world_hash"),
                 "manual hash": header.get("manual_hash"), "bank hash": header.get("bank_hash"),
@@ -93,14 +95,15 @@ def _overview(header: dict, report: dict) -> str:
             + f"<h3>Milestones</h3><p>gain {esc(num(report.get('gain'), signed=True))} · reversal {esc(num(report.get('reversal')))}"
             + f" · total tokens {esc(num(report.get('total_tokens')))}</p>"
             + table(head, rows, "milestones") + glossary_html(*(t for t in TERMS if t != ("cov / uncov" if logic else "prov / unprov")))
-            + "</section>")
+            + exploration.summary_html(explored) + "</section>")
 
 
 class _View:
     """The trace indexed for the timeline."""
 
-    def __init__(self, events: list[dict]) -> None:
+    def __init__(self, events: list[dict], explored: dict | None = None) -> None:
         self.events = events
+        self.explored = explored
         self.header = events[0]
         self.tasks = {t["id"]: t for t in self.header.get("tasks") or []}
         self.tools = {e.get("call_id"): e for e in events if e["type"] == "tool"}
@@ -179,8 +182,9 @@ class _View:
             anchor = f" id='probe-r{esc(event.get('round'))}-{esc(event.get('n'))}'"
         else:
             facts, anchor = "not run", ""
+        measures = exploration.probe_html(self.explored, event.get("round"), event.get("n")) if event else ""
         return (f"<div class='probe'{anchor}><div>tool call <code>{esc(fn.get('name'))}</code> · {esc(facts)}</div>"
-                f"<pre class='probe-code'>{esc(shown)}</pre></div>")
+                f"<pre class='probe-code'>{esc(shown)}</pre>{measures}</div>")
 
     def _milestone(self, label: str, event: dict, metrics: dict | None) -> str:
         answers = self.answers.get(label, [])

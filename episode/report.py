@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from . import glossary, leaderboard
+from . import exploration, glossary, leaderboard
 from .aggregate import aggregate, agent_label, partition
 from .driver import REPORT_NAME, write_json
 from .html_page import num
@@ -59,11 +59,16 @@ def _trajectories_under(path: Path) -> list[Path]:
     return [t for sub in subs for t in _trajectories_under(sub)]
 
 
-def load_report(directory: Path) -> dict:
-    """A trajectory's report, recomputed from its trace when there is one."""
+def load_report(directory: Path, with_exploration: bool = True) -> dict:
+    """A trajectory's report, recomputed from its trace when there is one
+    (with its exploration section, kept beside the trace between runs)."""
     trace = directory / TRACE_NAME
     if trace.exists():
-        report = compute_report(read_trace(trace))
+        events = read_trace(trace)
+        report = compute_report(events)
+        section = exploration.compute(events, directory) if with_exploration else exploration.current(events, directory)
+        if section is not None:
+            report["exploration"] = section
         write_json(directory / REPORT_NAME, report)
         return report
     return json.loads((directory / REPORT_NAME).read_text(encoding="utf-8"))
@@ -144,6 +149,14 @@ def markdown(reports: list[dict], summary: dict, boards: list[leaderboard.Board]
                       f"| {title} | best trajectory | mean |", "|---|---|---|"]
             for key, row in agg[split].items():
                 lines.append(_row([key, num(row["best"]), num(row["mean"])]))
+    explored = [(n, r["exploration"]) for n, r in zip(summary["trajectories"], reports) if r.get("exploration")]
+    if explored:
+        lines += ["", "## Exploration", "",
+                  "Measured by the language's hypothesis engine from each trace: the information each probe gave "
+                  "(bits), the share of redundant probes, the rules reached by probes, the surviving mass on the true "
+                  "rules, and exploration and exploitation errors (docs/explore-aliencode.md).", ""]
+        for n, section in explored:
+            lines.append(f"* {md_cell(n)}: " + exploration.markdown(section))
     books = [(n, r["open_book"]) for n, r in zip(summary["trajectories"], reports) if r.get("open_book")]
     if books:
         lines += ["", "## Open book after M4 (A4+O)", ""]
@@ -153,14 +166,14 @@ def markdown(reports: list[dict], summary: dict, boards: list[leaderboard.Board]
 
 
 def write_summary(out: Path, dirs: list[Path], names: list[str] | None = None, pages: bool = True,
-                  rank_by: str = "best") -> tuple[dict, list[leaderboard.Board]]:
+                  rank_by: str = "best", with_exploration: bool = True) -> tuple[dict, list[leaderboard.Board]]:
     """report.md, summary.json, curves.png and curves.svg for the
     trajectories in `dirs`; with `pages`, also OUT/index.html and each
     trajectory's replay.html (written when missing, when its trace changed
     since, or when an older version made it; it links back to this index). Returns the
     summary and the leaderboard's boards."""
     out.mkdir(parents=True, exist_ok=True)
-    reports = [load_report(d) for d in dirs]
+    reports = [load_report(d, with_exploration) for d in dirs]
     names = names or trajectory_names(dirs)
     summary = aggregate(reports, names)
     boards = leaderboard.build(list(zip(names, reports)), rank_by)

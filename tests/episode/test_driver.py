@@ -4,6 +4,7 @@ import pytest
 
 from alienworlds.episode import Episode, Settings, make_agent
 from alienworlds.episode.agents import Agent, Reply, Request, text_reply
+from alienworlds.episode import exploration
 from alienworlds.episode.metrics import compute_report
 from alienworlds.episode.trace import read_trace
 
@@ -48,7 +49,10 @@ def test_demo_episode_trace_contents(demo_env, tmp_path):
     ids = [c["id"] for m in messages for c in m.get("tool_calls") or ()]
     assert ids == [m["tool_call_id"] for m in messages if m["role"] == "tool"]
     assert report == json.loads((tmp_path / "report.json").read_text())
-    assert report == compute_report(events)
+    # report.json is the trace's report plus its exploration section (kept beside the trace)
+    assert {k: v for k, v in report.items() if k != "exploration"} == compute_report(events)
+    assert report["exploration"] == exploration.compute(events, tmp_path)
+    assert len(report["exploration"]["probes"]) == 48
     curve = [m["accuracy"] for m in report["milestones"]]
     assert curve[0] < curve[-1] and report["gain"] == pytest.approx(curve[-1] - curve[0])
 
