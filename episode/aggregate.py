@@ -75,6 +75,25 @@ def mean(values: list[float | None]) -> float | None:
     return round(sum(values) / len(values), 4) if values else None
 
 
+def exploration_stats(reports: list[dict]) -> dict | None:
+    """Means over the trajectories that carry an exploration section
+    (episode.exploration): bits per probe that ran, the redundant-probe
+    rate, the surviving mass on the true rules at the last milestone, and
+    the exploration and exploitation errors; None when none carries one."""
+    rows = []
+    for section in (r["exploration"] for r in reports if r.get("exploration")):
+        bits = [p["bits"] for p in section.get("probes") or [] if p.get("bits") is not None]
+        mass = section.get("true_mass") or {}
+        errors = section.get("errors") or {}
+        rows.append({"bits_per_probe": sum(bits) / len(bits) if bits else None,
+                     "redundant_rate": section.get("redundant_rate"),
+                     "true_mass": mass[max(mass, key=lambda k: int(k[1:]))] if mass else None,
+                     "exploration_errors": errors.get("exploration"), "exploitation_errors": errors.get("exploitation")})
+    if not rows:
+        return None
+    return {"n": len(rows), **{key: mean([row[key] for row in rows]) for key in rows[0]}}
+
+
 def common_floor(reports: list[dict]) -> float | None:
     floors = {r.get("floor") for r in reports}
     return floors.pop() if len(floors) == 1 else None
@@ -135,6 +154,7 @@ def trajectory_stats(reports: list[dict], names: list[str]) -> dict:
                    "milestone": mean([r.get("milestone_tokens") for r in reports]),
                    "total": mean([r.get("total_tokens") for r in reports])},
         "incomplete": sum(1 for r in reports if r.get("complete") is False),
+        "exploration": exploration_stats(reports),
     }
     out["best_at_n_chance_corrected"] = chance_corrected(out["best_at_n"], floor)
     out["mean_at_n_chance_corrected"] = chance_corrected(out["mean_at_n"], floor)

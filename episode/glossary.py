@@ -23,6 +23,12 @@ TERMS: dict[str, str] = {
     "Tm": "tokens of the milestone requests (rule reports and answers)",
     "Ttot": "all tokens of the trajectory (T + Tm)",
     "tokens": "mean total tokens (Ttot) per trajectory",
+    "bits": "exploration: the mean information per probe that ran, log2 of the hypotheses before over after it "
+            "(the hypothesis engine's count, from the trace alone)",
+    "redundant": "exploration: the share (%) of probes whose outcome every surviving hypothesis predicted",
+    "mass": "exploration: the surviving hypothesis mass on the world's true rules at the last milestone (1 = certain)",
+    "errors": "exploration / exploitation errors, mean per trajectory: probes that made no progress while some rule was "
+              "unresolved, and rule reports or answers that got wrong what the probes had already resolved",
     "failures": "a sweep's episodes of this system in this setting that stopped with an error (their errors are in "
                 "sweep.json); they are not among the n trajectories, and a resumed sweep runs them again",
 }

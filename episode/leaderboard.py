@@ -32,6 +32,7 @@ RANKINGS = {"best": "best_at_n", "mean": "mean_at_n"}
 SUFFIXES = (".md", ".json", ".html")
 TEXT_TERMS = ("cc", "sd", "σ", "tokens")
 TERMS = ("cc", "Best@n", "Mean@n", "sd", "σ", "gain", "rules", "prov / unprov", "tokens", "floor")
+EXPLORATION_TERMS = ("bits", "redundant", "mass", "errors")
 
 
 @dataclass
@@ -52,6 +53,11 @@ class Board:
     logic: bool
     rows: list[Row]
     show_failures: bool = False  # the board was built with failures (a sweep): show their column
+
+    @property
+    def explored(self) -> bool:
+        """Some row's trajectories carry exploration metrics: show their columns."""
+        return any(r.stats.get("exploration") for r in self.rows)
 
     def title(self, full: bool = True) -> str:
         """What the board compares: language, world, condition (with the
@@ -144,6 +150,7 @@ def row_json(row: Row) -> dict:
         "rule_report_score": rules[-1] if rules else None, "rule_report_of": best.get("rule_report_of"),
         "provable_accuracy": best.get("provable_accuracy"), "unprovable_recognition": best.get("unprovable_recognition"),
         "budget": best.get("budget"), "tokens": s["tokens"], "incomplete": s["incomplete"], "failures": row.failures,
+        "exploration": s.get("exploration"),
         "curves": row.curves,
     }
 
@@ -157,7 +164,16 @@ def as_json(boards: list[Board], rank_by: str = "best") -> dict:
 def _head(board: Board) -> list[str]:
     split = ["prov", "unprov"] if board.logic else ["rules"]
     return ["rank", "system", "n", "Best@n cc", "Best@n", "Mean@n cc", "Mean@n", "sd", "σ", "gain", *split, "tokens",
-            *(["failures"] if board.show_failures else [])]
+            *(EXPLORATION_TERMS if board.explored else []), *(["failures"] if board.show_failures else [])]
+
+
+def _exploration_cells(stats: dict | None) -> list[str]:
+    if not stats:
+        return ["–"] * len(EXPLORATION_TERMS)
+    rate = stats["redundant_rate"]
+    errors = "/".join(num(round(stats[k], 1) if stats[k] is not None else None) for k in ("exploration_errors", "exploitation_errors"))
+    return [num(stats["bits_per_probe"], 2), num(round(100 * rate, 1) if rate is not None else None),
+            num(stats["true_mass"], 2), errors]
 
 
 def _cells(board: Board, row: Row) -> list[str]:
@@ -170,7 +186,8 @@ def _cells(board: Board, row: Row) -> list[str]:
     return [num(row.rank), row.system + (f" ({j['incomplete']} incomplete)" if j["incomplete"] else ""), str(j["n"]),
             num(j["best_at_n_chance_corrected"]), num(j["best_at_n"]), num(j["mean_at_n_chance_corrected"]), num(j["mean_at_n"]),
             num(j["sd"]), num(j["sigma"], 2), num(j["gain_mean"], signed=True), *split,
-            num(round(total) if total is not None else None), *([str(row.failures)] if board.show_failures else [])]
+            num(round(total) if total is not None else None),
+            *(_exploration_cells(j["exploration"]) if board.explored else []), *([str(row.failures)] if board.show_failures else [])]
 
 
 def _notes(board: Board, rank_by: str) -> list[str]:
@@ -210,7 +227,8 @@ def markdown_tables(boards: list[Board], rank_by: str = "best", level: str = "##
 
 def terms(boards: list[Board]) -> tuple[str, ...]:
     """The terms the boards' columns use."""
-    return TERMS + (("failures",) if any(b.show_failures for b in boards) else ())
+    return (TERMS + (EXPLORATION_TERMS if any(b.explored for b in boards) else ())
+            + (("failures",) if any(b.show_failures for b in boards) else ()))
 
 
 def markdown(boards: list[Board], rank_by: str = "best") -> str:

@@ -176,3 +176,28 @@ def test_failures_are_counted_per_row_and_never_pooled():
     assert "| tokens | failures |" in md and "**failures**" in md
     plain = leaderboard.build(entries)  # without failures (aliencode report): no such column
     assert "failures" not in leaderboard.markdown(plain) and "failures" not in leaderboard.text(plain)
+
+
+def _explored(report, bits, redundant_rate, mass, errors):
+    probes = [{"round": 1, "call": i + 1, "before": 2.0 ** (b + 1), "after": 2.0, "bits": b, "redundant": b == 0, "targets": []}
+              for i, b in enumerate(bits)] + [{"round": 1, "call": len(bits) + 1, "status": "rejected", "bits": None}]
+    return {**report, "exploration": {"engine": {"name": "test"}, "probes": probes, "redundant_rate": redundant_rate,
+                                      "coverage": [], "true_mass": {"M0": 0.01, "M4": mass},
+                                      "errors": {"exploration": errors[0], "exploitation": errors[1]}}}
+
+
+def test_exploration_metrics_are_columns_averaged_over_trajectories(tmp_path):
+    entries = [("e1", _explored(_report([0, 50], {"name": "explorer", "seed": 0}), [2.0, 0.0], 0.5, 0.8, (1, 2))),
+               ("e2", _explored(_report([0, 70], {"name": "explorer", "seed": 1}), [4.0], 0.0, 1.0, (3, 0))),
+               ("f", _report([0, 40], {"name": "fixed"}))]
+    boards = leaderboard.build(entries)
+    [row] = [r for r in leaderboard.as_json(boards)["boards"][0]["rows"] if r["system"] == "explorer"]
+    assert row["exploration"] == {"n": 2, "bits_per_probe": 2.5, "redundant_rate": 0.25, "true_mass": 0.9,
+                                  "exploration_errors": 2.0, "exploitation_errors": 1.0}
+    lines = leaderboard.text(boards).splitlines()
+    assert next(line for line in lines if line.startswith("rank")).split()[-4:] == ["bits", "redundant", "mass", "errors"]
+    assert next(line for line in lines if " explorer " in f" {line} ").split()[-4:] == ["2.50", "25.0", "0.90", "2.0/1.0"]
+    assert next(line for line in lines if " fixed " in f" {line} ").split()[-4:] == ["–"] * 4
+    assert "bits = exploration: the mean information per probe" in leaderboard.text(boards)
+    plain = leaderboard.text(leaderboard.build([entries[2]]))
+    assert "redundant" not in plain and "mass" not in plain
