@@ -187,6 +187,10 @@ class _Index:
                     found.setdefault(f.left)
                     found.setdefault(f.right)
             for f in self.of.get(Exists, []):
+                if f.var not in f.body.free:  # a vacuous quantifier: the box assumes the body itself, no eigenvariable
+                    if any(o.derive("EXISTS_E", (line(f), box(f.body, chi)), depth, ctx) is chi for chi in self.all):
+                        found.setdefault(f.body)
+                    continue
                 for c in self.constants:
                     a = substitute(f.body, f.var, c)
                     if a in U and any(c.name not in chi.free and o.derive("EXISTS_E", (line(f), box(a, chi)), depth, ctx) is chi for chi in self.all):

@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from click.testing import CliRunner
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from alienlogic import Theorem, check, load_world, parse_formula, parse_proof
@@ -206,6 +206,7 @@ MAIN_PROOFS = _accepted_main_proofs()
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.booleans())
+@example(210524, True)  # was a bug: EXISTS_E of a vacuous EXISTS(x, P(a)) (its box assumes P(a), no eigenvariable)
 def test_saturation_derives_every_line_of_generated_standard_proofs(seed, first_order):
     proof = generate(seed, first_order=first_order, n_steps=10)
     assume(contexts(proof, STANDARD) <= 1500)  # deep random nesting explodes; keep CI fast
