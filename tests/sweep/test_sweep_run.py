@@ -104,7 +104,7 @@ def test_a_failing_agent_is_isolated_and_counted_in_the_exit_status(tmp_path, tw
         rows = {r["system"]: r for r in b["rows"]}
         assert rows["oracle"]["n"] == 2 and rows["oracle"]["failures"] == 0 and rows["oracle"]["rank"] == 1
         assert rows["raising"]["n"] == 0 and rows["raising"]["failures"] == 2 and rows["raising"]["rank"] is None
-    assert "| tokens | failures |" in (tmp_path / "out" / "leaderboard.md").read_text()
+    assert "| tokens | bits | redundant | mass | errors | failures |" in (tmp_path / "out" / "leaderboard.md").read_text()
     assert "failed: demo/raising/direct/t1: AgentError" in result.output
 
 
