@@ -158,3 +158,11 @@ def test_hostile_loops_are_set_aside_within_a_fixed_budget(fixed_probe_trace, de
     assert len(rows) == 6 and all(p["explained"] == "costly" and p["bits"] == 0 for p in rows)
     assert section["costly"] == 6
     assert section["engine"]["bounds"]["steps_per_run"] == 100_000
+
+
+def test_a_replay_scores_as_its_original(fixed_probe_trace, demo_env, tmp_path):
+    from alienworlds.episode import Episode, Settings, make_agent
+
+    out, report = fixed_probe_trace
+    replayed = Episode(demo_env, make_agent("replay", demo_env, source=str(out)), tmp_path, Settings()).run()
+    assert replayed["exploration"] == report["exploration"]
