@@ -71,8 +71,9 @@ class NaiveAgent(ScriptedAgent):
         return self.env.naive_reply(request.task)
 
 
-def probes_in(messages: list[dict], tool_name: str, argument: str) -> list[str]:
-    """The tool arguments of every call in a conversation, in order."""
+def tool_calls_in(messages: list[dict], tool_name: str, argument: str) -> list[tuple[str | None, str]]:
+    """(call id, argument) of every call of the tool in a conversation, in
+    order (calls whose argument is missing or not a string left out)."""
     out = []
     for message in messages:
         for call in message.get("tool_calls") or ():
@@ -84,8 +85,13 @@ def probes_in(messages: list[dict], tool_name: str, argument: str) -> list[str]:
             except (TypeError, ValueError):
                 continue
             if isinstance(args, dict) and isinstance(args.get(argument), str):
-                out.append(args[argument])
+                out.append((call.get("id"), args[argument]))
     return out
+
+
+def probes_in(messages: list[dict], tool_name: str, argument: str) -> list[str]:
+    """The tool arguments of every call in a conversation, in order."""
+    return [arg for _, arg in tool_calls_in(messages, tool_name, argument)]
 
 
 class FixedAgent(ScriptedAgent):

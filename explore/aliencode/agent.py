@@ -32,6 +32,7 @@ import time
 from aliencode.metering import PROBE_CAP
 from alienworlds.episode.agent import Agent, Reply, Request, text_reply
 from alienworlds.episode.protocol import CALLS_PER_ROUND, ROUNDS
+from alienworlds.episode.scripted_agents import tool_calls_in
 
 from .answer import Answerer
 from .design import Designer, atom, compose, cost, places_of
@@ -46,19 +47,9 @@ def tool_observations(messages: list[dict], tool_name: str, argument: str) -> li
     """(program, feedback) of every call of the tool in a conversation, in
     order, leaving out calls that ran nothing (over the unit cap, beyond the
     round's budget)."""
-    sent: dict[str, str] = {}
+    sent = dict(tool_calls_in(messages, tool_name, argument))
     out = []
     for message in messages:
-        for call in message.get("tool_calls") or ():
-            fn = call.get("function") or {}
-            if fn.get("name") != tool_name:
-                continue
-            try:
-                args = json.loads(fn.get("arguments") or "{}")
-            except (TypeError, ValueError):
-                continue
-            if isinstance(args, dict) and isinstance(args.get(argument), str):
-                sent[call.get("id")] = args[argument]
         if message.get("role") == "tool" and message.get("tool_call_id") in sent:
             content = message.get("content") or ""
             if not content.startswith(("[rejected]", "[not run]")):

@@ -38,12 +38,12 @@ from dataclasses import dataclass, field, replace
 from alienworlds.ruleset.world import Rule, World
 
 from .evaluate import UNKNOWN
-from .simulate import Expected, Prepared, Run, Simulator
+from .simulate import CASES_PER_SLOT, SIM_STEPS, Expected, Prepared, Run, Simulator
 from .space import DEFAULT_BOUNDS, SPACE_VERSION, Bounds, Space, sample_pool, site_space
 from .view import View
 
 ENGINE_NAME = "aliencode-hypotheses"
-ENGINE_VERSION = f"{SPACE_VERSION}.1"
+ENGINE_VERSION = f"{SPACE_VERSION}.2"
 CLASS_POOL = 160  # sample cases that tell hypotheses' behaviours apart (classes, resolution)
 
 
@@ -52,9 +52,16 @@ class Budget:
     first: int = 300  # runs to explain an observation at a first try
     observe: int = 3000  # runs for an observation still waiting when nothing else can be learned
     predict: int = 400  # runs to predict the outcomes of one candidate probe
+    steps: int = 2_000_000  # simulated interpreter steps for one attempt (a costly observation is set aside)
+    total: int = 100_000  # runs for all observations together (about 17,000 for a 48-probe trace; later ones: costly)
 
     def as_dict(self) -> dict[str, int]:
-        return {"runs_first_try": self.first, "runs_per_observation": self.observe, "runs_per_prediction": self.predict}
+        return {"runs_first_try": self.first, "runs_per_observation": self.observe, "runs_per_prediction": self.predict,
+                "steps_per_attempt": self.steps, "runs_in_all": self.total, "steps_per_run": SIM_STEPS, "cases_per_slot": CASES_PER_SLOT}
+
+
+class TooCostly(Exception):
+    """Explaining an observation would cost more than the engine spends on one."""
 
 
 @dataclass
@@ -70,7 +77,7 @@ class Observation:
     expected: Expected
     tool: bool
     prepared: Prepared
-    status: str = "pending"  # explained | pending | unexplained | silent
+    status: str = "pending"  # explained | pending | unexplained | costly | silent
     boxes: list[dict[int, frozenset[int]]] = field(default_factory=list)
     sizes: tuple[int, ...] = ()  # survivors per relevant slot when last attempted
     full: bool = False  # the last attempt had the whole budget
@@ -105,6 +112,7 @@ class Engine:
         self._signatures: dict[tuple[str, int], tuple] = {}
         self._runs_seen: dict[tuple, dict[int, tuple]] = {}
         self.runs = 0
+        self.observed_runs = 0  # the runs spent explaining observations (predictions not counted)
 
     def fork(self) -> "Engine":
         """An engine in the same state that learns on its own (the spaces,
@@ -170,7 +178,18 @@ class Engine:
     def _attempt(self, obs: Observation, full: bool = False) -> None:
         domains = self._domains(obs.prepared)
         obs.sizes, obs.full = tuple(len(d) for d in domains.values()), full
-        leaves = self.explain(obs.prepared, domains, obs.expected, obs.tool, self.budget.observe if full else self.budget.first)
+        left = self.budget.total - self.observed_runs
+        started = self.runs
+        try:
+            if left <= 0:
+                raise TooCostly()
+            leaves = self.explain(obs.prepared, domains, obs.expected, obs.tool,
+                                  min(left, self.budget.observe if full else self.budget.first))
+        except TooCostly:
+            obs.status = "costly"  # set aside for good: it changes nothing and is never retried
+            return
+        finally:
+            self.observed_runs += self.runs - started
         if leaves is None:
             obs.status = "pending"
             return
@@ -235,10 +254,11 @@ class Engine:
     def explain(self, prepared: Prepared, domains: dict[int, tuple[int, ...]], expected: Expected | None, tool: bool,
                 budget: int) -> list[Leaf] | None:
         """Split the combinations of `domains` into boxes of identical runs;
-        None when that takes more than `budget` runs."""
+        None when that takes more than `budget` runs; TooCostly when a run
+        or all of them together take more steps than the engine allows."""
         leaves: list[Leaf] = []
         stack = [domains]
-        runs = 0
+        runs = steps = 0
         while stack:
             box = stack.pop()
             runs += 1
@@ -247,6 +267,10 @@ class Engine:
                 return None
             texts = {k: self.spaces[k].hypotheses[members[0]].text for k, members in box.items()}
             run = self.sim.run(prepared, texts, expected, tool)
+            steps += run.steps
+            if run.costly or steps > self.budget.steps:
+                self.runs += runs
+                raise TooCostly()
             groups: dict[int, tuple[int, ...]] = {}
             for k, members in box.items():
                 cases = run.calls.get(k)
@@ -294,7 +318,10 @@ class Engine:
         if prepared.tree is None:
             return Prediction({prepared.error or "": 1.0}, frozenset())
         domains = self._domains(prepared)
-        leaves = self.explain(prepared, domains, None, tool, budget or self.budget.predict)
+        try:
+            leaves = self.explain(prepared, domains, None, tool, budget or self.budget.predict)
+        except TooCostly:
+            return None
         if leaves is None:
             return None
         totals = {k: self.slot_mass(k) for k in domains}

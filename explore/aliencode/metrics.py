@@ -36,7 +36,7 @@ from alienworlds.ruleset import World
 from alienworlds.ruleset.equivalence import compare
 from alienworlds.ruleset.expr import parse
 
-from .engine import Engine
+from .engine import ENGINE_VERSION, Engine
 from .space import sample_pool, standard_text
 from .view import ViewError, read_view
 
@@ -200,13 +200,13 @@ def exploration(events: list[dict], world: World | None = None) -> dict | None:
     def probe(e: dict) -> None:
         required = any(not _resolved(engine, k) for k in range(len(engine.slots)))
         row = {"round": int(e["round"]), "call": int(e["n"]), "status": e.get("status")}
-        code = None
-        if e.get("status") == "ran":
+        code, feedback = None, e.get("feedback") or ""
+        if e.get("status") == "ran" and isinstance(feedback, str):  # a malformed record is a probe that showed nothing
             try:
                 code = json.loads(e.get("arguments") or "{}").get("code")
             except (TypeError, ValueError, AttributeError):
                 code = None
-        step = engine.observe(code, e.get("feedback") or "") if isinstance(code, str) else None
+        step = engine.observe(code, feedback) if isinstance(code, str) else None
         if step is None:
             mass = engine.joint_mass()
             row.update(before=mass, after=mass, bits=0.0, eliminated=0, redundant=False, explained="nothing ran", targets=[])
@@ -234,9 +234,10 @@ def exploration(events: list[dict], world: World | None = None) -> dict | None:
             milestone(str(r))
     pending = sum(1 for o in engine.observations if o.status == "pending")
     unexplained = sum(1 for o in engine.observations if o.status == "unexplained")
+    costly = sum(1 for o in engine.observations if o.status == "costly")
     return assemble(engine.describe(), probes, coverage, true_mass, errors,
                     believed={f"M{labels[-1]}": engine.rule_report()} if labels else {},
-                    pending=pending, unexplained=unexplained)
+                    pending=pending, unexplained=unexplained, costly=costly)
 
 
 def fingerprint(events: list[dict]) -> str:
@@ -245,7 +246,7 @@ def fingerprint(events: list[dict]) -> str:
     for e in events:
         kind = e.get("type")
         if kind == "header":
-            parts.append(("header", e.get("world_hash"), e.get("manual_hash")))
+            parts.append(("header", ENGINE_VERSION, e.get("world_hash"), e.get("manual_hash")))
         elif kind == "message" and e.get("index") == 0:
             parts.append(("system", e["message"].get("content")))
         elif kind == "request" and e.get("purpose") == "rules":

@@ -37,8 +37,17 @@ NO_OUTPUT = "(no output)"
 _LITERALS = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
 
 
+# What one simulated run may cost. A probe of 5 units can still loop long
+# (units count printing only); the engine simulates it under many candidate
+# worlds, so a run over these bounds marks its observation too costly to
+# explain (set aside) instead of letting one hostile trace take hours. Steps,
+# not seconds: the same trace is scored alike on any machine.
+SIM_STEPS = 100_000  # interpreter steps per simulated run
+CASES_PER_SLOT = 256  # distinct operand cases recorded per slot and run
+
+
 class _Abort(Exception):
-    """The run can no longer print the expected output."""
+    """The run can no longer print the expected output, or costs too much."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,8 @@ class Run:
     keys: dict[int, list[tuple]]  # their frozen keys
     order: list[int]  # slots in order of their first call
     aborted: bool = False
+    steps: int = 0  # interpreter steps the run took
+    costly: bool = False  # over SIM_STEPS or CASES_PER_SLOT: the run says nothing about the world
 
 
 @dataclass
@@ -137,6 +148,7 @@ class _Recorder:
         self.printed = ""
         self.settled = False
         self.aborted = False
+        self.costly = False
 
     def record(self, slot: int, case: tuple) -> None:
         key = tuple(freeze(v) for v in case)
@@ -146,6 +158,9 @@ class _Recorder:
             self.calls[slot], self.keys[slot] = [], []
             self.order.append(slot)
         if key not in seen:
+            if len(seen) >= CASES_PER_SLOT:
+                self.costly = True
+                self._abort()
             seen.add(key)
             self.calls[slot].append(case)
             self.keys[slot].append(key)
@@ -210,7 +225,7 @@ class Simulator:
     def __init__(self, view: View, limits: Limits | None = None) -> None:
         self.view = view
         self.slots = view.slots
-        self.limits = limits or Limits()
+        self.limits = limits or Limits(max_steps=SIM_STEPS)
         self._compiled: dict[tuple[str, str], CompiledRule] = {}
         self._session: Session | None = None
         self._bound: dict[tuple[str, str], object] = {}
@@ -287,4 +302,5 @@ class Simulator:
         text = result.text()
         if tool:
             text = cap_feedback(text if text else NO_OUTPUT)
-        return Run(text, recorder.calls, recorder.keys, recorder.order, recorder.aborted)
+        costly = recorder.costly or result.steps >= self.limits.max_steps
+        return Run(text, recorder.calls, recorder.keys, recorder.order, recorder.aborted, result.steps, costly)

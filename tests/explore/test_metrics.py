@@ -124,3 +124,45 @@ def test_report_command_and_replay_show_the_section(fixed_probe_trace, tmp_path)
     probe = report["exploration"]["probes"][0]
     assert f"{probe['bits']:.2f} bits" in page and page.count("class='muted exploration'") == 48
     assert exploration.current(read_trace(out), out) == report["exploration"]
+
+
+def _hostile_loop(rng):
+    """A probe within the unit cap (one EMIT) whose loops call rule sites
+    tens of thousands of times: cheap to send, costly to simulate under
+    every candidate world."""
+    n = rng.randrange(25, 45)
+    body = rng.choice(["SET t AS OVER(a, b)", "SET t AS PLUCK(STRAND(a, b, 1), 0)", "SET t AS OVER(1, 2)"])
+    items = ", ".join(str(rng.randrange(-50, 50)) for _ in range(n))
+    return (f"SET xs AS STRAND({items})\nSET t AS 0\nSWEEP a IN xs:\n    SWEEP b IN xs:\n"
+            f"        SWEEP c IN xs:\n            {body}\nEMIT(t)")
+
+
+def test_hostile_loops_are_set_aside_within_a_fixed_budget(fixed_probe_trace, demo_env):
+    import random
+
+    out, _ = fixed_probe_trace
+    events = read_trace(out)
+    rng = random.Random(17)
+    tools = _tools(events)
+    hostile = {id(e) for e in rng.sample(tools, 6)}
+    swapped = []
+    for e in events:
+        if id(e) in hostile:
+            code = _hostile_loop(rng)
+            outcome = demo_env.run_tool({"code": code})
+            assert outcome.status == "ran"  # within the unit cap
+            e = dict(e, arguments=json.dumps({"code": code}), feedback=outcome.feedback)
+        swapped.append(e)
+    section = score(swapped)
+    rows = [p for p, e in zip(section["probes"], sorted(tools, key=lambda e: (e["round"], e["n"]))) if id(e) in hostile]
+    assert len(rows) == 6 and all(p["explained"] == "costly" and p["bits"] == 0 for p in rows)
+    assert section["costly"] == 6
+    assert section["engine"]["bounds"]["steps_per_run"] == 100_000
+
+
+def test_a_replay_scores_as_its_original(fixed_probe_trace, demo_env, tmp_path):
+    from alienworlds.episode import Episode, Settings, make_agent
+
+    out, report = fixed_probe_trace
+    replayed = Episode(demo_env, make_agent("replay", demo_env, source=str(out)), tmp_path, Settings()).run()
+    assert replayed["exploration"] == report["exploration"]
