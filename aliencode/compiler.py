@@ -477,7 +477,7 @@ class Compiler:
         return ast.Module(body, [])
 
 
-def _check_nesting(tree: s.Program) -> None:
+def check_nesting(tree: s.Program) -> None:
     """Refuse programs nested deeper than MAX_NESTING (iteratively, so the
     check itself cannot overflow)."""
     stack: list[tuple[object, int]] = [(node, 1) for node in tree.body]
@@ -516,7 +516,7 @@ def compile_program(tree: s.Program, world: World, limits: Limits | None = None,
     # Building, locating and compiling the host AST recurse once per level.
     sys.setrecursionlimit(max(old_limit, 20 * MAX_NESTING + 2000))
     try:
-        _check_nesting(tree)
+        check_nesting(tree)
         compiler = Compiler(world, limits, deadline, inline)
         module = compiler.module(tree)
         ast.fix_missing_locations(module)

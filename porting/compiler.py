@@ -29,6 +29,7 @@ from typing import Mapping, Sequence
 from alienworlds.ruleset import LanguageError, World
 
 from aliencode import AlienSyntaxError, compile_source, parse
+from aliencode.compiler import MAX_NESTING, check_nesting
 from aliencode import syntax as s
 from aliencode.unparse import unparse
 from aliencode.walk import node_count
@@ -41,7 +42,6 @@ from .templates import NOWHERE, Hole, Lit, Node, Op, build, hole_order, literal_
 from .types import Ty, Types, list_of
 
 HELPER_PREFIX = "port_"
-MAX_DEPTH = 500  # levels of nesting; the interpreter refuses deeper programs anyway
 MAX_COPIED = 12  # nodes of an operand a template may write twice
 
 
@@ -109,18 +109,6 @@ def _names(programs: Sequence[s.Program]) -> set[str]:
 EFFECTS = frozenset({"ANNEX", "IMPRINT", "EXPEL", "EMIT", "STRAIN"})
 
 
-def _check_depth(tree: s.Program) -> None:
-    """Refuse a program nested deeper than MAX_DEPTH (checked iteratively)."""
-    stack: list[tuple[object, int]] = [(st, 1) for st in tree.body]
-    while stack:
-        node, depth = stack.pop()
-        if depth > MAX_DEPTH:
-            pos = getattr(node, "pos", None)
-            raise AlienSyntaxError(f"the program is nested too deeply (at most {MAX_DEPTH} levels)",
-                                   pos.line if pos else None, pos.column if pos else None)
-        stack.extend((child, depth + 1) for child in s.children(node))
-
-
 def pure(expr: s.Expr) -> bool:
     """Evaluating `expr` has no effect (no user code runs, nothing printed
     or changed in place): it may be evaluated again, or in another order."""
@@ -184,9 +172,9 @@ class Porter:
         tree = parse(source, keywords)
         example_trees = None if examples is None else [parse(e, keywords) for e in examples]
         for program in (tree, *(example_trees or ())):
-            _check_depth(program)
+            check_nesting(program)
         old_limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old_limit, 20 * MAX_DEPTH + 2000))  # the walk recurses once per level
+        sys.setrecursionlimit(max(old_limit, 20 * MAX_NESTING + 2000))  # the walk recurses once per level
         try:
             job = _Job(self, tree, example_trees, world_callers=callers == "world")
             body = job.block(tree.body, Ctx())
@@ -194,7 +182,7 @@ class Porter:
                 return Ported(source, [], [], time.perf_counter() - start)
             program = s.Program(tuple(job.helper_defs) + body)
             try:
-                _check_depth(program)
+                check_nesting(program)
                 text = unparse(program, self.world.keywords)
                 compile_source(text, self.world)  # what we write must read back and compile
             except AlienSyntaxError as exc:
