@@ -14,7 +14,7 @@ import statistics
 import time
 from collections import Counter
 
-from alienworlds.generate import Knobs, generate
+from alienworlds.generate.aliencode import Knobs, generate
 
 
 def main() -> None:

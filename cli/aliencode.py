@@ -288,7 +288,7 @@ def world_generate(seed: str, altered: int, red_herrings: int, scoped: int, rena
     """
     from pathlib import Path
 
-    from alienworlds.generate import GenerationError, Knobs, generate
+    from alienworlds.generate.aliencode import GenerationError, Knobs, generate
 
     try:
         result = generate(seed, Knobs(altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed))

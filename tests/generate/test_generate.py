@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 from aliencode.sites import operand_kinds
 from aliencode.world_schema import SCHEMA
 from alienworlds.cli.aliencode import main
-from alienworlds.generate import VERSION, GenerationError, Knobs, generate
-from alienworlds.generate import families as fam
-from alienworlds.generate.probes import check_site
+from alienworlds.generate.aliencode import VERSION, GenerationError, Knobs, generate
+from alienworlds.generate.aliencode import families as fam
+from alienworlds.generate.aliencode.probes import check_site
 from alienworlds.manuals.aliencode import render
 from alienworlds.porting import Porter
 from alienworlds.porting.semantics import STANDARD

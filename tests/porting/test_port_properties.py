@@ -20,7 +20,7 @@ from port_values import text, values
 
 from aliencode import Session, compile_source, parse
 from aliencode import syntax as s
-from alienworlds.generate import Knobs, generate
+from alienworlds.generate.aliencode import Knobs, generate
 from alienworlds.porting import Porter
 from alienworlds.porting.types import infer
 from alienworlds.ruleset import standard_world
