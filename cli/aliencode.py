@@ -127,7 +127,7 @@ def world() -> None:
 @world.command("check")
 @click.argument("spec", metavar="PATH|NAME")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank to audit (default: the world's shipped bank, if any).")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank to audit (default: the world's own, if any: bank.toml beside a world file, else the shipped bank).")
 def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
     """Validate a world file, list its rules, and audit its task bank.
 
@@ -198,7 +198,7 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
 
 @main.command("tasks")
 @click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's own: bank.toml beside a world file, else the shipped bank).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tasks as JSON.")
 def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
     """List a world's held-out tasks: prompts and interfaces only.
@@ -234,7 +234,7 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
 @click.argument("file", default="-", metavar="[FILE|-]")
 @click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
 @click.option("--task", "task_id", metavar="ID", required=True, help="The task the answer is for.")
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's own: bank.toml beside a world file, else the shipped bank).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"task", "passed", "calls": [{"passed", "reason"}], "world_hash"}.')
 def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
     """Grade an answer to a task: a program (synthesis) or the predicted

@@ -7,8 +7,11 @@ MIN_DISTINCT different outputs, and what the task shows must state none of
 them (else the inputs are drawn again, up to INPUT_TRIES times). Then the
 reference is the template ported to the world: for a CRAFT task the
 private calls are written in the manual's semantics and ported too, so the
-CRAFT receives exactly the values the calls mean. The port must print, in
-the world, what the template prints under the manual, on every private run.
+CRAFT receives exactly the values the calls mean; since the audit runs the
+naive solution and the variants under the manual on the calls as written
+(ported), they must run cleanly and agree there too. The port must print,
+in the world, what the template prints under the manual, on every private
+run.
 Last, the trivial-strategy battery runs on the task alone; a task some
 strategy passes is discarded.
 
@@ -134,6 +137,15 @@ class Instantiation:
                 task = _with(task, reference=reference.source)
         except PortError:
             return "unportable"
+        if template.function:
+            # the audit runs the naive solution and the variants under the
+            # manual on the calls as written, which are ported: there they
+            # may mean other values than the ones drawn
+            naive_manual = outcomes(self.manual, self.limits, task.naive, task, self.programs)
+            if any("[AlienError]" in o for o in naive_manual):
+                return "naive fails on the ported calls"
+            if any(outcomes(self.manual, self.limits, v, task, self.programs) != naive_manual for v in task.variants):
+                return "variant disagrees on the ported calls"
         bank = Bank("aliencode", self.world.name, (), (task,), "<generated>")
         grader = AlienCodeGrader(self.world, bank, self.limits)
         try:

@@ -23,7 +23,7 @@ from alienworlds.porting.semantics import STANDARD
 from alienworlds.ruleset import parse_world
 from alienworlds.ruleset.equivalence import compare
 
-SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2, tasks=6)
+SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2, tasks=5)
 SEEDS = [f"test-{k}" for k in range(20)]
 
 
