@@ -1,10 +1,16 @@
 """Generated worlds over many seeds: time, rejections and rule families.
 
-    python benchmarks/generated_worlds.py [--seeds N] [--altered N] [--red-herrings N] [--scoped N]
+    python benchmarks/generated_worlds.py [--seeds N] [--first K] [--altered N] [--red-herrings N]
+                                          [--scoped N] [--renamed N] [--tasks N] [--world-only] [--audit]
 
-Generates worlds for seeds 0..N-1 (default 100, main-like knobs) and prints
-the CPU time per world, how often a draw was rejected (and why), and how
-the rule families are distributed.
+Generates the world and bank of seeds K..K+N-1 (default 0..99, main-like
+knobs) and prints the CPU time per seed, how often a rule draw was rejected
+(and why), how often a whole world was drawn again because no bank could be
+made for it, why templates made no task, and how the rule families of the
+kept worlds are distributed. `--world-only` draws the first world of each
+seed and no bank (the rule draws alone, much faster); `--audit` also runs
+the full audit (validity battery included) on every world and bank and
+counts the failures.
 """
 
 from __future__ import annotations
@@ -14,36 +20,65 @@ import statistics
 import time
 from collections import Counter
 
-from alienworlds.generate import Knobs, generate
+from alienworlds.generate.aliencode import Knobs, generate
+from alienworlds.generate.aliencode.world import draw_world
+from alienworlds.tasks.aliencode_audit import audit
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=100)
-    parser.add_argument("--altered", type=int, default=Knobs.altered)
-    parser.add_argument("--red-herrings", type=int, default=Knobs.red_herrings)
-    parser.add_argument("--scoped", type=int, default=Knobs.scoped)
+    parser.add_argument("--first", type=int, default=0)
+    for knob in ("altered", "red-herrings", "scoped", "renamed", "tasks"):
+        parser.add_argument(f"--{knob}", type=int, default=getattr(Knobs, knob.replace("-", "_")))
+    parser.add_argument("--world-only", action="store_true")
+    parser.add_argument("--audit", action="store_true")
     args = parser.parse_args()
-    knobs = Knobs(altered=args.altered, red_herrings=args.red_herrings, scoped=args.scoped)
+    knobs = Knobs(altered=args.altered, red_herrings=args.red_herrings, scoped=args.scoped, renamed=args.renamed,
+                  tasks=args.tasks)
     families: Counter = Counter()
     rejected: Counter = Counter()
+    worlds_rejected: Counter = Counter()
+    discarded: Counter = Counter()
     sites: Counter = Counter()
-    draws = 0
-    times = []
-    for seed in range(args.seeds):
+    draws = world_draws = tried = audit_failures = 0
+    times, audit_times = [], []
+    for seed in range(args.first, args.first + args.seeds):
         start = time.process_time()
-        result = generate(str(seed), knobs)
+        result = draw_world(str(seed), knobs) if args.world_only else generate(str(seed), knobs)
         times.append(time.process_time() - start)
         families.update(result.families)
         rejected.update(result.rejected)
         sites.update(r.target for r in result.world.rules if not r.red_herring)
         draws += result.draws
+        if not args.world_only:
+            world_draws += result.world_draws
+            worlds_rejected.update(result.worlds_rejected)
+            tried += result.templates_tried
+            discarded.update(result.templates_discarded)
+        if args.audit and not args.world_only:
+            start = time.process_time()
+            report = audit(result.world, result.bank)
+            audit_times.append(time.process_time() - start)
+            ok = (not report.problems and report.reference_pass == len(result.bank.tasks) and report.validity is not None
+                  and not report.validity.flagged)
+            audit_failures += not ok
     n = args.seeds
-    print(f"{n} worlds ({knobs}): CPU s per world median {statistics.median(times):.2f}, "
+    what = "worlds (first draw, no bank)" if args.world_only else "worlds and banks"
+    print(f"{n} {what} ({knobs}): CPU s per seed median {statistics.median(times):.2f}, "
           f"mean {statistics.mean(times):.2f}, max {max(times):.2f}")
+    if audit_times:
+        print(f"audit: CPU s per seed median {statistics.median(audit_times):.2f}, max {max(audit_times):.2f}; "
+              f"{audit_failures} of {n} failed")
     total_rejected = sum(rejected.values())
-    print(f"draws {draws}, rejected {total_rejected} ({100 * total_rejected / draws:.1f}%): "
+    print(f"rule draws {draws}, rejected {total_rejected} ({100 * total_rejected / draws:.1f}%): "
           + ", ".join(f"{k} {v}" for k, v in rejected.most_common()))
+    if not args.world_only:
+        again = world_draws - n
+        print(f"worlds drawn {world_draws} for {n} seeds, {again} drawn again ({100 * again / world_draws:.1f}%): "
+              + ", ".join(f"{k} {v}" for k, v in worlds_rejected.most_common()))
+        print(f"templates tried {tried} ({tried / n:.1f} per seed), made no task {sum(discarded.values())}: "
+              + ", ".join(f"{k} {v}" for k, v in discarded.most_common()))
     print("families (rules over all worlds, per world):")
     for family, count in families.most_common():
         print(f"  {family:<18} {count:>5}  {count / n:5.2f}")

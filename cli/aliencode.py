@@ -127,7 +127,7 @@ def world() -> None:
 @world.command("check")
 @click.argument("spec", metavar="PATH|NAME")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank to audit (default: the world's shipped bank, if any).")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank to audit (default: the world's own, if any: bank.toml beside a world file, else the shipped bank).")
 def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
     """Validate a world file, list its rules, and audit its task bank.
 
@@ -198,7 +198,7 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
 
 @main.command("tasks")
 @click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's own: bank.toml beside a world file, else the shipped bank).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tasks as JSON.")
 def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
     """List a world's held-out tasks: prompts and interfaces only.
@@ -234,7 +234,7 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
 @click.argument("file", default="-", metavar="[FILE|-]")
 @click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
 @click.option("--task", "task_id", metavar="ID", required=True, help="The task the answer is for.")
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's own: bank.toml beside a world file, else the shipped bank).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"task", "passed", "calls": [{"passed", "reason"}], "world_hash"}.')
 def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
     """Grade an answer to a task: a program (synthesis) or the predicted
@@ -274,41 +274,60 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
               help="Altered rules that hold only at top level, in CRAFT bodies or in loops.")
 @click.option("--renamed", type=click.IntRange(min=0), default=3, show_default=True, metavar="N",
               help="Keywords spelled with invented words (the manual shows them).")
+@click.option("--tasks", type=click.IntRange(min=1), default=40, show_default=True, metavar="N",
+              help="Tasks of the bank, drawn from the template library.")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
-              help="Directory to write world.toml into (created if missing).")
-@click.option("--json", "as_json", is_flag=True, help="Print what was generated (name, hash, families, draws, rejections) as JSON.")
-def world_generate(seed: str, altered: int, red_herrings: int, scoped: int, renamed: int, out_dir: str, as_json: bool) -> None:
-    """Generate a fresh world from a seed: DIR/world.toml.
+              help="Directory to write world.toml and bank.toml into (created if missing).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print what was generated (name, hash, families, draws, rejections, the bank's draws) as JSON.")
+def world_generate(seed: str, altered: int, red_herrings: int, scoped: int, renamed: int, tasks: int, out_dir: str,
+                   as_json: bool) -> None:
+    """Generate a fresh world and its task bank from a seed: DIR/world.toml
+    and DIR/bank.toml.
 
-    The same seed and generator version give the same file, byte for byte.
-    Every altered operation stays portable (the porting compiler ports
+    The same seed, knobs and generator version give the same files, byte for
+    byte. Every altered operation stays portable (the porting compiler ports
     probe programs using it at top level, in a CRAFT and in loops), no two
     rules behave alike, and indexing (PLUCK) and slicing (CARVE) are always
-    altered. Exit status: 0 written, 1 the knobs cannot be met, 2 bad input.
+    altered. The bank's tasks come from a template library written in the
+    manual's semantics; each reference is its template ported to the world.
+    `episode --world DIR/world.toml` and `world check DIR/world.toml` find
+    the bank beside the world. Exit status: 0 written, 1 the knobs cannot be
+    met, 2 bad input.
     """
     from pathlib import Path
 
-    from alienworlds.generate import GenerationError, Knobs, generate
+    from alienworlds.generate.aliencode import GenerationError, Knobs, generate
 
     try:
-        result = generate(seed, Knobs(altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed))
+        result = generate(seed, Knobs(altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed,
+                                      tasks=tasks))
     except GenerationError as exc:
         click.echo(f"aliencode: cannot generate: {exc}", err=True)
         sys.exit(EXIT_ERROR)
     out = Path(out_dir)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "world.toml").write_text(result.text, encoding="utf-8")
-    except OSError as exc:
-        fail(f"cannot write {out / 'world.toml'}: {exc.strerror or exc.__class__.__name__}")
+    written = {"world.toml": result.text, "bank.toml": result.bank_text}
+    for name, text in written.items():
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            (out / name).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            fail(f"cannot write {out / name}: {exc.strerror or exc.__class__.__name__}")
     summary = {"world": result.world.name, "hash": result.world.hash, "path": str(out / "world.toml"),
+               "bank": str(out / "bank.toml"), "tasks": len(result.bank.tasks),
                "families": dict(sorted(result.families.items())), "draws": result.draws,
-               "rejected": dict(sorted(result.rejected.items())), "seconds": round(result.seconds, 2)}
+               "rejected": dict(sorted(result.rejected.items())), "world_draws": result.world_draws,
+               "worlds_rejected": dict(sorted(result.worlds_rejected.items())),
+               "templates_tried": result.templates_tried,
+               "templates_discarded": dict(sorted(result.templates_discarded.items())),
+               "seconds": round(result.seconds, 2)}
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
         click.echo(f"wrote {summary['path']}: world {result.world.name} ({result.world.hash}), "
                    f"{len(result.world.rules)} rules, {result.draws} draws ({sum(result.rejected.values())} rejected)")
+        click.echo(f"wrote {summary['bank']}: {len(result.bank.tasks)} tasks, {len(result.bank.examples)} worked examples "
+                   f"({result.world_draws} world{'s' if result.world_draws != 1 else ''} drawn)")
     sys.exit(EXIT_OK)
 
 

@@ -11,17 +11,18 @@ EXIT_BAD_INPUT = 2
 
 
 def bank_or_exit(language: str, world, bank_file: str | None, required: bool):
-    """The bank of `world` (--bank, else tasks/<language>/<world>.toml);
+    """The bank of `world` (--bank, else the world's own: bank.toml beside
+    its file, else tasks/<language>/<world>.toml);
     None when there is none and none is required; else exit 2 with every
     problem, or with where the bank was expected."""
     from alienworlds.episode.environments import missing_bank_message
-    from alienworlds.tasks.bank import BankError, bank_path, load_bank
+    from alienworlds.tasks.bank import BankError, load_bank, own_bank_path
 
-    path = Path(bank_file) if bank_file else bank_path(language, world.name)
-    if not bank_file and not path.exists():
+    path = Path(bank_file) if bank_file else own_bank_path(language, world)
+    if path is None:
         if not required:
             return None
-        click.echo(f"{language}: {missing_bank_message(language, world.name)}", err=True)
+        click.echo(f"{language}: {missing_bank_message(language, world)}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     try:
         return load_bank(language, world.name, path)
@@ -33,7 +34,8 @@ def bank_or_exit(language: str, world, bank_file: str | None, required: bool):
 
 def skipped_audit_note(language: str, world) -> str:
     """What `world check` says when the world has no bank to audit."""
-    from alienworlds.tasks.bank import bank_path
+    from alienworlds.tasks.bank import own_bank_paths
 
-    return (f"bank: none (the world's own would be {bank_path(language, world.name)}); "
+    places = " or ".join(str(path) for path in reversed(own_bank_paths(language, world)))
+    return (f"bank: none (the world's own would be {places}); "
             "the bank audit was skipped: give a bank with --bank PATH")

@@ -25,7 +25,7 @@ from alienworlds.ruleset.equivalence import compare
 from alienworlds.tasks.aliencode_audit import audit
 from alienworlds.tasks.aliencode_disclosure import describe_inputs
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader
-from alienworlds.tasks.bank import Bank, load_bank
+from alienworlds.tasks.bank import Bank, load_bank, own_bank_path
 
 from . import answers
 from .environment import Environment, TaskInfo, ToolOutcome, Verdict
@@ -79,7 +79,7 @@ class AlienCodeEnvironment(Environment):
     def __init__(self, world: World | str | None = None, bank: Bank | None = None, bank_path: str | Path | None = None,
                  limits: Limits | None = None) -> None:
         self.world = world if isinstance(world, World) else load(world)
-        self.bank = bank or load_bank("aliencode", self.world.name, Path(bank_path) if bank_path else None)
+        self.bank = bank or load_bank("aliencode", self.world.name, Path(bank_path) if bank_path else own_bank_path("aliencode", self.world))
         self.limits = limits or Limits()
         key = (self.world.hash, self.bank_hash())
         with _CACHE_LOCK:

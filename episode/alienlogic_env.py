@@ -26,7 +26,7 @@ from alienworlds.manuals.alienlogic import EXAMPLES, render
 from alienworlds.ruleset.world import World
 from alienworlds.tasks.alienlogic_audit import audit
 from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer
-from alienworlds.tasks.bank import Bank, load_bank
+from alienworlds.tasks.bank import Bank, load_bank, own_bank_path
 from alienworlds.tasks.validity import Validity, battery
 
 from .environment import Environment, TaskInfo, ToolOutcome, Verdict
@@ -62,7 +62,7 @@ class AlienLogicEnvironment(Environment):
     def __init__(self, world: World | str | None = None, bank: Bank | None = None, bank_path: str | Path | None = None) -> None:
         self.world = world if isinstance(world, World) else load_world(world)
         self.compiled = compile_world(self.world)
-        self.bank = bank or load_bank("alienlogic", self.world.name, Path(bank_path) if bank_path else None)
+        self.bank = bank or load_bank("alienlogic", self.world.name, Path(bank_path) if bank_path else own_bank_path("alienlogic", self.world))
         self.grader = AlienLogicGrader(self.world, self.bank)
         self._theorems = {task_id: task.theorem for task_id, task in self.grader.tasks.items()}
         self._manual: str | None = None

@@ -15,19 +15,23 @@ class MissingBank(ValueError):
     """A world without a task bank: nothing to test a system on."""
 
 
-def missing_bank_message(language: str, world_name: str) -> str:
-    from alienworlds.tasks.bank import bank_path
+def missing_bank_message(language: str, world) -> str:
+    """Where the world's own bank was looked for (see tasks.bank.own_bank_paths)."""
+    from alienworlds.tasks.bank import own_bank_paths
 
-    return (f"no task bank for world '{world_name}': none at {bank_path(language, world_name)}, where a world's own "
-            "bank ships; give a bank file with --bank PATH")
+    *beside, shipped = own_bank_paths(language, world)
+    also = "".join(f", nor at {path} beside the world file" for path in beside)
+    return (f"no task bank for world '{world.name}': none at {shipped}, where a world's own bank ships{also}; "
+            "give a bank file with --bank PATH")
 
 
 def make_environment(language: str, world: str | None = None, bank: str | Path | None = None) -> Environment:
     """The environment of `language` for a world name or path (default: the
-    language's main world) and a bank file (default: the world's own);
+    language's main world) and a bank file (default: the world's own, beside
+    a world file or shipped under its name);
     raises WorldError, BankError, MissingBank or ValueError (an audit that
     fails)."""
-    from alienworlds.tasks.bank import bank_path
+    from alienworlds.tasks.bank import own_bank_path
 
     if language == "aliencode":
         from aliencode.world_schema import load
@@ -40,6 +44,8 @@ def make_environment(language: str, world: str | None = None, bank: str | Path |
     else:
         raise ValueError(f"unknown language {language!r}; one of {', '.join(LANGUAGES)}")
     loaded = load(world)
-    if bank is None and not bank_path(language, loaded.name).exists():
-        raise MissingBank(missing_bank_message(language, loaded.name))
+    if bank is None:
+        bank = own_bank_path(language, loaded)
+        if bank is None:
+            raise MissingBank(missing_bank_message(language, loaded))
     return Env(loaded, bank_path=bank)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Mapping
 
 from aliencode import AlienSyntaxError, Limits, World, parse
 from aliencode.walk import sites_in
@@ -30,14 +31,15 @@ from .validity import Validity
 MAX_LINES = 40
 
 
-def sites_used(*sources: str) -> set[str]:
-    """The sites a program's text can reach (rules fire only at sites)."""
+def sites_used(*sources: str, keywords: Mapping[str, str] | None = None) -> set[str]:
+    """The sites a program's text, spelled with `keywords` (a world's
+    renamings), can reach (rules fire only at sites)."""
     used: set[str] = set()
     for source in sources:
         if not source:
             continue
         try:
-            used |= sites_in(parse(source))
+            used |= sites_in(parse(source, keywords))
         except AlienSyntaxError:
             continue
     return used
@@ -94,8 +96,8 @@ def task_rules(world: World, limits: Limits, task: Task, programs: Programs | No
     solution (a prediction task: its program) prints on some private run."""
     programs = programs or Programs(limits)
     solutions = [task.program] if task.kind == "prediction" else [task.reference, task.naive]
-    calls_sites = sites_used(*task.calls)
-    sites = {sol: sites_used(sol) | calls_sites for sol in solutions}
+    calls_sites = sites_used(*task.calls, keywords=world.keywords)
+    sites = {sol: sites_used(sol, keywords=world.keywords) | calls_sites for sol in solutions}
     base = {sol: outcomes(world, limits, sol, task, programs) for sol in solutions}
     found = []
     for rule in world.rules:
@@ -108,6 +110,16 @@ def task_rules(world: World, limits: Limits, task: Task, programs: Programs | No
         if any(outcomes(changed, limits, sol, task, programs) != base[sol] for sol in touched):
             found.append(rule.id)
     return found
+
+
+def exposed_rules(world: World, limits: Limits, program: str) -> tuple[str, list[str]]:
+    """What a worked example prints in the world, and the rules it exposes:
+    those whose removal alone changes what it prints."""
+    output = program_output(world, limits, program)
+    used = sites_used(program, keywords=world.keywords)
+    rules = [rule.id for rule in world.rules
+             if rule.target in used and program_output(world.without(rule.id), limits, program) != output]
+    return output, rules
 
 
 def _keystone(rule_ids: list[str], world: World, targets: set[str]) -> bool:
@@ -151,12 +163,7 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
         report.tasks.append(TaskAudit(task.id, task.kind, task.band, task.family, task.representation, task.depth, rules,
                                       len(task.calls) or len(task.inputs), ref_ok, naive_ok, naive_std, distinct, len(task.variants)))
     for example in bank.examples:
-        output = program_output(world, limits, example.program)
-        rules = []
-        used = sites_used(example.program)
-        for rule in world.rules:
-            if rule.target in used and program_output(world.without(rule.id), limits, example.program) != output:
-                rules.append(rule.id)
+        output, rules = exposed_rules(world, limits, example.program)
         if "[AlienError]" in output:
             report.problems.append(f"example {example.id}: the program fails: {output.splitlines()[-1]}")
         if example.rules and sorted(example.rules) != sorted(rules):

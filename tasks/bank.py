@@ -11,6 +11,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from alienworlds.ruleset import World
+from alienworlds.ruleset.world import WORLDS_DIR
+
 BANKS_DIR = Path(__file__).parent
 FORMAT = 1
 
@@ -79,8 +82,29 @@ class Bank:
         raise KeyError(task_id)
 
 
+BESIDE = "bank.toml"  # a world file's own bank, in the same folder (generated worlds)
+
+
 def bank_path(language: str, world: str) -> Path:
     return BANKS_DIR / language / f"{world}.toml"
+
+
+def own_bank_paths(language: str, world: World) -> tuple[Path, ...]:
+    """Where a world's own bank may be, in the order looked at: `bank.toml`
+    in the folder of a world file that is not a shipped world (a generated
+    world), then the shipped bank of the world's name."""
+    shipped = bank_path(language, world.name)
+    if not world.source:
+        return (shipped,)
+    folder = Path(world.source).parent
+    if folder.resolve() == (WORLDS_DIR / language).resolve():
+        return (shipped,)
+    return (folder / BESIDE, shipped)
+
+
+def own_bank_path(language: str, world: World) -> Path | None:
+    """The world's own bank file (see own_bank_paths); None when there is none."""
+    return next((path for path in own_bank_paths(language, world) if path.is_file()), None)
 
 
 _TASK_FIELDS = set(Task.__dataclass_fields__) - {"extra"}
@@ -123,13 +147,21 @@ def load_bank(language: str, world: str, path: Path | None = None) -> Bank:
     """The bank of `world` (or the file at `path`); raise BankError."""
     path = path or bank_path(language, world)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise BankError([f"{path}: no task bank for world '{world}'"]) from None
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise BankError([f"{path}: cannot read the bank: {exc}"]) from None
+    return parse_bank(language, world, text, str(path))
+
+
+def parse_bank(language: str, world: str, text: str, where: str) -> Bank:
+    """A bank from its TOML text (`where` names it in problems); raise BankError."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise BankError([f"{where}: cannot read the bank: {exc}"]) from None
     problems: list[str] = []
-    where = str(path)
     if data.get("format") != FORMAT:
         problems.append(f"{where}: key 'format': expected format = {FORMAT}")
     examples = []

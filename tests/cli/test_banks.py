@@ -39,8 +39,8 @@ def test_world_check_says_it_skipped_the_bank_audit(bankless):
     assert "the bank audit was skipped: give a bank with --bank PATH" in result.stdout
     assert str(bank_path(language, "bankless")) in result.stdout
     assert result.stdout.splitlines()[-2:] == [
-        f"bank: none (the world's own would be {bank_path(language, 'bankless')}); the bank audit was skipped: "
-        "give a bank with --bank PATH", "ok"]
+        f"bank: none (the world's own would be {bank_path(language, 'bankless')} or {path.parent / 'bank.toml'}); "
+        "the bank audit was skipped: give a bank with --bank PATH", "ok"]
     data = json.loads(CliRunner().invoke(CLIS[language], ["world", "check", str(path), "--json"]).stdout)
     assert data["bank_audit"] == "skipped" and data["ok"]
     given = CliRunner().invoke(CLIS[language], ["world", "check", str(path), "--bank", str(BANKS[language]), "--json"] +
@@ -53,6 +53,7 @@ def test_an_episode_on_a_world_without_a_bank_names_the_path_and_bank(bankless, 
     result = CliRunner().invoke(CLIS[language], ["episode", "--agent", "oracle", "--world", str(path), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2
     assert f"no task bank for world 'bankless': none at {bank_path(language, 'bankless')}" in result.stderr
+    assert f"nor at {path.parent / 'bank.toml'} beside the world file" in result.stderr
     assert "--bank PATH" in result.stderr and "Traceback" not in result.output
     with pytest.raises(MissingBank, match="--bank"):
         make_environment(language, str(path))
@@ -72,3 +73,25 @@ def test_a_world_given_by_path_runs_with_its_bank_given(bankless, tmp_path):
                                                  "--condition", "direct", "--out", str(tmp_path / "o"), "--no-progress"])
     assert result.exit_code == 0, result.output
     assert "bankless" in result.stdout
+
+
+def test_a_world_given_by_path_finds_the_bank_beside_it(bankless, tmp_path):
+    language, path = bankless
+    shutil.copy(BANKS[language], path.parent / "bank.toml")
+    checked = CliRunner().invoke(CLIS[language], ["world", "check", str(path), "--json"] +
+                                 (["--no-prover"] if language == "alienlogic" else []))
+    assert json.loads(checked.stdout)["bank_audit"] == "done"
+    listed = CliRunner().invoke(CLIS[language], ["tasks", "--world", str(path)])
+    assert listed.exit_code == 0, listed.output
+    assert make_environment(language, str(path)).bank.source == str(path.parent / "bank.toml")
+    # --bank still wins over the bank beside the world
+    other = tmp_path / "elsewhere" / "other.toml"
+    other.parent.mkdir()
+    shutil.copy(BANKS[language], other)
+    assert make_environment(language, str(path), other).bank.source == str(other)
+
+
+def test_a_shipped_world_named_or_given_by_path_keeps_its_shipped_bank():
+    shipped = WORLDS_DIR / "aliencode" / "demo.toml"
+    assert make_environment("aliencode", str(shipped)).bank.source == str(bank_path("aliencode", "demo"))
+    assert make_environment("aliencode", "demo").bank.source == str(bank_path("aliencode", "demo"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 import pytest
@@ -12,16 +13,17 @@ from hypothesis import strategies as st
 from aliencode.sites import operand_kinds
 from aliencode.world_schema import SCHEMA
 from alienworlds.cli.aliencode import main
-from alienworlds.generate import VERSION, GenerationError, Knobs, generate
-from alienworlds.generate import families as fam
-from alienworlds.generate.probes import check_site
+from alienworlds.generate.aliencode import VERSION, GenerationError, Knobs, generate
+from alienworlds.generate.aliencode import families as fam
+from alienworlds.generate.aliencode.probes import check_site
+from alienworlds.generate.aliencode.world import draw_world
 from alienworlds.manuals.aliencode import render
 from alienworlds.porting import Porter
 from alienworlds.porting.semantics import STANDARD
 from alienworlds.ruleset import parse_world
 from alienworlds.ruleset.equivalence import compare
 
-SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2)
+SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2, tasks=5)
 SEEDS = [f"test-{k}" for k in range(20)]
 
 
@@ -56,10 +58,18 @@ def test_a_generated_world_loads_renders_and_keeps_its_promises(seed, tmp_path):
             if operand_kinds(other.target) == kinds:
                 assert not compare(r.actual, other.actual, kinds).equivalent
     assert render(world, "text") and render(world, "md")
+    # the bank beside it passes the full audit: every reference passes, no
+    # naive solution does, no trivial strategy passes a task
     path = tmp_path / "world.toml"
     path.write_text(result.text, encoding="utf-8")
-    checked = CliRunner().invoke(main, ["world", "check", str(path)])
+    (tmp_path / "bank.toml").write_text(result.bank_text, encoding="utf-8")
+    checked = CliRunner().invoke(main, ["world", "check", str(path), "--json"])
     assert checked.exit_code == 0, checked.output
+    report = json.loads(checked.stdout)
+    assert report["ok"] and report["bank_audit"] == "done" and not report["problems"]
+    assert report["reference_pass"] == len(result.bank.tasks) == SMALL.tasks and report["naive_pass"] == 0
+    assert report["validity"]["floor"] == 0 and not report["validity"]["flagged"]
+    assert f'generator = "{VERSION}"' in result.bank_text
 
 
 @pytest.mark.parametrize("seed", SEEDS[:4])
@@ -72,9 +82,10 @@ def test_every_altered_site_is_portable_when_checked_afresh(seed):
 
 
 def test_the_same_seed_gives_the_same_bytes():
-    first = generated(SEEDS[0]).text
-    assert generate(SEEDS[0], SMALL).text == first  # a fresh run, not the cache
-    assert generated(SEEDS[1]).text != first
+    first = generated(SEEDS[0])
+    again = generate(SEEDS[0], SMALL)  # a fresh run, not the cache
+    assert (again.text, again.bank_text) == (first.text, first.bank_text)
+    assert generated(SEEDS[1]).text != first.text and generated(SEEDS[1]).bank_text != first.bank_text
 
 
 def test_counts_match_the_world():
@@ -98,10 +109,11 @@ def test_knobs_that_cannot_be_met_are_refused():
 
 def test_the_command_writes_world_toml(tmp_path):
     knobs = ["--altered", str(SMALL.altered), "--red-herrings", str(SMALL.red_herrings), "--scoped", str(SMALL.scoped),
-             "--renamed", str(SMALL.renamed)]
+             "--renamed", str(SMALL.renamed), "--tasks", str(SMALL.tasks)]
     result = CliRunner().invoke(main, ["world", "generate", "--seed", SEEDS[2], *knobs, "--out", str(tmp_path / "w")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "w" / "world.toml").read_text(encoding="utf-8") == generated(SEEDS[2]).text
+    assert (tmp_path / "w" / "bank.toml").read_text(encoding="utf-8") == generated(SEEDS[2]).bank_text
     refused = CliRunner().invoke(main, ["world", "generate", "--seed", "x", "--altered", "2", "--scoped", "1",
                                         "--out", str(tmp_path / "v")])
     assert refused.exit_code == 1 and "scoped" in refused.output and not (tmp_path / "v").exists()
@@ -111,6 +123,6 @@ def test_the_command_writes_world_toml(tmp_path):
 @given(st.text(min_size=1, max_size=12))
 def test_any_seed_gives_a_valid_world_and_the_same_one_twice(seed):
     knobs = Knobs(altered=2, red_herrings=0, scoped=0, renamed=2)
-    result = generate(seed, knobs)
+    result = draw_world(seed, knobs)
     assert parse_world(result.text, "world.toml", SCHEMA).hash == result.world.hash
-    assert generate(seed, knobs).text == result.text
+    assert draw_world(seed, knobs).text == result.text

@@ -20,7 +20,8 @@ from port_values import text, values
 
 from aliencode import Session, compile_source, parse
 from aliencode import syntax as s
-from alienworlds.generate import Knobs, generate
+from alienworlds.generate.aliencode import Knobs
+from alienworlds.generate.aliencode.world import draw_world
 from alienworlds.porting import Porter
 from alienworlds.porting.types import infer
 from alienworlds.ruleset import standard_world
@@ -33,7 +34,7 @@ SEEDS = range(3)
 
 @lru_cache(maxsize=None)
 def porter(seed: int) -> Porter:
-    return Porter(generate(f"property-{seed}", Knobs(altered=5, red_herrings=1, scoped=1, renamed=2)).world)
+    return Porter(draw_world(f"property-{seed}", Knobs(altered=5, red_herrings=1, scoped=1, renamed=2)).world)
 
 
 def outputs(world, *sources: str) -> list[str]:

@@ -1,9 +1,10 @@
-"""Generate a fresh AlienCode world from a seed.
+"""Draw the rules of a fresh AlienCode world from a seed.
 
-Deterministic: the same seed and the same generator version give the same
+Deterministic: the same seed, attempt and generator version give the same
 world, byte for byte. Rules are drawn from the perturbation families
-(families.py) by a random source seeded with the version and the seed; a
-draw is rejected when its rule
+(families.py) by a random source seeded with the version, the seed and the
+attempt (generator.py draws another world when a bank cannot be made for
+one); a draw is rejected when its rule
 
 * behaves like the manual at its site (it would be a hidden red herring),
 * behaves like another rule of the world (same site, or another site with
@@ -24,7 +25,6 @@ from __future__ import annotations
 
 import hashlib
 import random
-import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
@@ -39,14 +39,16 @@ from alienworlds.porting.compensation import Memo
 from alienworlds.porting.semantics import STANDARD
 
 from . import families as fam
+from .library import support
 from .probes import check_site
 from .writer import world_toml
 
-VERSION = "1"
+VERSION = "2"
 MAX_DRAWS = 400  # draws for one world before giving up
 SCOPES = ("function", "loop", "top")
 PLACE_WORDS = {"function": "in functions", "loop": "in loops", "top": "at top level"}
 BOUNDS = Bounds(max_size=5, budget=60_000)
+MIN_SUPPORT = 3  # templates that use a rule's site in its scope, at least: else no bank task could list the rule
 
 
 class GenerationError(Exception):
@@ -59,6 +61,7 @@ class Knobs:
     red_herrings: int = 4  # IDENTITY rules shadowing an altered rule in a narrower scope
     scoped: int = 3  # altered rules limited to one scope
     renamed: int = 3  # keywords spelled with invented words
+    tasks: int = 40  # tasks of the bank
 
     def check(self) -> None:
         if self.altered < 2:
@@ -69,6 +72,8 @@ class Knobs:
             raise GenerationError("--red-herrings needs as many altered rules without a scope to shadow")
         if min(self.red_herrings, self.scoped, self.renamed) < 0:
             raise GenerationError("knobs must not be negative")
+        if self.tasks < 1:
+            raise GenerationError("--tasks must be at least 1")
 
 
 @dataclass
@@ -86,13 +91,13 @@ class _Entry:
 
 
 @dataclass
-class Generated:
+class WorldDraw:
     world: World
     text: str
     families: Counter
     draws: int
     rejected: Counter = field(default_factory=Counter)
-    seconds: float = 0.0
+    memo: Memo = field(default_factory=Memo)
 
 
 def world_name(seed: str) -> str:
@@ -101,15 +106,15 @@ def world_name(seed: str) -> str:
 
 
 class _Drawer:
-    def __init__(self, seed: str, knobs: Knobs) -> None:
-        self.rng = random.Random(f"alienworlds aliencode generator {VERSION}:{seed}")
+    def __init__(self, seed: str, knobs: Knobs, attempt: int, memo: Memo) -> None:
+        self.rng = random.Random(f"alienworlds aliencode generator {VERSION}:{seed}:{attempt}")
         self.seed = seed
         self.knobs = knobs
         self.entries: list[_Entry] = []
         self.keywords: dict[str, str] = {}
         self.draws = 0
         self.rejected: Counter = Counter()
-        self.memo = Memo()  # what searches in earlier candidate worlds taught (checked again each time)
+        self.memo = memo  # what searches in earlier candidate worlds taught (checked again each time)
         self.verified: dict[str, frozenset[str]] = {}  # portable site -> the sites its ported probes use
 
     def world(self, entries: list[_Entry] | None = None) -> World:
@@ -149,6 +154,8 @@ class _Drawer:
 
     def _reject(self, entry: _Entry) -> str | None:
         target, actual = entry.draft.target, entry.draft.actual
+        if support().get((target, entry.scope), 0) < MIN_SUPPORT:
+            return "too few templates use it"
         site_rules = [e for e in self.entries if e.draft.target == target]
         if entry.red_herring:
             if not any(e.scope == "anywhere" and not e.red_herring for e in site_rules):
@@ -218,12 +225,10 @@ class _Drawer:
             self.keywords[keyword] = word
 
 
-def generate(seed: str, knobs: Knobs | None = None) -> Generated:
-    """The world of `seed` (see the module docstring)."""
-    knobs = knobs or Knobs()
-    knobs.check()
-    start = time.perf_counter()
-    drawer = _Drawer(str(seed), knobs)
+def draw_world(seed: str, knobs: Knobs, attempt: int = 0, memo: Memo | None = None) -> WorldDraw:
+    """The world of `seed` at `attempt` (see the module docstring); `memo`
+    carries what earlier searches taught (hints only, checked again)."""
+    drawer = _Drawer(str(seed), knobs, attempt, memo or Memo())
     drawer.run()
     world = drawer.world()
     altered = sum(not r.red_herring for r in world.rules)
@@ -243,4 +248,4 @@ def generate(seed: str, knobs: Knobs | None = None) -> Generated:
     counts = Counter(fam.RED_HERRING if e.red_herring else e.draft.family for e in drawer.entries)
     counts[fam.SCOPED] = sum(e.scope != "anywhere" and not e.red_herring for e in drawer.entries)
     counts[fam.KEYWORDS] = len(drawer.keywords)
-    return Generated(parsed, text, counts, drawer.draws, drawer.rejected, time.perf_counter() - start)
+    return WorldDraw(parsed, text, counts, drawer.draws, drawer.rejected, drawer.memo)

@@ -1,0 +1,179 @@
+"""Draw the task bank of a generated world from the template library.
+
+Worked examples come first (the battery's `example-copy` strategy prints
+their outputs): two per band, each time the example that exposes the most
+rules no example picked before exposes. Then tasks, in three passes over
+the templates in a seeded order:
+
+1. coverage: for every rule of the world, in file order, that no picked task
+   lists yet, the first template (using the rule's site) whose task lists it;
+2. the keystone: tasks the PLUCK or CARVE rules reach, until KEYSTONE_SHARE
+   of the bank is such tasks, band by band;
+3. the rest, band by band, until the bank has `size` tasks.
+
+A template is made into a task at most once (instances.py), lazily, when a
+pass first looks at it; a template that cannot make a task (flagged by the
+battery, unportable, ...) is counted by reason. A world whose rules the
+library cannot cover, or whose bank cannot reach its size or keystone share,
+raises NoBank: the generator then draws another world.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from aliencode import World, parse
+from alienworlds.ruleset.world import Rule
+from aliencode.walk import sites_in
+from alienworlds.tasks.bank import BANDS
+
+from .instances import Candidate, Instantiation, WorkedExample
+from .library import Template, example_templates, fill, template_sites, templates
+
+KEYSTONE = ("PLUCK", "CARVE")
+KEYSTONE_SHARE = 0.6  # of the bank's tasks, at least, reached by the PLUCK or CARVE rules
+EXAMPLES_PER_BAND = 2
+
+
+class NoBank(Exception):
+    """This world's bank cannot be drawn: `kind` for counting, the message
+    naming the rule or the numbers."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+
+
+@dataclass
+class BankDraw:
+    tasks: list[Candidate]
+    examples: list[WorkedExample]
+    discarded: Counter = field(default_factory=Counter)  # templates tried that made no task, by reason
+    tried: int = 0  # templates made into tasks or discarded
+    keystone: int = 0  # tasks the keystone rules reach
+
+
+def _sites(template: Template) -> set[str]:
+    """The sites the template's naive solution and calls can use."""
+    zero = {name: "0" for name, _ in template.params}
+    return sites_in(parse(fill(template.naive, zero), {})) | {"EMIT"} | ({"literal.int"} if template.function else set())
+
+
+def _uses(template: Template, rule: Rule) -> bool:
+    """Whether the template uses the rule's site where the rule's scope holds."""
+    pairs = template_sites(template)
+    return any((rule.target, scope) in pairs
+               for scope in ((rule.scope,) if rule.scope != "anywhere" else ("top", "function", "loop")))
+
+
+def _touched(template: Template, world: World) -> bool:
+    """Whether an altered rule of the world may apply where the template
+    uses its site (an over-approximation: red herrings are ignored). A
+    template no altered rule touches prints under the world what it prints
+    under the manual, so the battery would flag its naive solution: it is
+    not worth making into a task."""
+    return any(_uses(template, rule) for rule in world.rules if not rule.red_herring)
+
+
+class _Drawer:
+    def __init__(self, world: World, make: Instantiation, rng: random.Random, size: int) -> None:
+        self.world = world
+        self.make = make
+        self.size = size
+        self.order = list(templates())
+        rng.shuffle(self.order)
+        self.example_order = list(example_templates())
+        rng.shuffle(self.example_order)
+        self.sites = {t.id: _sites(t) for t in self.order}
+        self.made: dict[str, Candidate | str] = {}
+        self.picked: list[Candidate] = []
+        self.worked: list[str] = []
+
+    def candidate(self, template: Template) -> Candidate | None:
+        if template.id not in self.made:
+            self.made[template.id] = (self.make.task(template, self.worked) if _touched(template, self.world)
+                                      else "no altered rule touches it")
+        found = self.made[template.id]
+        return found if isinstance(found, Candidate) else None
+
+    def free(self) -> list[Template]:
+        taken = {c.template.id for c in self.picked}
+        return [t for t in self.order if t.id not in taken]
+
+    def keystone(self, candidate: Candidate) -> bool:
+        return any(self.world.rule(r).target in KEYSTONE for r in candidate.rules)
+
+    # -- the passes ---------------------------------------------------------------
+
+    def examples(self) -> list[WorkedExample]:
+        made = [self.make.example(t) for t in self.example_order]
+        usable = [e for e in made if isinstance(e, WorkedExample)]
+        picked: list[WorkedExample] = []
+        shown: set[str] = set()
+        for band in BANDS:
+            pool = [e for e in usable if e.template.band == band]
+            for _ in range(EXAMPLES_PER_BAND):
+                if not pool:
+                    raise NoBank("too few worked examples", f"fewer than {EXAMPLES_PER_BAND} worked examples of band {band} can be ported")
+                best = max(pool, key=lambda e: len(set(e.rules) - shown))  # the first of the best, in the seeded order
+                pool.remove(best)
+                picked.append(best)
+                shown |= set(best.rules)
+        self.worked = [e.output for e in picked]
+        return picked
+
+    def cover(self) -> None:
+        for rule in self.world.rules:
+            if any(rule.id in c.rules for c in self.picked):
+                continue
+            for template in self.free():
+                if not _uses(template, rule):
+                    continue
+                found = self.candidate(template)
+                if found is not None and rule.id in found.rules:
+                    self.picked.append(found)
+                    break
+            else:
+                raise NoBank("a rule no task enters", f"no template makes a task that rule {rule.id} ({rule.target}, {rule.scope}) enters")
+        if len(self.picked) > self.size:
+            raise NoBank("too many tasks to cover", f"covering every rule takes {len(self.picked)} tasks, more than {self.size}")
+
+    def fill(self, done, accept) -> None:
+        """Pick accepted tasks band by band (the band with the fewest picked
+        first) until `done()` or no template is left; templates are made
+        into tasks only as far as the search needs them."""
+        while not done():
+            counts = Counter(c.template.band for c in self.picked)
+            for band in sorted(BANDS, key=lambda b: (counts[b], BANDS.index(b))):
+                found = next((c for t in self.free() if t.band == band
+                              for c in [self.candidate(t)] if c is not None and accept(c)), None)
+                if found is not None:
+                    self.picked.append(found)
+                    break
+            else:
+                return
+
+    def run(self) -> BankDraw:
+        examples = self.examples()
+        self.cover()
+        need = math.ceil(KEYSTONE_SHARE * self.size)
+        full = lambda: len(self.picked) >= self.size  # noqa: E731
+        self.fill(lambda: full() or sum(map(self.keystone, self.picked)) >= need, self.keystone)
+        self.fill(full, lambda c: True)
+        keystone = sum(map(self.keystone, self.picked))
+        if len(self.picked) < self.size:
+            raise NoBank("too few tasks", f"only {len(self.picked)} of {self.size} tasks can be made")
+        if keystone < need:
+            raise NoBank("too few keystone tasks", f"the keystone rules reach {keystone} tasks, fewer than {need}")
+        discarded = Counter(v for v in self.made.values() if isinstance(v, str))
+        ordered = sorted(self.picked, key=lambda c: BANDS.index(c.template.band))
+        tasks = [replace(c, task=replace(c.task, id=f"T{k:02d}")) for k, c in enumerate(ordered, 1)]
+        return BankDraw(tasks, examples, discarded, len(self.made), keystone)
+
+
+def draw_bank(world: World, make: Instantiation, rng: random.Random, size: int) -> BankDraw:
+    """The bank of `world` (see the module docstring); raises NoBank."""
+    return _Drawer(world, make, rng, size).run()

@@ -1,0 +1,87 @@
+"""A fresh AlienCode world and its task bank, from a seed.
+
+A world is drawn (world.py); its bank is drawn from the template library
+(bank.py); when the library cannot make a bank for that world (a rule no
+template's task enters, too few tasks, too few keystone tasks) another world
+is drawn, up to MAX_WORLDS, each from its own attempt number. Both files are
+written as text, read back and checked to give what was drawn, and both are
+the same, byte for byte, for the same seed, knobs and generator version.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from alienworlds.porting import Porter
+from alienworlds.porting.compensation import Memo
+from alienworlds.ruleset import World
+from alienworlds.tasks.bank import Bank, BankError, parse_bank
+
+from .bank import NoBank, draw_bank
+from .bank_writer import bank_toml
+from .instances import Instantiation
+from .world import BOUNDS, VERSION, GenerationError, Knobs, draw_world
+
+MAX_WORLDS = 20  # worlds drawn for one seed before giving up
+
+
+@dataclass
+class Generated:
+    world: World
+    text: str  # world.toml
+    bank: Bank
+    bank_text: str  # bank.toml
+    families: Counter  # rules of the world by family
+    draws: int  # rule draws of the world kept
+    rejected: Counter = field(default_factory=Counter)  # rule draws of the world kept, rejected, by reason
+    world_draws: int = 1  # worlds drawn (the last one kept)
+    worlds_rejected: Counter = field(default_factory=Counter)  # worlds without a bank, by reason
+    templates_tried: int = 0  # templates made into tasks, or discarded, for the kept world
+    templates_discarded: Counter = field(default_factory=Counter)  # by reason
+    seconds: float = 0.0
+
+
+def _settings(knobs: Knobs) -> str:
+    return ", ".join(f"{k} = {v}" for k, v in vars(knobs).items())
+
+
+def generate(seed: str, knobs: Knobs | None = None) -> Generated:
+    """The world and bank of `seed` (see the module docstring); raises
+    GenerationError when the knobs cannot be met."""
+    knobs = knobs or Knobs()
+    knobs.check()
+    start = time.perf_counter()
+    seed = str(seed)
+    memo = Memo()  # hints from earlier searches, shared by every world of this seed (each checked again)
+    rejected: Counter = Counter()
+    for attempt in range(MAX_WORLDS):
+        drawn = draw_world(seed, knobs, attempt, memo)
+        world = drawn.world
+        make = Instantiation(world, Porter(world, BOUNDS, memo), f"alienworlds aliencode bank {VERSION}:{seed}:{attempt}")
+        try:
+            bank = draw_bank(world, make, random.Random(f"alienworlds aliencode bank order {VERSION}:{seed}:{attempt}"),
+                             knobs.tasks)
+        except NoBank as exc:
+            rejected[exc.kind] += 1
+            continue
+        text = bank_toml(world.name, bank, VERSION, _settings(knobs), attempt + 1, rejected, len(world.rules),
+                         sum(r.red_herring for r in world.rules))
+        try:
+            loaded = parse_bank("aliencode", world.name, text, "bank.toml")
+        except BankError as exc:
+            raise GenerationError(f"the written bank does not read back: {exc}") from None
+        if [t.id for t in loaded.tasks] != [c.task.id for c in bank.tasks] or any(
+                _fields(a) != _fields(b.task) for a, b in zip(loaded.tasks, bank.tasks)):
+            raise GenerationError("the written bank does not read back as drawn")
+        return Generated(world, drawn.text, loaded, text, drawn.families, drawn.draws, drawn.rejected, attempt + 1,
+                         rejected, bank.tried, bank.discarded, time.perf_counter() - start)
+    raise GenerationError(f"no world of this seed has a bank after {MAX_WORLDS} worlds: "
+                          + ", ".join(f"{k} {v}" for k, v in sorted(rejected.items())))
+
+
+def _fields(task) -> tuple:
+    return (task.kind, task.band, task.family, task.representation, task.depth, task.prompt, task.example,
+            task.calls, task.reference, task.naive, task.inputs, task.example_inputs, task.variants)

@@ -1,0 +1,250 @@
+"""One template made into one task of one world, or the reason it cannot be.
+
+A template's parameters and inputs are drawn; the naive solution (the
+template) must run cleanly under the manual on every private run, its
+variants must print the same, the private runs must have at least
+MIN_DISTINCT different outputs, and what the task shows must state none of
+them (else the inputs are drawn again, up to INPUT_TRIES times). Then the
+reference is the template ported to the world: for a CRAFT task the
+private calls are written in the manual's semantics and ported too, so the
+CRAFT receives exactly the values the calls mean; since the audit runs the
+naive solution and the variants under the manual on the calls as written
+(ported), they must run cleanly and agree there too. The port must print,
+in the world, what the template prints under the manual, on every private
+run.
+Last, the trivial-strategy battery runs on the task alone; a task some
+strategy passes is discarded.
+
+Every draw comes from a random source of the template's own (seeded with
+the bank's seed and the template's id), so whether a template makes a
+task does not depend on which templates were tried before it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass, field
+
+from aliencode import AlienSyntaxError, Limits, World, parse
+from aliencode.unparse import unparse
+from alienworlds.porting import PortError, Porter
+from alienworlds.ruleset import standard_world
+from alienworlds.tasks.aliencode_audit import exposed_rules, task_rules
+from alienworlds.tasks.aliencode_disclosure import leaks
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, program_output
+from alienworlds.tasks.aliencode_validity import battery
+from alienworlds.tasks.bank import Bank, Task
+from alienworlds.tasks.compare import normalise
+
+from .draws import literal, shown
+from .library import ExampleTemplate, Template, fill
+
+RUNS = 6  # private calls or input tables per task
+MIN_DISTINCT = 3  # distinct expected outputs over the private runs
+INPUT_TRIES = 6  # draws of a task's inputs before the template is given up
+DISTINCT_TRIES = 60  # draws for RUNS + 1 inputs that differ from each other
+STANDARD = standard_world("aliencode")
+
+
+@dataclass
+class Candidate:
+    """A template made into a task that passed every check."""
+
+    template: Template
+    task: Task
+    rules: list[str]
+
+
+@dataclass
+class WorkedExample:
+    template: ExampleTemplate
+    prompt: str
+    program: str  # ported: what the world runs
+    output: str
+    rules: list[str] = field(default_factory=list)
+
+
+class Instantiation:
+    """Make tasks and worked examples of one world (one porter for all)."""
+
+    def __init__(self, world: World, porter: Porter, seed: str, limits: Limits | None = None) -> None:
+        self.world = world
+        self.porter = porter
+        self.seed = seed
+        self.limits = limits or Limits()
+        self.manual = manual_world(world)
+        self.programs = Programs(self.limits)  # compiled programs, shared by every template of the world
+
+    def rng(self, kind: str, template_id: str) -> random.Random:
+        return random.Random(f"{self.seed}:{kind}:{template_id}")
+
+    # -- spelling ---------------------------------------------------------------
+
+    def respell(self, source: str) -> str:
+        """A standard-keyword program in the world's keywords."""
+        if not self.world.keywords:
+            return source
+        return unparse(parse(source, {}), self.world.keywords)
+
+    def respell_prompt(self, text: str) -> str:
+        for keyword in sorted(self.world.keywords):
+            text = re.sub(rf"\b{keyword}\b", self.world.surface(keyword), text)
+        return text
+
+    # -- worked examples --------------------------------------------------------
+
+    def example(self, template: ExampleTemplate) -> WorkedExample | str:
+        """A worked example ported to the world, or why not."""
+        rng = self.rng("example", template.id)
+        values = {name: gen.draw(rng, {}) for name, gen in template.params}
+        source = fill(template.program, {n: literal(v, STANDARD.surface) for n, v in values.items()})
+        prompt = self.respell_prompt(fill(template.prompt, {n: shown(v) for n, v in values.items()}))
+        try:
+            program = self.porter.port(source, examples=[], keywords={}, callers="manual").source
+        except PortError:
+            return "unportable"
+        output, rules = exposed_rules(self.world, self.limits, program)
+        if "[AlienError]" in output or output != program_output(STANDARD, self.limits, source):
+            return "port disagrees"
+        return WorkedExample(template, prompt, program, output, rules)
+
+    # -- tasks --------------------------------------------------------------------
+
+    def task(self, template: Template, worked_outputs: list[str]) -> Candidate | str:
+        """The template made into a task of the world, or why not."""
+        rng = self.rng("task", template.id)
+        values = {name: gen.draw(rng, {}) for name, gen in template.params}
+        code = {n: literal(v, STANDARD.surface) for n, v in values.items()}
+        naive = fill(template.naive, code)
+        variants = [fill(v, code) for v in template.variants]
+        prompt = self.respell_prompt(fill(template.prompt, {n: shown(v) for n, v in values.items()}))
+        drawn = self._inputs(template, rng, naive, variants, prompt)
+        if isinstance(drawn, str):
+            return drawn
+        task, runs_std, expected = drawn
+        if self._passes_unported(task, expected):
+            return "flagged"
+        try:
+            if template.function:
+                reference = self.porter.port(naive, examples=runs_std, keywords={}, callers="manual")
+                calls = [self.porter.port(call, examples=[], keywords={}, callers="manual") for call in runs_std[1:]]
+                if any(c.helpers for c in calls):
+                    return "call needs a helper"
+                task = _with(task, reference=reference.source, calls=tuple(c.source.strip("\n") for c in calls))
+            else:
+                reference = self.porter.port(naive, examples=runs_std, keywords={}, callers="manual")
+                task = _with(task, reference=reference.source)
+        except PortError:
+            return "unportable"
+        if template.function:
+            # the audit runs the naive solution and the variants under the
+            # manual on the calls as written, which are ported: there they
+            # may mean other values than the ones drawn
+            naive_manual = outcomes(self.manual, self.limits, task.naive, task, self.programs)
+            if any("[AlienError]" in o for o in naive_manual):
+                return "naive fails on the ported calls"
+            if any(outcomes(self.manual, self.limits, v, task, self.programs) != naive_manual for v in task.variants):
+                return "variant disagrees on the ported calls"
+        bank = Bank("aliencode", self.world.name, (), (task,), "<generated>")
+        grader = AlienCodeGrader(self.world, bank, self.limits)
+        try:
+            got = grader.expected(task)
+        except BankProblem:
+            return "port disagrees"
+        if [normalise(o) for o in got] != [normalise(o) for o in expected]:
+            return "port disagrees"
+        if leaks(task, got, self.world, self.limits):
+            return "shows an output"
+        validity = battery(self.world, bank, self.limits, grader, worked_outputs)
+        if validity.flagged:
+            return "flagged"
+        rules = task_rules(self.world, self.limits, task, self.programs)
+        return Candidate(template, task, rules)
+
+    def _passes_unported(self, task: Task, expected: list[str]) -> bool:
+        """Whether the naive solution or a variant already prints, in the
+        world, what is expected on every private run: the battery would
+        flag the task, so it is not worth porting (a cheap first look; the
+        battery still decides for the rest)."""
+        want = [normalise(o) for o in expected]
+        return any([normalise(o) for o in outcomes(self.world, self.limits, source, task, self.programs)] == want
+                   for source in (task.naive, *task.variants))
+
+    def _inputs(self, template: Template, rng: random.Random, naive: str, variants: list[str],
+                prompt: str) -> tuple[Task, list[str], list[str]] | str:
+        """Draw the task's example and private runs until they pass the
+        manual-side checks: (the task without reference, the runs in the
+        manual's standard spelling (the example first), the expected
+        outputs)."""
+        reason = "inputs"
+        for _ in range(INPUT_TRIES):
+            tables = self._tables(template, rng)
+            if tables is None:
+                continue
+            task, runs_std = self._shape(template, tables, naive, variants, prompt)
+            expected = outcomes(self.manual, self.limits, task.naive, task, self.programs)
+            if any("[AlienError]" in o for o in expected):
+                reason = "naive fails"
+                continue
+            if any(outcomes(self.manual, self.limits, v, task) != expected for v in task.variants):
+                reason = "variant disagrees"
+                continue
+            if len({tuple(normalise(o)) for o in expected}) < MIN_DISTINCT:
+                reason = "outputs alike"
+                continue
+            if leaks(task, list(expected), self.world, self.limits):
+                reason = "shows an output"
+                continue
+            return task, runs_std, list(expected)
+        return reason
+
+    def _tables(self, template: Template, rng: random.Random) -> list[dict[str, object]] | None:
+        """RUNS + 1 different draws of the template's inputs (the first is the example)."""
+        tables: list[dict[str, object]] = []
+        seen: set[str] = set()
+        for _ in range(DISTINCT_TRIES):
+            env: dict[str, object] = {}
+            for name, gen in template.generators():
+                env[name] = gen.draw(rng, env)
+            key = repr(sorted(env.items()))
+            if key not in seen:
+                seen.add(key)
+                tables.append(env)
+                if len(tables) == RUNS + 1:
+                    return tables
+        return None
+
+    def _shape(self, template: Template, tables: list[dict[str, object]], naive: str, variants: list[str],
+               prompt: str) -> tuple[Task, list[str]]:
+        """The task (world spelling, no reference yet) and its runs in the
+        standard spelling: calls, or binding programs for the porter."""
+        world = self.world
+        common = dict(id=template.id, kind="synthesis", prompt=prompt, band=template.band, family=template.family,
+                      representation=template.representation, depth=template.depth,
+                      naive=self.respell(naive), variants=tuple(self.respell(v) for v in variants))
+        if template.function:
+            calls = [self._call(template, table) for table in tables]
+            task = Task(**common, example=self.respell(calls[0]).strip("\n"),
+                        calls=tuple(self.respell(c).strip("\n") for c in calls[1:]), reference=naive)
+            return task, calls
+        bindings = [{name: literal(table[name], world.surface) for name, _ in template.inputs} for table in tables]
+        runs = ["\n".join(f"SET {name} AS {literal(table[name], STANDARD.surface)}" for name, _ in template.inputs)
+                for table in tables]
+        task = Task(**common, example_inputs=bindings[0], inputs=tuple(bindings[1:]), reference=naive)
+        return task, runs
+
+    @staticmethod
+    def _call(template: Template, table: dict[str, object]) -> str:
+        args = ", ".join(literal(table[p], STANDARD.surface) for p in template.parameters)
+        call = f"{template.craft}({args})"
+        return call if template.prints else f"EMIT({call})"
+
+
+def _with(task: Task, **changes: object) -> Task:
+    from dataclasses import replace
+
+    return replace(task, **changes)
+
+
+__all__ = ["AlienSyntaxError", "Candidate", "Instantiation", "WorkedExample"]
