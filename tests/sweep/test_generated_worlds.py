@@ -1,7 +1,9 @@
 """Worlds a sweep generates from seeds: how the sweep file names them, their
-labels (never the seed), and a generation that fails is isolated: its
-episodes are recorded as failed and the rest of the sweep goes on, with no
-half-written world left behind."""
+labels (never the seed); generated worlds (the generator's files byte for
+byte, in a process or as a Ray task) swept as one family and kept on
+--resume; a generation that fails is isolated: its episodes are recorded as
+failed and the rest of the sweep goes on, with no half-written world left
+behind."""
 
 from __future__ import annotations
 
@@ -74,3 +76,60 @@ def test_a_failed_generation_fails_only_its_own_episodes(tmp_path):
     assert by_world["bad-1"]["status"] == "failed"
     assert re.match(r"world bad-1: the generator exited with status 2: .*--no-such-knob", by_world["bad-1"]["error"])
     assert not (out / "worlds" / "bad-1").exists() and not (out / "worlds" / "bad-1.partial").exists()
+
+
+SMALL = "{ altered = 2, red_herrings = 0, scoped = 0, renamed = 0, tasks = 8 }"
+
+
+@pytest.fixture(scope="module")
+def generated_sweep(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("generated")
+    spec = folder / "sweep.toml"
+    spec.write_text(f'worlds = [{{ seeds = ["s1", "s2"], family = "fresh", knobs = {SMALL} }}]\n'
+                    'agents = ["oracle", "naive"]\nconditions = ["direct"]\npasses = 1\n', encoding="utf-8")
+    out = folder / "out"
+    result = CliRunner().invoke(main, ["sweep", str(spec), "--out", str(out), "--jobs", "2"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return spec, out, result.output
+
+
+def test_worlds_from_seeds_are_generated_then_swept_as_one_family(generated_sweep, tmp_path):
+    spec, out, output = generated_sweep
+    assert "world fresh-1: generated in" in output and "world fresh-2: generated in" in output
+    for index, seed in ((1, "s1"), (2, "s2")):
+        folder = out / "worlds" / f"fresh-{index}"
+        assert sorted(p.name for p in folder.iterdir()) == ["bank.toml", "generated.json", "world.toml"]
+        alone = tmp_path / seed
+        made = CliRunner().invoke(main, ["world", "generate", "--seed", seed, "--altered", "2", "--red-herrings", "0",
+                                         "--scoped", "0", "--renamed", "0", "--tasks", "8", "--out", str(alone)])
+        assert made.exit_code == 0, made.output
+        for name in ("world.toml", "bank.toml"):  # the sweep's world is the generator's, byte for byte
+            assert (folder / name).read_bytes() == (alone / name).read_bytes()
+    state = json.loads((out / "sweep.json").read_text())
+    assert state["counts"] == {"episodes": 4, "done": 4, "failed": 0, "pending": 0}
+    [b] = json.loads((out / "leaderboard.json").read_text())["boards"]
+    assert b["setting"]["family"] == "fresh"
+    rows = {r["system"]: r for r in b["rows"]}
+    assert rows["oracle"]["n"] == 2 and rows["oracle"]["best_at_n"] == 100.0 and rows["oracle"]["rank"] == 1
+    assert rows["naive"]["n"] == 2 and rows["naive"]["rank"] == 2
+
+
+def test_a_resumed_sweep_keeps_its_generated_worlds(generated_sweep):
+    spec, out, _ = generated_sweep
+    before = {p: p.stat().st_mtime_ns for p in (out / "worlds").rglob("*")}
+    result = CliRunner().invoke(main, ["sweep", str(spec), "--out", str(out), "--resume", "--jobs", "1"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "world fresh-1: kept from an earlier run" in result.output
+    assert "4 of 4 episodes done (4 finished before)" in result.output
+    assert {p: p.stat().st_mtime_ns for p in (out / "worlds").rglob("*")} == before
+
+
+def test_generation_runs_as_ray_tasks(tmp_path, ray_local):
+    from alienworlds.sweep.generation import generate_worlds
+
+    sweep = load(tmp_path, f'worlds = [{{ seeds = ["s1"], family = "fresh", knobs = {SMALL} }}, "demo"]\nagents = ["oracle"]\n')
+    resolved, errors = generate_worlds(sweep, tmp_path / "out", 1, ray=True)
+    assert errors == {}
+    generated, demo = resolved.worlds
+    assert generated.spec == str(tmp_path / "out" / "worlds" / "fresh-1" / "world.toml") and generated.world_hash.startswith("sha256:")
+    assert generated.bank == str(tmp_path / "out" / "worlds" / "fresh-1" / "bank.toml") and demo == sweep.worlds[1]
