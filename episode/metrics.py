@@ -171,4 +171,11 @@ def compute_report(events: list[dict]) -> dict:
         "milestone_tokens": sum(tokens.values()),
         "total_tokens": total_tokens,
     }
+    # Exploration metrics (issue 17), AlienLogic side only: computed by the
+    # explorer's hypothesis space from the trace. The AlienCode side and a
+    # shared, language-neutral assembly of this section come separately.
+    if header["language"] == "alienlogic":
+        from alienworlds.explore.alienlogic.metrics import exploration
+
+        report["exploration"] = exploration(events)
     return report
