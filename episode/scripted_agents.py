@@ -71,21 +71,25 @@ class NaiveAgent(ScriptedAgent):
         return self.env.naive_reply(request.task)
 
 
+def calls_in(message: dict, tool_name: str, argument: str) -> list[tuple[object, str]]:
+    """(call id, argument) of each well-formed call of the tool in one message."""
+    out = []
+    for call in message.get("tool_calls") or ():
+        fn = call.get("function") or {}
+        if fn.get("name") != tool_name:
+            continue
+        try:
+            args = json.loads(fn.get("arguments") or "{}")
+        except (TypeError, ValueError):
+            continue
+        if isinstance(args, dict) and isinstance(args.get(argument), str):
+            out.append((call.get("id"), args[argument]))
+    return out
+
+
 def probes_in(messages: list[dict], tool_name: str, argument: str) -> list[str]:
     """The tool arguments of every call in a conversation, in order."""
-    out = []
-    for message in messages:
-        for call in message.get("tool_calls") or ():
-            fn = call.get("function") or {}
-            if fn.get("name") != tool_name:
-                continue
-            try:
-                args = json.loads(fn.get("arguments") or "{}")
-            except (TypeError, ValueError):
-                continue
-            if isinstance(args, dict) and isinstance(args.get(argument), str):
-                out.append(args[argument])
-    return out
+    return [arg for message in messages for _, arg in calls_in(message, tool_name, argument)]
 
 
 class FixedAgent(ScriptedAgent):

@@ -6,10 +6,10 @@ exploration metrics read a conversation through these functions only.
 
 from __future__ import annotations
 
-import json
 import re
 
 from alienlogic import ProofSyntaxError, Theorem, parse_formula, parse_formulas
+from alienworlds.episode.scripted_agents import calls_in
 
 TOOL = "check_proof"
 ARGUMENT = "proof"
@@ -32,16 +32,7 @@ def exchanges(messages: list[dict], tool: str = TOOL, argument: str = ARGUMENT) 
             if len(worked) == 2:
                 out += [(p, v) for p, v in _WORKED.findall(worked[1].split("=== THE WORLD'S RULES", 1)[0])]
         elif role == "assistant":
-            for call in message.get("tool_calls") or ():
-                fn = call.get("function") or {}
-                if fn.get("name") != tool:
-                    continue
-                try:
-                    args = json.loads(fn.get("arguments") or "{}")
-                except (TypeError, ValueError):
-                    continue
-                if isinstance(args, dict) and isinstance(args.get(argument), str):
-                    calls[call.get("id")] = args[argument]
+            calls.update(calls_in(message, tool, argument))
         elif role == "tool" and message.get("tool_call_id") in calls and isinstance(content, str):
             out.append((calls.pop(message["tool_call_id"]), content))
     return out

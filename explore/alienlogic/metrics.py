@@ -11,7 +11,7 @@ with the feedback it got — and measures (docs/explore-alienlogic.md defines ea
 * the redundant-probe rate: probes whose outcome every surviving
   hypothesis predicted (no hypothesis eliminated, bits = 0);
 * coverage after each round: the inference rules at least one probe put to
-  the test (a step of that rule that the checker reached), of the 21;
+  the test (a step of that rule that the checker reached), of all 22;
 * true-patch mass per milestone: the posterior probability the space gives
   the world's true patching of each rule, averaged over the rules — the
   only measure that reads the world (by name, checked against the trace's
