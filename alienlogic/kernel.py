@@ -12,7 +12,7 @@ so checking is linear in the length of the proof.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from alienworlds.ruleset.world import World, standard_world
 
@@ -23,7 +23,7 @@ from .parser import parse_proof
 from .patches import Binding, CompiledWorld
 from .predicates import StepView
 from .proof import Citation, Proof, Step, Theorem
-from .rules import BOX, RULES, Ref
+from .rules import BOX, RULES, Ref, StandardRule
 from .verdict import PARSE_ERROR, Rejection, Verdict
 
 _WORLDS: dict[str, CompiledWorld] = {}  # by world hash: compile each world once
@@ -74,15 +74,9 @@ class _ProofState:
     # -- one step -------------------------------------------------------------
 
     def take(self, step: Step, n: int) -> None:
-        if step.number != n:
-            raise Rejection("LINE_NUMBER", f"step {n} is numbered {step.number}")
-        rule = RULES.get(step.rule)
-        if rule is None:
-            raise Rejection("UNKNOWN_RULE", f"there is no rule named {step.rule!r}")
-        self.boxes.enter(n, step.depth, step.rule == "assume")
+        rule = self.place(step, n)
         self.binding.disabled(rule.name)
-        refs = self._resolve(step, rule.citations, n)
-        derived = rule.check(refs, self)
+        refs, derived = self.apply(step, rule, n)
         if self.binding.has_patches(rule.name):
             view = StepView(step.depth, n, step.formula, refs, self.cited, self.premise_lines)
             if self.binding.conclusion(rule.name, view) is None:
@@ -91,6 +85,21 @@ class _ProofState:
         else:
             self._conclude(derived, step)
         self._record(step, refs)
+
+    def place(self, step: Step, n: int) -> StandardRule:
+        """The checks before a world's rules apply: the number, the rule's name, the boxes."""
+        if step.number != n:
+            raise Rejection("LINE_NUMBER", f"step {n} is numbered {step.number}")
+        rule = RULES.get(step.rule)
+        if rule is None:
+            raise Rejection("UNKNOWN_RULE", f"there is no rule named {step.rule!r}")
+        self.boxes.enter(n, step.depth, step.rule == "assume")
+        return rule
+
+    def apply(self, step: Step, rule: StandardRule, n: int) -> tuple[tuple[Ref, ...], object]:
+        """The citations and whether the standard rule applies; what it derives."""
+        refs = self._resolve(step, rule.citations, n)
+        return refs, rule.check(refs, self)
 
     def _resolve(self, step: Step, kinds: tuple[str, ...], n: int) -> tuple[Ref, ...]:
         cites = step.citations
@@ -130,6 +139,57 @@ class _ProofState:
             self.cited[r.start] += 1
             if r.end != r.start:
                 self.cited[r.end] += 1
+
+
+# Where a step failed in `walk`: before a world's rules apply (so in every
+# world), in the standard rule's applicability (in every world that does not
+# disable the rule), or only in its standard conclusion (which a world's
+# `conclusion` patch replaces).
+PLACE, APPLY, CONCLUDE = "place", "apply", "conclude"
+
+
+@dataclass(frozen=True)
+class StepFacts:
+    """One step as the checker sees it before any world rule: what a
+    hypothesis about a world's patches needs to predict the step's fate."""
+
+    number: int
+    rule: str
+    view: StepView | None  # None when the step failed at PLACE or APPLY
+    failure: Rejection | None  # the standard failure, if any
+    stage: str | None  # PLACE, APPLY or CONCLUDE when it failed there
+
+
+def walk(proof: Proof) -> list[StepFacts]:
+    """The steps of a proof checked by the standard rules alone, with the
+    view a world's side conditions would get at each step (a snapshot).
+
+    The walk goes on past a step whose only fault is its standard conclusion
+    (a world's `conclusion` patch may accept it) and stops at a step that
+    fails at PLACE or APPLY, which no world can accept. The checks are
+    exactly `check`'s, in the same order.
+    """
+    state = _ProofState(proof, compile_world(None).bind())
+    out: list[StepFacts] = []
+    for n, step in enumerate(proof.steps, start=1):
+        try:
+            rule = state.place(step, n)
+        except Rejection as r:
+            out.append(StepFacts(n, step.rule, None, r, PLACE))
+            break
+        try:
+            refs, derived = state.apply(step, rule, n)
+        except Rejection as r:
+            out.append(StepFacts(n, step.rule, None, r, APPLY))
+            break
+        view = StepView(step.depth, n, step.formula, refs, list(state.cited), list(state.premise_lines))
+        try:
+            state._conclude(derived, step)
+            out.append(StepFacts(n, step.rule, view, None, None))
+        except Rejection as r:
+            out.append(StepFacts(n, step.rule, view, r, CONCLUDE))
+        state._record(step, refs)
+    return out
 
 
 def check(proof: Proof | str, world: World | CompiledWorld | None = None, task: Theorem | None = None) -> Verdict:

@@ -24,9 +24,10 @@ AGENTS: dict[str, str] = {
     "fixed": f"{__package__}.scripted_agents:FixedAgent",
     "replay": f"{__package__}.replay_agent:ReplayAgent",
     "openai": f"{__package__}.openai_agent:OpenAIAgent",
-    "explorer": "alienworlds.explore.aliencode.agent:ExplorerAgent",
-    "explorer-random": "alienworlds.explore.aliencode.agent:RandomProbeAgent",
-    "explorer-fixed": "alienworlds.explore.aliencode.agent:FixedProbeAgent",
+    # the explorers and their baselines, one class per language (explore/)
+    "explorer": "alienworlds.explore.by_language:EXPLORER",
+    "explorer-random": "alienworlds.explore.by_language:RANDOM_PROBE",
+    "explorer-fixed": "alienworlds.explore.by_language:FIXED_PROBE",
 }
 BUILT_IN = tuple(AGENTS)
 

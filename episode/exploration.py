@@ -43,7 +43,8 @@ from .html_page import esc, num, table
 
 FILE = "exploration.json"
 FORMAT = 1
-ENGINES: dict[str, str] = {"aliencode": "alienworlds.explore.aliencode.metrics:exploration"}
+ENGINES: dict[str, str] = {"aliencode": "alienworlds.explore.aliencode.metrics:exploration",
+                           "alienlogic": "alienworlds.explore.alienlogic.metrics:exploration"}
 
 
 def register(language: str, path: str) -> None:

@@ -40,7 +40,8 @@ from .engine import Engine
 from .view import read_view
 
 # The only environment attributes the agents read (see the module docstring).
-GUARDED = ("rule_report_prompt", "naive_reply", "fixed_probes", "tool_name", "tool_argument", "calls_per_round")
+# "language": the shared agent names (explore/by_language.py) pick the class by it
+GUARDED = ("language", "rule_report_prompt", "naive_reply", "fixed_probes", "tool_name", "tool_argument", "calls_per_round")
 
 
 def tool_observations(messages: list[dict], tool_name: str, argument: str) -> list[tuple[str, str]]:

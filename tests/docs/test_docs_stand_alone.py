@@ -7,7 +7,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 SOURCES = [p for folder in ("aliencode", "alienlogic", "alienworlds", "ruleset", "manuals", "tasks", "repl", "episode",
-                            "inspect_eval", "cli", "sweep", "tests", "benchmarks") for p in (ROOT / folder).rglob("*.py")]
+                            "inspect_eval", "cli", "sweep", "tests", "benchmarks", "explore", "porting", "generate")
+            for p in (ROOT / folder).rglob("*.py")]
 OUTSIDE = "DESIGN " + "§"  # split so that this file does not match itself
 
 
