@@ -23,7 +23,9 @@ pairwise through the boxes until nothing changes). An observation whose
 explanation needs more runs than the budget waits (`pending`) and is tried
 again whenever its slots' survivors shrink; one that no surviving
 combination explains (its truth lies outside the space) is set aside
-(`unexplained`) and changes nothing.
+(`unexplained`) and changes nothing; so is one whose explanation would cost
+more than `Budget` allows (`costly`: steps, evaluations and runs, never
+seconds).
 
 Mass: each hypothesis has a prior weight (space.py); a slot's surviving mass
 is the sum over its survivors; the joint mass H is the product over slots. A
