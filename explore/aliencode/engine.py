@@ -23,7 +23,9 @@ pairwise through the boxes until nothing changes). An observation whose
 explanation needs more runs than the budget waits (`pending`) and is tried
 again whenever its slots' survivors shrink; one that no surviving
 combination explains (its truth lies outside the space) is set aside
-(`unexplained`) and changes nothing.
+(`unexplained`) and changes nothing; so is one whose explanation would cost
+more than `Budget` allows (`costly`: steps, evaluations and runs, never
+seconds).
 
 Mass: each hypothesis has a prior weight (space.py); a slot's surviving mass
 is the sum over its survivors; the joint mass H is the product over slots. A
@@ -52,12 +54,17 @@ class Budget:
     first: int = 300  # runs to explain an observation at a first try
     observe: int = 3000  # runs for an observation still waiting when nothing else can be learned
     predict: int = 400  # runs to predict the outcomes of one candidate probe
-    steps: int = 2_000_000  # simulated interpreter steps for one attempt (a costly observation is set aside)
-    total: int = 100_000  # runs for all observations together (about 17,000 for a 48-probe trace; later ones: costly)
+    # Work is interpreter steps plus hypothesis outcomes evaluated on recorded
+    # operands. A 48-probe trace on the main world takes about 17,000 runs and
+    # 1.5 million units of work in all, two thirds of it for the worked examples.
+    steps: int = 2_000_000  # work for one attempt at one observation (over it: costly, set aside)
+    total: int = 50_000  # runs for all observations together (later ones: costly)
+    work: int = 10_000_000  # work for all observations together (later ones: costly)
 
     def as_dict(self) -> dict[str, int]:
         return {"runs_first_try": self.first, "runs_per_observation": self.observe, "runs_per_prediction": self.predict,
-                "steps_per_attempt": self.steps, "runs_in_all": self.total, "steps_per_run": SIM_STEPS, "cases_per_slot": CASES_PER_SLOT}
+                "work_per_attempt": self.steps, "runs_in_all": self.total, "work_in_all": self.work,
+                "steps_per_run": SIM_STEPS, "cases_per_slot": CASES_PER_SLOT}
 
 
 class TooCostly(Exception):
@@ -113,6 +120,9 @@ class Engine:
         self._runs_seen: dict[tuple, dict[int, tuple]] = {}
         self.runs = 0
         self.observed_runs = 0  # the runs spent explaining observations (predictions not counted)
+        self.evaluations = 0  # hypothesis outcomes computed on recorded operands
+        self.work = 0  # steps and evaluations, predictions included
+        self.observed_work = 0  # steps and evaluations spent explaining observations
 
     def fork(self) -> "Engine":
         """An engine in the same state that learns on its own (the spaces,
@@ -179,9 +189,9 @@ class Engine:
         domains = self._domains(obs.prepared)
         obs.sizes, obs.full = tuple(len(d) for d in domains.values()), full
         left = self.budget.total - self.observed_runs
-        started = self.runs
+        started, worked = self.runs, self.work
         try:
-            if left <= 0:
+            if left <= 0 or self.observed_work >= self.budget.work:
                 raise TooCostly()
             leaves = self.explain(obs.prepared, domains, obs.expected, obs.tool,
                                   min(left, self.budget.observe if full else self.budget.first))
@@ -190,6 +200,7 @@ class Engine:
             return
         finally:
             self.observed_runs += self.runs - started
+            self.observed_work += self.work - worked
         if leaves is None:
             obs.status = "pending"
             return
@@ -267,10 +278,7 @@ class Engine:
                 return None
             texts = {k: self.spaces[k].hypotheses[members[0]].text for k, members in box.items()}
             run = self.sim.run(prepared, texts, expected, tool)
-            steps += run.steps
-            if run.costly or steps > self.budget.steps:
-                self.runs += runs
-                raise TooCostly()
+            evaluated = self.evaluations
             groups: dict[int, tuple[int, ...]] = {}
             for k, members in box.items():
                 cases = run.calls.get(k)
@@ -283,6 +291,12 @@ class Engine:
                     groups[k] = members[:1]
                 else:
                     groups[k] = tuple(h for h in members if known[h] == mine)
+            spent = run.steps + self.evaluations - evaluated  # interpreter steps and rule evaluations alike
+            steps += spent
+            self.work += spent
+            if run.costly or steps > self.budget.steps:
+                self.runs += runs
+                raise TooCostly()
             consistent = expected is None or (not run.aborted and run.text == expected.shown)
             leaves.append(Leaf(groups, run.text, consistent))
             done: dict[int, tuple[int, ...]] = {}
@@ -302,6 +316,7 @@ class Engine:
         cache = self._runs_seen.setdefault((self.slots[slot].site, tuple(keys)), {})
         missing = [h for h in members if h not in cache]
         if missing:
+            self.evaluations += len(missing) * len(cases)
             space = self.spaces[slot]
             found = space.table.outcomes([space.roots[h] for h in missing], cases, keys)
             for h in missing:
