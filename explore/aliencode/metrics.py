@@ -169,7 +169,6 @@ def exploration(events: list[dict], world: World | None = None) -> dict | None:
     world = world if world is not None else _shipped_world(header)
     truth = _Truth(engine, world) if world is not None else None
     task_rules = {t["id"]: set(t.get("rules") or ()) for t in header.get("tasks") or ()}
-    slot_of = {slot.id: k for k, slot in enumerate(engine.slots)}
     tools = sorted((e for e in events if e.get("type") == "tool" and e.get("counted")), key=lambda e: (e["round"], e["n"]))
     reports = {str(e["milestone"]): e for e in events if e.get("type") == "rule_report"}
     answers: dict[str, list[dict]] = {}
