@@ -5,8 +5,8 @@ goal by the bank's grader (tasks.alienlogic_grading); a designated
 unprovable task scores only as a clean refusal.
 
 AlienLogic has no rule-report score (ExplorationBench §3.3): its diagnostic
-is unprovable recognition. Banks follow DESIGN §7: `tasks/alienlogic/
-<world>.toml` with `kind = "proof"`, `premises` (a list of formulas, or one
+is unprovable recognition. Banks: `bank.toml` beside a world given as a
+file, else `tasks/alienlogic/<world>.toml`, with `kind = "proof"`, `premises` (a list of formulas, or one
 comma-separated string), `goal`, `provable` (default true), a `reference`
 proof (and optionally a manual-trusting `naive` one); worked examples give
 their proof as `program`. A task's rules (for covered/uncovered accuracy) are
@@ -26,7 +26,7 @@ from alienworlds.manuals.alienlogic import EXAMPLES, render
 from alienworlds.ruleset.world import World
 from alienworlds.tasks.alienlogic_audit import audit
 from alienworlds.tasks.alienlogic_grading import AlienLogicGrader
-from alienworlds.tasks.bank import Bank, load_bank
+from alienworlds.tasks.bank import Bank, load_bank, world_bank_path
 
 from . import answers
 from .environment import Environment, TaskInfo, ToolOutcome, Verdict
@@ -57,7 +57,8 @@ class AlienLogicEnvironment(Environment):
     def __init__(self, world: World | str | None = None, bank: Bank | None = None, bank_path: str | Path | None = None) -> None:
         self.world = world if isinstance(world, World) else load_world(world)
         self.compiled = compile_world(self.world)
-        self.bank = bank or load_bank("alienlogic", self.world.name, Path(bank_path) if bank_path else None)
+        path = Path(bank_path) if bank_path else world_bank_path("alienlogic", self.world.name, self.world.source)
+        self.bank = bank or load_bank("alienlogic", self.world.name, path)
         self.grader = AlienLogicGrader(self.world, self.bank)
         self._theorems = {task_id: task.theorem for task_id, task in self.grader.tasks.items()}
         self._manual: str | None = None

@@ -75,8 +75,24 @@ class Bank:
         raise KeyError(task_id)
 
 
+BANK_BESIDE_WORLD = "bank.toml"
+
+
 def bank_path(language: str, world: str) -> Path:
     return BANKS_DIR / language / f"{world}.toml"
+
+
+def world_bank_path(language: str, world: str, world_file: str | Path | None = None) -> Path:
+    """The bank of a world: for a world read from a file, `bank.toml` in the
+    same folder when there is one (a generated world's folder: world.toml,
+    bank.toml, certificates/); otherwise the shipped bank
+    tasks/<language>/<world>.toml. Certificates are found relative to the
+    bank file either way."""
+    if world_file:
+        beside = Path(world_file).parent / BANK_BESIDE_WORLD
+        if beside.is_file():
+            return beside
+    return bank_path(language, world)
 
 
 _TASK_FIELDS = set(Task.__dataclass_fields__) - {"extra"}

@@ -1,0 +1,1 @@
+"""World generators: fresh private worlds from a seed."""
