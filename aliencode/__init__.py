@@ -7,6 +7,8 @@
 
 from __future__ import annotations
 
+import time
+
 from alienworlds.ruleset import Limits, World, standard_world
 
 from .compiler import Program, compile_program
@@ -17,20 +19,29 @@ from .runtime import RunResult, Session, execute
 __version__ = "0.1.0"
 
 
-def compile_source(source: str, world: World | None = None, limits: Limits | None = None) -> Program:
-    """Parse and compile; raises AlienSyntaxError."""
+def compile_source(source: str, world: World | None = None, limits: Limits | None = None,
+                   deadline: float | None = None) -> Program:
+    """Parse and compile within the limits; raises AlienSyntaxError. The
+    wall-clock backstop runs until `deadline` (a time.monotonic() value;
+    default: the limits' wall clock from now)."""
     world = world or standard_world("aliencode")
-    return compile_program(parse(source, world.keywords), world, limits)
+    limits = limits or Limits()
+    if deadline is None:
+        deadline = time.monotonic() + limits.wall_seconds
+    return compile_program(parse(source, world.keywords, limits, deadline), world, limits, deadline)
 
 
 def run_source(source: str, world: World | None = None, limits: Limits | None = None) -> RunResult:
-    """Run a program; every failure is in the result, never raised."""
+    """Run a program; every failure is in the result, never raised. One
+    wall-clock backstop covers parsing, compiling and running."""
     world = world or standard_world("aliencode")
+    limits = limits or Limits()
+    deadline = time.monotonic() + limits.wall_seconds
     try:
-        program = compile_source(source, world, limits)
+        program = compile_source(source, world, limits, deadline)
     except AlienSyntaxError as exc:
         return RunResult("", exc, 0, 0)
-    return execute(program)
+    return Session(limits).execute(program, deadline)
 
 
 __all__ = [

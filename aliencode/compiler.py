@@ -1,6 +1,6 @@
 """Compile an AlienCode syntax tree, under a world, into a host code object.
 
-The world is applied here, once per program (DESIGN §5.3): every operation
+The world is applied here, once per program (docs/architecture.md): every operation
 call and literal is bound to the world's rule for that site and lexical scope,
 or to the standard semantics. The output is a Python AST built node by node
 from our own syntax tree — user names are prefixed `a_`, literals become
@@ -17,19 +17,21 @@ from __future__ import annotations
 
 import ast
 import sys
+import time
 import warnings
 from dataclasses import dataclass, field
 from types import CodeType
+from typing import Callable
 
 from alienworlds.ruleset import Limits, Meter, World, compile_rule, make_operators, operator_namespace
 from alienworlds.ruleset.compile import CompiledRule, op_identifier
-from alienworlds.ruleset.errors import LanguageError
-from alienworlds.ruleset.expr import Expr, parse as parse_rule
+from alienworlds.ruleset.expr import Call, Expr, parse as parse_rule, walk
 from alienworlds.ruleset.world import Rule
 
 from . import syntax as s
-from .errors import AlienSyntaxError
+from .errors import AlienSyntaxError, short
 from .metering import units as probe_units
+from .parser import CLOCK_EVERY, internal_error, time_limit
 from .inline import in_place_form, operator_call, splice, spliceable
 from .operations import SAME_AS_OPERATOR, literal_ok
 from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
@@ -39,6 +41,7 @@ PREFIX = "a_"
 DEPTH = "_d"  # hidden first parameter of every generated function
 MAX_NESTING = 500  # blocks plus expressions, one inside another
 MAX_LOOPS = 20  # nested loops in one function (the host's static block limit)
+_LITERAL_SITES = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ class Bindings:
             self.by_site.setdefault(rule.target, []).append(rule)
         self.compiled: dict[str, CompiledRule] = {}
         self.exprs: dict[str, Expr] = {}
+        self.sizes: dict[str, int] = {}
 
     def rule_for(self, site: str, ctx: Context) -> Rule | None:
         """The rule that changes `site` here, or None for the standard semantics."""
@@ -81,6 +85,12 @@ class Bindings:
         if rule.id not in self.exprs:
             self.exprs[rule.id] = parse_rule(rule.actual or "IDENTITY")
         return self.exprs[rule.id]
+
+    def operators(self, rule: Rule) -> int:
+        """Operator nodes in a rule's expression (at least one)."""
+        if rule.id not in self.sizes:
+            self.sizes[rule.id] = max(1, sum(1 for n in walk(self.expression(rule)) if isinstance(n, Call)))
+        return self.sizes[rule.id]
 
     def function_name(self, rule: Rule) -> str:
         name = f"_w_{self.world.rules.index(rule)}"
@@ -119,38 +129,41 @@ def _call(func: str, args: list[ast.expr]) -> ast.Call:
     return ast.Call(_name(func), args, [])
 
 
-def _nodes(expr: s.Expr | None) -> int:
-    """Expression nodes evaluated for `expr` (each costs a step)."""
+Extra = Callable[[s.Expr], int]  # steps a node costs beyond its own one
+
+
+def _nodes(expr: s.Expr | None, extra: Extra) -> int:
+    """Steps evaluating `expr` costs: one per expression node, plus `extra`."""
     if expr is None:
         return 0
     total, stack = 0, [expr]
     while stack:
         node = stack.pop()
-        total += 1
+        total += 1 + extra(node)
         stack.extend(s.children(node))
     return total
 
 
-def _weight(body: tuple[s.Stmt, ...]) -> int:
-    """Steps charged when a block is entered: one per statement and one per
-    expression node evaluated, not counting the bodies of nested loops and
-    functions (charged when they run), plus one for entering."""
+def _weight(body: tuple[s.Stmt, ...], extra: Extra) -> int:
+    """Steps charged when a block is entered: one per statement and the
+    steps of the expressions evaluated, not counting the bodies of nested
+    loops and functions (charged when they run), plus one for entering."""
     total = 1
     for stmt in body:
         total += 1
         if isinstance(stmt, s.If):
             for cond, branch in stmt.branches:
-                total += _nodes(cond) + _weight(branch) - 1
+                total += _nodes(cond, extra) + _weight(branch, extra) - 1
             if stmt.default:
-                total += _weight(stmt.default) - 1
+                total += _weight(stmt.default, extra) - 1
         elif isinstance(stmt, s.Set):
-            total += sum(_nodes(v) for v in stmt.values)
+            total += sum(_nodes(v, extra) for v in stmt.values)
         elif isinstance(stmt, s.ExprStmt):
-            total += _nodes(stmt.expr)
+            total += _nodes(stmt.expr, extra)
         elif isinstance(stmt, s.Deliver):
-            total += _nodes(stmt.value)
+            total += _nodes(stmt.value, extra)
         elif isinstance(stmt, s.Sweep):
-            total += _nodes(stmt.iterable)
+            total += _nodes(stmt.iterable, extra)
     return total
 
 
@@ -162,16 +175,42 @@ def _tick(weight: int, pos: s.Pos) -> list[ast.stmt]:
     return [_at(charge, pos), _at(check, pos)]
 
 
+# Splicing a world's rule into a call site is only a speed-up (see inline.py):
+# rules larger than this, and any splice beyond the program's budget, are
+# called as compiled lambdas instead, so generated code stays linear in the
+# program's size.
+SPLICE_MAX_NODES = 32
+SPLICE_BUDGET = 200_000  # rule nodes spliced into one program
+
+
 class Compiler:
-    def __init__(self, world: World, limits: Limits) -> None:
+    def __init__(self, world: World, limits: Limits, deadline: float | None = None) -> None:
         self.world = world
         self.limits = limits
+        self.deadline = time.monotonic() + limits.wall_seconds if deadline is None else deadline
+        self._nodes_seen = 0
+        self._splice_left = SPLICE_BUDGET
         self.bindings = Bindings(world)
         self.op_sites: dict[tuple[int, int], str] = {}
         self.bound = 1 << limits.max_int_bits  # integers lie strictly within ±bound
-        meter = Meter(limits)
-        self._const_ns = operator_namespace(make_operators(meter))
+        # Compile-time evaluation has its own budget, never the clock: whether
+        # something is folded depends on the program alone (see `_evaluate`).
+        self._fold_meter = Meter(limits.replace(max_steps=limits.fold_steps, wall_seconds=float("inf")))
+        self._const_ns = operator_namespace(make_operators(self._fold_meter))
         self._literal_fns: dict[str, object] = {}
+
+    # -- steps -----------------------------------------------------------------
+
+    def _extra(self, ctx: Context) -> Extra:
+        """Steps a node costs beyond its own one where `ctx` applies: a call
+        site bound to a world rule costs one more step per operator of the
+        rule beyond the first, so a large rule is paid for where it runs."""
+        def extra(node: s.Expr) -> int:
+            site = _LITERAL_SITES.get(type(node)) or (node.op if isinstance(node, s.OpCall) else None)
+            rule = self.bindings.rule_for(site, ctx) if site else None
+            return 0 if rule is None else self.bindings.operators(rule) - 1
+
+        return extra
 
     # -- statements ------------------------------------------------------------
 
@@ -182,6 +221,7 @@ class Compiler:
         return out or [ast.Pass()]
 
     def stmt(self, st: s.Stmt, ctx: Context) -> list[ast.stmt]:
+        self._tick_clock()
         if isinstance(st, s.Set):
             return [self.set_stmt(st, ctx)]
         if isinstance(st, s.ExprStmt):
@@ -192,7 +232,7 @@ class Compiler:
             return [self.sweep(st, ctx)]
         if isinstance(st, s.While):
             body_ctx = self._loop_body(ctx, st.pos)
-            body = _tick(_weight(st.body) + _nodes(st.cond), st.pos) + self.block(st.body, body_ctx)
+            body = _tick(_weight(st.body, self._extra(body_ctx)) + _nodes(st.cond, self._extra(ctx)), st.pos) + self.block(st.body, body_ctx)
             return [_at(ast.While(self.expr(st.cond, ctx), body, []), st.pos)]
         if isinstance(st, (s.Cease, s.Bypass)):
             if not ctx.in_loop:
@@ -251,16 +291,16 @@ class Compiler:
             seq = _call(self.bindings.function_name(rule), [seq])
         walked = _at(_call("_s_SWEEP", [seq]), st.pos)
         body_ctx = self._loop_body(ctx, st.pos)
-        body = _tick(_weight(st.body), st.pos) + self.block(st.body, body_ctx)
+        body = _tick(_weight(st.body, self._extra(body_ctx)), st.pos) + self.block(st.body, body_ctx)
         return _at(ast.For(target, walked, body, []), st.pos)
 
     def craft(self, st: s.Craft, ctx: Context) -> list[ast.stmt]:
         if len(set(st.params)) != len(st.params):
-            raise AlienSyntaxError(f"duplicate parameter name in {st.name}", st.pos.line, st.pos.column)
+            raise AlienSyntaxError(f"duplicate parameter name in {short(st.name)}", st.pos.line, st.pos.column)
         inner = Context(True, False)
         # Call depth travels as a hidden first argument: no shared counter to
         # restore on the way out.
-        prologue = _tick(_weight(st.body), st.pos)
+        prologue = _tick(_weight(st.body, self._extra(inner)), st.pos)
         too_deep = ast.Compare(_name(DEPTH), [ast.Gt()], [_name("_MAXD")])
         prologue.append(_at(ast.If(too_deep, [ast.Expr(_call("_depth_exceeded", []))], []), st.pos))
         params = [ast.arg(DEPTH), *(ast.arg(PREFIX + p) for p in st.params)]
@@ -271,7 +311,15 @@ class Compiler:
 
     # -- expressions -----------------------------------------------------------
 
+    def _tick_clock(self) -> None:
+        """The wall-clock backstop covers compiling too (looked at every
+        CLOCK_EVERY nodes)."""
+        self._nodes_seen += 1
+        if self._nodes_seen % CLOCK_EVERY == 0 and time.monotonic() > self.deadline:
+            raise time_limit(self.limits)
+
     def expr(self, e: s.Expr, ctx: Context) -> ast.expr:
+        self._tick_clock()
         if isinstance(e, s.Name):
             return _at(_name(PREFIX + e.id), e.pos)
         if isinstance(e, s.IntLit):
@@ -295,15 +343,24 @@ class Compiler:
             return self.operation(e, ctx)
         raise TypeError(f"unknown expression {e!r}")
 
+    def _evaluate(self, fn, values: list[object]) -> tuple[bool, object]:
+        """Evaluate at compile time: (True, value), or (False, None) when the
+        evaluation fails for any reason (a language error, a limit, the fold
+        budget spent, a host exception). A failed evaluation is left to run
+        time, where it is charged and reported like any other, so folding
+        never changes what a program does, only when the work is done."""
+        try:
+            self._fold_meter.charge(1)
+            return True, fn(*values)
+        except Exception:  # noqa: BLE001 - see the docstring: nothing is decided here
+            return False, None
+
     def _fold(self, op: str, values: list[object]) -> ast.expr | None:
         fn = self._const_ns.get(op_identifier(op))
         if fn is None:
             return None
-        try:
-            value = fn(*values)
-        except LanguageError:
-            return None
-        return ast.Constant(value) if literal_ok(value) else None
+        ok, value = self._evaluate(fn, values)
+        return ast.Constant(value) if ok and literal_ok(value) else None
 
     @staticmethod
     def _depth(ctx: Context) -> ast.expr:
@@ -320,13 +377,11 @@ class Compiler:
         fn = self._literal_fns.get(name)
         if fn is None:
             fn = self._literal_fns[name] = self.bindings.compiled[name].bind(self._const_ns)
-        try:
-            result = fn(value)
-        except LanguageError as exc:
-            return _at(_call("_fail", [ast.Constant(exc.kind), ast.Constant(exc.message)]), pos)
-        if literal_ok(result):
+        ok, result = self._evaluate(fn, [value])
+        if ok and literal_ok(result):
             return self._constant(result, pos)
-        return _at(_call(name, [ast.Constant(value)]), pos)  # a mutable value is made afresh each time
+        # A mutable value is made afresh each time; a failure happens at run time.
+        return _at(_call(name, [ast.Constant(value)]), pos)
 
     def _too_long(self, pos: s.Pos) -> ast.expr:
         message = f"sequence length of {self.limits.max_length}"
@@ -370,13 +425,14 @@ class Compiler:
             return _at(self._standard(e.op, args, operands), e.pos)
         expr = self.bindings.expression(rule)
         named = dict(zip(op.operands, operands))
-        if e.op not in LAZY_OPERAND and e.op != "EMIT" and spliceable(expr, named):
+        if e.op not in LAZY_OPERAND and e.op != "EMIT" and self._may_splice(expr) and spliceable(expr, named):
             if e.op not in IN_PLACE:
                 return _at(splice(expr, named, self.bound, self._fold), e.pos)
             direct = in_place_form(e.op, expr)
             if direct is not None:
                 helper, parts = direct
-                return _at(_call(helper, [splice(part, named, self.bound, self._fold) for part in parts]), e.pos)
+                used: set[str] = set()
+                return _at(_call(helper, [splice(part, named, self.bound, self._fold, used) for part in parts]), e.pos)
         fn = self.bindings.function_name(rule)
         if e.op in LAZY_OPERAND:
             thunk = ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), operands[1])
@@ -390,6 +446,13 @@ class Compiler:
         else:
             node = _call(fn, operands)
         return _at(node, e.pos)
+
+    def _may_splice(self, expr: Expr) -> bool:
+        size = sum(1 for _ in walk(expr))
+        if size > SPLICE_MAX_NODES or size > self._splice_left:
+            return False
+        self._splice_left -= size
+        return True
 
     @staticmethod
     def _standard(op: str, args: list[ast.expr], operands: list[ast.expr]) -> ast.expr:
@@ -408,7 +471,7 @@ class Compiler:
 
     def module(self, program: s.Program) -> ast.Module:
         top = Context()
-        body = _tick(_weight(program.body), s.Pos(1, 1)) + self.block(program.body, top)
+        body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(program.body, top)
         return ast.Module(body, [])
 
 
@@ -432,17 +495,19 @@ def _check_nesting(tree: s.Program) -> None:
             stack.extend((child, depth + 1) for child in s.children(node))
 
 
-def compile_program(tree: s.Program, world: World, limits: Limits | None = None) -> Program:
+def compile_program(tree: s.Program, world: World, limits: Limits | None = None, deadline: float | None = None) -> Program:
     """Bind `tree` to `world` and compile it; raise AlienSyntaxError on a
     program the grammar accepts but the language does not (CEASE outside a
-    loop, DELIVER outside a function, ...)."""
+    loop, DELIVER outside a function, ...), with kind LimitExceeded past
+    `deadline` (a time.monotonic() value; default: the limits' wall clock
+    from now) and kind InternalError if compiling fails in a way of ours."""
     limits = limits or Limits()
-    _check_nesting(tree)
-    compiler = Compiler(world, limits)
     old_limit = sys.getrecursionlimit()
     # Building, locating and compiling the host AST recurse once per level.
     sys.setrecursionlimit(max(old_limit, 20 * MAX_NESTING + 2000))
     try:
+        _check_nesting(tree)
+        compiler = Compiler(world, limits, deadline)
         module = compiler.module(tree)
         ast.fix_missing_locations(module)
         with warnings.catch_warnings():
@@ -450,8 +515,12 @@ def compile_program(tree: s.Program, world: World, limits: Limits | None = None)
             # reach a user; the run reports such mistakes as AlienErrors.
             warnings.simplefilter("ignore")
             code = compile(module, FILENAME, "exec", dont_inherit=True)
+    except AlienSyntaxError:
+        raise
     except RecursionError:
         raise AlienSyntaxError(f"the program is nested too deeply (at most {MAX_NESTING} levels)", None, None) from None
+    except Exception as exc:  # noqa: BLE001 - a failure of ours, reported without host detail
+        raise internal_error(exc) from None
     finally:
         sys.setrecursionlimit(old_limit)
     return Program(
@@ -463,4 +532,3 @@ def compile_program(tree: s.Program, world: World, limits: Limits | None = None)
         op_sites=compiler.op_sites,
         units=probe_units(tree),
     )
-

@@ -3,11 +3,23 @@
 from __future__ import annotations
 
 
+# Error messages are bounded: a name or token quoted in one is cut at
+# NAME_CHARS characters, and a whole message at MESSAGE_CHARS.
+NAME_CHARS = 40
+MESSAGE_CHARS = 400
+
+
+def short(text: str, limit: int = NAME_CHARS) -> str:
+    """`text` cut to at most `limit` characters, marked with '…' when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 class AlienError(Exception):
     """An error of an AlienCode program, printed as
     `[AlienError] <Kind>: <message> (line N)`."""
 
     def __init__(self, kind: str, message: str, line: int | None = None, column: int | None = None) -> None:
+        message = short(message, MESSAGE_CHARS)
         super().__init__(message)
         self.kind = kind
         self.message = message
@@ -23,9 +35,14 @@ class AlienError(Exception):
 
 
 class AlienSyntaxError(AlienError):
-    """`at_end`: the text stopped where more was expected (an interactive
-    shell reads another line instead of reporting the error)."""
+    """A program refused before it runs (by the parser or the compiler).
 
-    def __init__(self, message: str, line: int | None, column: int | None, at_end: bool = False) -> None:
-        super().__init__("SyntaxError", message, line, column)
+    `kind` is SyntaxError, or LimitExceeded for a program beyond the source
+    limits (size, tokens, the wall-clock backstop while compiling), or
+    InternalError for a failure of ours. `at_end`: the text stopped where
+    more was expected (an interactive shell reads another line instead of
+    reporting the error)."""
+
+    def __init__(self, message: str, line: int | None, column: int | None, at_end: bool = False, kind: str = "SyntaxError") -> None:
+        super().__init__(kind, message, line, column)
         self.at_end = at_end

@@ -4,7 +4,8 @@ Checked helpers guard every operation whose cost or result could grow without
 bound. Where an operand is a compile-time scalar constant, some operators are
 provably safe in their native host form, which is much faster:
 
-* a comparison with a scalar constant never recurses into containers;
+* a comparison with a scalar constant (a string of at most 256 characters) never
+  recurses into containers and reads little;
 * `+` / `-` with a numeric constant change a number additively (no blow-up)
   and refuse strings and lists with a TypeError;
 * `//` and `/` by a non-zero numeric constant cannot divide by zero.
@@ -31,10 +32,17 @@ _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, ">": ast.Gt, "<=": ast.L
 _ADDITIVE = {"+": ast.Add, "-": ast.Sub}
 _DIVISION = {"//": ast.FloorDiv, "/": ast.Div}
 _SHORT = {"and", "or", "if"}
+SHORT_TEXT = 256  # characters a comparison reads for one step (as the checked operators charge)
 
 
 def _scalar(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (int, float, bool, str))
+
+
+def _short(node: ast.expr) -> bool:
+    """A scalar constant a native comparison reads in a few instructions (a
+    long string would be compared uncharged, character by character)."""
+    return _scalar(node) and not (type(node.value) is str and len(node.value) > SHORT_TEXT)
 
 
 def _number(node: ast.expr) -> bool:
@@ -53,7 +61,7 @@ def operator_call(op: str, args: list[ast.expr], bound: int, fold: Folder | None
             return folded
     if len(args) == 2:
         left, right = args
-        if op in _COMPARE and (_scalar(left) or _scalar(right)):
+        if op in _COMPARE and (_short(left) or _short(right)):
             return ast.Compare(left, [_COMPARE[op]()], [right])
         if op in _ADDITIVE and (_number(left) or _number(right)):
             return _checked_sum(op, left, right, bound)
@@ -64,18 +72,24 @@ def operator_call(op: str, args: list[ast.expr], bound: int, fold: Folder | None
     return operator_node(op, args)
 
 
+# Native sums hand results beyond this to `_beyond`, which checks the
+# integer limit and accounts the memory of a large integer made.
+NATIVE_SUM_BOUND = 1 << 64
+
+
 def _checked_sum(op: str, left: ast.expr, right: ast.expr, bound: int) -> ast.expr:
     """Native `a + c`, `a - c`, `c - a` with the integer-size limit checked
-    inline: `_t if (_t := a + c) < 2**bits else _beyond(_t)`. Every value
+    inline: `_t if (_t := a + c) < 2**64 else _beyond(_t)`. Every value
     already lies in (-2**bits, 2**bits), so adding a constant can leave that
     range on one side only, which is the side checked."""
     const = left if _number(left) else right
     grows = const.value >= 0 if (op == "+" or const is left) else const.value < 0
     total = ast.NamedExpr(ast.Name("_t", ast.Store()), ast.BinOp(left, _ADDITIVE[op](), right))
+    fast = min(bound, NATIVE_SUM_BOUND)
     if grows:
-        within = ast.Compare(total, [ast.Lt()], [ast.Constant(bound)])
+        within = ast.Compare(total, [ast.Lt()], [ast.Constant(fast)])
     else:
-        within = ast.Compare(ast.Constant(-bound), [ast.Lt()], [total])
+        within = ast.Compare(ast.Constant(-fast), [ast.Lt()], [total])
     beyond = ast.Call(ast.Name("_beyond", ast.Load()), [ast.Name("_t", ast.Load())], [])
     return ast.IfExp(within, ast.Name("_t", ast.Load()), beyond)
 
@@ -106,9 +120,11 @@ def spliceable(expr: Expr, operands: dict[str, ast.expr]) -> bool:
     return order == needed
 
 
-def splice(expr: Expr, operands: dict[str, ast.expr], bound: int, fold: Folder | None = None) -> ast.expr:
-    """Host code of `expr` with each operand replaced by its argument code."""
-    return to_python(expr, operands, lambda op, args: operator_call(op, args, bound, fold))
+def splice(expr: Expr, operands: dict[str, ast.expr], bound: int, fold: Folder | None = None,
+           used: set[str] | None = None) -> ast.expr:
+    """Host code of `expr` with each operand replaced by its argument code
+    (`used`: operands already placed elsewhere in the same tree)."""
+    return to_python(expr, operands, lambda op, args: operator_call(op, args, bound, fold), used)
 
 
 # In-place sites whose rule has one of these shapes change the list directly

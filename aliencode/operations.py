@@ -14,9 +14,13 @@ from functools import partial
 from typing import Callable
 
 from alienworlds.ruleset import LanguageError, LimitExceeded, Meter, render, type_name
+from alienworlds.ruleset.memory import size
+from alienworlds.ruleset.text import TextTooLong
 from alienworlds.ruleset.compile import operator_namespace
 from alienworlds.ruleset.errors import index_error, type_error
 from alienworlds.ruleset.operators import make_operators
+
+from .errors import short
 
 # Operations that are exactly one rule operator (compiled as that operator).
 SAME_AS_OPERATOR = {
@@ -33,6 +37,9 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
     limits = meter.limits
     ops = make_operators(meter)
     max_len = limits.max_length
+    max_nesting = limits.max_nesting
+    charge = meter.charge
+    pin = meter.pin
     checked = ops["checked"]
 
     def need_list(seq: object) -> None:
@@ -57,16 +64,22 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         need_list(seq)
         if not seq:
             raise index_error("pop from an empty list")
-        return seq.pop()
+        value = seq.pop()
+        if value.__class__ is list or value.__class__ is tuple:
+            pin(value)
+        return value
 
     def imprint(seq, i, val):
         need_list(seq)
         if type(i) is not int and type(i) is not bool:
             raise type_error(f"positions must be integers, not {type_name(i)}")
         try:
+            old = seq[i]
             seq[i] = val
         except IndexError:
             raise index_error("assignment index out of range") from None
+        if old.__class__ is list or old.__class__ is tuple:
+            pin(old)
 
     def nadir(args):
         return ops["min"](*args)
@@ -80,16 +93,28 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
     def sweep(seq):
         if type(seq) not in (list, tuple, str):
             raise type_error(f"cannot walk a {type_name(seq)}; SWEEP needs a list, tuple or string")
+        if len(seq) > 16 and seq.__class__ is not str:
+            pin(seq)  # a loop's iterator may be all that refers to it
         return seq
 
     def emit_values(values):
         if type(values) not in (list, tuple):
             raise type_error("the values to print must form a list")
-        remaining = limits.max_output - meter.output
-        text = " ".join(render(v, budget=remaining, max_nesting=limits.max_nesting) for v in values) + "\n"
-        meter.output += len(text)
-        if meter.output > limits.max_output:
+        # One budget for the whole line (separators and newline included): no
+        # text is built beyond what the output may still hold.
+        remaining = limits.max_output - meter.output - len(values)
+        texts = []
+        try:
+            for v in values:
+                text = render(v, budget=max(0, remaining), max_nesting=max_nesting, charge=charge)
+                remaining -= len(text)
+                texts.append(text)
+        except TextTooLong:
+            remaining = -1
+        if remaining < 0 or not values and meter.output >= limits.max_output:
             raise LimitExceeded(f"output size of {limits.max_output} characters")
+        text = " ".join(texts) + "\n"
+        meter.output += len(text)
         output.append(text)
 
     def inplace(rule: Callable[..., object], seq, *rest):
@@ -108,10 +133,14 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         where = rule(seq)
         if type(where) is not int and type(where) is not bool:
             raise type_error(f"positions must be integers, not {type_name(where)}")
+        meter.charge(len(seq) >> 4)  # the elements after the position move
         try:
-            return seq.pop(where)
+            value = seq.pop(where)
         except IndexError:
             raise index_error("pop index out of range") from None
+        if value.__class__ is list or value.__class__ is tuple:
+            pin(value)
+        return value
 
     def once(thunk: Callable[[], object]) -> Callable[[], object]:
         """A short-circuit operand, evaluated at most once when a rule needs it."""
@@ -131,19 +160,27 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         if code is None or getattr(fn, "alien_name", None) is None:
             return fn  # not a function: the operation reports it
         if code.co_argcount != 2:
-            raise type_error(f"{fn.alien_name}() must take exactly 1 argument here")
+            raise type_error(f"{short(fn.alien_name)}() must take exactly 1 argument here")
         return partial(fn, depth)
 
     def name_function(fn, name: str) -> None:
         fn.alien_name = name
+        meter.hold(fn, size(fn))
+        if fn.__closure__:
+            pin(fn)  # what it closes over lives as long as it does
 
     def fail(kind: str, message: str, *_evaluated: object):
         raise LanguageError(kind, message)
 
+    big = 1 << limits.max_int_bits
+
     def beyond(value):
-        """A native sum outside (-2**bits, 2**bits): a float is fine, an int is too big."""
+        """A native sum beyond 2**64 (see inline.py): a float is fine; an
+        integer is refused beyond the limit, else accounted as memory made."""
         if value.__class__ is int:
-            raise LimitExceeded(f"integer size of {limits.max_int_bits} bits")
+            if not -big < value < big:
+                raise LimitExceeded(f"integer size of {limits.max_int_bits} bits")
+            meter.hold(value, size(value))
         return value
 
     def depth_exceeded():

@@ -8,6 +8,8 @@ errors become AlienSyntaxError with a line, a column and what was expected.
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterator, Mapping
@@ -16,8 +18,10 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 from lark.lark import PostLex
 
+from alienworlds.ruleset import Limits
+
 from . import syntax as s
-from .errors import AlienSyntaxError
+from .errors import AlienSyntaxError, short
 from .sites import CONSTANT_KEYWORDS, OPERATION_BY_NAME, STATEMENT_KEYWORDS
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -39,19 +43,49 @@ def token_types(keywords: Mapping[str, str]) -> dict[str, str]:
     return table
 
 
+def too_large(which: str, line: int | None = None, column: int | None = None) -> AlienSyntaxError:
+    """A program refused before it runs because it exceeds a limit."""
+    return AlienSyntaxError(which, line, column, kind="LimitExceeded")
+
+
+def time_limit(limits: Limits) -> AlienSyntaxError:
+    return too_large(f"time limit of {limits.wall_seconds:g} seconds")
+
+
+@dataclass
+class _Budget:
+    """What one parse may use: tokens, and time until the run's deadline."""
+
+    limits: Limits
+    deadline: float
+
+
+CLOCK_EVERY = 1024  # tokens between two looks at the clock
+
+
 class _Layout(PostLex):
-    """Keyword retyping plus Python-style INDENT/DEDENT tokens."""
+    """Keyword retyping plus Python-style INDENT/DEDENT tokens; counts tokens
+    against the parse's budget (set by `Parser.parse`)."""
 
     always_accept = ("_NL",)
 
     def __init__(self, types: Mapping[str, str]) -> None:
         self.types = types
+        self.budget = _Budget(Limits(), float("inf"))
 
     def process(self, stream: Iterator[Token]) -> Iterator[Token]:
         parens = 0
         levels = [0]
         last: Token | None = None
+        limits, deadline = self.budget.limits, self.budget.deadline
+        max_tokens = limits.max_tokens
+        count = 0
         for tok in stream:
+            count += 1
+            if count > max_tokens:
+                raise too_large(f"source size of {max_tokens} tokens", tok.line, tok.column)
+            if count % CLOCK_EVERY == 0 and time.monotonic() > deadline:
+                raise time_limit(limits)
             kind = tok.type
             if kind == "NAME" and tok.value in self.types:
                 tok = Token.new_borrow_pos(self.types[tok.value], tok.value, tok)
@@ -252,10 +286,18 @@ class Parser:
     def surface(self, keyword: str) -> str:
         return self.keywords.get(keyword, keyword)
 
-    def parse(self, source: str) -> s.Program:
+    def parse(self, source: str, limits: Limits | None = None, deadline: float | None = None) -> s.Program:
+        """The syntax tree of `source`; raise AlienSyntaxError (a SyntaxError,
+        or LimitExceeded beyond the limits' source size and tokens, or past
+        `deadline`, a time.monotonic() value)."""
+        limits = limits or Limits()
+        if len(source) > limits.max_source:
+            raise too_large(f"source size of {limits.max_source} characters")
         text = source.replace("\r\n", "\n")
         if not text.endswith("\n"):
             text += "\n"
+        layout = self._lark.options.postlex
+        layout.budget = _Budget(limits, time.monotonic() + limits.wall_seconds if deadline is None else deadline)
         try:
             return self._lark.parse(text)
         except AlienSyntaxError:
@@ -263,9 +305,13 @@ class Parser:
         except VisitError as exc:  # an error raised inside the tree builder
             if isinstance(exc.orig_exc, AlienSyntaxError):
                 raise exc.orig_exc from None
-            raise
+            raise internal_error(exc.orig_exc) from None
         except UnexpectedInput as exc:
             raise self._syntax_error(exc, text) from None
+        except RecursionError:
+            raise AlienSyntaxError("the program is nested too deeply", None, None) from None
+        except Exception as exc:  # noqa: BLE001 - a failure of ours, reported without host detail
+            raise internal_error(exc) from None
 
     def _describe(self, terminal: str) -> str:
         if terminal in _TERMINAL_TEXT:
@@ -293,19 +339,40 @@ class Parser:
         if isinstance(exc, UnexpectedToken):
             tok = exc.token
             expected = exc.expected or set()
+            end = _ends_input(tok, text)  # more lines could complete the program (an interactive shell reads on)
             if tok.type == "$END":
                 return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(expected)}", line, column, at_end=True)
             if tok.type == "_INDENT":
                 return AlienSyntaxError("unexpected indent", tok.line or line, tok.column or column)
             if "_INDENT" in expected and len(expected) == 1:
-                return AlienSyntaxError("expected an indented block", tok.line or line, tok.column or column)
-            shown = self._describe(tok.type) if tok.type in ("_NL", "_DEDENT") else repr(tok.value)
+                return AlienSyntaxError("expected an indented block", tok.line or line, tok.column or column, at_end=end)
+            shown = self._describe(tok.type) if tok.type in ("_NL", "_DEDENT") else repr(short(tok.value))
             if tok.type == "OPERATION" or tok.type in STATEMENT_KEYWORDS:
-                shown = f"keyword {tok.value}"
-            return AlienSyntaxError(f"unexpected {shown}; expected {self._expected(expected)}", tok.line or line, tok.column or column)
+                shown = f"keyword {short(tok.value)}"
+            return AlienSyntaxError(f"unexpected {shown}; expected {self._expected(expected)}", tok.line or line, tok.column or column,
+                                    at_end=end)
         if isinstance(exc, UnexpectedEOF):
             return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(set(exc.expected))}", line, column, at_end=True)
         return AlienSyntaxError("invalid syntax", line, column)
+
+
+def _ends_input(tok: Token, text: str) -> bool:
+    """Whether `tok` is layout the input's end produced (the closing
+    dedents, the end marker) with nothing but white space after it."""
+    if tok.type not in ("_DEDENT", "$END"):
+        return False
+    if tok.end_pos is not None:
+        offset = tok.end_pos
+    else:  # a dedent at a line start: it sits where that line's text begins
+        lines = text.split("\n")
+        row = (tok.line or 1) - 1
+        offset = sum(len(x) + 1 for x in lines[:row]) + (tok.column or 1) - 1
+    return not text[offset:].strip()
+
+
+def internal_error(exc: BaseException) -> AlienSyntaxError:
+    return AlienSyntaxError(f"the interpreter failed ({type(exc).__name__}); please report this program", None, None,
+                            kind="InternalError")
 
 
 @lru_cache(maxsize=32)
@@ -317,6 +384,8 @@ def parser_for(keywords: Mapping[str, str] | None = None) -> Parser:
     return _parser_for(tuple(sorted((keywords or {}).items())))
 
 
-def parse(source: str, keywords: Mapping[str, str] | None = None) -> s.Program:
-    """Parse AlienCode `source` in the given surface keywords (standard by default)."""
-    return parser_for(keywords).parse(source)
+def parse(source: str, keywords: Mapping[str, str] | None = None, limits: Limits | None = None,
+          deadline: float | None = None) -> s.Program:
+    """Parse AlienCode `source` in the given surface keywords (standard by
+    default), within the source limits (see `Parser.parse`)."""
+    return parser_for(keywords).parse(source, limits, deadline)

@@ -13,12 +13,14 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass, field
+from functools import partial
+from inspect import CO_OPTIMIZED
 from types import TracebackType
 
 from alienworlds.ruleset import LanguageError, Meter
 
 from .compiler import FILENAME, PREFIX, Program
-from .errors import AlienError
+from .errors import NAME_CHARS, AlienError, short
 from .operations import build
 
 
@@ -62,9 +64,12 @@ class Session:
 
         self.meter = Meter(self.limits or Limits())
         self.namespace = build(self.meter, self.output)
+        self.meter.roots = partial(_roots, self.namespace)
 
-    def execute(self, program: Program) -> RunResult:
-        self.meter.reset()
+    def execute(self, program: Program, deadline: float | None = None) -> RunResult:
+        """Run `program`; the wall-clock backstop runs until `deadline` (a
+        time.monotonic() value; default: the limits' wall clock from now)."""
+        self.meter.reset(deadline)
         self.output.clear()
         for name, rule in program.rules.items():
             self.namespace[name] = rule.bind(self.namespace)
@@ -75,6 +80,22 @@ class Session:
 def execute(program: Program) -> RunResult:
     """Run a program once in a fresh namespace."""
     return Session(program.limits).execute(program)
+
+
+def _roots(namespace: dict[str, object]) -> list[object]:
+    """What a running program can reach (for the memory census): its
+    variables, and the locals of its active calls (generated frames)."""
+    values = [value for name, value in namespace.items() if name.startswith(PREFIX)]
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if code.co_filename == FILENAME and code.co_flags & CO_OPTIMIZED:
+            local = frame.f_locals
+            values.extend(local.values())
+            if type(local) is dict:
+                local.clear()  # the host's snapshot of the locals would keep old values alive
+        frame = frame.f_back
+    return values
 
 
 def _run(program: Program, namespace: dict[str, object], meter: Meter) -> AlienError | None:
@@ -125,12 +146,15 @@ _PY_TYPES = {"int": "int", "float": "float", "str": "str", "bool": "bool", "list
 
 def _plain(message: str) -> str:
     """A host message about generated code, in the language's own words."""
+    # Names are cut short first: messages stay small, and no pattern below
+    # backtracks through a name of a million characters.
+    message = re.sub(r"\w{%d,}" % (NAME_CHARS + 1), lambda m: short(m.group()), message)
     message = re.sub(r"\b" + PREFIX + r"(\w+)", r"\1", message)
     message = re.sub(r"'?\b(\w+)'? object", lambda m: f"{_PY_TYPES.get(m.group(1), 'value')} value", message)
     message = message.replace("positional argument", "argument")
     # Generated functions take the call depth as a hidden first argument.
     message = re.sub(
-        r"(\w+)\(\) takes (\d+) arguments? but (\d+) (?:was|were) given",
+        r"\b([\w…]+)\(\) takes (\d+) arguments? but (\d+) (?:was|were) given",
         lambda m: _takes(m.group(1), int(m.group(2)) - 1, int(m.group(3)) - 1),
         message,
     )
@@ -138,13 +162,13 @@ def _plain(message: str) -> str:
 
 
 def _takes(name: str, want: int, given: int) -> str:
-    return f"{name}() takes {want} argument{'' if want == 1 else 's'} but {given} {'was' if given == 1 else 'were'} given"
+    return f"{short(name)}() takes {want} argument{'' if want == 1 else 's'} but {given} {'was' if given == 1 else 'were'} given"
 
 
 _KNOWN_HOST_MESSAGES = (
     re.compile(r"\w+ value is not callable"),
-    re.compile(r"\w+\(\) takes \d+ arguments? but \d+ (was|were) given"),
-    re.compile(r"\w+\(\) missing \d+ required arguments?: .*"),
+    re.compile(r"[\w…]+\(\) takes \d+ arguments? but \d+ (was|were) given"),
+    re.compile(r"[\w…]+\(\) missing \d+ required arguments?: .*"),
     re.compile(r"cannot unpack non-iterable \w+ value"),
     re.compile(r"(too many|not enough) values to unpack \(expected \d+(, got \d+)?\)"),
 )
@@ -177,7 +201,11 @@ def to_alien_error(exc: BaseException, program: Program) -> AlienError:
             message = f"{program.op_sites[(line, column)]}: {message}"
         return AlienError(exc.kind, message, line, column)
     if isinstance(exc, OverflowError):
-        return AlienError("OverflowError", "numeric result out of range", line, column)
+        # (from a native operator, see inline.py; checked operators raise LanguageError)
+        message = "integer too large to convert to a float" if "too large to convert" in str(exc) else "numeric result out of range"
+        if from_generated and (line, column) in program.op_sites:
+            message = f"{program.op_sites[(line, column)]}: {message}"
+        return AlienError("OverflowError", message, line, column)
     if from_generated and isinstance(exc, TypeError) and (line, column) in program.op_sites:
         return AlienError("TypeError", f"{program.op_sites[(line, column)]}: {_native_operand_message(str(exc))}", line, column)
     if isinstance(exc, RecursionError):
@@ -187,7 +215,7 @@ def to_alien_error(exc: BaseException, program: Program) -> AlienError:
     if from_generated and isinstance(exc, NameError):
         match = re.search(r"'(\w+)'", str(exc))
         name = getattr(exc, "name", None) or (match.group(1) if match else "?")
-        name = name[len(PREFIX):] if name.startswith(PREFIX) else name
+        name = short(name[len(PREFIX):] if name.startswith(PREFIX) else name)
         if isinstance(exc, UnboundLocalError):
             return AlienError("NameError", f"local name '{name}' is used before it is set", line, column)
         return AlienError("NameError", f"name '{name}' is not defined", line, column)

@@ -1,4 +1,4 @@
-"""What an AlienCode world file may say (the language half of DESIGN §4).
+"""What an AlienCode world file may say (the language half of docs/worlds.md).
 
 A rule targets a site (an operation, a literal kind, or SWEEP), gives the
 `actual` behaviour as a rule expression over the site's operands (or
@@ -13,7 +13,7 @@ from typing import Callable, Mapping
 from alienworlds.ruleset import RuleSyntaxError, World, load_world
 from alienworlds.ruleset.compile import check
 from alienworlds.ruleset.expr import Identity, parse, to_text
-from alienworlds.ruleset.world import SCOPES, Schema
+from alienworlds.ruleset.world import SCOPES, Schema, shown
 
 from .sites import KEYWORDS, SITES
 
@@ -23,7 +23,7 @@ DEFAULT_WORLD_ENV = "ALIENCODE_WORLD"
 def _check_rule(raw: Mapping[str, object], problem: Callable[[str, str | None], None]) -> dict[str, object] | None:
     target = raw["target"]
     if target not in SITES:
-        problem(f"unknown site '{target}'; expected an operation such as PLUCK, a literal site (literal.int, literal.float, literal.str, literal.bool) or SWEEP", "target")
+        problem(f"unknown site '{shown(target)}'; expected an operation such as PLUCK, a literal site (literal.int, literal.float, literal.str, literal.bool) or SWEEP", "target")
         return None
     scope = raw.get("scope", "anywhere")
     if scope not in SCOPES:

@@ -8,7 +8,6 @@ column and what was expected there.
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .errors import ProofSyntaxError
 from .formulas import BOT, And, Eq, Exists, Fn, Forall, Formula, Impl, Name, Node, Not, Or, Pred
-from .proof import Citation, Proof, Step
+from .proof import Citation, Proof, Step, line_number
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
 
@@ -33,7 +32,6 @@ _TERMINALS = {
     "_NL": "a line break",
     "$END": "the end of the text",
 }
-_STEP_LINE = re.compile(r"\s*\d+\s*\.")
 
 
 def _check_height(node: Node, tok: Token) -> None:
@@ -82,10 +80,10 @@ class _Build(Transformer):
         return Fn(str(name), terms)
 
     def line_ref(self, n):
-        return Citation(int(n), int(n))
+        return Citation(line_number(n), line_number(n))
 
     def range_ref(self, a, b):
-        return Citation(int(a), int(b), True)
+        return Citation(line_number(a), line_number(b), True)
 
     def premises(self, tok, *formulas):
         kept = tuple(f for f in formulas if f is not None)
@@ -104,7 +102,7 @@ class _Build(Transformer):
         formula, rule, *citations = rest[depth:]
         _check_height(formula, number)
         cites = tuple(c for c in citations if c is not None)
-        return Step(int(number), depth, formula, str(rule), cites, number.line)
+        return Step(line_number(number), depth, formula, str(rule), cites, number.line)
 
     def proof(self, premises, goal, *steps):
         return Proof(premises, goal, steps)
@@ -198,11 +196,19 @@ def _describe(names: set[str]) -> str:
 
 
 def _step_at(text: str, line: int) -> int | None:
-    """The position of the proof step written on `line`, if it is a step line."""
-    lines = text.splitlines()
-    if not 1 <= line <= len(lines) or not _STEP_LINE.match(lines[line - 1]):
+    """The position of the proof step written on `line`, if it is a step line
+    (lines counted as the parser counts them: at each LF)."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines) or not _is_step_line(lines[line - 1]):
         return None
-    return sum(1 for row in lines[:line] if _STEP_LINE.match(row))
+    return sum(1 for row in lines[:line] if _is_step_line(row))
+
+
+def _is_step_line(row: str) -> bool:
+    """Whether a line starts like a step: a number, then a dot."""
+    s = row.lstrip()
+    digits = len(s) - len(s.lstrip("0123456789"))
+    return digits > 0 and s[digits:].lstrip().startswith(".")
 
 
 def parse_formulas(text: str) -> tuple[Formula, ...]:

@@ -1,4 +1,4 @@
-"""The vocabulary of world side conditions (DESIGN §4).
+"""The vocabulary of world side conditions (docs/worlds.md).
 
 A `require` predicate or a `conclusion` expression is a rule expression over
 one step. Operands: `depth`, `line`, `nrefs`, `conclusion`; functions

@@ -8,6 +8,36 @@ from dataclasses import dataclass, field
 from .formulas import Formula
 
 
+# More digits than this (after leading zeros) cannot name a line of any proof.
+MAX_DIGITS = 18
+
+
+class LongNumber(int):
+    """A step number or citation too long to name a line: it compares larger
+    than every line number, so the checker refuses it as it refuses any
+    line that does not exist. Its digits are never converted (CPython
+    converts long digit strings in quadratic time, and refuses very long
+    ones)."""
+
+    def __new__(cls, digits: int) -> "LongNumber":
+        number = super().__new__(cls, 10**MAX_DIGITS)
+        number.digits = digits
+        return number
+
+    def __str__(self) -> str:
+        return f"<a number of {self.digits} digits>"
+
+    __repr__ = __str__
+
+
+def line_number(digits: str) -> int:
+    """The number a run of decimal digits writes, or a LongNumber."""
+    significant = digits.lstrip("0") or "0"
+    if len(significant) > MAX_DIGITS:
+        return LongNumber(len(significant))
+    return int(significant)
+
+
 @dataclass(frozen=True)
 class Citation:
     """A cited line `a` (first == last) or a range `a-b` (a whole subproof)."""

@@ -1,570 +1,51 @@
-"""A prover for AlienLogic worlds: backward search, then a checked write-out.
+"""The AlienLogic prover: a proof the world's checker accepts, or why not.
 
-Search. Goals are sequents (the open assumptions, a formula). `Search.prove`
-tries, in order: the formula is known (a premise, an assumption, or what
-cheap forward eliminations give: conjunction and double-negation
-eliminations, modus ponens and instances with the problem's terms); the
-introduction rule of the goal's shape; eliminations aimed at the goal
-(modus ponens backwards, NOT_E for BOT, ex falso, case analysis on a known
-disjunction, existential elimination, rewriting with an equation, double
-negation); proving the goal at the top level instead (a world may allow a
-rule only there); and "lifting" — proving it inside a box that assumes a
-known formula X, then IMPL_I and IMPL_E (a world may allow a rule only inside
-a box). Every rule application goes through `Oracle`, so disabled rules,
-patched conclusions and side conditions on formulas and depth are exactly the
-world's. Failures are memoised per sequent and budget, successes per
-sequent, and the budget (the height of the proof tree) grows by iterative
-deepening, so the first proof found is a shallow one.
+Two stages, each ending in a proof tree that `writeout.Emitter` writes as
+Fitch lines through the kernel's incremental checker; the finished proof is
+checked once more, whole, before it is returned.
 
-Write-out. A proof tree becomes Fitch lines through the kernel's incremental
-`Checker`, so the result is checked as it is written. Layout conditions the
-search could not see are met by local variants: citing in the other order,
-citing a fresh copy of a line (by `reit`, or by AND_I with a later line and
-an AND elimination), hoisting lines that belong to an outer box before the
-box opens. The finished proof is checked once more, whole, before it is
-returned.
+1. `search.Search`: backward search over sequents in the world's patched
+   rules (iterative deepening on the tree's height, first without and then
+   with boxes lifted around the goal). It finds short, direct proofs and
+   the detours a patched world forces. Its effort is capped by a step
+   count, so hard theorems move on to stage 2 quickly.
+2. `refutation.refute_search`, when the world keeps the classical rules the
+   refutation writes (none of them disabled or given another conclusion):
+   a complete method for classical propositional logic and, by iterative
+   deepening over Herbrand levels, for first-order logic without equality.
+
+In the standard world a theorem that is not a classical consequence is
+reported at once (a propositional countermodel, or a first-order branch that
+stays open with nothing left to add), since no proof of it exists.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from itertools import combinations
 
 from alienworlds.ruleset.world import World
 
-from .formulas import BOT, And, Bot, Eq, Exists, Fn, Forall, Formula, Impl, Name, Not, Or, Pred, Quantified, Term, children
-from .kernel import Checker, check
-from .oracle import Context, Oracle, box, line
-from .proof import Citation, Proof, Theorem
-from .saturation import ground_terms
-from .substitution import substitute
-from .verdict import ALIEN_AXIOM_DISABLED, ALIEN_SIDE_CONDITION
+from .formulas import Formula, Not, Pred
+from .kernel import check
+from .oracle import Oracle
+from .proof import Proof, Theorem
+from .refutation import OutOfTime as RefutationOutOfTime
+from .refutation import refute_search, to_tree
+from .sat import atoms, solve
+from .search import OutOfTime, Search
+from .writeout import EmitFailed, Emitter, Node
 
+# Stage 1's effort per theorem, in search steps (a deterministic measure):
+# a short look for a direct proof before the refutation, and the full search
+# where the refutation does not apply or finds nothing.
+QUICK_STEPS = 300
+SEARCH_STEPS = 20000
 
-@dataclass(eq=False)
-class Node:
-    """A line of the proof tree: `formula` derived by `rule` from `refs` at box
-    depth `depth`; leaves are premises and assumptions (`rule` "premise" or
-    "hyp", `depth` the box that assumes it)."""
-
-    formula: Formula
-    rule: str
-    refs: tuple = ()
-    depth: int = 0
-
-    def size(self, seen: set[int] | None = None) -> int:
-        seen = set() if seen is None else seen
-        if id(self) in seen:
-            return 0
-        seen.add(id(self))
-        return 1 + sum(r.size(seen) for r in self.refs)
-
-
-@dataclass(eq=False)
-class BoxRef:
-    """A cited box: it assumes `assumption` at depth `depth` and ends with `body`."""
-
-    assumption: Formula
-    body: Node
-    depth: int
-
-    def size(self, seen: set[int]) -> int:
-        return 1 + self.body.size(seen)
-
-
-class OutOfTime(Exception):
-    pass
-
-
-WITNESSES = ("c", "d", "e", "c1", "d1", "e1", "c2", "d2", "e2")
-
-
-class Search:
-    """Backward proof search for one theorem in one world (see module doc)."""
-
-    def __init__(self, oracle: Oracle, theorem: Theorem, deadline: float | None = None, lift: bool = True) -> None:
-        self.o = oracle
-        self.theorem = theorem
-        self.premises = tuple(dict.fromkeys(theorem.premises))
-        self.deadline = deadline
-        self.lift_allowed = lift
-        self.failed: dict[tuple, int] = {}
-        self.proved: dict[tuple, Node] = {}
-        self._facts: dict[tuple[Formula, ...], dict[Formula, Node]] = {}
-        self._contexts: dict[tuple[Formula, ...], Context] = {}
-        self.base_terms = _ground_terms((*self.premises, theorem.goal))
-        self.used_names = set().union(*(f.free for f in (*self.premises, theorem.goal)))
-        self.steps = 0
-
-    # -- contexts ---------------------------------------------------------------
-
-    def ctx(self, assumptions: tuple[Formula, ...]) -> Context:
-        c = self._contexts.get(assumptions)
-        if c is None:
-            c = self._contexts[assumptions] = Context.of(self.premises, assumptions)
-        return c
-
-    def terms(self, assumptions: tuple[Formula, ...]) -> list[Term]:
-        out = list(self.base_terms)
-        for t in _ground_terms(assumptions):
-            if t not in out:
-                out.append(t)
-        if not any(type(t) is Name for t in out):
-            out.append(Name(WITNESSES[0]))
-        return out
-
-    def fresh(self, assumptions: tuple[Formula, ...], *avoid: Formula) -> Name:
-        used = set(self.used_names).union(*(a.free for a in assumptions), *(f.free for f in avoid))
-        for n in WITNESSES:
-            if n not in used:
-                return Name(n)
-        i = 3
-        while f"c{i}" in used:
-            i += 1
-        return Name(f"c{i}")
-
-    def facts(self, assumptions: tuple[Formula, ...]) -> dict[Formula, Node]:
-        """What the premises and assumptions give by cheap forward steps."""
-        got = self._facts.get(assumptions)
-        if got is not None:
-            return got
-        d = len(assumptions)
-        if d == 0:
-            known = {}
-            for p in self.premises:
-                if self.o.applies("premise", (), p, 0, self.ctx(())):
-                    known[p] = Node(p, "premise", (), 0)
-        else:
-            known = dict(self.facts(assumptions[:-1]))
-            a = assumptions[-1]
-            known[a] = Node(a, "hyp", (), d)
-        self._facts[assumptions] = known
-        self._forward(known, assumptions, d)
-        return known
-
-    def _forward(self, known: dict[Formula, Node], assumptions, d: int) -> None:
-        o, ctx = self.o, self.ctx(assumptions)
-        terms = self.terms(assumptions)
-        queue = list(known.values())
-        while queue and len(known) < 300:
-            node = queue.pop(0)
-            f = node.formula
-            out: list[Node] = []
-            if type(f) is And:
-                for rule in ("AND_E1", "AND_E2"):
-                    g = o.derive(rule, (line(f),), d, ctx)
-                    if g is not None:
-                        out.append(Node(g, rule, (node,), d))
-            elif type(f) is Not and type(f.body) is Not:
-                g = o.derive("DNE", (line(f),), d, ctx)
-                if g is not None:
-                    out.append(Node(g, "DNE", (node,), d))
-            elif type(f) is Forall:
-                for t in terms:
-                    g = substitute(f.body, f.var, t)
-                    if g.size <= 3 * f.size and o.applies("FORALL_E", (line(f),), g, d, ctx):
-                        out.append(Node(g, "FORALL_E", (node,), d))
-            for other in list(known.values()) + out:
-                for imp, ant in ((node, other), (other, node)):
-                    if type(imp.formula) is Impl and imp.formula.left is ant.formula:
-                        for refs in ((ant, imp), (imp, ant)):
-                            g = o.derive("IMPL_E", tuple(line(r.formula) for r in refs), d, ctx)
-                            if g is not None:
-                                out.append(Node(g, "IMPL_E", refs, d))
-                                break
-            for n in out:
-                if n.formula not in known:
-                    known[n.formula] = n
-                    queue.append(n)
-
-    def _instantiate(self, node: Node, goal: Formula, terms: list[Term], d: int, ctx: Context, depth: int) -> Node | None:
-        """`goal` by FORALL_E steps from `node` (nested universals, up to `depth`)."""
-        f = node.formula
-        if type(f) is not Forall or depth == 0:
-            return None
-        for t in terms:
-            g = substitute(f.body, f.var, t)
-            if not self.o.applies("FORALL_E", (line(f),), g, d, ctx):
-                continue
-            step = Node(g, "FORALL_E", (node,), d)
-            if g is goal:
-                return step
-            deeper = self._instantiate(step, goal, terms, d, ctx, depth - 1)
-            if deeper is not None:
-                return deeper
-        return None
-
-    # -- search -----------------------------------------------------------------
-
-    def run(self, max_budget: int = 14) -> Node | None:
-        for budget in range(1, max_budget + 1):
-            node = self.prove((), self.theorem.goal, budget, False)
-            if node is not None:
-                return node
-        return None
-
-    def _tick(self) -> None:
-        self.steps += 1
-        if self.deadline is not None and self.steps % 256 == 0 and time.perf_counter() > self.deadline:
-            raise OutOfTime()
-
-    def prove(self, assumptions: tuple[Formula, ...], goal: Formula, budget: int, lifted: bool) -> Node | None:
-        key = (assumptions, goal, lifted)
-        got = self.proved.get(key)
-        if got is not None:
-            return got
-        known = self.facts(assumptions)
-        if goal in known:
-            return known[goal]
-        if budget <= 0 or self.failed.get(key, -1) >= budget:
-            return None
-        self._tick()
-        node = self._strategies(assumptions, goal, budget - 1, lifted, known)
-        if node is None:
-            self.failed[key] = budget
-        else:
-            self.proved[key] = node
-        return node
-
-    def _strategies(self, A, goal, b, lifted, known) -> Node | None:
-        o, d, ctx = self.o, len(A), self.ctx(A)
-        sub = self.prove
-        # introduction by the goal's shape
-        t = type(goal)
-        if t is And and o.allowed("AND_I"):
-            if o.derive("AND_I", (line(goal.left), line(goal.right)), d, ctx) is goal:
-                left = sub(A, goal.left, b, lifted)
-                if left is not None:
-                    right = sub(A, goal.right, b, lifted)
-                    if right is not None:
-                        return Node(goal, "AND_I", (left, right), d)
-        elif t is Or:
-            for rule, part in (("OR_I1", goal.left), ("OR_I2", goal.right), ("OR_I1", goal.right), ("OR_I2", goal.left)):
-                if o.applies(rule, (line(part),), goal, d, ctx):
-                    n = sub(A, part, b, lifted)
-                    if n is not None:
-                        return Node(goal, rule, (n,), d)
-        elif t is Impl:
-            if o.applies("IMPL_I", (box(goal.left, goal.right),), goal, d, ctx):
-                n = sub(A + (goal.left,), goal.right, b, lifted)
-                if n is not None:
-                    return Node(goal, "IMPL_I", (BoxRef(goal.left, n, d + 1),), d)
-        elif t is Not:
-            if o.applies("NOT_I", (box(goal.body, BOT),), goal, d, ctx):
-                n = sub(A + (goal.body,), BOT, b, lifted)
-                if n is not None:
-                    return Node(goal, "NOT_I", (BoxRef(goal.body, n, d + 1),), d)
-        elif t is Forall:
-            c = self.fresh(A, goal)
-            inst = substitute(goal.body, goal.var, c)
-            if o.applies("FORALL_I", (line(inst),), goal, d, ctx):
-                n = sub(A, inst, b, lifted)
-                if n is not None:
-                    return Node(goal, "FORALL_I", (n,), d)
-        elif t is Exists:
-            for term in self.terms(A):
-                inst = substitute(goal.body, goal.var, term)
-                if o.applies("EXISTS_I", (line(inst),), goal, d, ctx):
-                    n = sub(A, inst, b, lifted)
-                    if n is not None:
-                        return Node(goal, "EXISTS_I", (n,), d)
-        elif t is Eq and goal.left is goal.right:
-            if o.applies("EQ_I", (), goal, d, ctx):
-                return Node(goal, "EQ_I", (), d)
-        # eliminations aimed at the goal
-        facts = list(known.values())
-        goal_terms = [x for x in _ground_terms((goal,)) if x not in self.terms(A)]
-        if goal_terms and o.allowed("FORALL_E"):
-            for n in facts:
-                if type(n.formula) is Forall:
-                    m = self._instantiate(n, goal, goal_terms + self.terms(A), d, ctx, 3)
-                    if m is not None:
-                        return m
-        for n in facts:
-            f = n.formula
-            if type(f) is Impl and f.left not in known:
-                for order in ((f.left, f), (f, f.left)):
-                    if o.derive("IMPL_E", tuple(line(x) for x in order), d, ctx) is goal:
-                        m = sub(A, f.left, b, lifted)
-                        if m is not None:
-                            return Node(goal, "IMPL_E", (m, n) if order[0] is f.left else (n, m), d)
-                        break
-        if t is Bot:
-            for n in facts:
-                f = n.formula
-                if type(f) is Not:
-                    for order in ((f.body, f), (f, f.body)):
-                        if o.derive("NOT_E", tuple(line(x) for x in order), d, ctx) is BOT:
-                            m = known.get(f.body) or sub(A, f.body, b, lifted)
-                            if m is not None:
-                                return Node(BOT, "NOT_E", (m, n) if order[0] is f.body else (n, m), d)
-                            break
-        for n in facts:
-            f = n.formula
-            if type(f) is Or and f.left not in A and f.right not in A:
-                if o.derive("OR_E", (line(f), box(f.left, goal), box(f.right, goal)), d, ctx) is goal:
-                    left = sub(A + (f.left,), goal, b, lifted)
-                    if left is not None:
-                        right = sub(A + (f.right,), goal, b, lifted)
-                        if right is not None:
-                            return Node(goal, "OR_E", (n, BoxRef(f.left, left, d + 1), BoxRef(f.right, right, d + 1)), d)
-            elif type(f) is Exists:
-                c = self.fresh(A, goal, f)
-                a = substitute(f.body, f.var, c)
-                if a not in A and o.derive("EXISTS_E", (line(f), box(a, goal)), d, ctx) is goal:
-                    m = sub(A + (a,), goal, b, lifted)
-                    if m is not None:
-                        return Node(goal, "EXISTS_E", (n, BoxRef(a, m, d + 1)), d)
-            elif type(f) is Eq and f.left is not f.right:
-                for source in _unrewrites(goal, f.left, f.right):
-                    if not any(o.applies("EQ_E", order, goal, d, ctx) for order in ((line(source), line(f)), (line(f), line(source)))):
-                        continue
-                    src = known.get(source) or sub(A, source, b, lifted)
-                    if src is not None:
-                        for refs in ((src, n), (n, src)):
-                            if o.applies("EQ_E", tuple(line(r.formula) for r in refs), goal, d, ctx):
-                                return Node(goal, "EQ_E", refs, d)
-        if t is not Bot and o.allowed("BOT_E") and any(type(n.formula) is Not for n in facts):
-            if o.applies("BOT_E", (line(BOT),), goal, d, ctx):
-                m = sub(A, BOT, b, lifted)
-                if m is not None:
-                    return Node(goal, "BOT_E", (m,), d)
-        if o.allowed("DNE") and t is not Bot and not (t is Not and type(goal.body) is Not):
-            dn = Not(Not(goal))
-            if o.derive("DNE", (line(dn),), d, ctx) is goal:
-                m = sub(A, dn, b, lifted)
-                if m is not None:
-                    return Node(goal, "DNE", (m,), d)
-        # the goal at the top level instead (rules a world allows only there)
-        for k in range(d - 1, -1, -1):
-            m = self.prove(A[:k], goal, b, lifted)
-            if m is not None:
-                return m
-        # the goal inside a box assuming a known formula, then IMPL_I and IMPL_E
-        if self.lift_allowed and not lifted:
-            for n in facts:
-                x = n.formula
-                if x in A or x is goal:
-                    continue
-                imp = Impl(x, goal)
-                if not o.applies("IMPL_I", (box(x, goal),), imp, d, ctx):
-                    continue
-                for order in ((x, imp), (imp, x)):
-                    if o.derive("IMPL_E", tuple(line(y) for y in order), d, ctx) is goal:
-                        m = sub(A + (x,), goal, b, True)
-                        if m is not None:
-                            i = Node(imp, "IMPL_I", (BoxRef(x, m, d + 1),), d)
-                            return Node(goal, "IMPL_E", (n, i) if order[0] is x else (i, n), d)
-                        break
-                break  # one lifting formula is enough to try
-        return None
-
-
-def _unrewrites(goal: Formula, s: Term, t: Term) -> list[Formula]:
-    """Formulas from which EQ_E with EQ(s, t) could give `goal`: the goal with
-    every occurrence of t, or one of them, put back to s."""
-    out: dict[Formula, None] = {}
-    total = _replace(goal, t, s, None)
-    if total is not goal:
-        out[total] = None
-    count = _count(goal, t)
-    if count > 1:
-        for i in range(count):
-            out.setdefault(_replace(goal, t, s, [i]))
-    return list(out)
-
-
-def _count(node, t: Term) -> int:
-    if node is t:
-        return 1
-    return sum(_count(c, t) for c in children(node))
-
-
-def _replace(node, old: Term, new: Term, which: list[int] | None):
-    """`node` with occurrences of `old` replaced by `new` (all, or the one
-    whose index in left-to-right order is which[0]; which counts down)."""
-    if node is old:
-        if which is None:
-            return new
-        hit = which[0] == 0
-        which[0] -= 1
-        return new if hit else node
-    kids = children(node)
-    if not kids:
-        return node
-    if isinstance(node, Quantified):
-        if node.var in old.free or node.var in new.free:
-            return node
-        return type(node)(node.var, _replace(node.body, old, new, which))
-    if isinstance(node, (Pred, Fn)):
-        return type(node)(node.name, tuple(_replace(c, old, new, which) for c in node.terms))
-    return type(node)(*(_replace(c, old, new, which) for c in kids))
-
-
-def _ground_terms(formulas) -> list[Term]:
-    """The closed terms of `formulas`, smallest first (the order terms are tried)."""
-    return sorted(ground_terms(formulas), key=lambda t: (t.size, str(t)))
-
-
-# -- write-out -------------------------------------------------------------------
-
-
-class EmitFailed(Exception):
-    pass
-
-
-class Emitter:
-    """Write a proof tree as checked Fitch lines (see module doc)."""
-
-    def __init__(self, world: World, theorem: Theorem) -> None:
-        self.theorem = theorem
-        self.c = Checker(theorem.premises, world)
-        self.hyp_lines: list[int] = []
-        self.cache: list[dict[int, int]] = [{}]
-        self.premise_lines: dict[Formula, list[int]] = {}
-
-    def run(self, root: Node) -> Proof:
-        for p in self.theorem.premises:
-            if self.c.take(p, "premise", (), 0) is not None:
-                raise EmitFailed(f"cannot assert the premise {p}")
-            self.premise_lines.setdefault(p, []).append(len(self.c.steps))
-        n = self.emit(root)
-        steps = self.c.steps
-        if n != len(steps) or steps[-1].depth != 0 or steps[-1].rule == "premise":
-            n = self.copy(n)
-            if n is None:
-                raise EmitFailed("cannot end the proof with its goal")
-        return self.c.proof(self.theorem.goal)
-
-    @property
-    def depth(self) -> int:
-        return len(self.hyp_lines)
-
-    def emit(self, node: Node) -> int:
-        if node.rule == "premise":
-            return self.premise_lines[node.formula][0]
-        if node.rule == "hyp":
-            if node.depth > self.depth:
-                raise EmitFailed("an assumption is cited outside its box")
-            return self.hyp_lines[node.depth - 1]
-        for scope in range(min(node.depth, self.depth), -1, -1):
-            got = self.cache[scope].get(id(node))
-            if got is not None:
-                return got
-        if node.depth != self.depth:
-            raise EmitFailed(f"a line of depth {node.depth} is needed at depth {self.depth}")
-        cites: list[Citation] = []
-        for r in node.refs:
-            if isinstance(r, BoxRef):
-                first, last = self.emit_box(r)
-                cites.append(Citation(first, last, True))
-            else:
-                cites.append(Citation(self.emit(r), self.emit(r)))
-        n = self.step(node.formula, node.rule, cites)
-        if n is None:
-            raise EmitFailed(f"cannot write {node.formula} by {node.rule}")
-        self.cache[self.depth][id(node)] = n
-        return n
-
-    def emit_box(self, b: BoxRef) -> tuple[int, int]:
-        for n in _hoistable(b.body, self.depth):
-            self.emit(n)
-        if self.c.take(b.assumption, "assume", (), self.depth + 1) is not None:
-            raise EmitFailed(f"cannot assume {b.assumption}")
-        first = len(self.c.steps)
-        self.hyp_lines.append(first)
-        self.cache.append({})
-        try:
-            last = self.emit(b.body)
-            if last != len(self.c.steps) or (last == first and b.body.rule != "hyp"):
-                last = self.copy(last)
-                if last is None:
-                    raise EmitFailed("cannot end a box with its last formula")
-        finally:
-            self.hyp_lines.pop()
-            self.cache.pop()
-        return first, last
-
-    # -- one step, with layout variants -------------------------------------------
-
-    def step(self, formula: Formula, rule: str, cites: list[Citation]) -> int | None:
-        c = self.c
-        r = c.take(formula, rule, tuple(cites), self.depth)
-        if r is None:
-            return len(c.steps)
-        if r.reason_class not in (ALIEN_SIDE_CONDITION, ALIEN_AXIOM_DISABLED):
-            return None
-        orders = [list(cites)]
-        if len(cites) == 2 and rule in ("IMPL_E", "NOT_E", "EQ_E") and not any(x.is_range for x in cites):
-            orders.append(list(reversed(cites)))
-        for order in orders[1:]:
-            if c.take(formula, rule, tuple(order), self.depth) is None:
-                return len(c.steps)
-        positions = [i for i, x in enumerate(cites) if not x.is_range]
-        for k in range(1, len(positions) + 1):
-            for chosen in combinations(positions, k):
-                for order in orders:
-                    snap = c.snapshot()
-                    new = list(order)
-                    ok = True
-                    for i in chosen:
-                        j = i if order[0] is cites[0] else len(order) - 1 - i
-                        copy = self.copy(order[j].first)
-                        if copy is None:
-                            ok = False
-                            break
-                        new[j] = Citation(copy, copy)
-                    if ok and c.take(formula, rule, tuple(new), self.depth) is None:
-                        return len(c.steps)
-                    c.restore(snap)
-        return None
-
-    def copy(self, k: int) -> int | None:
-        """A new line at the current depth holding line k's formula."""
-        c, f = self.c, self.c.formula(k)
-        if c.take(f, "reit", (Citation(k, k),), self.depth) is None:
-            return len(c.steps)
-        later = [m for m in range(len(c.steps), k, -1) if c.accessible(m)][:3]
-        if not later and self.depth == 0:
-            filler = Eq(Name("c"), Name("c"))
-            snap = c.snapshot()
-            if c.take(filler, "EQ_I", (), 0) is None:
-                later = [len(c.steps)]
-            else:
-                c.restore(snap)
-        for m in later:
-            pair = And(f, c.formula(m))
-            snap = c.snapshot()
-            if c.take(pair, "AND_I", (Citation(k, k), Citation(m, m)), self.depth) is None:
-                n = len(c.steps)
-                for rule in ("AND_E1", "AND_E2"):
-                    if c.take(f, rule, (Citation(n, n),), self.depth) is None:
-                        return len(c.steps)
-            c.restore(snap)
-        return None
-
-
-def _hoistable(root: Node, depth: int) -> list[Node]:
-    """Nodes under `root` that belong at box depth `depth` or shallower,
-    children first (they must be written before a deeper box opens)."""
-    out: list[Node] = []
-    seen: set[int] = set()
-
-    def visit(n: Node) -> None:
-        if id(n) in seen:
-            return
-        seen.add(id(n))
-        for r in n.refs:
-            visit(r.body if isinstance(r, BoxRef) else r)
-        if n.rule not in ("premise", "hyp") and n.depth <= depth:
-            out.append(n)
-
-    visit(root)
-    return out
-
-
-# -- the prover ------------------------------------------------------------------
+# The rules the refutation writes; stage 2 runs only where none of them is
+# disabled or derives something else than the standard rule.
+CLASSICAL_RULES = ("premise", "assume", "reit", "AND_I", "AND_E1", "AND_E2", "OR_I1", "OR_I2", "OR_E", "IMPL_I",
+                   "IMPL_E", "NOT_I", "NOT_E", "BOT_E", "DNE", "FORALL_I", "FORALL_E", "EXISTS_I", "EXISTS_E")
 
 
 @dataclass
@@ -574,40 +55,110 @@ class ProverResult:
     searched: int
     reason: str = ""
     trees: int = 0
+    stage: str = ""  # "search" or "refutation": which stage found the proof
 
     @property
     def found(self) -> bool:
         return self.proof is not None
 
 
+class _Attempt:
+    """Bookkeeping shared by the stages of one `prove` call."""
+
+    def __init__(self, world: World, theorem: Theorem, seconds: float) -> None:
+        self.world = world
+        self.theorem = theorem
+        self.start = time.process_time()
+        self.deadline = self.start + seconds
+        self.searched = 0
+        self.trees = 0
+        self.reasons: list[str] = []
+
+    def result(self, proof: Proof | None, reason: str = "", stage: str = "") -> ProverResult:
+        return ProverResult(proof, time.process_time() - self.start, self.searched, reason, self.trees, stage)
+
+    def write(self, node: Node) -> Proof | None:
+        """The tree written out and checked whole, or None (the reason kept)."""
+        self.trees += 1
+        try:
+            proof = Emitter(self.world, self.theorem).run(node)
+        except EmitFailed as exc:
+            self.reasons.append(str(exc))
+            return None
+        except RecursionError:
+            # the writer recurses along chains of lines; a tree too deep for
+            # it is a failure of this attempt, never a crash
+            self.reasons.append("the proof is nested too deeply to write out")
+            return None
+        verdict = check(proof, self.world, task=self.theorem)
+        if verdict.accepted:
+            return proof
+        self.reasons.append(f"the written proof is refused: {verdict.reason_id}")
+        return None
+
+
 def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float = 20.0) -> ProverResult:
     """A proof of `theorem` the world's checker accepts, or None (with why)."""
-    start = time.perf_counter()
-    deadline = start + seconds
+    run = _Attempt(world, theorem, seconds)
     oracle = Oracle(world)
-    reasons = []
-    trees = 0
+    standard = not world.rules
+    if standard and _propositional(theorem):
+        outcome = solve((*theorem.premises, Not(theorem.goal)))
+        if outcome.satisfiable:
+            return run.result(None, "not a classical consequence (countermodel: " + _assignment(theorem, outcome.model) + ")")
+    try:
+        if _classical(oracle):
+            proof = _search_stage(run, oracle, max_budget, QUICK_STEPS)
+            if proof is not None:
+                return run.result(proof, stage="search")
+            found = refute_search(theorem.premises, theorem.goal, run.deadline)
+            run.searched += found.steps
+            if found.derivation is not None:
+                proof = run.write(to_tree(found.derivation))
+                if proof is not None:
+                    return run.result(proof, stage="refutation")
+            elif found.complete and standard:
+                return run.result(None, "not a classical consequence (a tableau branch stays open)")
+        proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS)
+    except (OutOfTime, RefutationOutOfTime):
+        return run.result(None, "out of time")
+    if proof is not None:
+        return run.result(proof, stage="search")
+    reason = run.reasons[-1] if run.reasons else f"no proof within budget {max_budget}"
+    return run.result(None, reason)
+
+
+def _search_stage(run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int) -> Proof | None:
+    """Backward search, without then with lifting; raises OutOfTime only
+    when the deadline has passed (a spent step allowance ends the stage)."""
     for lift in (False, True):
-        search = Search(oracle, theorem, deadline, lift=lift)
+        search = Search(oracle, run.theorem, run.deadline, lift=lift, max_steps=max_steps)
         try:
             for budget in range(1, max_budget + 1):
-                node = search.prove((), theorem.goal, budget, False)
+                node = search.prove((), run.theorem.goal, budget, False)
                 if node is None:
                     continue
-                trees += 1
-                try:
-                    proof = Emitter(world, theorem).run(node)
-                except EmitFailed as exc:
-                    reasons.append(str(exc))
-                    # forget this tree's sequents and look deeper
-                    search.proved.clear()
-                    continue
-                verdict = check(proof, world, task=theorem)
-                if verdict.accepted:
-                    return ProverResult(proof, time.perf_counter() - start, search.steps, "", trees)
-                reasons.append(f"the written proof is refused: {verdict.reason_id}")
+                proof = run.write(node)
+                if proof is not None:
+                    return proof
+                # forget this tree's sequents and look deeper
                 search.proved.clear()
         except OutOfTime:
-            return ProverResult(None, time.perf_counter() - start, search.steps, "out of time", trees)
-    reason = reasons[-1] if reasons else f"no proof within budget {max_budget}"
-    return ProverResult(None, time.perf_counter() - start, search.steps, reason, trees)
+            if time.process_time() > run.deadline:
+                raise
+        finally:
+            run.searched += search.steps
+    return None
+
+
+def _classical(oracle: Oracle) -> bool:
+    return all(oracle.allowed(r) and r not in oracle.conclusions for r in CLASSICAL_RULES)
+
+
+def _propositional(theorem: Theorem) -> bool:
+    return all(type(a) is Pred and not a.terms for a in atoms((*theorem.premises, theorem.goal)))
+
+
+def _assignment(theorem: Theorem, true: frozenset[Formula]) -> str:
+    names = atoms((*theorem.premises, theorem.goal))
+    return ", ".join(f"{a} {'true' if a in true else 'false'}" for a in names) or "no atoms"

@@ -1,4 +1,4 @@
-"""The standard inference rules (DESIGN §6.2), one function each.
+"""The standard inference rules (docs/alienlogic.md), one function each.
 
 A rule sees the resolved citations of a step and either raises Rejection or
 returns what the step may derive: a formula (the line must be exactly it) or

@@ -1,4 +1,4 @@
-"""Verdicts: what the checker says about a proof (DESIGN §6.3).
+"""Verdicts: what the checker says about a proof (docs/alienlogic.md).
 
 A rejection names a reason class and an id. Standard failures have the
 descriptive ids of FAILURES; a world rule's failure carries only the rule's

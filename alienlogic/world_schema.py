@@ -1,4 +1,4 @@
-"""What an AlienLogic world file may say (the language half of DESIGN §4).
+"""What an AlienLogic world file may say (the language half of docs/worlds.md).
 
 A rule targets a standard inference rule and carries one or more of
 `disabled = true`, `require = "<predicate>"` and `conclusion =

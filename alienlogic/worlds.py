@@ -18,7 +18,7 @@ def default_world_spec() -> str:
     """The world a command uses when none is named.
 
     $ALIENLOGIC_WORLD when set; otherwise the main evaluation world `main`
-    (DESIGN §9), and, as long as no `main` world ships, `standard`.
+    (README.md), and, as long as no `main` world ships, `standard`.
     """
     spec = os.environ.get(DEFAULT_WORLD_ENV)
     if spec:

@@ -7,14 +7,17 @@ import sys
 
 import click
 
+from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
 from alienworlds.cli.lazy import episode_commands
 from alienworlds.ruleset.inputs import InputError, read_input
 from alienworlds.ruleset import Limits, WorldError
 
 from aliencode import __version__, run_source
+from aliencode.errors import AlienError
+from aliencode.runtime import RunResult
 from aliencode.world_schema import DEFAULT_WORLD_ENV, load
 
-EXIT_OK, EXIT_ERROR, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_ERROR, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 WORLD_HELP = (
     "A shipped world's name or a path to a world TOML file. "
@@ -62,21 +65,43 @@ def main() -> None:
 def run(file: str, world_spec: str | None, as_json: bool, max_steps: int | None) -> None:
     """Run an AlienCode program from FILE (or standard input).
 
-    Prints what the program EMITs; an error prints as
-    `[AlienError] <Kind>: <message> (line N)` after the output already
-    produced. Exit status: 0 ran, 1 stopped with an AlienError, 2 bad input.
+    Prints what the program EMITs, byte for byte (UTF-8, control characters
+    included, whether or not standard output is a terminal); an error prints
+    as `[AlienError] <Kind>: <message> (line N)` after the output already
+    produced. Exit status: 0 ran, 1 stopped with an AlienError, 2 bad input,
+    3 internal error (a failure of the interpreter itself, never of the
+    program; reported as InternalError, without a traceback).
     """
     source = read_source(file)
     world = load_world_or_exit(world_spec)
     limits = Limits(max_steps=max_steps) if max_steps else Limits()
-    result = run_source(source, world, limits)
+    try:
+        result = run_source(source, world, limits)
+    except Exception as exc:  # noqa: BLE001 - run_source promises not to raise; if it does, no traceback
+        result = RunResult("", AlienError("InternalError", f"the interpreter failed ({type(exc).__name__})"), 0, 0)
     if as_json:
-        click.echo(json.dumps(result.as_dict(), ensure_ascii=False))
+        write_out(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
     else:
         text = result.text()
         if text:
-            click.echo(text)
-    sys.exit(EXIT_ERROR if result.error else EXIT_OK)
+            write_out(text + "\n")
+    if result.error is None:
+        sys.exit(EXIT_OK)
+    sys.exit(EXIT_INTERNAL if result.error.kind == "InternalError" else EXIT_ERROR)
+
+
+def write_out(text: str) -> None:
+    """Write `text` to standard output as UTF-8, exactly: not through
+    click.echo, which strips ANSI sequences when the output is not a
+    terminal (so piped output would differ from the program's)."""
+    stream = sys.stdout
+    stream.flush()
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a text-only stream (a test harness)
+        stream.write(text)
+    else:
+        buffer.write(text.encode("utf-8", "surrogateescape"))
+        buffer.flush()
 
 
 @main.command()
@@ -107,7 +132,9 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
     """Validate a world file, list its rules, and audit its task bank.
 
     The audit runs every reference and naive solution, computes expected
-    outputs and each task's rules, and checks the bank's promises.
+    outputs and each task's rules, checks the bank's promises, and runs the
+    trivial-strategy battery (naive, wrapped, literal-free, printer,
+    example-copy, variants): a task any of them passes is flagged.
     Exit status: 0 all good, 1 the audit found problems, 2 the world or bank
     is malformed (every problem is listed, naming the file, rule and key).
     """
@@ -129,7 +156,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
         for r in loaded.rules
     ]
     result: dict[str, object] = {"world": loaded.name, "hash": loaded.hash, "ok": True, "problems": [], "rules": rules}
-    bank = _bank_or_exit(loaded, bank_file, required=False)
+    bank = bank_or_exit("aliencode", loaded, bank_file, required=False)
+    result["bank_audit"] = "skipped" if bank is None else "done"
     report = None
     if bank is not None:
         from alienworlds.tasks.aliencode_audit import audit
@@ -142,6 +170,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
             worked_examples=[{"id": e["id"], "band": e["band"], "rules": e["rules"]} for e in report.examples],
             reference_pass=report.reference_pass,
             naive_pass=report.naive_pass,
+            validity=report.validity.as_dict() if report.validity else None,
+            seconds=round(report.seconds, 3),
         )
     if as_json:
         click.echo(json.dumps(result, indent=2))
@@ -156,27 +186,14 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
                        f"naive solutions pass {report.naive_pass}/{n} in the world; audited in {report.seconds:.2f} s")
             for t in report.tasks:
                 click.echo(f"  {t.id:<5} {t.kind:<10} {t.band:<9} {t.family:<8} {','.join(t.rules) or '-'}")
+            if report.validity is not None:
+                click.echo(report.validity.summary())
+        else:
+            click.echo(skipped_audit_note("aliencode", loaded))
         for problem in result["problems"]:
             click.echo(f"problem: {problem}")
         click.echo("ok" if result["ok"] else f"{len(result['problems'])} problems")
     sys.exit(EXIT_OK if result["ok"] else EXIT_ERROR)
-
-
-def _bank_or_exit(loaded, bank_file: str | None, required: bool):
-    """The task bank of a world: --bank, else tasks/aliencode/<world>.toml."""
-    from pathlib import Path
-
-    from alienworlds.tasks.bank import BankError, bank_path, load_bank
-
-    path = Path(bank_file) if bank_file else bank_path("aliencode", loaded.name)
-    if not bank_file and not path.exists() and not required:
-        return None
-    try:
-        return load_bank("aliencode", loaded.name, path)
-    except BankError as exc:
-        for problem in exc.problems:
-            click.echo(f"aliencode: {problem}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
 
 
 @main.command("tasks")
@@ -186,13 +203,18 @@ def _bank_or_exit(loaded, bank_file: str | None, required: bool):
 def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
     """List a world's held-out tasks: prompts and interfaces only.
 
-    Solutions and private calls are never shown.
+    Solutions, private calls and private inputs are never shown; a
+    whole-program task names the inputs its program reads.
     """
     loaded = load_world_or_exit(world_spec)
-    bank = _bank_or_exit(loaded, bank_file, required=True)
+    bank = bank_or_exit("aliencode", loaded, bank_file, required=True)
+    from alienworlds.tasks.aliencode_disclosure import describe_inputs
+
     shown = [
         {"id": t.id, "kind": t.kind, "band": t.band, "family": t.family, "prompt": t.prompt,
-         **({"example": t.example} if t.example else {}), **({"program": t.program} if t.kind == "prediction" else {})}
+         **({"example": t.example} if t.example else {}), **({"program": t.program} if t.kind == "prediction" else {}),
+         **({"inputs": list(t.inputs[0])} if t.inputs else {}),
+         **({"example_inputs": describe_inputs(t.example_inputs, loaded, Limits())} if t.example_inputs else {})}
         for t in bank.tasks
     ]
     if as_json:
@@ -202,6 +224,8 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
         click.echo(f"{t['id']} [{t['kind']}, {t['band']}] {t['prompt']}")
         if t.get("example"):
             click.echo(f"    example: {t['example']}")
+        if t.get("inputs"):
+            click.echo(f"    inputs: {', '.join(t['inputs'])}" + (f" (example: {t['example_inputs']})" if t.get("example_inputs") else ""))
         if t.get("program"):
             click.echo("    program:\n" + "\n".join("      " + line for line in str(t["program"]).strip().splitlines()))
 
@@ -222,7 +246,7 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 
     answer = read_source(file)
     loaded = load_world_or_exit(world_spec)
-    bank = _bank_or_exit(loaded, bank_file, required=True)
+    bank = bank_or_exit("aliencode", loaded, bank_file, required=True)
     try:
         bank.task(task_id)
     except KeyError:
@@ -238,6 +262,54 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
         for i, call in enumerate(result.calls, 1):
             click.echo(f"  call {i}: {'pass' if call.passed else 'fail'} ({call.reason})")
     sys.exit(EXIT_OK if result.passed else EXIT_ERROR)
+
+
+@world.command("generate")
+@click.option("--seed", required=True, metavar="S", help="The seed (any text). Keep it private: it is the world.")
+@click.option("--altered", type=click.IntRange(min=2), default=12, show_default=True, metavar="N",
+              help="Rules that differ from the manual (the PLUCK and CARVE keystone rules included).")
+@click.option("--red-herrings", type=click.IntRange(min=0), default=4, show_default=True, metavar="N",
+              help="Places where an altered operation keeps the manual's meaning (IDENTITY in a narrower scope).")
+@click.option("--scoped", type=click.IntRange(min=0), default=3, show_default=True, metavar="N",
+              help="Altered rules that hold only at top level, in CRAFT bodies or in loops.")
+@click.option("--renamed", type=click.IntRange(min=0), default=3, show_default=True, metavar="N",
+              help="Keywords spelled with invented words (the manual shows them).")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
+              help="Directory to write world.toml into (created if missing).")
+@click.option("--json", "as_json", is_flag=True, help="Print what was generated (name, hash, families, draws, rejections) as JSON.")
+def world_generate(seed: str, altered: int, red_herrings: int, scoped: int, renamed: int, out_dir: str, as_json: bool) -> None:
+    """Generate a fresh world from a seed: DIR/world.toml.
+
+    The same seed and generator version give the same file, byte for byte.
+    Every altered operation stays portable (the porting compiler ports
+    probe programs using it at top level, in a CRAFT and in loops), no two
+    rules behave alike, and indexing (PLUCK) and slicing (CARVE) are always
+    altered. Exit status: 0 written, 1 the knobs cannot be met, 2 bad input.
+    """
+    from pathlib import Path
+
+    from alienworlds.generate import GenerationError, Knobs, generate
+
+    try:
+        result = generate(seed, Knobs(altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed))
+    except GenerationError as exc:
+        click.echo(f"aliencode: cannot generate: {exc}", err=True)
+        sys.exit(EXIT_ERROR)
+    out = Path(out_dir)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "world.toml").write_text(result.text, encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot write {out / 'world.toml'}: {exc.strerror or exc.__class__.__name__}")
+    summary = {"world": result.world.name, "hash": result.world.hash, "path": str(out / "world.toml"),
+               "families": dict(sorted(result.families.items())), "draws": result.draws,
+               "rejected": dict(sorted(result.rejected.items())), "seconds": round(result.seconds, 2)}
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        click.echo(f"wrote {summary['path']}: world {result.world.name} ({result.world.hash}), "
+                   f"{len(result.world.rules)} rules, {result.draws} draws ({sum(result.rejected.values())} rejected)")
+    sys.exit(EXIT_OK)
 
 
 @world.command("compare")
@@ -265,6 +337,53 @@ def world_compare(site: str, left: str, right: str) -> None:
         fail(f"not a rule expression for {site} (operands: {' '.join(SITES[site].operands)}): {exc}")
     click.echo(result.describe(left, right))
     sys.exit(EXIT_OK if result.equivalent else EXIT_ERROR)
+
+
+@main.command()
+@click.argument("file", default="-", metavar="[FILE|-]")
+@click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
+@click.option("--example", "examples", multiple=True, metavar="CALL",
+              help="A call of the program's functions (repeatable). With examples, parameter types come from the calls.")
+@click.option("--whole-program", is_flag=True, help="Nothing outside the program calls its functions (no examples needed).")
+@click.option("--standard-keywords", is_flag=True, help="The program spells keywords as the standard manual does, not as the world's manual.")
+@click.option("--max-size", type=click.IntRange(min=1, max=7), default=5, show_default=True, metavar="N",
+              help="Largest compensation searched (operations, operands and constants).")
+@click.option("--json", "as_json", is_flag=True, help='Print {"source", "changes", "helpers", "seconds", "world_hash"}.')
+def port(file: str, world_spec: str, examples: tuple[str, ...], whole_program: bool, standard_keywords: bool,
+         max_size: int, as_json: bool) -> None:
+    """Port a program written in the manual's semantics to a world.
+
+    Prints a program that prints, under the world, what FILE prints under
+    the manual's semantics: literals the world reads as meant, and
+    compensations for every operation the world changes, found by search
+    and checked by behaviour. Parameter types come from --example calls;
+    without them a function must work for any argument.
+
+    Exit status: 0 ported, 1 some site has no compensation within the
+    bounds (the site and its scope are named), 2 bad input.
+    """
+    from alienworlds.porting import Bounds, PortError, Porter
+
+    from aliencode import AlienSyntaxError
+
+    source = read_source(file)
+    loaded = load_world_or_exit(world_spec)
+    calls = list(examples) if examples else ([] if whole_program else None)
+    try:
+        ported = Porter(loaded, Bounds(max_size=max_size)).port(source, calls, {} if standard_keywords else None)
+    except AlienSyntaxError as exc:
+        fail(f"the program does not parse: {exc}")
+    except PortError as exc:
+        if as_json:
+            click.echo(json.dumps({"error": exc.as_dict(), "world_hash": loaded.hash}, indent=2))
+        else:
+            click.echo(f"aliencode: cannot port: {exc} (site {exc.site}, scope {exc.place})", err=True)
+        sys.exit(EXIT_ERROR)
+    if as_json:
+        click.echo(json.dumps({**ported.as_dict(), "world_hash": loaded.hash}, indent=2, ensure_ascii=False))
+    else:
+        click.echo(ported.source, nl=False)
+    sys.exit(EXIT_OK)
 
 
 @main.command()

@@ -8,6 +8,7 @@ from collections import Counter
 
 import click
 
+from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
 from alienworlds.cli.lazy import episode_commands
 from alienworlds.ruleset.inputs import InputError, read_input
 
@@ -107,7 +108,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
     in the standard calculus, refused here) and certificate (re-checked),
     computes each task's rules, runs the prover (its own proof of every
     provable theorem; a standard proof and no world proof of every
-    unprovable one) and checks the bank's promises. Exit status: 0 all
+    unprovable one), checks the bank's promises and reports the trivial
+    strategies (refuse-all, standard-proof) and the floor they set. Exit status: 0 all
     good, 1 problems found, 2 the world or bank is malformed.
     """
     try:
@@ -126,7 +128,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
         for r in w.rules
     ]
     result: dict[str, object] = {"world": w.name, "hash": w.hash, "ok": not problems, "problems": problems, "rules": rules}
-    bank = _bank_or_exit(w, bank_file, required=False)
+    bank = bank_or_exit("alienlogic", w, bank_file, required=False)
+    result["bank_audit"] = "skipped" if bank is None else "done"
     report = None
     if bank is not None:
         from alienworlds.tasks.alienlogic_audit import audit as audit_bank
@@ -138,6 +141,9 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
             for problem in exc.problems:
                 click.echo(f"alienlogic: {problem}", err=True)
             sys.exit(EXIT_BAD_INPUT)
+        from alienworlds.tasks.validity import battery
+
+        validity = battery(w, bank)
         problems = problems + report.problems
         result.update(
             ok=not problems,
@@ -145,7 +151,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
             tasks=[t.as_dict() for t in report.tasks],
             worked_examples=report.examples,
             **report.summary(),
-            seconds=round(report.seconds, 3),
+            validity=validity.as_dict(),
+            seconds=round(report.seconds + validity.seconds, 3),
         )
     if as_json:
         click.echo(json.dumps(result, indent=2))
@@ -166,10 +173,13 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
                 click.echo(f"prover: proves {pr['world_proves']}/{s['provable']} provable theorems in the world, "
                            f"{pr['standard_proves_unprovable']}/{s['unprovable']} unprovable ones in the standard calculus, "
                            f"none of them in the world ({pr['world_blocked']}/{s['unprovable']} blocked)")
-            click.echo(f"audited in {report.seconds:.2f} s")
+            click.echo(validity.summary())
+            click.echo(f"audited in {report.seconds + validity.seconds:.2f} s")
             for t in report.tasks:
                 kind = "first-order" if t.first_order else "propositional"
                 click.echo(f"  {t.id:<5} {t.family:<12} {'provable' if t.provable else 'unprovable':<11} {kind:<14} {','.join(t.rules) or '-'}")
+        else:
+            click.echo(skipped_audit_note("alienlogic", w))
         for p in problems:
             click.echo(f"problem: {p}")
         click.echo("ok" if not problems else f"{len(problems)} problem{'s' if len(problems) != 1 else ''}")
@@ -236,24 +246,6 @@ def world_generate(seed, out_dir, patches, theorems, unprovable, first_order, ex
     click.echo("  audit: ok (the same as `alienlogic world check DIR/world.toml`)")
 
 
-def _bank_or_exit(w: World, bank_file: str | None, required: bool):
-    """The task bank of a world: --bank, else bank.toml beside a world given
-    as a file, else tasks/alienlogic/<world>.toml."""
-    from pathlib import Path
-
-    from alienworlds.tasks.bank import BankError, load_bank, world_bank_path
-
-    path = Path(bank_file) if bank_file else world_bank_path("alienlogic", w.name, w.source)
-    if not bank_file and not path.exists() and not required:
-        return None
-    try:
-        return load_bank("alienlogic", w.name, path)
-    except BankError as exc:
-        for problem in exc.problems:
-            click.echo(f"alienlogic: {problem}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
-
-
 def _logic_tasks_or_exit(bank):
     from alienworlds.tasks.alienlogic_grading import logic_tasks
     from alienworlds.tasks.bank import BankError
@@ -277,7 +269,7 @@ def _theorem(w: World, bank_file: str | None, task_id: str | None, premises: str
     if task_id is not None:
         if premises is not None or goal is not None:
             fail("give either --task or --premises/--goal, not both")
-        bank = _bank_or_exit(w, bank_file, required=True)
+        bank = bank_or_exit("alienlogic", w, bank_file, required=True)
         return _task_or_exit(_logic_tasks_or_exit(bank), task_id, bank).theorem
     if goal is None:
         fail("give --task ID, or --goal (and --premises) to state a theorem")
@@ -297,7 +289,7 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     References, naive proofs, certificates and provability are never shown.
     """
     w = world_or_exit(world_spec)
-    bank = _bank_or_exit(w, bank_file, required=True)
+    bank = bank_or_exit("alienlogic", w, bank_file, required=True)
     tasks = _logic_tasks_or_exit(bank)
     shown = [{"id": t.id, "prompt": t.prompt, "premises": [str(p) for p in t.theorem.premises], "goal": str(t.theorem.goal)} for t in tasks.values()]
     if as_json:
@@ -326,7 +318,7 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 
     answer = read_text(file)
     w = world_or_exit(world_spec)
-    bank = _bank_or_exit(w, bank_file, required=True)
+    bank = bank_or_exit("alienlogic", w, bank_file, required=True)
     _task_or_exit(_logic_tasks_or_exit(bank), task_id, bank)
     result = AlienLogicGrader(w, bank).grade(task_id, answer)
     if as_json:
@@ -392,7 +384,7 @@ def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_task
         if write:
             if not task_id:
                 fail("--write needs --task (the bank names where the certificate lives)")
-            bank = _bank_or_exit(w, bank_file, required=True)
+            bank = bank_or_exit("alienlogic", w, bank_file, required=True)
             path = _logic_tasks_or_exit(bank)[task_id].certificate
             if path is None:
                 fail(f"task {task_id} names no certificate file")
@@ -419,7 +411,7 @@ def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: 
 
     from alienlogic.certify import check_certificate, dump_certificate, find_certificate
 
-    bank = _bank_or_exit(w, bank_file, required=True)
+    bank = bank_or_exit("alienlogic", w, bank_file, required=True)
     tasks = [t for t in _logic_tasks_or_exit(bank).values() if not t.provable]
     rows, total, ok = [], 0.0, True
     start = time.perf_counter()
@@ -463,15 +455,20 @@ def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: 
 @click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
 @click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
 @click.option("--all", "all_tasks", is_flag=True, help="Every provable task of the bank: report which are proved and how fast.")
-@click.option("--seconds", default=20.0, show_default=True, help="Time limit per theorem.")
-@click.option("--budget", default=14, show_default=True, help="Largest proof-tree height the search tries.")
-@click.option("--json", "as_json", is_flag=True, help='Print {"found", "proof", "seconds", "reason"}.')
+@click.option("--seconds", default=20.0, show_default=True, help="CPU time limit per theorem.")
+@click.option("--budget", default=14, show_default=True, help="Largest proof-tree height the direct search tries.")
+@click.option("--json", "as_json", is_flag=True, help='Print {"found", "proof", "seconds", "reason", "stage", "lines"}.')
 def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, seconds, budget, as_json) -> None:
     """Find a proof under the world's rules and print it in the proof format.
 
-    Backward search over sequents (memoised, iterative deepening), the proof
-    written out and checked by the world's checker before it is printed.
-    Exit status: 0 found, 1 not found within the limits, 2 bad input.
+    First a direct backward search over sequents in the world's patched
+    rules (memoised, iterative deepening; citation orders, fresh copies and
+    helper lemmas where patches call for them); then, in worlds that keep
+    the classical rules, a complete refutation (every classical
+    propositional tautology is proved; first order by Herbrand levels).
+    The proof is written out and checked by the world's checker before it
+    is printed. Exit status: 0 found, 1 not found within the limits, 2 bad
+    input.
     """
     import time
 
@@ -479,31 +476,33 @@ def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, sec
 
     w = world_or_exit(world_spec)
     if all_tasks:
-        bank = _bank_or_exit(w, bank_file, required=True)
+        bank = bank_or_exit("alienlogic", w, bank_file, required=True)
         tasks = [t for t in _logic_tasks_or_exit(bank).values() if t.provable]
-        start = time.perf_counter()
+        start = time.process_time()
         rows = []
         for t in tasks:
             r = prove(w, t.theorem, budget, seconds)
-            rows.append({"task": t.id, "found": r.found, "seconds": round(r.seconds, 4), "lines": len(r.proof.steps) if r.proof else None, "reason": r.reason})
-        total = time.perf_counter() - start
+            rows.append({"task": t.id, "found": r.found, "seconds": round(r.seconds, 4), "lines": len(r.proof.steps) if r.proof else None,
+                         "stage": r.stage or None, "reason": r.reason})
+        total = time.process_time() - start
         found = sum(r["found"] for r in rows)
         if as_json:
             click.echo(json.dumps({"world": w.name, "tasks": rows, "found": found, "seconds": round(total, 3)}, indent=2))
         else:
             for r in rows:
                 click.echo(f"  {r['task']:<5} {'found' if r['found'] else 'NOT FOUND':<9} {r['seconds']:.3f} s" + (f"  {r['lines']} lines" if r["found"] else f"  {r['reason']}"))
-            click.echo(f"{found}/{len(rows)} proved in {total:.2f} s")
+            click.echo(f"{found}/{len(rows)} proved in {total:.2f} s CPU")
         sys.exit(EXIT_OK if found == len(rows) else EXIT_REJECTED)
     theorem = _theorem(w, bank_file, task_id, premises, goal)
     result = prove(w, theorem, budget, seconds)
     if as_json:
         click.echo(json.dumps({"found": result.found, "proof": str(result.proof) if result.proof else None,
-                               "seconds": round(result.seconds, 4), "reason": result.reason}, indent=2))
+                               "seconds": round(result.seconds, 4), "reason": result.reason, "stage": result.stage or None,
+                               "lines": len(result.proof.steps) if result.proof else None}, indent=2))
     elif result.proof is not None:
         click.echo(str(result.proof), nl=False)
     else:
-        click.echo(f"no proof found ({result.reason}; {result.seconds:.2f} s)")
+        click.echo(f"no proof found ({result.reason}; {result.seconds:.2f} s CPU)")
     sys.exit(EXIT_OK if result.found else EXIT_REJECTED)
 
 

@@ -13,29 +13,25 @@ from pathlib import Path
 
 import click
 
-from alienworlds.episode.agents import BUILT_IN, AgentError, make_agent
+from alienworlds.episode.agents import AGENTS, AgentError, make_agent
 from alienworlds.episode.driver import Episode, Settings
-from alienworlds.episode.environment import Environment
+from alienworlds.episode.environments import make_environment
+from alienworlds.episode.interrupt import Interrupted
 from alienworlds.episode.progress import Progress
+from alienworlds.episode.leaderboard import RANKINGS
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
-from alienworlds.episode.report import trajectory_dirs, write_html, write_summary
+from alienworlds.episode.report import trajectory_dirs, write_summary
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-
-
-def environment(language: str, world: str | None, bank: str | None = None) -> Environment:
-    """The environment of `language` for a world name or path (and a bank
-    file other than the world's own)."""
-    if language == "aliencode":
-        from alienworlds.episode.aliencode_env import AlienCodeEnvironment
-
-        return AlienCodeEnvironment(world, bank_path=bank)
-    if language == "alienlogic":
-        from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
-
-        return AlienLogicEnvironment(world, bank_path=bank)
-    raise ValueError(f"unknown language {language!r}")
+SCORECARD_LEGEND = "\n".join((
+    "M0..M4: accuracy (%) at each milestone · gain: last minus M0 · rules: stated correctly at the end / all",
+    "cov, uncov: accuracy on the tasks whose rules were all / not all stated correctly",
+    "prov, unprov (AlienLogic): accuracy on provable theorems, refusals of unprovable ones (unprovable recognition)",
+    "cc: the row above chance-corrected against the floor",
+    "C: tool calls counted · P: probe units spent · T: exploration tokens (prompt + completion)",
+    "Tm: tokens spent at milestones · Ttot: all tokens · time: wall clock",
+))
 
 
 def _param(values: tuple[str, ...]) -> dict[str, object]:
@@ -60,25 +56,41 @@ def _fmt(value: object, digits: int = 1) -> str:
 
 
 def scorecard(rows: list[tuple[str, dict, float | None]]) -> str:
-    """One line per trajectory: the milestone curve, gain, rules, budget."""
+    """One line per trajectory (each agent on its own rows): the milestone
+    curve, then the same curve chance-corrected against the bank's floor;
+    gain, rules (AlienLogic: provable accuracy and unprovable recognition),
+    budget and tokens (exploration T, at milestones Tm, in all)."""
     if not rows:
         return ""
     labels = [f"M{m['t']}" for m in max((r["milestones"] for _, r, _ in rows), key=len)]
+    logic = any(r.get("unprovable_recognition") is not None for _, r, _ in rows)
     name_w = max(10, *(len(n) for n, _, _ in rows))
-    head = f"{'agent':<{name_w}} " + " ".join(f"{lab:>6}" for lab in labels) + f" {'gain':>7} {'rules':>7} {'cov':>6} {'uncov':>6} {'C':>4} {'P':>5} {'T':>9} {'time':>7}"
-    out = [head, "-" * len(head)]
+    split = f" {'prov':>6} {'unprov':>6}" if logic else f" {'rules':>7} {'cov':>6} {'uncov':>6}"
+    head = (f"{'agent':<{name_w}} " + " ".join(f"{lab:>6}" for lab in labels) + f" {'gain':>7}{split}"
+            f" {'C':>4} {'P':>5} {'T':>9} {'Tm':>9} {'Ttot':>9} {'time':>7}")
+    floors = {r.get("floor") for _, r, _ in rows}
+    floor = floors.pop() if len(floors) == 1 else None
+    out = [f"floor (best trivial strategy on this bank): {_fmt(floor)}%; cc = chance-corrected 100 × (M − floor) / (100 − floor)",
+           head, "-" * len(head)]
     for name, r, seconds in rows:
         ms = r["milestones"]
         end = ms[-1] if ms else {}
-        rules = f"{end.get('rule_report_score')}/{end.get('rule_report_of')}" if end.get("rule_report_score") is not None else "–"
         budget = end.get("budget") or {}
         gain = "–" if r["gain"] is None else f"{r['gain']:+.1f}"
-        cells = " ".join(f"{m['accuracy']:>6.1f}" for m in ms) + " " * (7 * (len(labels) - len(ms)))
-        out.append(f"{name:<{name_w}} {cells} {gain:>7} {rules:>7} {_fmt(r['covered_accuracy']):>6} {_fmt(r['uncovered_accuracy']):>6} "
+        pad = " " * (7 * (len(labels) - len(ms)))
+        if logic:
+            cols = f" {_fmt(r.get('provable_accuracy')):>6} {_fmt(r.get('unprovable_recognition')):>6}"
+        else:
+            rules = f"{end.get('rule_report_score')}/{end.get('rule_report_of')}" if end.get("rule_report_score") is not None else "–"
+            cols = f" {rules:>7} {_fmt(r['covered_accuracy']):>6} {_fmt(r['uncovered_accuracy']):>6}"
+        out.append(f"{name:<{name_w}} " + " ".join(f"{m['accuracy']:>6.1f}" for m in ms) + pad + f" {gain:>7}{cols} "
                    f"{budget.get('calls', 0):>4} {budget.get('units', 0):>5} {budget.get('tokens', 0):>9} "
+                   f"{r.get('milestone_tokens', 0):>9} {r.get('total_tokens', 0):>9} "
                    f"{(f'{seconds:.1f}s' if seconds is not None else '–'):>7}")
+        out.append(f"{'  cc':<{name_w}} " + " ".join(f"{_fmt(m.get('chance_corrected')):>6}" for m in ms))
         if r.get("open_book"):
-            out.append(f"{'':<{name_w}} open book after M4: {r['open_book']['accuracy']:.1f}")
+            ob = r["open_book"]
+            out.append(f"{'':<{name_w}} open book after M4: {ob['accuracy']:.1f} (cc {_fmt(ob.get('chance_corrected'))})")
     return "\n".join(out)
 
 
@@ -94,10 +106,11 @@ def episode_command(language: str) -> click.Command:
 
     @click.command("episode")
     @click.option("--agent", "agents", multiple=True, required=True, metavar="NAME",
-                  help=f"The agent: {', '.join(BUILT_IN)}. Repeat (or separate with commas) to run several, each in OUT/NAME.")
+                  help=f"The agent: {', '.join(AGENTS)}. Repeat (or separate with commas) to run several, each in OUT/NAME.")
     @click.option("--world", "world_spec", metavar="W", help="A shipped world's name or a world TOML path (default: the main world).")
     @click.option("--bank", type=click.Path(exists=True, dir_okay=False), metavar="PATH",
-                  help="A task bank file other than the world's own (tasks/<language>/<world>.toml).")
+                  help="The task bank file (default: the world's own, tasks/<language>/<world>.toml; a world given as a path "
+                       "without a shipped bank needs one).")
     @click.option("--condition", type=click.Choice(list(CONDITIONS)), default=None,
                   help="The exploration condition (default autonomous; a replay takes its trace's).")
     @click.option("--trajectories", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
@@ -105,7 +118,9 @@ def episode_command(language: str) -> click.Command:
     @click.option("--out", "out", type=click.Path(file_okay=False), default=None, metavar="DIR",
                   help="Where the trace and reports go (default: out/episodes/<world>-<agent>-<condition>).")
     @click.option("--resume", is_flag=True, help="Continue the trace in DIR if there is one (a finished run is left unchanged).")
-    @click.option("--seed", type=int, default=None, help="The seed of the fixed-probe sequence and the fixed agent (default 0).")
+    @click.option("--seed", type=int, default=None,
+                  help="The base seed (default 0): trajectory i gets seed + i - 1, recorded in its trace. It drives the fixed-probe "
+                       "sequence and the fixed agent, and the openai agent sends it as the request's seed.")
     @click.option("--probes-from", type=click.Path(exists=True), metavar="TRACE",
                   help="hindsight: the trace (or its folder) whose probes are replayed.")
     @click.option("--fixed-calls", type=click.IntRange(min=1, max=CALLS_PER_ROUND), default=CALLS_PER_ROUND, show_default=True,
@@ -118,11 +133,15 @@ def episode_command(language: str) -> click.Command:
     @click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="openai: an extra request field (VALUE as JSON when it parses), e.g. temperature=1.")
     @click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help="openai: milestone requests at once.")
     @click.option("--timeout", type=float, default=600.0, show_default=True, help="openai: seconds per request.")
-    @click.option("--max-retries", type=click.IntRange(min=0), default=6, show_default=True, help="openai: retries on 429/5xx/timeouts.")
-    @click.option("--backoff", type=float, default=2.0, show_default=True, help="openai: the first retry's delay in seconds (doubling).")
+    @click.option("--max-retries", type=click.IntRange(min=0), default=6, show_default=True,
+                  help="openai: retries on 408/409/429/5xx, timeouts and dropped connections (the SDK's backoff, Retry-After "
+                       "honoured), and on 200 replies without choices.")
+    @click.option("--backoff", type=float, default=2.0, show_default=True,
+                  help="openai: the first delay in seconds (doubling) before asking again after a 200 reply without choices.")
     @click.option("--drop-field", "drop_fields", multiple=True, metavar="FIELD", help="openai: an assistant-message field not to send back.")
     @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON instead of the scorecard.")
-    @click.option("--progress/--no-progress", default=None, help="A progress bar (default: when standard error is a terminal).")
+    @click.option("--progress/--no-progress", default=True, show_default=True,
+                  help="Progress on standard error: a bar with counts and an ETA on a terminal, one line per milestone otherwise.")
     def episode(agents, world_spec, bank, condition, trajectories, out, resume, seed, probes_from, fixed_calls, passes, source,
                 base_url, model, api_key_env, params, concurrency, timeout, max_retries, backoff, drop_fields, as_json, progress):
         """Run the ExplorationBench protocol: manual and worked examples,
@@ -136,8 +155,8 @@ def episode_command(language: str) -> click.Command:
         """
         names = [n.strip() for item in agents for n in item.split(",") if n.strip()]
         for name in names:
-            if name not in BUILT_IN:
-                fail(f"unknown agent {name!r}; built in: {', '.join(BUILT_IN)}")
+            if name not in AGENTS:
+                fail(f"unknown agent {name!r}; built in: {', '.join(AGENTS)}")
         recorded = None
         if "replay" in names:
             if not source:
@@ -151,18 +170,14 @@ def episode_command(language: str) -> click.Command:
         seed = seed if seed is not None else (int(recorded["seed"]) if recorded else 0)
         if condition == "hindsight" and not probes_from:
             fail("the hindsight condition needs --probes-from TRACE")
-        try:
-            env = environment(language, world_name, bank)
-        except NotImplementedError as exc:
-            fail(str(exc))
-        except Exception as exc:  # a bad world or bank: report it, no traceback
-            from alienworlds.ruleset import WorldError
+        from alienworlds.ruleset import WorldError
+        from alienworlds.tasks.bank import BankError
 
-            if isinstance(exc, (WorldError, ValueError, FileNotFoundError)) or type(exc).__name__ == "BankError":
-                fail(str(exc))
-            raise
+        try:
+            env = make_environment(language, world_name, bank)
+        except (WorldError, BankError, ValueError, FileNotFoundError, NotImplementedError) as exc:  # no traceback
+            fail(str(exc))
         base = Path(out) if out else Path("out") / "episodes" / f"{env.world_name}-{'-'.join(names)}-{condition}"
-        settings = Settings(condition=condition, seed=seed, probes_from=probes_from, fixed_per_round=fixed_calls, passes=passes)
         options = {"source": source, "base_url": base_url, "model": model, "api_key_env": api_key_env, "params": _param(params),
                    "concurrency": concurrency, "timeout": timeout, "max_retries": max_retries, "backoff": backoff,
                    "drop_fields": drop_fields}
@@ -172,24 +187,30 @@ def episode_command(language: str) -> click.Command:
             dirs = [agent_dir] if trajectories == 1 else [agent_dir / f"t{i}" for i in range(1, trajectories + 1)]
             for index, directory in enumerate(dirs, start=1):
                 label = name if trajectories == 1 else f"{name}/t{index}"
+                own_seed = seed + index - 1  # each trajectory its own seed
+                settings = Settings(condition=condition, seed=own_seed, probes_from=probes_from, fixed_per_round=fixed_calls,
+                                    passes=passes)
                 try:
-                    agent = make_agent(name, env, seed=seed, **options)
+                    agent = make_agent(name, env, seed=own_seed, **options)
                 except AgentError as exc:
                     fail(str(exc))
-                bar = Progress(enabled=progress, prefix=f"{label} ")
+                bar = Progress(mode=None if progress else "off", prefix=f"{label} ")
                 started = time.perf_counter()
                 try:
                     report = Episode(env, agent, directory, settings, resume=resume, progress=bar).run()
                 except (TraceError, AgentError, ValueError) as exc:
-                    bar.close()
                     click.echo(f"{language}: {label}: the run stopped: {exc}", err=True)
                     click.echo(f"{language}: continue it with --resume --out {base}", err=True)
                     sys.exit(EXIT_FAILED)
+                except Interrupted as exc:
+                    click.echo(f"\n{language}: {label}: {exc}; every reply received is in {directory / TRACE_NAME}", err=True)
+                    click.echo(f"{language}: continue it with --resume --out {base}", err=True)
+                    sys.exit(exc.exit_status)
                 finally:
                     agent.close()
                 rows.append((label, report, time.perf_counter() - started))
                 reports.append({"agent": name, "trajectory": index, "dir": str(directory), "report": report})
-            write_summary(agent_dir, dirs)
+            write_summary(agent_dir, dirs, pages=len(names) == 1)  # several agents: one index over all, below
             all_dirs += dirs
         if len(names) > 1:  # one chart and table comparing the agents
             write_summary(base, all_dirs, [label for label, _, _ in rows])
@@ -199,6 +220,7 @@ def episode_command(language: str) -> click.Command:
         click.echo(f"{language} episode · world {env.world_name} ({env.world_hash[:19]}…) · condition {condition} · "
                    f"{len(env.tasks())} tasks × {passes} answers · out {base}")
         click.echo(scorecard(rows))
+        click.echo(SCORECARD_LEGEND)
 
     return episode
 
@@ -210,34 +232,57 @@ def report_command(language: str) -> click.Command:
     @click.command("report")
     @click.argument("dirs", nargs=-1, required=True, type=click.Path(exists=True), metavar="DIR...")
     @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="OUTDIR",
-                  help="Where report.md, curves.png and summary.json go (default: the DIR when one is given, else their common folder).")
-    @click.option("--html", "as_html", is_flag=True, help="Also write a browsable replay of each trace (DIR/replay.html).")
-    @click.option("--json", "as_json", is_flag=True, help="Print the aggregate (Best@n, Mean@n, ...) as JSON.")
-    def report(dirs, out, as_html, as_json):
-        """Aggregate trajectories: Best@n (lowest index breaks ties),
-        Mean@n, worst, per-band and per-family accuracy; writes report.md
-        and a plot of the milestone curves (PNG)."""
+                  help="Where report.md, summary.json, curves.png, curves.svg and index.html go "
+                       "(default: the DIR when one is given, else their common folder).")
+    @click.option("--html/--no-html", "pages", default=True, show_default=True,
+                  help="Write OUTDIR/index.html and each trajectory's DIR/replay.html (when missing or its trace changed).")
+    @click.option("--leaderboard", "boards_to", multiple=True, type=click.Path(dir_okay=False), metavar="FILE",
+                  help="Also write the leaderboard to FILE, in the format its suffix names: .md, .json or .html. Repeatable.")
+    @click.option("--rank", type=click.Choice(list(RANKINGS)), default="best", show_default=True,
+                  help="Rank systems by chance-corrected Best@n or Mean@n.")
+    @click.option("--json", "as_json", is_flag=True,
+                  help="Print the aggregate (Best@n, Mean@n, ...) as JSON, with the leaderboard under \"leaderboard\".")
+    def report(dirs, out, pages, boards_to, rank, as_json):
+        """Aggregate trajectories and print the leaderboard.
+
+        Each DIR is a trajectory (it holds trace.jsonl) or a folder holding
+        trajectories at any depth (an episode's OUT, several runs' parent).
+        Trajectories are grouped into systems (agent and model
+        configuration) within one setting (world, bank, condition, answers
+        per task): runs on different worlds are never mixed. Per system:
+        Best@n (lowest index breaks ties), Mean@n, worst, sd, σ, gain,
+        rules and tokens, each score beside the bank's floor and its
+        chance-corrected value. Writes report.md, summary.json, the
+        milestone curves (curves.png, curves.svg) and the HTML pages.
+        """
         import os
 
+        from alienworlds.episode import leaderboard
+
+        bad = [f for f in boards_to if Path(f).suffix not in leaderboard.SUFFIXES]
+        if bad:
+            fail(f"--leaderboard {bad[0]}: the file must end in {', '.join(leaderboard.SUFFIXES)}")
         try:
             found = trajectory_dirs(list(dirs))
         except (FileNotFoundError, NotADirectoryError) as exc:
             fail(str(exc))
         target = Path(out) if out else (Path(dirs[0]) if len(dirs) == 1 else Path(os.path.commonpath([str(Path(d).resolve()) for d in dirs])))
+        if target.is_file():
+            target = target.parent
         try:
-            summary = write_summary(target, found)
-        except (TraceError, KeyError, ValueError) as exc:
+            summary, boards = write_summary(target, found, pages=pages, rank_by=rank)
+        except (TraceError, KeyError, ValueError, OSError) as exc:
             fail(f"cannot read a trajectory: {exc}")
-        pages = [write_html(d) for d in found if as_html and (d / TRACE_NAME).exists()]
+        written = leaderboard.write(boards, [Path(f) for f in boards_to], rank)
         if as_json:
-            click.echo(json.dumps(summary, indent=2))
+            click.echo(json.dumps({**summary, "leaderboard": leaderboard.as_json(boards, rank)}, indent=2, ensure_ascii=False))
             return
-        n = summary["n"]
-        click.echo(f"Best@{n} = {_fmt(summary['best_at_n'])} ({summary['best_trajectory']}) · Mean@{n} = {_fmt(summary['mean_at_n'])} · "
-                   f"worst = {_fmt(summary['worst'])}")
-        click.echo(f"wrote {target / 'report.md'} and {target / 'curves.png'}")
-        for page in pages:
-            click.echo(f"wrote {page}")
+        click.echo(leaderboard.text(boards, rank))
+        click.echo()
+        files = ["report.md", "summary.json", "curves.png", "curves.svg"] + (["index.html"] if pages else [])
+        click.echo(f"wrote {', '.join(files)} in {target}" + ("; replays beside each trace" if pages else ""))
+        for path in written:
+            click.echo(f"wrote {path}")
 
     return report
 

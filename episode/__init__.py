@@ -1,5 +1,5 @@
 """The episode driver: the ExplorationBench protocol over a world, its
-manual, worked examples and task bank (DESIGN §8).
+manual, worked examples and task bank (docs/episodes.md).
 
     from alienworlds.episode import AlienCodeEnvironment, Episode, Settings, make_agent
     env = AlienCodeEnvironment("demo")
@@ -13,8 +13,9 @@ without paying for the driver.
 from importlib import import_module
 
 _HOMES = {
-    "Agent": "agents", "AgentError": "agents", "Reply": "agents", "Request": "agents", "make_agent": "agents",
-    "Episode": "driver", "Settings": "driver",
+    "Agent": "agent", "AgentError": "agent", "Reply": "agent", "Request": "agent",
+    "AGENTS": "agents", "make_agent": "agents", "register": "agents",
+    "Episode": "driver", "Settings": "driver", "Interrupted": "interrupt",
     "Environment": "environment", "TaskInfo": "environment", "ToolOutcome": "environment", "Verdict": "environment",
     "compute_report": "metrics", "CONDITIONS": "protocol", "cap_feedback": "protocol",
     "Trace": "trace", "TraceError": "trace", "read_trace": "trace",

@@ -23,7 +23,8 @@ from alienworlds.manuals.aliencode import render, respell
 from alienworlds.ruleset import RuleSyntaxError
 from alienworlds.ruleset.equivalence import compare
 from alienworlds.tasks.aliencode_audit import audit
-from alienworlds.tasks.aliencode_grading import AlienCodeGrader
+from alienworlds.tasks.aliencode_disclosure import describe_inputs
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader, tree_sites
 from alienworlds.tasks.bank import Bank, load_bank
 
 from . import answers
@@ -69,22 +70,6 @@ def standard_expression(site: str) -> str:
     return " ".join(SITES[site].operands)
 
 
-def _sites_in(tree: s.Program) -> set[str]:
-    used: set[str] = set()
-    stack: list[object] = list(tree.body)
-    kinds = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
-    while stack:
-        node = stack.pop()
-        if isinstance(node, s.OpCall):
-            used.add(node.op)
-        elif type(node) in kinds:
-            used.add(kinds[type(node)])
-        elif isinstance(node, s.Sweep):
-            used.add("SWEEP")
-        stack.extend(s.children(node))
-    return used
-
-
 class AlienCodeEnvironment(Environment):
     language = "aliencode"
     tool_name = "run_aliencode"
@@ -112,6 +97,9 @@ class AlienCodeEnvironment(Environment):
         self._lock = threading.Lock()
 
     # -- identity -----------------------------------------------------------
+    def validity(self):
+        return self._audit.validity
+
     def manual(self) -> str:
         if self._manual is None:
             self._manual = render(self.world, "text")
@@ -201,7 +189,14 @@ class AlienCodeEnvironment(Environment):
             return (f"{head}\n\n```aliencode\n{task.program.strip()}\n```\n\nGive the exact output this program prints "
                     "in this world, in one fenced block:\n```output\n...\n```\n(For a one-line output you may instead "
                     "write a single line `PREDICTION: <output>`.)")
-        if task.whole_program:
+        if task.whole_program and task.inputs:
+            names = ", ".join(task.inputs[0])
+            how = (f"Your answer is a whole program, run in this world once for each of several private inputs. Before "
+                   f"each run the names {names} are bound to that input's values (plain values, as the manual prints "
+                   "them; no rule of this world touches them). What it prints is compared with the expected output.")
+            if task.example_inputs:
+                how += f"\nExample input: {describe_inputs(task.example_inputs, self.world, self.limits)}"
+        elif task.whole_program:
             how = "Your answer is a whole program, run in this world; what it prints is compared with the expected output."
         else:
             how = ("Your answer is run in this world, followed by private calls like the example below; only what those "
@@ -331,7 +326,7 @@ class AlienCodeEnvironment(Environment):
 
     def rules_touched(self, argument: str) -> set[str]:
         try:
-            used = _sites_in(parse(argument, self.world.keywords))
+            used = tree_sites(parse(argument, self.world.keywords))
         except AlienSyntaxError:
             return set()
         return {r.id for r in self.world.rules if r.target in used}

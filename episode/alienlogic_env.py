@@ -5,8 +5,9 @@ goal by the bank's grader (tasks.alienlogic_grading); a designated
 unprovable task scores only as a clean refusal.
 
 AlienLogic has no rule-report score (ExplorationBench §3.3): its diagnostic
-is unprovable recognition. Banks: `bank.toml` beside a world given as a
-file, else `tasks/alienlogic/<world>.toml`, with `kind = "proof"`, `premises` (a list of formulas, or one
+is unprovable recognition. Banks follow docs/tasks.md: `bank.toml` beside
+a world given as a file, else `tasks/alienlogic/<world>.toml`, with
+`kind = "proof"`, `premises` (a list of formulas, or one
 comma-separated string), `goal`, `provable` (default true), a `reference`
 proof (and optionally a manual-trusting `naive` one); worked examples give
 their proof as `program`. A task's rules (for covered/uncovered accuracy) are
@@ -25,24 +26,29 @@ from alienlogic import Theorem, check, compile_world, load_world
 from alienworlds.manuals.alienlogic import EXAMPLES, render
 from alienworlds.ruleset.world import World
 from alienworlds.tasks.alienlogic_audit import audit
-from alienworlds.tasks.alienlogic_grading import AlienLogicGrader
+from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer
 from alienworlds.tasks.bank import Bank, load_bank, world_bank_path
+from alienworlds.tasks.validity import Validity, battery
 
-from . import answers
 from .environment import Environment, TaskInfo, ToolOutcome, Verdict
 from .protocol import CALLS_PER_ROUND, FEEDBACK_CHARS, FEEDBACK_LINES, ROUNDS
 
 REFUSAL = "UNPROVABLE"
 BOTH = "INVALID: a proof and a refusal"
-_PROOF_SPAN = re.compile(r"^[ \t]*PROOF[ \t]*$.*?^[ \t]*END[ \t]*$", re.M | re.S)
+SEVERAL = "INVALID: several proofs"
 
 
-def extract_proof(text: str) -> str | None:
-    block = answers.pick_block(text, ("proof", "alienlogic", "fitch"), avoid=("json", "output"))
-    if block is not None and "PROOF" in block:
-        return block
-    spans = _PROOF_SPAN.findall(text)
-    return spans[-1].strip() if spans else block
+def read_answer(text: str) -> str | None:
+    """The episode's reading of a reply: the grader's (`tasks.answer_text`),
+    so the two agree on every text. A refusal is REFUSAL, one proof block
+    its text; a proof with a refusal, or several proofs, an INVALID marker;
+    nothing readable None."""
+    found = extract_answer(text)
+    if found.refusal:
+        return BOTH if found.proofs else REFUSAL
+    if len(found.proofs) > 1:
+        return SEVERAL
+    return found.proofs[0].strip() if found.proofs else None
 
 
 class AlienLogicEnvironment(Environment):
@@ -64,6 +70,12 @@ class AlienLogicEnvironment(Environment):
         self._manual: str | None = None
         self._grades: dict[tuple[str, str], Verdict] = {}
         self._rules: dict[str, tuple[str, ...]] | None = None
+        self._validity: Validity | None = None
+
+    def validity(self) -> Validity:
+        if self._validity is None:
+            self._validity = battery(self.world, self.bank)
+        return self._validity
 
     def manual(self) -> str:
         if self._manual is None:
@@ -135,13 +147,7 @@ class AlienLogicEnvironment(Environment):
     def extract_answer(self, task_id: str, text: str) -> str | None:
         if not isinstance(text, str) or not text.strip():
             return None
-        proof = extract_proof(text)
-        refused = answers.refusal(text)
-        if refused and proof:
-            return BOTH
-        if refused:
-            return REFUSAL
-        return proof
+        return read_answer(text)
 
     def grade(self, task_id: str, answer: str) -> Verdict:
         key = (task_id, answer)
@@ -149,6 +155,8 @@ class AlienLogicEnvironment(Environment):
             return self._grades[key]
         if answer == BOTH:
             verdict = Verdict(False, "a proof and a refusal together")
+        elif answer == SEVERAL:
+            verdict = Verdict(False, "several proofs")
         else:
             # the grader reads model text: a refusal line or one proof block
             grade = self.grader.grade(task_id, f"ANSWER: {REFUSAL}" if answer == REFUSAL else answer)

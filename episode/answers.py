@@ -3,6 +3,11 @@
 A reply may wrap its answer in prose, use several fenced blocks, forget to
 close the last fence, tag the block or not, or write a one-line prediction.
 Whatever cannot be read as an answer is None, and scores zero.
+
+Replies are hostile input: everything here reads the text line by line with
+string methods (`tasks.answer_text.lines`), in time linear in its length;
+no regular expression runs over a whole line. AlienLogic answers (proofs
+and refusals) are read by the grader's own reader, `tasks.answer_text`.
 """
 
 from __future__ import annotations
@@ -10,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n]*$", re.M)
+from alienworlds.tasks.answer_text import lines as text_lines
 
 
 @dataclass(frozen=True)
@@ -20,23 +25,52 @@ class Block:
     closed: bool
 
 
+def _fence(line: str) -> tuple[str, str] | None:
+    """(fence, tag) when the line opens a fence: three or more backticks or
+    tildes after blanks, then the tag (up to a blank or a backtick)."""
+    s = line.lstrip(" \t")
+    if not s or s[0] not in "`~":
+        return None
+    mark = s[0]
+    n = len(s) - len(s.lstrip(mark))
+    if n < 3:
+        return None
+    rest = s[n:].lstrip(" \t")
+    end = 0
+    while end < len(rest) and not (rest[end].isspace() or rest[end] == "`"):
+        end += 1
+    return s[:n], rest[:end]
+
+
+def _closes(line: str, fence: str) -> bool:
+    """Whether the line is only the fence's mark, at least as long, and blanks."""
+    s = line.strip(" \t")
+    return len(s) >= len(fence) and s.strip(fence[0]) == ""
+
+
 def fenced_blocks(text: str) -> list[Block]:
     """Every fenced block, in order; an unclosed last fence runs to the end."""
+    rows = text_lines(text)
+    # only lines with a run of marks can open or close a fence
+    marked = [i for i, row in enumerate(rows) if "```" in row or "~~~" in row]
     blocks: list[Block] = []
-    pos = 0
-    while True:
-        m = _FENCE.search(text, pos)
-        if not m:
+    k = 0
+    while k < len(marked):
+        i = marked[k]
+        opened = _fence(rows[i])
+        k += 1
+        if opened is None:
+            continue
+        fence, tag = opened
+        while k < len(marked) and not _closes(rows[marked[k]], fence):
+            k += 1
+        if k == len(marked):
+            blocks.append(Block(tag.lower(), "\n".join(rows[i + 1:]), False))
             return blocks
-        fence, tag = m.group(1), m.group(2).lower()
-        start = m.end() + 1
-        closer = re.compile(r"^[ \t]*" + re.escape(fence[0]) + "{" + str(len(fence)) + r",}[ \t]*$", re.M)
-        end = closer.search(text, start) if start <= len(text) else None
-        if end is None:
-            blocks.append(Block(tag, text[start:] if start <= len(text) else "", False))
-            return blocks
-        blocks.append(Block(tag, text[start:end.start()].rstrip("\n"), True))
-        pos = end.end()
+        j = marked[k]
+        blocks.append(Block(tag.lower(), "\n".join(rows[i + 1:j]).rstrip("\n"), True))
+        k += 1
+    return blocks
 
 
 def _dedent_body(body: str) -> str:
@@ -54,7 +88,21 @@ def pick_block(text: str, prefer: tuple[str, ...], avoid: tuple[str, ...] = ()) 
     return None
 
 
-_PREDICTION = re.compile(r"^[ \t>*_]*(?:PREDICTION|PREDICTED OUTPUT|OUTPUT|ANSWER)[*_ ]*:[*_ ]*(.*?)[ \t]*$", re.I | re.M)
+_PREDICTION_WORDS = ("PREDICTION", "PREDICTED OUTPUT", "OUTPUT", "ANSWER")
+
+
+def _prediction_line(line: str) -> str | None:
+    """The value of a line `PREDICTION: value` (or OUTPUT, PREDICTED OUTPUT,
+    ANSWER; any case, markdown emphasis and quoting around the word)."""
+    s = line.lstrip(" \t>*_")
+    upper = s[:len("PREDICTED OUTPUT")].upper()
+    for word in _PREDICTION_WORDS:
+        if upper.startswith(word):
+            rest = s[len(word):].lstrip("*_ ")
+            if rest.startswith(":"):
+                return rest[1:].lstrip("*_ ").rstrip(" \t")
+            return None
+    return None
 
 
 def prediction(text: str) -> str | None:
@@ -64,9 +112,9 @@ def prediction(text: str) -> str | None:
     tagged = [b for b in fenced_blocks(text) if b.tag in ("output", "text", "stdout", "plaintext", "console")]
     if tagged:
         return block
-    lines = _PREDICTION.findall(text)
-    if lines:
-        value = lines[-1].strip()
+    found = [v for v in (_prediction_line(row) for row in text_lines(text) if ":" in row) if v is not None]
+    if found:
+        value = found[-1].strip()
         if len(value) >= 2 and value[0] == value[-1] == "`":
             value = value.strip("`")
         return value
@@ -76,19 +124,46 @@ def prediction(text: str) -> str | None:
     return None
 
 
-_REFUSAL = re.compile(r"^[ \t>*_]*ANSWER[*_ ]*:[*_ ]*`?UNPROVABLE`?[ \t.]*$", re.I | re.M)
+def _skip(s: str, i: int, ch: str, most: int) -> int:
+    """The position after at most `most` copies of `ch` from position i."""
+    while most and i < len(s) and s[i] == ch:
+        i += 1
+        most -= 1
+    return i
 
 
-def refusal(text: str) -> bool:
-    """Whether the reply declines with a line `ANSWER: UNPROVABLE`."""
-    return bool(_REFUSAL.search(text))
-
-
-_RULE_LINE = re.compile(
-    r"^[ \t>*_\-+|]*`?\*{0,2}(?P<id>[A-Za-z][A-Za-z0-9_.]*)\*{0,2}`?\*{0,2}"
-    r"(?:[ \t]*\([^)\n]*\)|[ \t]*\[[^\]\n]*\])*[ \t]*\*{0,2}[:=|][ \t]*(?P<rest>.*)$",
-    re.M,
-)
+def _rule_line(line: str) -> tuple[str, str] | None:
+    """(id, rest) for a line `ID: rest` of a rule report: decorations
+    before the id (bullets, quoting, emphasis, a table bar), emphasis and
+    backticks around it, remarks in parentheses or brackets after it, then
+    `:`, `=` or `|`."""
+    s, i, n = line, 0, len(line)
+    while i < n and s[i] in " \t>*_-+|":
+        i += 1
+    i = _skip(s, _skip(s, i, "`", 1), "*", 2)
+    if i >= n or not (s[i].isascii() and s[i].isalpha()):
+        return None
+    start = i
+    while i < n and s[i].isascii() and (s[i].isalnum() or s[i] in "_."):
+        i += 1
+    rid = s[start:i]
+    i = _skip(s, _skip(s, _skip(s, i, "*", 2), "`", 1), "*", 2)
+    while True:
+        j = i
+        while j < n and s[j] in " \t":
+            j += 1
+        if j < n and s[j] in "([":
+            close = s.find(")" if s[j] == "(" else "]", j + 1)
+            if close < 0:
+                return None
+            i = close + 1
+            continue
+        i = j
+        break
+    i = _skip(s, i, "*", 2)
+    if i >= n or s[i] not in ":=|":
+        return None
+    return rid, s[i + 1:].lstrip(" \t")
 
 
 def _expression(rest: str) -> str:
@@ -125,11 +200,16 @@ def rule_lines(text: str, ids: list[str]) -> dict[str, str]:
     """`ID: expression` lines for the given ids (the last line for an id wins)."""
     wanted = {i.upper(): i for i in ids}
     out: dict[str, str] = {}
-    for m in _RULE_LINE.finditer(text):
-        rid = wanted.get(m.group("id").upper())
+    for line in text_lines(text):
+        if ":" not in line and "=" not in line and "|" not in line:
+            continue
+        got = _rule_line(line)
+        if got is None:
+            continue
+        rid = wanted.get(got[0].upper())
         if rid is None:
             continue
-        expr = _expression(m.group("rest"))
+        expr = _expression(got[1])
         if expr:
             out[rid] = expr
     return out

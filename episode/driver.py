@@ -1,4 +1,4 @@
-"""The episode loop (DESIGN §8): manual and worked examples, milestone M0,
+"""The episode loop (docs/episodes.md): manual and worked examples, milestone M0,
 rounds of exploration each followed by a milestone.
 
 The driver owns the main conversation, the budgets and the trace. At a
@@ -11,13 +11,16 @@ protocol again from the start and takes whatever the trace already records
 
 from __future__ import annotations
 
+import asyncio
 import json
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Awaitable, Callable
 
-from .agents import Agent, AgentError, Reply, Request
-from .environment import Environment, text_hash
+from .agent import Agent, AgentError, Reply, Request
+from .environment import Environment, ToolOutcome, text_hash
+from .grading import answer_event, rule_report_event
+from .interrupt import run_until_signal
 from .metrics import compute_report
 from .progress import Progress
 from .protocol import (CALLS_PER_ROUND, CONDITIONS, FEEDBACK_CHARS, FEEDBACK_LINES, PASSES, TRACE_FORMAT,
@@ -25,6 +28,7 @@ from .protocol import (CALLS_PER_ROUND, CONDITIONS, FEEDBACK_CHARS, FEEDBACK_LIN
 from .trace import TRACE_NAME, Trace, TraceError, comparable, read_trace
 
 REPORT_NAME = "report.json"
+ToolRunner = Callable[[str, object], Awaitable[ToolOutcome]]
 MAX_TURNS_SLACK = 4  # model turns a round may take beyond one per allowed call
 
 
@@ -64,15 +68,19 @@ def write_json(path: Path, data: object) -> bool:
 
 class Episode:
     def __init__(self, env: Environment, agent: Agent, out: str | Path, settings: Settings | None = None,
-                 resume: bool = False, progress: Progress | None = None) -> None:
+                 resume: bool = False, progress: Progress | None = None, tool_runner: ToolRunner | None = None) -> None:
+        """`tool_runner(call_id, arguments)` runs a tool call the budget
+        allows (default: the environment's `run_tool`; an Inspect solver
+        routes it through Inspect's tools)."""
         self.env = env
+        self.tool_runner = tool_runner or self._run_tool_here
         self.agent = agent
         self.out = Path(out)
         self.settings = settings or Settings()
         if self.settings.condition not in CONDITIONS:
             raise ValueError(f"unknown condition {self.settings.condition!r}; one of {', '.join(CONDITIONS)}")
         self.condition = CONDITIONS[self.settings.condition]
-        self.progress = progress or Progress(enabled=False)
+        self.progress = progress or Progress(mode="off")
         self.resume = resume
         self.injected: list[list[list[str]]] | None = None
         if self.condition.exploration == "injected":
@@ -106,6 +114,7 @@ class Episode:
             "bank_hash": env.bank_hash(),
             "system_prompt_hash": text_hash(env.system_prompt(open_book=self.condition.open_book == "m0")),
             "seed": self.settings.seed, "condition": self.settings.condition, "agent": self.agent.config(),
+            "floor": env.floor,
             "protocol": {
                 "rounds": self.condition.rounds, "calls_per_round": env.calls_per_round,
                 "max_total_calls": env.max_total_calls, "probe_cap": getattr(env, "probe_cap", None),
@@ -120,48 +129,63 @@ class Episode:
 
     # -- running ----------------------------------------------------------------------
     def run(self) -> dict:
+        """Run (or resume) the episode in an event loop of its own; the
+        report. SIGINT or SIGTERM stops it cleanly (`interrupt.Interrupted`)."""
+        async def owned() -> dict:
+            try:
+                return await self.arun()
+            finally:
+                await self.agent.aclose()
+
+        return run_until_signal(owned())
+
+    async def arun(self) -> dict:
+        """The episode inside a running event loop (e.g. an Inspect solver)."""
         self.out.mkdir(parents=True, exist_ok=True)
         interval = 0.5 if getattr(self.agent, "offline", False) else 0.0
-        with Trace(self.out / TRACE_NAME, resume=self.resume, sync_interval=interval) as trace:
-            self.trace = trace
-            self._start()
-            if not trace.finished:
-                self._protocol()
-                trace.append({"type": "end", "key": "end"})
-            report = compute_report(trace.events)
+        try:
+            with Trace(self.out / TRACE_NAME, resume=self.resume, sync_interval=interval) as trace:
+                self.trace = trace
+                self._start()
+                if not trace.finished:
+                    await self._protocol()
+                    trace.append({"type": "end", "key": "end"})
+                report = compute_report(trace.events)
+        finally:
+            self.progress.close()
         write_json(self.out / REPORT_NAME, report)
-        self.progress.close()
         return report
 
     def _start(self) -> None:
         header = self.header()
         recorded = self.trace.append(header)[0]
         old, new = comparable(recorded), comparable(header)
-        old.pop("runtime", None)
-        new.pop("runtime", None)
+        for derived in ("runtime", "floor"):  # the floor follows from world and bank, both compared
+            old.pop(derived, None)
+            new.pop(derived, None)
         if old != new:
             differs = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
             raise TraceError(f"{self.trace.path} was recorded with a different {', '.join(differs)}; "
                              "resume it with the same world, agent, condition and seed, or choose another --out")
 
-    def _protocol(self) -> None:
+    async def _protocol(self) -> None:
         env, cond = self.env, self.condition
         labels = milestone_labels(cond)
         self.progress.start(total=len(labels) * (len(self.tasks) * self.settings.passes + 1) + cond.rounds)
         self._push({"role": "system", "content": env.system_prompt(open_book=cond.open_book == "m0")})
-        self._milestone(0)
+        await self._milestone(0)
         for round_no in range(1, cond.rounds + 1):
             self.progress.label(f"round {round_no}")
             if cond.exploration == "autonomous":
-                self._autonomous_round(round_no)
+                await self._autonomous_round(round_no)
             elif cond.exploration == "injected":
-                self._injected_round(round_no)
+                await self._injected_round(round_no)
             elif cond.exploration == "reflect-only":
-                self._reflect_round(round_no)
+                await self._reflect_round(round_no)
             self.progress.advance()
-            self._milestone(round_no)
+            await self._milestone(round_no)
         if cond.open_book == "m4":
-            self._milestone(labels[-1], disclose=True)
+            await self._milestone(labels[-1], disclose=True)
 
     # -- the main conversation ----------------------------------------------------------------
     def _push(self, message: dict) -> None:
@@ -174,7 +198,7 @@ class Episode:
 
     def _request_event(self, request: Request, base: int, extra: list[dict]) -> dict:
         return {"type": "request", "key": f"request/{request.key}", "purpose": request.purpose, "base": base,
-                "extra": extra, "tools_enabled": request.tools_enabled, "milestone": _label(request.milestone),
+                "extra": extra, "tools_enabled": request.tools_enabled, "milestone": request.milestone,
                 "round": request.round, "task": request.task, "pass": request.answer_pass}
 
     def _recorded_reply(self, key: str) -> Reply | None:
@@ -186,7 +210,7 @@ class Episode:
     def _reply_event(self, key: str, reply: Reply) -> dict:
         return {"type": "reply", "key": f"reply/{key}", **reply.as_dict()}
 
-    def _ask(self, key: str, purpose: str, extra: list[dict] | None = None, tools: bool = False, **meta: object) -> Reply:
+    async def _ask(self, key: str, purpose: str, extra: list[dict] | None = None, tools: bool = False, **meta: object) -> Reply:
         """One request on the main conversation (plus `extra` messages)."""
         recorded = self._recorded_reply(key)
         if recorded is not None:
@@ -196,13 +220,14 @@ class Episode:
         sent = self._request_event(request, len(self.conv), extra)
         if not self.agent.offline:
             self.trace.append(sent)  # recorded before a remote request goes out
-        reply = self.agent.respond(request)
+        reply = await self.agent.respond_async(request)
         reply = Reply(_clean(reply.message, tools), reply.usage, reply.attempts)
         self.trace.append(sent, self._reply_event(key, reply))
+        await asyncio.sleep(0)  # a stop signal is handled between requests, even for an offline agent
         return reply
 
-    def _explore_turn(self, key: str, purpose: str, tools: bool, round_no: int) -> dict:
-        reply = self._ask(key, purpose, tools=tools, round=round_no)
+    async def _explore_turn(self, key: str, purpose: str, tools: bool, round_no: int) -> dict:
+        reply = await self._ask(key, purpose, tools=tools, round=round_no)
         self.tokens += reply.tokens
         self._push(reply.message)
         return reply.message
@@ -213,7 +238,10 @@ class Episode:
             return False
         return self.env.max_total_calls is None or self.calls < self.env.max_total_calls
 
-    def _tool(self, round_no: int, number: int, turn: str, call: dict, counted_this_round: int) -> bool:
+    async def _run_tool_here(self, call_id: str, arguments: object) -> ToolOutcome:
+        return self.env.run_tool(arguments)
+
+    async def _tool(self, round_no: int, number: int, turn: str, call: dict, counted_this_round: int) -> bool:
         """Run (or take from the trace) one tool call; push its result.
         Return whether it counted against the budget."""
         fn = call.get("function") or {}
@@ -235,7 +263,7 @@ class Episode:
                     decoded = json.loads(arguments) if isinstance(arguments, str) else arguments
                 except ValueError:
                     decoded = None
-                outcome = self.env.run_tool(decoded)
+                outcome = await self.tool_runner(call["id"], decoded)
                 event.update(status=outcome.status, units=outcome.units, counted=True, feedback=outcome.feedback,
                              output_chars=len(outcome.output), output_lines=outcome.output.count("\n") + 1)
             event = self.trace.append(event)[0]
@@ -246,22 +274,22 @@ class Episode:
         self._push({"role": "tool", "tool_call_id": call["id"], "content": event["feedback"]})
         return bool(event["counted"])
 
-    def _autonomous_round(self, round_no: int) -> None:
+    async def _autonomous_round(self, round_no: int) -> None:
         self._push({"role": "user", "content": self.env.round_prompt(round_no, self.condition.rounds)})
         counted = number = 0
         for turn in range(1, self.env.calls_per_round + MAX_TURNS_SLACK + 1):
             key = f"r{round_no}/turn{turn}"
-            message = self._explore_turn(key, "explore", True, round_no)
+            message = await self._explore_turn(key, "explore", True, round_no)
             calls = message.get("tool_calls") or []
             if not calls:
                 return
             for call in calls:
                 number += 1
-                counted += self._tool(round_no, number, key, call, counted)
+                counted += await self._tool(round_no, number, key, call, counted)
             if not self._budget_left(counted):
                 return
 
-    def _injected_round(self, round_no: int) -> None:
+    async def _injected_round(self, round_no: int) -> None:
         env = self.env
         self._push({"role": "user", "content": (
             f"Exploration round {round_no} of {self.condition.rounds}. In this round the probes are chosen for you: each is "
@@ -277,110 +305,97 @@ class Episode:
             self._push({"role": "assistant", "content": None, "tool_calls": calls})
             for call in calls:
                 number += 1
-                counted += self._tool(round_no, number, key, call, counted)
-            self._explore_turn(f"r{round_no}/note{turn_no}", "reflect", False, round_no)
+                counted += await self._tool(round_no, number, key, call, counted)
+            await self._explore_turn(f"r{round_no}/note{turn_no}", "reflect", False, round_no)
 
-    def _reflect_round(self, round_no: int) -> None:
+    async def _reflect_round(self, round_no: int) -> None:
         self._push({"role": "user", "content": self.env.reflect_prompt(round_no, self.condition.rounds)})
-        self._explore_turn(f"r{round_no}/turn1", "reflect", False, round_no)
+        await self._explore_turn(f"r{round_no}/turn1", "reflect", False, round_no)
 
     # -- milestones ----------------------------------------------------------------------
-    def _milestone(self, label: object, disclose: bool = False) -> None:
+    async def _milestone(self, label: object, disclose: bool = False) -> None:
         env = self.env
         name = f"M{label}"
         self.progress.label(name)
         budget = {"calls": self.calls, "units": self.units, "tokens": self.tokens, "rejected": self.rejected}
         prefix = [{"role": "user", "content": "The world's complete rule set is now disclosed to you.\n\n" + env.disclosure()}] if disclose else []
         if env.has_rule_report and f"rules/{name}" not in self.trace:
-            reply = self._ask(f"{name}/rules", "rules", extra=prefix + [{"role": "user", "content": env.rule_report_prompt()}],
+            reply = await self._ask(f"{name}/rules", "rules", extra=prefix + [{"role": "user", "content": env.rule_report_prompt()}],
                               milestone=label)
             self.milestone_tokens += reply.tokens
-            report = env.parse_rule_report(reply.message.get("content") or "")
-            correct = env.score_rule_report(report)
-            self.trace.append({"type": "rule_report", "key": f"rules/{name}", "milestone": _label(label), "report": report,
-                               "correct": correct, "score": sum(correct.values()), "of": len(correct)})
+            self.trace.append(rule_report_event(env, name, reply.message.get("content") or ""))
         self.progress.advance()
         jobs = [(task.id, k) for task in self.tasks for k in range(1, self.settings.passes + 1)
                 if f"answer/{name}/{task.id}/{k}" not in self.trace]
         self.progress.advance(len(self.tasks) * self.settings.passes - len(jobs))
-        self._answer_all(label, name, jobs, prefix)
-        self.trace.append({"type": "milestone", "key": f"milestone/{name}", "milestone": _label(label), "budget": budget})
+        await self._answer_all(label, name, jobs, prefix)
+        self.trace.append({"type": "milestone", "key": f"milestone/{name}", "milestone": label, "budget": budget})
         self.trace.fsync()
-        write_json(self.out / REPORT_NAME, compute_report(self.trace.events))  # the partial report stays current
+        report = compute_report(self.trace.events)
+        write_json(self.out / REPORT_NAME, report)  # the partial report stays current
+        reached = next((m for m in report["milestones"] if f"M{m['t']}" == name), None)
+        self.progress.milestone(name, reached["accuracy"] if reached else None)
 
     def _answer_request(self, label: object, name: str, task_id: str, k: int, prefix: list[dict]) -> Request:
         extra = prefix + [{"role": "user", "content": self.env.task_prompt(task_id)}]
         return Request(f"{name}/{task_id}/{k}", "answer", self.conv + extra, [self.env.tool_spec()], False,
                        milestone=label, task=task_id, answer_pass=k)
 
-    def _record_answer(self, label: object, name: str, task_id: str, k: int, reply: Reply, *before: dict) -> None:
+    def _record_answer(self, name: str, task_id: str, k: int, reply: Reply, *before: dict) -> None:
         """Grade a reply and record the verdict (after `before`, in one write)."""
-        content = reply.message.get("content") or ""
-        answer = self.env.extract_answer(task_id, content)
-        verdict = self.env.grade(task_id, answer) if answer is not None else None
-        self.trace.append(*before, {"type": "answer", "key": f"answer/{name}/{task_id}/{k}", "milestone": _label(label),
-                           "task": task_id, "pass": k, "answer": answer,
-                           "passed": bool(verdict and verdict.passed),
-                           "detail": verdict.detail if verdict else "no answer found in the reply"})
+        self.trace.append(*before, answer_event(self.env, name, task_id, k, reply.message.get("content") or ""))
         self.milestone_tokens += reply.tokens
         self.progress.advance()
 
-    def _answer_all(self, label: object, name: str, jobs: list[tuple[str, int]], prefix: list[dict]) -> None:
+    async def _answer_all(self, label: object, name: str, jobs: list[tuple[str, int]], prefix: list[dict]) -> None:
+        """Answer the milestone's tasks, at most `agent.concurrency` requests
+        in flight (an asyncio semaphore, served in order). A request is
+        recorded when it is sent and its reply with its verdict as soon as it
+        arrives; on a stop signal the requests waiting for the semaphore
+        never start and those in flight are cancelled."""
         pending: list[tuple[str, int, Request]] = []
         for task_id, k in jobs:
             recorded = self._recorded_reply(f"{name}/{task_id}/{k}")
             if recorded is not None:
-                self._record_answer(label, name, task_id, k, recorded)
+                self._record_answer(name, task_id, k, recorded)
             else:
                 pending.append((task_id, k, self._answer_request(label, name, task_id, k, prefix)))
         if not pending:
             return
         base = len(self.conv)
-        workers = max(1, int(getattr(self.agent, "concurrency", 1) or 1))
-        if workers == 1:
-            for task_id, k, request in pending:
+        gate = asyncio.Semaphore(max(1, int(getattr(self.agent, "concurrency", 1) or 1)))
+        offline = self.agent.offline
+
+        async def answer(task_id: str, k: int, request: Request) -> None:
+            async with gate:
                 sent = self._request_event(request, base, request.messages[base:])
-                if not self.agent.offline:
-                    self.trace.append(sent)
-                reply = self._clean_reply(self.agent.respond(request))
-                if self.agent.offline:
-                    self._record_answer(label, name, task_id, k, reply, sent, self._reply_event(request.key, reply))
-                else:
-                    self.trace.append(self._reply_event(request.key, reply))
-                    self._record_answer(label, name, task_id, k, reply)
-            return
-        failure: BaseException | None = None
-        with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="episode-answer") as pool:
-            futures: dict[Future, tuple[str, int, Request]] = {}
-            for task_id, k, request in pending:
-                self.trace.append(self._request_event(request, base, request.messages[base:]))
-                futures[pool.submit(self.agent.respond, request)] = (task_id, k, request)
-            remaining = set(futures)
-            while remaining:
-                done, remaining = wait(remaining, return_when=FIRST_COMPLETED)
-                for future in sorted(done, key=lambda f: futures[f][2].key):
-                    task_id, k, request = futures[future]
-                    if future.cancelled():
-                        continue
-                    error = future.exception()
-                    if error is not None:
-                        if failure is None:
-                            failure = error
-                            for other in remaining:
-                                other.cancel()
-                        continue
-                    reply = self._clean_reply(future.result())
-                    self._record_answer(label, name, task_id, k, reply, self._reply_event(request.key, reply))
-        if failure is not None:
-            raise failure if isinstance(failure, AgentError) else AgentError(str(failure))
+                if not offline:
+                    self.trace.append(sent)  # recorded before it goes out
+                reply = self._clean_reply(await self.agent.respond_async(request))
+            before = (sent, self._reply_event(request.key, reply)) if offline else (self._reply_event(request.key, reply),)
+            self._record_answer(name, task_id, k, reply, *before)
+            await asyncio.sleep(0)  # a stop signal is handled between answers, even for an offline agent
+
+        try:
+            async with asyncio.TaskGroup() as group:
+                for task_id, k, request in pending:
+                    group.create_task(answer(task_id, k, request))
+        except BaseExceptionGroup as failed:  # the first failure cancelled the rest
+            error = _first_error(failed)
+            if isinstance(error, AgentError) or not isinstance(error, Exception):
+                raise error from None
+            raise AgentError(f"{type(error).__name__}: {error}") from error
 
     @staticmethod
     def _clean_reply(reply: Reply) -> Reply:
         return Reply(_clean(reply.message, False), reply.usage, reply.attempts)
 
 
-def _label(label: object) -> object:
-    return label
+def _first_error(group: BaseExceptionGroup) -> BaseException:
+    error: BaseException = group
+    while isinstance(error, BaseExceptionGroup):
+        error = error.exceptions[0]
+    return error
 
 
 def _clean(message: dict, tools: bool) -> dict:

@@ -21,6 +21,7 @@ from .protocol import CALLS_PER_ROUND, ROUNDS, cap_feedback
 if TYPE_CHECKING:
     from alienworlds.ruleset.world import World
     from alienworlds.tasks.bank import Bank
+    from alienworlds.tasks.validity import Validity
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,16 @@ class Environment(ABC):
     @property
     def manual_hash(self) -> str:
         return text_hash(self.manual())
+
+    def validity(self) -> "Validity | None":
+        """The bank's trivial-strategy battery (tasks.validity), if known."""
+        return None
+
+    @property
+    def floor(self) -> float | None:
+        """The best trivial strategy's accuracy on the bank, in percent."""
+        found = self.validity()
+        return found.floor if found is not None else None
 
     def bank_hash(self) -> str:
         path = Path(self.bank.source)

@@ -1,4 +1,6 @@
-"""A progress bar for terminals (silent otherwise)."""
+"""Progress of an episode: click's progress bar on a terminal (the steps
+done of all, the phase, an ETA), one line per milestone otherwise (a log
+file, CI), so a redirected run still shows where it is."""
 
 from __future__ import annotations
 
@@ -6,51 +8,68 @@ import sys
 import time
 from typing import TextIO
 
+import click
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
 
 class Progress:
-    """`start(total)`, `label(text)`, `advance(n)`, `close()`; draws on
-    `stream` only when it is a terminal (or `enabled=True`)."""
+    """`start(total)`, `label(text)`, `advance(n)`, `milestone(name,
+    accuracy)`, `close()`. `mode` is "bar", "lines" or "off"; by default a
+    bar when `stream` is a terminal, else lines."""
 
-    def __init__(self, stream: TextIO | None = None, enabled: bool | None = None, width: int = 30, prefix: str = "") -> None:
+    def __init__(self, stream: TextIO | None = None, mode: str | None = None, prefix: str = "") -> None:
         self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.width = width
+        self.mode = mode or ("bar" if self.stream.isatty() else "lines")
+        if self.mode not in ("bar", "lines", "off"):
+            raise ValueError(f"unknown progress mode {self.mode!r}")
         self.prefix = prefix
         self.total = 0
         self.done = 0
-        self.text = ""
-        self._last = 0.0
-        self._drawn = False
+        self.started = time.monotonic()
+        self._bar = None
 
     def start(self, total: int) -> None:
         self.total = max(1, total)
-        self.done = 0
-        self.draw(force=True)
+        self.started = time.monotonic()
+        if self.mode == "bar":
+            self._bar = click.progressbar(length=self.total, label=self.prefix.strip(), file=self.stream, show_pos=True,
+                                          show_eta=True, show_percent=False, width=24)
+            self._bar.__enter__()
 
     def label(self, text: str) -> None:
-        self.text = text
-        self.draw(force=True)
+        if self._bar is not None:
+            self._bar.label = f"{self.prefix}{text}"
+            self._bar.render_progress()
 
     def advance(self, n: int = 1) -> None:
-        self.done = min(self.total, self.done + n)
-        self.draw()
+        n = max(0, min(n, self.total - self.done))
+        self.done += n
+        if self._bar is not None and n:
+            self._bar.update(n)
 
-    def draw(self, force: bool = False) -> None:
-        if not self.enabled or not self.total:
+    def eta(self) -> float | None:
+        """Seconds left at the pace so far (None before any progress)."""
+        elapsed = time.monotonic() - self.started
+        if not self.done or self.done >= self.total:
+            return None if not self.done else 0.0
+        return elapsed * (self.total - self.done) / self.done
+
+    def milestone(self, name: str, accuracy: float | None) -> None:
+        """A milestone was reached: one line in lines mode."""
+        if self.mode != "lines":
             return
-        now = time.monotonic()
-        if not force and now - self._last < 0.1 and self.done < self.total:
-            return
-        self._last = now
-        filled = int(self.width * self.done / self.total)
-        bar = "#" * filled + "-" * (self.width - filled)
-        self.stream.write(f"\r{self.prefix}[{bar}] {100 * self.done // self.total:3d}% {self.text:<16}")
+        elapsed = time.monotonic() - self.started
+        eta = self.eta()
+        score = "" if accuracy is None else f" accuracy {accuracy:.1f}% ·"
+        tail = "" if eta is None or eta < 0.5 else f" · ETA {_duration(eta)}"
+        self.stream.write(f"{self.prefix}{name} done ·{score} {self.done}/{self.total} steps · {_duration(elapsed)} elapsed{tail}\n")
         self.stream.flush()
-        self._drawn = True
 
     def close(self) -> None:
-        if self.enabled and self._drawn:
-            self.draw(force=True)
-            self.stream.write("\n")
-            self.stream.flush()
-            self._drawn = False
+        if self._bar is not None:
+            self._bar.__exit__(None, None, None)
+            self._bar = None

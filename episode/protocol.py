@@ -1,5 +1,5 @@
 """The ExplorationBench protocol's constants, conditions and feedback cap
-(DESIGN §8).
+(docs/episodes.md).
 
 An episode: the manual and the fixed worked examples in the system prompt;
 milestone M0; then ROUNDS rounds of exploration, each followed by a
@@ -50,11 +50,15 @@ def milestone_labels(condition: Condition) -> list[object]:
     return labels
 
 
+TRUNCATION_NOTE = "[feedback truncated]"
+
+
 def cap_feedback(text: str, max_lines: int = FEEDBACK_LINES, max_chars: int = FEEDBACK_CHARS) -> str:
     """Tool feedback capped at `max_lines` lines and `max_chars` characters,
-    with a visible note when anything was cut (the note is outside the cap)."""
+    with a visible note when anything was cut. The note is outside the cap
+    and says only that the output was cut: how much was withheld is itself
+    information past the cap."""
     lines = text.split("\n")
-    total_lines, total_chars = len(lines), len(text)
     cut = False
     if len(lines) > max_lines:
         lines = lines[:max_lines]
@@ -63,6 +67,4 @@ def cap_feedback(text: str, max_lines: int = FEEDBACK_LINES, max_chars: int = FE
     if len(kept) > max_chars:
         kept = kept[:max_chars]
         cut = True
-    if not cut:
-        return text
-    return f"{kept}\n[feedback truncated: showing {kept.count(chr(10)) + 1} of {total_lines} lines, {len(kept)} of {total_chars} characters]"
+    return f"{kept}\n{TRUNCATION_NOTE}" if cut else text

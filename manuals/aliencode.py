@@ -149,15 +149,25 @@ def render(world: World, fmt: str = "text") -> str:
         f"Call depth: {limits.max_depth} nested function calls.",
         f"Integers: at most {limits.max_int_bits} bits; lists, tuples and strings: at most {limits.max_length:,} elements.",
         f"Output: at most {limits.max_output:,} characters.",
+        f"Memory: the values a program keeps at once, at most {limits.max_memory:,} units (about bytes).",
+        f"Program text: at most {limits.max_source:,} characters and {limits.max_tokens:,} tokens.",
     ])
 
     doc.heading(2, "Probe budget")
     doc.para(
-        f"When you explore with the tool, each program is a probe with a cost in units: every {k('EMIT')} call "
-        f"costs its number of arguments (at least 1), times {LOOP_FACTOR} when it stands inside a "
-        f"{k('SWEEP')} or {k('WHILE')} body, whatever the number of iterations. Strings and comments cost nothing. "
-        f"A probe costing more than {PROBE_CAP} units is rejected whole and runs nothing."
+        f"When you explore with the tool, each program is a probe with a cost in units, counted on its text before "
+        f"it runs: every {k('EMIT')} call costs its number of arguments (at least 1), times {LOOP_FACTOR} when it "
+        f"can run more than once, whatever the number of times it actually runs. It can run more than once when it "
+        f"stands in a {k('SWEEP')} or {k('WHILE')} body or a {k('WHILE')} condition, or in a {k('CRAFT')} that can "
+        f"run more than once: one called from a loop, from two places, from itself (recursion, also through other "
+        f"functions) or from a function that can run more than once, and one used as a value (passed to another "
+        f"function or to {k('STRAIN')}, stored, delivered, given another name), rebound or defined twice. Only a "
+        f"{k('CRAFT')} defined once and called from exactly one place that itself runs at most once has its "
+        f"{k('EMIT')} calls charged once. Strings and comments cost nothing. A probe costing more than {PROBE_CAP} "
+        f"units is rejected whole and runs nothing."
     )
-    doc.code(respell("EMIT(1, 2)            # 2 units\nSWEEP i IN EXTENT(9):\n    EMIT(i)            # 3 units", world))
+    doc.code(respell("EMIT(1, 2)            # 2 units\nSWEEP i IN EXTENT(9):\n    EMIT(i)            # 3 units\n"
+                     "CRAFT show(x):\n    EMIT(x)            # 1 unit: show runs once\nshow(4)\n"
+                     "CRAFT twice(x):\n    EMIT(x)            # 3 units: twice is called from two places\ntwice(1)\ntwice(2)", world))
     return doc.render(fmt)
 

@@ -3,10 +3,15 @@
 A language supplies a `Backend`: whether a buffer is complete, how to run
 it, its keywords and lexer, its manual and world. The shell supplies the
 rest: prompt-toolkit editing with persistent history, auto-suggestion,
-completion, multi-line entry (a line ending in `:` continues with
-auto-indent, a blank line ends a block), colon commands, and a plain
-line-by-line mode when standard input is not a terminal, so it can be
-scripted.
+completion, multi-line entry, colon commands, and a plain line-by-line
+mode when standard input is not a terminal, so it can be scripted.
+
+Completeness is decided as Python's shell decides it, in both modes: an
+entry reads on while the input stopped where more was expected (an open
+bracket, a line ending in `:`) or while a block is open; a blank line ends
+the block; any other error is shown at once. In a terminal a line ending in
+`:` indents the next one, the indentation carries over, and Backspace in the
+indentation steps out one level.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Protocol, TextIO
 
 COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
+INDENT = 4  # spaces a block opened by a line ending in ':' is indented by
 
 
 class Backend(Protocol):
@@ -58,6 +64,30 @@ COMMON_HELP = [
 ]
 
 
+# Characters the shell shows escaped: control characters other than newline
+# and tab, and the bidirectional overrides and isolates (which reorder what a
+# terminal shows). A program's output can hold any of them; in the shell they
+# would act on the terminal instead of being seen.
+_BIDI = frozenset(chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A)))
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    if ch in "\n\t":
+        return ch
+    if code < 0x20 or 0x7F <= code < 0xA0:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if ch in _BIDI else ch
+
+
+def visible(text: str) -> str:
+    """`text` with control characters escaped (`\\x1b`, `\\u202e`), as the
+    shell shows it; `aliencode run` prints a program's output unchanged."""
+    if text.isprintable() or all(ch.isprintable() or ch in "\n\t" for ch in text):
+        return text
+    return "".join(map(_escaped, text))
+
+
 def history_path(language: str) -> Path:
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "alienworlds" / f"{language}_history"
@@ -71,6 +101,7 @@ class Shell:
 
     def say(self, text: str) -> None:
         if text:
+            text = visible(text)
             self.out.write(text if text.endswith("\n") else text + "\n")
             self.out.flush()
 
@@ -168,8 +199,19 @@ class Shell:
                 return
             indent = len(last) - len(last.lstrip())
             if last.rstrip().endswith(":"):
-                indent += 4
+                indent += INDENT
             buf.insert_text("\n" + " " * indent)
+
+        @bindings.add("backspace")
+        def _(event) -> None:
+            # In the indentation, Backspace steps out one block level (to the
+            # previous multiple of INDENT), as Python-aware editors do.
+            buf = event.current_buffer
+            before = buf.document.current_line_before_cursor
+            if before and not before.strip(" "):
+                buf.delete_before_cursor(len(before) - (len(before) - 1) // INDENT * INDENT)
+            else:
+                buf.delete_before_cursor(1)
 
         path = history_path(backend.language)
         try:

@@ -51,24 +51,38 @@ def to_python(
     expr: Expr,
     symbols: Mapping[str, ast.expr],
     call: Callable[[str, list[ast.expr]], ast.expr] = operator_node,
+    used: set[str] | None = None,
 ) -> ast.expr:
     """The host AST of `expr`; `symbols` maps each rule symbol to host code,
     `call` builds the code applying an operator (and/or/if are always
-    short-circuit code)."""
-    if isinstance(expr, Const):
-        return ast.Constant(expr.value)
-    if isinstance(expr, Sym):
-        return copy_node(symbols[expr.name])
-    if isinstance(expr, Identity):
-        raise ValueError("IDENTITY has no code of its own; the caller uses the standard semantics")
-    args = [to_python(a, symbols, call) for a in expr.args]
-    if expr.op == "and":
-        return ast.BoolOp(ast.And(), args)
-    if expr.op == "or":
-        return ast.BoolOp(ast.Or(), args)
-    if expr.op == "if":
-        return ast.IfExp(test=args[0], body=args[1], orelse=args[2])
-    return call(expr.op, args)
+    short-circuit code).
+
+    A symbol's code is placed as it is at its first use and copied at later
+    ones (a node may not appear twice in one tree), so splicing large operand
+    code costs nothing when, as splicing requires, it is used once. `used`
+    names the symbols already placed (share it between parts of one tree)."""
+    used = set() if used is None else used
+
+    def build(e: Expr) -> ast.expr:
+        if isinstance(e, Const):
+            return ast.Constant(e.value)
+        if isinstance(e, Sym):
+            if e.name in used:
+                return copy_node(symbols[e.name])
+            used.add(e.name)
+            return symbols[e.name]
+        if isinstance(e, Identity):
+            raise ValueError("IDENTITY has no code of its own; the caller uses the standard semantics")
+        args = [build(a) for a in e.args]
+        if e.op == "and":
+            return ast.BoolOp(ast.And(), args)
+        if e.op == "or":
+            return ast.BoolOp(ast.Or(), args)
+        if e.op == "if":
+            return ast.IfExp(test=args[0], body=args[1], orelse=args[2])
+        return call(e.op, args)
+
+    return build(expr)
 
 
 def copy_node(node):

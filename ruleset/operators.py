@@ -17,7 +17,8 @@ from typing import Callable
 
 from .errors import LanguageError, LimitExceeded, index_error, type_error, value_error, zero_division
 from .limits import Meter
-from .text import render, type_name
+from .memory import size
+from .text import TextTooLong, render, type_name
 
 SEQUENCES = (list, tuple, str)
 
@@ -37,6 +38,10 @@ ARITY: dict[str, tuple[int, int | None]] = {
 }
 
 _ONE_ARGUMENT = object()  # `(range n)`: distinct from an explicit none
+_NUMBERS = frozenset({int, float, bool})
+_PAIR = size((0, 0))  # a new pair (tuple of two)
+_CHAR = size("\u0100")  # a new one-character string
+_STRINGS = frozenset({str})
 _SMALL = 1 << 64
 
 
@@ -55,6 +60,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     max_len = limits.max_length
     max_nesting = limits.max_nesting
     charge = meter.charge
+    hold = meter.hold
 
     def int_limit() -> LimitExceeded:
         return LimitExceeded(f"integer size of {limits.max_int_bits} bits")
@@ -62,7 +68,9 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def len_limit() -> LimitExceeded:
         return LimitExceeded(f"sequence length of {max_len}")
 
-    def checked(r: object) -> object:
+    def checked(r: object, fresh: int = 0) -> object:
+        """`r` within the size limits, charged and, when large, held for the
+        memory census (`fresh`: units of the new values `r` holds)."""
         cls = type(r)
         if cls is int:
             if r >= big or r <= neg_big:
@@ -73,6 +81,9 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
                 raise len_limit()
             if n > 64:
                 charge(n >> 2)
+                hold(r, size(r) + fresh)
+            elif fresh:
+                hold(r, size(r) + fresh)
         return r
 
     # Messages never name the rule operator or show computed values: an
@@ -88,6 +99,10 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         names = " and ".join(type_name(v) for v in vals)
         return type_error(f"unsupported operand types: {names}")
 
+    def too_large_for_float() -> LanguageError:
+        # Mixing a float with an integer beyond the float range.
+        return LanguageError("OverflowError", "integer too large to convert to a float")
+
     # -- arithmetic ---------------------------------------------------------
 
     def add(a, b):
@@ -95,6 +110,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             r = a + b
         except TypeError:
             raise operands("+", a, b) from None
+        except OverflowError:
+            raise too_large_for_float() from None
         cls = r.__class__
         if cls is int:
             if neg_big < r < big:
@@ -110,6 +127,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             r = a - b
         except TypeError:
             raise operands("-", a, b) from None
+        except OverflowError:
+            raise too_large_for_float() from None
         if r.__class__ is int and not neg_big < r < big:
             raise int_limit()
         return r
@@ -130,12 +149,18 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
                 return r
             raise int_limit()
         if _is_num(a) and _is_num(b):
-            return checked(a * b)
+            try:
+                return checked(a * b)  # a float or a bool is involved
+            except OverflowError:
+                raise too_large_for_float() from None
         if (ca in SEQUENCES and (cb is int or cb is bool)) or (cb in SEQUENCES and (ca is int or ca is bool)):
             seq, n = (a, b) if ca in SEQUENCES else (b, a)
             if n > 0 and len(seq) * n > max_len:
                 raise len_limit()
-            return checked(a * b)
+            try:
+                return checked(seq * n)
+            except OverflowError:  # Python's own refusal of a count beyond its index type
+                raise LanguageError("OverflowError", "repetition count too large") from None
         raise operands("*", a, b)
 
     def truediv(a, b):
@@ -158,6 +183,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             raise operands("//", a, b) from None
         except ZeroDivisionError:
             raise zero_division("integer division or modulo by zero") from None
+        except OverflowError:
+            raise too_large_for_float() from None
 
     def mod(a, b):
         if a.__class__ is str:  # Python's `%` would format the string
@@ -168,6 +195,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             raise operands("%", a, b) from None
         except ZeroDivisionError:
             raise zero_division("integer division or modulo by zero") from None
+        except OverflowError:
+            raise too_large_for_float() from None
 
     def power(a, b):
         if not (_is_num(a) and _is_num(b)):
@@ -237,6 +266,8 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         ca = a.__class__
         if ca is list or ca is tuple:
             return deep_equal(a, b)
+        if ca is str and len(a) > 256:
+            charge_text(a)
         return a == b
 
     def ne(a, b):
@@ -391,19 +422,26 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         need_index("range", hi)
         if hi - lo > max_len:
             raise len_limit()
-        return checked(list(range(lo, hi)))
+        if hi - lo <= 0:
+            return []
+        # each element is a new integer: large ones cost more to make
+        widest = max(abs(lo), abs(hi - 1))
+        charge(((hi - lo) * (widest.bit_length() >> 6)) >> 6)
+        return checked(list(range(lo, hi)), (hi - lo) * size(widest))
 
     # Building a pair per element costs more than copying a reference.
     def zip_(a, b):
         need_seq("zip", a)
         need_seq("zip", b)
-        charge(min(len(a), len(b)) >> 1)
-        return checked(list(zip(a, b)))
+        n = min(len(a), len(b))
+        charge(n >> 1)
+        return checked(list(zip(a, b)), n * _PAIR)
 
     def enumerate_(seq):
         need_seq("enumerate", seq)
-        charge(len(seq) >> 1)
-        return checked(list(enumerate(seq)))
+        n = len(seq)
+        charge(n >> 1)
+        return checked(list(enumerate(seq)), n * (_PAIR + size(n)))
 
     def filter_(pred, seq):
         if not callable(pred):
@@ -424,7 +462,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             items.sort(reverse=descending)
         else:
             items.sort(key=cmp_to_key(lambda x, y: compare(x, y, op, 0)), reverse=descending)
-        return items
+        return checked(items)
 
     def sort_asc(seq):
         return sort(seq, False, "sort_asc")
@@ -441,7 +479,14 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             items = args
         if not items:
             raise value_error("empty sequence")
-        charge(1 + (len(items) >> 4))
+        n = len(items)
+        kinds = set(map(type, items))
+        # Scalars of one ordering compare natively (the same first extreme as
+        # the loop below); containers and mixtures go through `compare`.
+        if kinds <= _NUMBERS or kinds == _STRINGS:
+            charge(1 + (n >> 2) + (sum(map(len, items)) >> 8 if kinds == _STRINGS else 0))
+            return max(items) if sign > 0 else min(items)
+        charge(1 + n)
         best = items[0]
         for x in items[1:]:
             if compare(x, best, op, 0) * sign > 0:
@@ -456,6 +501,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
 
     def sum_(seq):
         need_seq("sum", seq)
+        charge(1 + len(seq))
         total = 0
         for x in seq:
             total = add(total, x) if _is_num(x) else _bad_sum(x)
@@ -475,14 +521,28 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         return all(seq)
 
     def to_str(v):
-        return render(v, budget=max_len, max_nesting=max_nesting)
+        try:
+            return checked(render(v, budget=max_len, max_nesting=max_nesting, charge=charge))
+        except TextTooLong:
+            raise len_limit() from None
 
     def join(sep, seq):
         if type(sep) is not str:
             raise type_error(f"the separator must be a string, not {type_name(sep)}")
         need_seq("join", seq)
-        texts = [to_str(x) for x in seq]
-        if sum(map(len, texts)) + len(sep) * max(0, len(texts) - 1) > max_len:
+        charge(len(seq) >> 1)
+        # One budget for the whole result: no text is built beyond it.
+        remaining = max_len + len(sep)
+        texts = []
+        try:
+            for x in seq:
+                remaining -= len(sep)
+                text = render(x, budget=max(0, remaining), max_nesting=max_nesting, charge=charge)
+                remaining -= len(text)
+                texts.append(text)
+        except TextTooLong:
+            raise len_limit() from None
+        if remaining < 0:
             raise len_limit()
         return checked(sep.join(texts))
 
@@ -497,11 +557,12 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         except IndexError:
             raise index_error("index out of range") from None
         charge(len(items) >> 4)
-        return type(seq)(items)
+        return checked(type(seq)(items))
 
     def to_list(seq):
         need_seq("list", seq)
-        return checked(list(seq))
+        # the characters of a string become strings of their own
+        return checked(list(seq), len(seq) * _CHAR if type(seq) is str and not seq.isascii() else 0)
 
     def to_tuple(seq):
         need_seq("tuple", seq)

@@ -1,16 +1,32 @@
-"""Python-compatible text of values, computed with a size budget.
+"""Python-compatible text of values, computed within a size budget and charged.
 
 A top-level value prints like Python's `str()`, values inside lists and tuples
-like `repr()`. Rendering is iterative (no host recursion), stops as soon as the
-text would exceed its budget, and marks a container that contains itself as
-`[...]` / `(...)` the way Python does.
+like `repr()`. Rendering is iterative (no host recursion; one frame per open
+container, never one entry per element), refuses text beyond its budget
+before building it where the size can be bounded first (a string, a large
+integer), marks a container that contains itself as `[...]` / `(...)` the
+way Python does, and reports its work through `charge`: one step per
+element visited and one per CHARS_PER_STEP characters produced, charged as
+it goes, so a long rendering reaches the run's checkpoints.
 """
 
 from __future__ import annotations
 
+from typing import Callable
+
 from .errors import LimitExceeded
 
-_OPEN = object()  # stack marker: leave a container
+CHARS_PER_STEP = 64
+CHARGE_EVERY = 256  # elements visited between two charges
+_LOG10_2 = 0.30102999566398
+_SMALL = 1 << 256  # integers whose text is short enough to build unchecked
+
+
+class TextTooLong(LimitExceeded):
+    """The text would exceed the budget; callers name their own limit."""
+
+    def __init__(self) -> None:
+        super().__init__("output size")
 
 
 def type_name(value: object) -> str:
@@ -56,55 +72,98 @@ def _atom(value: object, quoted: bool) -> str:
     return str(value)  # a language's own value type (e.g. an AlienLogic formula) prints itself
 
 
-def render(value: object, *, quoted: bool = False, budget: int = 1_000_000, max_nesting: int = 400) -> str:
+def _least_size(value: object, quoted: bool) -> int:
+    """A lower bound of the length of `_atom(value, quoted)`, known without
+    building it (so a text far beyond the budget is never built)."""
+    cls = type(value)
+    if cls is str:
+        return len(value) + 2 if quoted else len(value)
+    if cls is int:
+        return int(value.bit_length() * _LOG10_2)
+    return 0
+
+
+def _free(steps: int) -> None:
+    return None
+
+
+def render(
+    value: object,
+    *,
+    quoted: bool = False,
+    budget: int = 1_000_000,
+    max_nesting: int = 400,
+    charge: Callable[[int], None] = _free,
+) -> str:
     """Text of `value`; `quoted` renders a top-level string like repr().
 
-    Raises LimitExceeded("output size") when the text would exceed `budget`
-    characters and LimitExceeded("nesting depth") past `max_nesting` levels.
+    Raises TextTooLong (a LimitExceeded) when the text would exceed `budget`
+    characters and LimitExceeded("nesting depth") past `max_nesting` levels;
+    `charge(steps)` is called with the work done (see the module docstring).
     """
     cls = type(value)
     if cls is not list and cls is not tuple:
+        if _least_size(value, quoted) > budget:
+            raise TextTooLong()
         text = _atom(value, quoted)
         if len(text) > budget:
-            raise LimitExceeded("output size")
+            raise TextTooLong()
+        charge(len(text) // CHARS_PER_STEP)
         return text
-    parts: list[str] = []
-    size = 0
-    active: set[int] = set()
-    # Each entry is (value, depth) to render, a literal string, or (_OPEN, id).
-    stack: list[object] = [(value, 0)]
-    while stack:
-        item = stack.pop()
-        if type(item) is str:
-            piece = item
-        elif item[0] is _OPEN:
-            active.discard(item[1])
-            continue
-        else:
-            v, depth = item
+    parts: list[str] = ["[" if cls is list else "("]
+    size = 1
+    visited = charged_size = 0
+    frames: list[list] = [[value, 0]]  # [container, index of the next element]
+    active = {id(value)}  # containers on the current path: a repeat is a cycle
+    append = parts.append
+    while frames:
+        frame = frames[-1]
+        seq, i = frame
+        n = len(seq)
+        while i < n:
+            v = seq[i]
+            if i:
+                append(", ")
+                size += 2
+            i += 1
             vc = type(v)
-            if vc is list or vc is tuple:
-                key = id(v)
-                if key in active:
+            if vc is float or (vc is int and -_SMALL < v < _SMALL):
+                piece = repr(v)
+            elif vc is str:
+                if size + len(v) + 2 > budget:
+                    raise TextTooLong()
+                piece = repr(v)
+            elif vc is list or vc is tuple:
+                if id(v) in active:
                     piece = "[...]" if vc is list else "(...)"
                 else:
-                    if depth >= max_nesting:
+                    if len(frames) >= max_nesting:
                         raise LimitExceeded("nesting depth")
-                    active.add(key)
-                    stack.append((_OPEN, key))
-                    if vc is list:
-                        stack.append("]")
-                    else:
-                        stack.append(",)" if len(v) == 1 else ")")
-                    for i in range(len(v) - 1, -1, -1):
-                        stack.append((v[i], depth + 1))
-                        if i:
-                            stack.append(", ")
+                    active.add(id(v))
+                    frame[1] = i
+                    frames.append([v, 0])
                     piece = "[" if vc is list else "("
             else:
+                if size + _least_size(v, True) > budget:
+                    raise TextTooLong()
                 piece = _atom(v, True)
-        size += len(piece)
-        if size > budget:
-            raise LimitExceeded("output size")
-        parts.append(piece)
+            size += len(piece)
+            if size > budget:
+                raise TextTooLong()
+            append(piece)
+            visited += 1
+            if not visited % CHARGE_EVERY:
+                charge(CHARGE_EVERY + (size - charged_size) // CHARS_PER_STEP)
+                charged_size = size
+            if frames[-1] is not frame:
+                break  # descend into the container just opened
+        else:
+            frames.pop()
+            active.discard(id(seq))
+            closer = "]" if type(seq) is list else (",)" if n == 1 else ")")
+            append(closer)
+            size += len(closer)
+            if size > budget:
+                raise TextTooLong()
+    charge(1 + visited % CHARGE_EVERY + (size - charged_size) // CHARS_PER_STEP)
     return "".join(parts)

@@ -22,6 +22,19 @@ FORMAT = 1
 SCOPES = ("anywhere", "function", "top", "loop")
 COMMON_RULE_KEYS = ("id", "name", "target", "layer")
 TOP_KEYS = ("format", "name", "language", "description", "rules", "keywords")
+# Bounds on what a world file may hold: far beyond any real world, small
+# enough that loading, checking and reporting stay cheap.
+MAX_FILE_BYTES = 1 << 20
+MAX_RULES = 1000
+MAX_LABEL = 64  # characters of a rule id, a target, a layer, a keyword
+MAX_NAME = 200  # characters of a world's or a rule's name
+MAX_DESCRIPTION = 4000
+
+
+def shown(text: object, limit: int = MAX_LABEL) -> str:
+    """`text` as quoted in a problem, cut at `limit` characters."""
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -36,9 +49,9 @@ class Problem:
     def __str__(self) -> str:
         where = [self.file]
         if self.rule is not None:
-            where.append(f"rule {self.rule}")
+            where.append(f"rule {shown(self.rule)}")
         if self.key is not None:
-            where.append(f"key '{self.key}'")
+            where.append(f"key '{shown(self.key)}'")
         return ": ".join(where) + ": " + self.message
 
     def as_dict(self) -> dict[str, str | None]:
@@ -160,6 +173,8 @@ def load_world(spec: str, schema: Schema) -> World:
         names = ", ".join(["standard", *shipped_worlds(schema.language)])
         raise WorldError([Problem(spec, f"no such world file, and no shipped {schema.language} world of that name (shipped: {names})")])
     try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise WorldError([Problem(str(path), f"the file is too large (at most {MAX_FILE_BYTES} bytes)")])
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise WorldError([Problem(str(path), f"cannot read the file: {exc.__class__.__name__}")]) from None
@@ -167,10 +182,14 @@ def load_world(spec: str, schema: Schema) -> World:
 
 
 def parse_world(text: str, filename: str, schema: Schema) -> World:
+    if len(text) > MAX_FILE_BYTES:
+        raise WorldError([Problem(filename, f"the file is too large (at most {MAX_FILE_BYTES} characters)")])
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise WorldError([Problem(filename, f"not valid TOML: {exc}")]) from None
+    except (tomllib.TOMLDecodeError, ValueError) as exc:  # ValueError: an integer of thousands of digits
+        raise WorldError([Problem(filename, f"not valid TOML: {shown(exc, 200)}")]) from None
+    except RecursionError:  # arrays or tables nested thousands deep
+        raise WorldError([Problem(filename, "not valid TOML: nested too deeply")]) from None
     problems: list[Problem] = []
 
     def top(message: str, key: str | None = None) -> None:
@@ -185,6 +204,8 @@ def parse_world(text: str, filename: str, schema: Schema) -> World:
     if not isinstance(name, str) or not name.strip():
         top("expected a non-empty string", "name")
         name = "?"
+    elif len(name) > MAX_NAME:
+        top(f"at most {MAX_NAME} characters", "name")
     elif name == "standard":
         top("the name 'standard' is reserved for the manual's own semantics", "name")
     if data.get("language") != schema.language:
@@ -193,6 +214,8 @@ def parse_world(text: str, filename: str, schema: Schema) -> World:
     if not isinstance(description, str):
         top("expected a string", "description")
         description = ""
+    elif len(description) > MAX_DESCRIPTION:
+        top(f"at most {MAX_DESCRIPTION} characters", "description")
 
     keywords: dict[str, str] = {}
     raw_keywords = data.get("keywords", {})
@@ -205,6 +228,9 @@ def parse_world(text: str, filename: str, schema: Schema) -> World:
     raw_rules = data.get("rules", [])
     if not isinstance(raw_rules, list):
         top("expected an array of [[rules]] tables", "rules")
+        raw_rules = []
+    elif len(raw_rules) > MAX_RULES:
+        top(f"at most {MAX_RULES} rules", "rules")
         raw_rules = []
     seen: set[str] = set()
     for index, raw in enumerate(raw_rules, start=1):
@@ -223,9 +249,9 @@ def _check_keywords(raw: Mapping[str, object], schema: Schema, top: Callable[[st
     pattern = re.compile(schema.keyword_pattern + r"\Z")
     for std, new in raw.items():
         if std not in schema.keywords:
-            top(f"'{std}' is not a keyword of {schema.language} that can be renamed", f"keywords.{std}")
-        elif not isinstance(new, str) or not pattern.match(new):
-            top("expected a name made of letters, digits and underscores", f"keywords.{std}")
+            top(f"'{shown(std)}' is not a keyword of {schema.language} that can be renamed", f"keywords.{std}")
+        elif not isinstance(new, str) or not pattern.match(new) or len(new) > MAX_LABEL:
+            top(f"expected a name made of letters, digits and underscores (at most {MAX_LABEL} characters)", f"keywords.{std}")
         else:
             out[std] = new
     spellings = [*(w for w in schema.keywords if w not in out), *out.values()]
@@ -241,7 +267,7 @@ def _check_rule(raw: object, index: int, filename: str, schema: Schema, problems
         problems.append(Problem(filename, "expected a table", label))
         return None
     rule_id = raw.get("id")
-    if isinstance(rule_id, str) and rule_id.strip():
+    if isinstance(rule_id, str) and rule_id.strip() and len(rule_id) <= MAX_LABEL:
         label = rule_id
     before = len(problems)
 
@@ -254,15 +280,21 @@ def _check_rule(raw: object, index: int, filename: str, schema: Schema, problems
             problem(f"unknown key; a {schema.language} rule takes {', '.join(allowed)}", key)
     if not (isinstance(rule_id, str) and rule_id.strip()):
         problem("expected a non-empty string", "id")
+    elif len(rule_id) > MAX_LABEL:
+        problem(f"at most {MAX_LABEL} characters", "id")
     elif rule_id in seen:
         problem("duplicate rule id", "id")
     else:
         seen.add(rule_id)
-    for key in ("name", "target"):
+    for key, limit in (("name", MAX_NAME), ("target", MAX_LABEL)):
         if not isinstance(raw.get(key), str) or not raw[key].strip():
             problem("expected a non-empty string", key)
+        elif len(raw[key]) > limit:
+            problem(f"at most {limit} characters", key)
     if "layer" in raw and not isinstance(raw["layer"], str):
         problem("expected a string", "layer")
+    elif "layer" in raw and len(raw["layer"]) > MAX_LABEL:
+        problem(f"at most {MAX_LABEL} characters", "layer")
     updates: Mapping[str, object] | None = None
     if len(problems) == before:
         updates = schema.check_rule(raw, problem)

@@ -17,11 +17,15 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from aliencode import AlienSyntaxError, Limits, World, compile_source, parse, standard_world
+from aliencode import AlienSyntaxError, Limits, World, parse
 from aliencode import syntax as s
 
-from .aliencode_grading import AlienCodeGrader, BankProblem, run_pair
+from .aliencode_disclosure import leaks
+from .aliencode_grading import AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, program_output, tree_sites
+from .aliencode_validity import battery
 from .bank import Bank, Task
+from .compare import normalise, same_output
+from .validity import Validity
 
 MAX_LINES = 40
 
@@ -33,25 +37,9 @@ def sites_used(*sources: str) -> set[str]:
         if not source:
             continue
         try:
-            tree = parse(source)
+            used |= tree_sites(parse(source))
         except AlienSyntaxError:
             continue
-        stack: list[object] = list(tree.body)
-        while stack:
-            node = stack.pop()
-            if isinstance(node, s.OpCall):
-                used.add(node.op)
-            elif isinstance(node, s.IntLit):
-                used.add("literal.int")
-            elif isinstance(node, s.FloatLit):
-                used.add("literal.float")
-            elif isinstance(node, s.StrLit):
-                used.add("literal.str")
-            elif isinstance(node, s.BoolLit):
-                used.add("literal.bool")
-            elif isinstance(node, s.Sweep):
-                used.add("SWEEP")
-            stack.extend(s.children(node))
     return used
 
 
@@ -68,15 +56,18 @@ class TaskAudit:
     representation: str
     depth: str
     rules: list[str]
-    n_calls: int
+    n_calls: int  # private runs: calls, or input tables
     reference_pass: bool
     naive_pass: bool  # in the world
     naive_standard_ok: bool
+    distinct_outputs: int = 0  # distinct expected outputs over the private runs
+    variants: int = 0
 
     def as_dict(self) -> dict[str, object]:
         return {
             "id": self.id, "kind": self.kind, "band": self.band, "family": self.family,
             "representation": self.representation, "depth": self.depth, "rules": self.rules, "n_calls": self.n_calls,
+            "distinct_outputs": self.distinct_outputs, "variants": self.variants,
         }
 
 
@@ -87,6 +78,7 @@ class Audit:
     examples: list[dict[str, object]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    validity: Validity | None = None
 
     @property
     def reference_pass(self) -> int:
@@ -97,34 +89,23 @@ class Audit:
         return sum(t.naive_pass for t in self.tasks)
 
 
-def _outcomes(world: World, limits: Limits, solution: str, calls: tuple[str, ...]) -> tuple[str, ...]:
-    """What a solution prints for each call (errors included) in `world`."""
-    try:
-        program = compile_source(solution, world, limits)
-    except AlienSyntaxError as exc:
-        return (str(exc),)
-    if not calls:
-        return (run_pair(None, program, limits)[1].text(),)
-    out = []
-    for call in calls:
-        try:
-            compiled = compile_source(call, world, limits)
-        except AlienSyntaxError as exc:
-            out.append(str(exc))
-            continue
-        out.append(run_pair(program, compiled, limits)[1].text())
-    return tuple(out)
-
-
-def task_rules(world: World, limits: Limits, task: Task) -> list[str]:
+def task_rules(world: World, limits: Limits, task: Task, programs: Programs | None = None) -> list[str]:
+    """The rules whose removal alone changes what the reference or the naive
+    solution (a prediction task: its program) prints on some private run."""
+    programs = programs or Programs(limits)
     solutions = [task.program] if task.kind == "prediction" else [task.reference, task.naive]
-    used = sites_used(*solutions, *task.calls)
-    base = {sol: _outcomes(world, limits, sol, task.calls) for sol in solutions}
+    calls_sites = sites_used(*task.calls)
+    sites = {sol: sites_used(sol) | calls_sites for sol in solutions}
+    base = {sol: outcomes(world, limits, sol, task, programs) for sol in solutions}
     found = []
     for rule in world.rules:
-        if rule.target not in used:
+        # a rule acts only at its site: a solution (with its calls) without
+        # that site prints the same whichever way the rule goes
+        touched = [sol for sol in solutions if rule.target in sites[sol]]
+        if not touched:
             continue
-        if any(_outcomes(world.without(rule.id), limits, sol, task.calls) != base[sol] for sol in solutions):
+        changed = world.without(rule.id)
+        if any(outcomes(changed, limits, sol, task, programs) != base[sol] for sol in touched):
             found.append(rule.id)
     return found
 
@@ -138,43 +119,66 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
     limits = limits or Limits()
     report = Audit(world)
     grader = AlienCodeGrader(world, bank, limits)
-    standard = standard_world("aliencode")
+    programs = Programs(limits)
+    manual = manual_world(world)
     for task in bank.tasks:
         try:
-            grader.expected(task)
+            expected = grader.expected(task)
         except BankProblem as exc:
             report.problems.append(str(exc))
             continue
-        rules = task_rules(world, limits, task)
+        rules = task_rules(world, limits, task, programs)
+        report.problems += leaks(task, expected, world, limits)
         if task.kind == "prediction":
             ref_ok, naive_ok, naive_std = True, False, True
         else:
             ref_ok = grader.grade(task.id, task.reference).passed
             naive_ok = grader.grade(task.id, task.naive).passed
-            naive_std = all("[AlienError]" not in o for o in _outcomes(standard, limits, task.naive, task.calls))
+            naive_manual = outcomes(manual, limits, task.naive, task, programs)
+            naive_std = all("[AlienError]" not in o for o in naive_manual)
             if not ref_ok:
                 report.problems.append(f"task {task.id}: the reference does not pass")
             if not naive_std:
                 report.problems.append(f"task {task.id}: the naive solution fails under the manual's semantics")
+            elif task.inputs and not all(same_output(a, b) for a, b in zip(naive_manual, expected)):
+                report.problems.append(f"task {task.id}: the reference in the world and the naive solution under the manual disagree on an input")
+            for k, variant in enumerate(task.variants, 1):
+                if outcomes(manual, limits, variant, task, programs) != naive_manual:
+                    report.problems.append(f"task {task.id}: variant {k} does not print what the naive solution prints under the manual's semantics")
             if code_lines(task.reference) > MAX_LINES:
                 report.problems.append(f"task {task.id}: the reference has more than {MAX_LINES} lines")
-        report.tasks.append(TaskAudit(task.id, task.kind, task.band, task.family, task.representation, task.depth, rules, len(task.calls), ref_ok, naive_ok, naive_std))
+        distinct = len({tuple(normalise(o)) for o in expected})
+        report.tasks.append(TaskAudit(task.id, task.kind, task.band, task.family, task.representation, task.depth, rules,
+                                      len(task.calls) or len(task.inputs), ref_ok, naive_ok, naive_std, distinct, len(task.variants)))
     for example in bank.examples:
-        outputs = _outcomes(world, limits, example.program, ())
+        output = program_output(world, limits, example.program)
         rules = []
         used = sites_used(example.program)
         for rule in world.rules:
-            if rule.target in used and _outcomes(world.without(rule.id), limits, example.program, ()) != outputs:
+            if rule.target in used and program_output(world.without(rule.id), limits, example.program) != output:
                 rules.append(rule.id)
-        if "[AlienError]" in outputs[0]:
-            report.problems.append(f"example {example.id}: the program fails: {outputs[0].splitlines()[-1]}")
+        if "[AlienError]" in output:
+            report.problems.append(f"example {example.id}: the program fails: {output.splitlines()[-1]}")
         if example.rules and sorted(example.rules) != sorted(rules):
             report.problems.append(f"example {example.id}: declares rules {sorted(example.rules)} but exposes {sorted(rules)}")
-        report.examples.append({"id": example.id, "band": example.band, "rules": rules, "output": outputs[0]})
+        report.examples.append({"id": example.id, "band": example.band, "rules": rules, "output": output})
     _check_coverage(report)
     _check_requirements(report, bank)
+    _check_validity(report, bank, grader, limits)
     report.seconds = time.perf_counter() - start
     return report
+
+
+def _check_validity(report: Audit, bank: Bank, grader: AlienCodeGrader, limits: Limits) -> None:
+    """Run the trivial-strategy battery: a task some strategy passes measures
+    nothing (a bank may only report this, with [audit] validity = "report")."""
+    outputs = [str(e["output"]) for e in report.examples]
+    report.validity = battery(report.world, bank, limits, grader, outputs)
+    if bank.requirements.get("validity") == "report":
+        return
+    for task_id in report.validity.flagged:
+        names = [name for name, score in report.validity.strategies.items() if task_id in score.passed]
+        report.problems.append(f"task {task_id}: passed by the trivial strateg{'ies' if len(names) > 1 else 'y'} {', '.join(names)}")
 
 
 def _check_coverage(report: Audit) -> None:
@@ -201,6 +205,14 @@ def _check_requirements(report: Audit, bank: Bank) -> None:
             counts = Counter(getattr(t, attr) for t in bank.tasks)
             for name, want in req[key].items():
                 expect(f"tasks with {attr} {name}", want, counts.get(name, 0))
+    synthesis = [t for t in tasks if t.kind == "synthesis"]
+    for key, attr, what in (("min_runs", "n_calls", "private calls or input tables"),
+                            ("min_distinct_outputs", "distinct_outputs", "distinct expected outputs"),
+                            ("min_variants", "variants", "variants")):
+        if key in req:
+            for t in synthesis:
+                if getattr(t, attr) < req[key]:
+                    report.problems.append(f"task {t.id}: {getattr(t, attr)} {what}, fewer than {req[key]}")
     for band, want in req.get("calls_per_band", {}).items():
         for task in bank.tasks:
             if task.band == band and task.kind == "synthesis":

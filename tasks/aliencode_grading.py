@@ -1,18 +1,23 @@
-"""Grading AlienCode answers exactly (DESIGN §7).
+"""Grading AlienCode answers exactly (docs/tasks.md).
 
 A synthesis answer is a program: for each private call, the answer runs (its
 own output discarded), then the call runs in the same namespace, in the
 world; the call's output must match the reference's. Without calls, the
-answer is a whole program whose output must match the reference program's.
-A prediction answer is the predicted output text. Expected outputs come from
-running the reference in the world, never from stored text.
+answer is a whole program whose output must match the reference program's;
+with private inputs it runs once per input table, after the table's names
+are bound to values computed with the manual's semantics (so no world rule
+touches the input data). A prediction answer is the predicted output text.
+Expected outputs come from running the reference in the world, never from
+stored text.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from aliencode import AlienSyntaxError, Limits, Program, RunResult, Session, World, compile_source
+from aliencode import AlienSyntaxError, Limits, Program, RunResult, Session, World, compile_program, compile_source, parse
+from aliencode import syntax as s
+from alienworlds.ruleset import standard_world
 
 from .bank import Bank, Task
 from .compare import same_output
@@ -51,12 +56,129 @@ def run_pair(setup: Program | None, program: Program, limits: Limits) -> tuple[R
     return first, session.execute(program)
 
 
+def manual_world(world: World) -> World:
+    """The manual's semantics, spelled with the world's keywords."""
+    return replace(standard_world("aliencode"), keywords=world.keywords)
+
+
+def binding_tree(table: dict[str, str], world: World) -> s.Program:
+    """The parsed binding of an input table; raises AlienSyntaxError when a
+    value is not exactly one expression (it must not smuggle in a statement)."""
+    set_, as_ = world.surface("SET"), world.surface("AS")
+    tree = parse("\n".join(f"{set_} {name} {as_} ({expr})" for name, expr in table.items()), world.keywords)
+    if [(st.targets, len(st.values)) if isinstance(st, s.Set) else None for st in tree.body] != [((name,), 1) for name in table]:
+        raise AlienSyntaxError(f"an input value must be one expression: {table}", None, None)
+    return tree
+
+
+def compile_binding(table: dict[str, str], world: World, limits: Limits) -> Program:
+    """An input table compiled with the manual's semantics; raises AlienSyntaxError."""
+    return compile_program(binding_tree(table, world), manual_world(world), limits)
+
+
+_LITERAL_SITES = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
+
+
+def tree_sites(tree: s.Program) -> set[str]:
+    """The sites a parsed program holds (rules fire only at sites)."""
+    used: set[str] = set()
+    stack: list[object] = list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, s.OpCall):
+            used.add(node.op)
+        elif type(node) in _LITERAL_SITES:
+            used.add(_LITERAL_SITES[type(node)])
+        elif isinstance(node, s.Sweep):
+            used.add("SWEEP")
+        stack.extend(s.children(node))
+    return used
+
+
+class Programs:
+    """Parse each source once and compile it once per relevant world: an
+    audit runs the same solutions and calls in the world and in many
+    variants of it. A compiled program depends only on the rules whose site
+    it holds, so worlds agreeing on those share it (all variants of one world
+    share its keywords)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self._trees: dict[str, tuple[s.Program, set[str]] | AlienSyntaxError] = {}
+        self._programs: dict[tuple[str, str, tuple[str, ...]], Program | AlienSyntaxError] = {}
+
+    def _memo(self, key: tuple, make) -> Program:
+        """The program cached under `key`, made once; a compile error is
+        cached and raised again."""
+        if key not in self._programs:
+            try:
+                self._programs[key] = make()
+            except AlienSyntaxError as exc:
+                self._programs[key] = exc
+        found = self._programs[key]
+        if isinstance(found, AlienSyntaxError):
+            raise found
+        return found
+
+    def binding(self, table: dict[str, str], world: World) -> Program:
+        """An input table's binding, compiled once (it never depends on the world's rules)."""
+        return self._memo(("inputs", repr(list(table.items())), ()), lambda: compile_binding(table, world, self.limits))
+
+    def get(self, source: str, world: World) -> Program:
+        """The compiled program; raises AlienSyntaxError."""
+        if source not in self._trees:
+            try:
+                tree = parse(source, world.keywords)
+                self._trees[source] = (tree, tree_sites(tree))
+            except AlienSyntaxError as exc:
+                self._trees[source] = exc
+        parsed = self._trees[source]
+        if isinstance(parsed, AlienSyntaxError):
+            raise parsed
+        tree, sites = parsed
+        key = (source, world.name, tuple(r.id for r in world.rules if r.target in sites))
+        return self._memo(key, lambda: compile_program(tree, world, self.limits))
+
+
+def outcomes(world: World, limits: Limits, solution: str, task: Task, programs: Programs | None = None) -> tuple[str, ...]:
+    """What a solution prints on each private run of `task` in `world`
+    (error lines included): one entry per call or input table, or one for
+    a whole program without inputs."""
+    programs = programs or Programs(limits)
+    try:
+        program = programs.get(solution, world)
+    except AlienSyntaxError as exc:
+        return (str(exc),)
+    if task.calls:
+        runs = [(lambda call=call: programs.get(call, world), False) for call in task.calls]
+    elif task.inputs:
+        runs = [(lambda table=table: programs.binding(table, world), True) for table in task.inputs]
+    else:
+        return (run_pair(None, program, limits)[1].text(),)
+    out = []
+    for make, binding_first in runs:
+        try:
+            other = make()
+        except AlienSyntaxError as exc:
+            out.append(str(exc))
+            continue
+        first, second = (other, program) if binding_first else (program, other)
+        out.append(run_pair(first, second, limits)[1].text())
+    return tuple(out)
+
+
+def program_output(world: World, limits: Limits, source: str) -> str:
+    """What a whole program prints in `world` (error line included)."""
+    return outcomes(world, limits, source, Task(id="", kind="synthesis", prompt=""))[0]
+
+
 @dataclass
 class AlienCodeGrader:
     world: World
     bank: Bank
     limits: Limits = field(default_factory=Limits)
     _programs: dict[tuple[str, str], Program] = field(default_factory=dict, repr=False)
+    _bindings: dict[str, list[Program]] = field(default_factory=dict, repr=False)
     _expected: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
     def compiled(self, source: str, role: str) -> Program:
@@ -65,6 +187,15 @@ class AlienCodeGrader:
         if key not in self._programs:
             self._programs[key] = compile_source(source, self.world, self.limits)
         return self._programs[key]
+
+    def bindings(self, task: Task) -> list[Program]:
+        """The task's input tables, compiled once."""
+        if task.id not in self._bindings:
+            try:
+                self._bindings[task.id] = [compile_binding(table, self.world, self.limits) for table in task.inputs]
+            except AlienSyntaxError as exc:
+                raise BankProblem(f"task {task.id}: an input does not compile: {exc}") from None
+        return self._bindings[task.id]
 
     def expected(self, task: Task) -> list[str]:
         """The expected output of each call (or of the whole program)."""
@@ -80,10 +211,13 @@ class AlienCodeGrader:
                 raise BankProblem(f"task {task.id}: the reference does not compile: {exc}") from None
             outputs = []
             if task.whole_program:
-                result = Session(self.limits).execute(reference)
-                if result.error:
-                    raise BankProblem(f"task {task.id}: the reference fails: {result.error}")
-                outputs.append(result.output)
+                for binding in self.bindings(task) or [None]:
+                    setup, result = run_pair(binding, reference, self.limits)
+                    if setup is not None and setup.error:
+                        raise BankProblem(f"task {task.id}: an input fails: {setup.error}")
+                    if result.error:
+                        raise BankProblem(f"task {task.id}: the reference fails: {result.error}")
+                    outputs.append(result.output)
             for call in task.calls:
                 _, result = run_pair(reference, self.compiled(call, "call"), self.limits)
                 if result.error:
@@ -92,31 +226,36 @@ class AlienCodeGrader:
         self._expected[task.id] = outputs
         return outputs
 
-    def grade(self, task_id: str, answer: str) -> Grade:
+    def grade(self, task_id: str, answer: str, stop_at_failure: bool = False) -> Grade:
+        """Grade an answer on every private run (with `stop_at_failure`,
+        only up to the first failing one: enough to know it fails)."""
         task = self.bank.task(task_id)
         expected = self.expected(task)
         if task.kind == "prediction":
             ok = same_output(answer, expected[0])
             calls = (CallGrade(ok, "ok" if ok else "wrong output"),)
         else:
-            calls = tuple(self._synthesis(task, answer, expected))
+            calls = tuple(self._synthesis(task, answer, expected, stop_at_failure))
         return Grade(task.id, all(c.passed for c in calls), calls, self.world.hash)
 
-    def _synthesis(self, task: Task, answer: str, expected: list[str]):
+    def _synthesis(self, task: Task, answer: str, expected: list[str], stop_at_failure: bool) -> list[CallGrade]:
         try:
             submission = compile_source(answer, self.world, self.limits)
         except AlienSyntaxError as exc:
             return [CallGrade(False, str(exc))] * len(expected)
-        if task.whole_program:
-            result = Session(self.limits).execute(submission)
-            return [self._judge(result, expected[0])]
         out = []
-        for call, want in zip(task.calls, expected):
-            setup, result = run_pair(submission, self.compiled(call, "call"), self.limits)
-            if setup is not None and setup.error is not None:
+        if task.whole_program:
+            runs = [(binding, submission) for binding in self.bindings(task) or [None]]
+        else:
+            runs = [(submission, self.compiled(call, "call")) for call in task.calls]
+        for (setup_program, program), want in zip(runs, expected):
+            setup, result = run_pair(setup_program, program, self.limits)
+            if setup is not None and setup.error is not None and setup_program is submission:
                 out.append(CallGrade(False, f"the answer itself fails: {setup.error}"))
             else:
                 out.append(self._judge(result, want))
+            if stop_at_failure and not out[-1].passed:
+                break
         return out
 
     @staticmethod

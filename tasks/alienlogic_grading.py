@@ -1,8 +1,8 @@
-"""Grading AlienLogic answers exactly (DESIGN §6.4, §7).
+"""Grading AlienLogic answers exactly (docs/alienlogic.md, docs/tasks.md).
 
 An answer is model text holding either one proof block (`PROOF` … `END`,
 possibly inside a fenced block, with prose around it) or a refusal line
-`ANSWER: UNPROVABLE`. A provable theorem passes only with a proof the
+`ANSWER: UNPROVABLE` (read by `answer_text`, which the episode shares). A provable theorem passes only with a proof the
 world's checker accepts for exactly the task's premises (as a multiset) and
 goal; an unprovable one only with a clean refusal. An answer holding both a
 proof and a refusal, or several proof blocks, fails as ambiguous.
@@ -14,26 +14,14 @@ certificate) into `LogicTask`s, reporting every problem as a BankError.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from alienlogic import ProofSyntaxError, Theorem, check, compile_world, parse_formula
 from alienworlds.ruleset.world import World
 
+from .answer_text import REFUSAL_TEXT, proof_blocks, refusal
 from .bank import Bank, BankError, Task
-
-REFUSAL_TEXT = "ANSWER: UNPROVABLE"
-
-# A proof block: a line holding only PROOF (blockquote marks and fence
-# backticks tolerated around it) up to the next line holding only END, or to
-# the end of the text when END is missing (that block then fails to parse).
-_PROOF_START = re.compile(r"^[ \t>]*(?:`{3,}[A-Za-z0-9_-]*[ \t]*)?PROOF[ \t]*$", re.M)
-_PROOF_END = re.compile(r"^[ \t>]*END[ \t]*(?:`{3,})?[ \t]*$", re.M)
-# A refusal: a line whose words are ANSWER: UNPROVABLE, decorations allowed
-# (markdown emphasis, backticks, a final period), any letter case.
-_REFUSAL = re.compile(r"^[\s>*_`#-]*answer\s*:\s*[*_`]*\s*unprovable\s*[*_`.!]*\s*$", re.I | re.M)
-
 
 @dataclass(frozen=True)
 class Answer:
@@ -44,26 +32,11 @@ class Answer:
 
 
 def extract_answer(text: str) -> Answer:
-    """Find proof blocks and a refusal line in model text; never raises."""
+    """Find proof blocks and a refusal line in model text (`answer_text`);
+    never raises, and takes time linear in the text."""
     if not isinstance(text, str):
         return Answer((), False)
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    proofs = []
-    pos = 0
-    while True:
-        start = _PROOF_START.search(text, pos)
-        if start is None:
-            break
-        end = _PROOF_END.search(text, start.end())
-        stop = end.end() if end else len(text)
-        block = text[start.start():stop]
-        lines = [re.sub(r"^[ \t>]*", "", line) for line in block.split("\n")]
-        lines[0] = "PROOF"
-        if end:
-            lines[-1] = "END"
-        proofs.append("\n".join(lines).strip() + "\n")
-        pos = stop
-    return Answer(tuple(proofs), bool(_REFUSAL.search(text)))
+    return Answer(proof_blocks(text), refusal(text))
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Task banks: worked examples and held-out tasks of one world (DESIGN §7).
+"""Task banks: worked examples and held-out tasks of one world (docs/tasks.md).
 
 Only the loader and the data model live here; expected outputs are computed
 by the graders and the audit, never stored.
@@ -6,6 +6,7 @@ by the graders and the audit, never stored.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +52,9 @@ class Task:
     reference: str = ""
     naive: str = ""
     program: str = ""  # prediction tasks: the program whose output is predicted
+    inputs: tuple[dict[str, str], ...] = ()  # whole-program tasks: private name bindings, one table per run
+    example_inputs: dict[str, str] = field(default_factory=dict)  # a shown binding (never a private one)
+    variants: tuple[str, ...] = ()  # further manual-correct solutions, written differently from naive
     extra: dict[str, object] = field(default_factory=dict)  # language-specific fields (AlienLogic)
 
     @property
@@ -98,6 +102,39 @@ def world_bank_path(language: str, world: str, world_file: str | Path | None = N
 _TASK_FIELDS = set(Task.__dataclass_fields__) - {"extra"}
 
 
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _check_code_fields(label: str, raw: dict) -> list[str]:
+    """The shapes of calls, inputs, example_inputs and variants."""
+    problems = []
+
+    def strings(key: str) -> bool:
+        value = raw.get(key, [])
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+    def binding(table: object) -> bool:
+        return isinstance(table, dict) and bool(table) and all(
+            isinstance(k, str) and _NAME.fullmatch(k) and isinstance(v, str) for k, v in table.items())
+
+    for key in ("calls", "variants"):
+        if not strings(key):
+            problems.append(f"{label}: key '{key}': expected a list of strings")
+    inputs = raw.get("inputs", [])
+    if not isinstance(inputs, list) or not all(binding(t) for t in inputs):
+        problems.append(f"{label}: key 'inputs': expected a list of tables, each binding names to AlienCode expressions (strings)")
+    if "example_inputs" in raw and not binding(raw["example_inputs"]):
+        problems.append(f"{label}: key 'example_inputs': expected a table binding names to AlienCode expressions (strings)")
+    if raw.get("calls") and raw.get("inputs"):
+        problems.append(f"{label}: a task has private calls or private inputs, not both")
+    if raw.get("example_inputs") and not raw.get("inputs"):
+        problems.append(f"{label}: key 'example_inputs' needs 'inputs'")
+    names = [tuple(t) for t in inputs if isinstance(t, dict)]
+    if any(n != names[0] for n in names):
+        problems.append(f"{label}: key 'inputs': every table binds the same names in the same order")
+    return problems
+
+
 def load_bank(language: str, world: str, path: Path | None = None) -> Bank:
     """The bank of `world` (or the file at `path`); raise BankError."""
     path = path or bank_path(language, world)
@@ -140,6 +177,10 @@ def load_bank(language: str, world: str, path: Path | None = None) -> Bank:
             problems.append(f"{label}: a prediction task needs 'program'")
         fields = {k: v for k, v in raw.items() if k in _TASK_FIELDS}
         fields["calls"] = tuple(raw.get("calls", ()))
+        problems += _check_code_fields(label, raw)
+        fields["inputs"] = tuple(dict(table) for table in raw.get("inputs", ()) if isinstance(table, dict))
+        fields["variants"] = tuple(raw.get("variants", ()))
+        fields["example_inputs"] = dict(raw.get("example_inputs", {})) if isinstance(raw.get("example_inputs", {}), dict) else {}
         fields.setdefault("prompt", "")
         extra = {k: v for k, v in raw.items() if k not in _TASK_FIELDS}
         tasks.append(Task(**fields, extra=extra))

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from alienlogic import Proof, Theorem, check
 from alienlogic.bounded import bounded_search
 from alienlogic.certify import check_certificate, find_certificate
-from alienlogic import prover
+from alienlogic import prover, refutation, search
 from alienworlds.ruleset.world import World, standard_world
 from alienworlds.tasks.alienlogic_audit import blocking_patches, first_order, reference_patches
 
@@ -41,33 +41,42 @@ CERTIFIER_CANDIDATES = 30  # algebras tried per theorem, in the certifier's fixe
 class StepClock:
     """Stands in for the `time` module inside the prover during one call.
 
-    The prover bounds its search by a deadline on a clock it reads every 256
-    search steps. This clock advances one tick per reading, so the deadline
-    `seconds=PROVER_TICKS` becomes a count of search steps: the same search
-    stops at the same point on any machine."""
+    The prover bounds its search by a CPU-time deadline on a clock its
+    stages read every so many search steps (every 256 in the backward
+    search, every 32 in the refutation). This clock advances one tick per
+    reading, so the deadline `seconds=PROVER_TICKS` becomes a count of
+    search steps: the same search stops at the same point on any machine."""
 
     def __init__(self) -> None:
         self.ticks = 0
 
-    def perf_counter(self) -> float:
+    def process_time(self) -> float:
         self.ticks += 1
         return float(self.ticks)
 
-    process_time = perf_counter
+    perf_counter = process_time
+
+
+# The prover's modules that read the clock.
+_CLOCKED = (prover, search, refutation)
 
 
 def find_proof(world: World, theorem: Theorem) -> Proof | None:
     """The generator's one call of the prover: a checked proof, or None.
 
     Keep every use of `alienlogic.prover` here, so that a change of its
-    signature is a one-line change. The clock the prover reads is replaced
-    by a `StepClock` for the call (the generator runs in one thread)."""
-    real = prover.time
-    prover.time = StepClock()
+    signature is a one-line change. The clock the prover's modules read is
+    replaced by one `StepClock` for the call (the generator runs in one
+    thread)."""
+    clock = StepClock()
+    real = [m.time for m in _CLOCKED]
+    for m in _CLOCKED:
+        m.time = clock
     try:
         result = prover.prove(world, theorem, max_budget=PROVER_BUDGET, seconds=PROVER_TICKS)
     finally:
-        prover.time = real
+        for m, t in zip(_CLOCKED, real):
+            m.time = t
     return result.proof
 
 

@@ -1,4 +1,4 @@
-"""Hostile AlienCode programs (DESIGN §5.2: programs come from untrusted models).
+"""Hostile AlienCode programs (docs/aliencode.md: programs come from untrusted models).
 
 Every case must end in a clean AlienError or clean output, within 2 seconds of
 wall time, printing nothing of the host (no traceback, no file path, no memory

@@ -1,4 +1,4 @@
-"""The `aliencode` command line (DESIGN §9), through click's runner and a real process."""
+"""The `aliencode` command line (README.md), through click's runner and a real process."""
 
 import json
 import subprocess

@@ -1,4 +1,4 @@
-"""Error reporting: kinds, positions, output before the error (DESIGN §5.1)."""
+"""Error reporting: kinds, positions, output before the error (docs/aliencode.md)."""
 
 import pytest
 

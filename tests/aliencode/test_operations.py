@@ -1,4 +1,4 @@
-"""Every operation of the standard language (DESIGN §5.1), one table row each."""
+"""Every operation of the standard language (docs/aliencode.md), one table row each."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Property tests of the AlienCode interpreter (DESIGN §5).
+"""Property tests of the AlienCode interpreter (docs/aliencode.md).
 
 a. Random grammar-valid programs (and random garbage text) always end in a
    clean result: no host exception escapes `run_source`, no InternalError,

@@ -1,4 +1,4 @@
-"""Statements, functions, scoping and control flow (DESIGN §5.1)."""
+"""Statements, functions, scoping and control flow (docs/aliencode.md)."""
 
 from aliencode import run_source
 

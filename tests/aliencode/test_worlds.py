@@ -1,6 +1,8 @@
 """AlienCode worlds: every site perturbed, scopes, keyword renaming,
 validation messages (issue: the declarative rule layer)."""
 
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -198,3 +200,35 @@ def test_shipped_demo_world():
     assert sum(r.red_herring for r in world.rules) == 1
     layers = {r.layer for r in world.rules}
     assert {"literals", "comparison", "positions", "aggregation"} <= layers
+
+
+HOSTILE_RULES = [
+    ("SHATTER", '"(+ a 1' + "0" * 5000 + ')"', "the expression is too long"),
+    ("SHATTER", '"(+ a 1' + "0" * 650 + ')"', "an integer constant must lie within 2048 bits"),
+    ("NEGATE", '"' + "(neg " * 900 + "x" + ")" * 900 + '"', "too long"),
+    ("NEGATE", '"' + "(neg " * 30 + "x" + ")" * 30 + '"', "nested too deeply"),
+    ("SHATTER", '"(+ a 1e99999)"', "a float constant must be finite"),
+    ("SHATTER", '"(+ a -1e99999)"', "a float constant must be finite"),
+    ("literal.str", '"(concat s \\"' + "x" * 1500 + '\\")"', "at most 1000 characters"),
+    ("X" * 10_000, '"(+ a 1)"', "key 'target': at most 64 characters"),
+]
+
+
+@pytest.mark.parametrize("target,actual,needle", HOSTILE_RULES, ids=[f"hostile-{i}" for i in range(len(HOSTILE_RULES))])
+def test_hostile_rules_are_world_errors(target, actual, needle, tmp_path):
+    """Were bugs: a 5,000-digit constant raised ValueError, nesting 900 or
+    2,000 deep RecursionError, and `1e99999` was accepted (shown as `inf`,
+    which re-parses as a symbol) and crashed every program using the rule."""
+    text = world_text(f'[[rules]]\nid = "R1"\nname = "n"\ntarget = "{target}"\nactual = {actual}\n')
+    with pytest.raises(WorldError) as info:
+        parse_world(text, "bad.toml", SCHEMA)
+    message = str(info.value)
+    assert message.startswith("bad.toml: rule R1: key '") and needle in message
+    # the command line: exit 2, the problem on stderr, no traceback
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    for args in (["world", "check", str(path)], ["run", "--world", str(path), "-"]):
+        proc = subprocess.run([sys.executable, "-m", "alienworlds.cli.aliencode", *args], input="EMIT(1)",
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2, proc.stderr
+        assert needle in proc.stderr and "Traceback" not in proc.stderr

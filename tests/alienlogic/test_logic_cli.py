@@ -172,3 +172,9 @@ def test_main_turns_an_internal_error_into_a_message(capsys, monkeypatch):
         main(["check", "-", "--world", "standard"])
     assert info.value.code == 2
     assert capsys.readouterr().err == "alienlogic: internal error (RuntimeError); please report it\n"
+
+
+def test_a_number_of_thousands_of_digits_is_a_rejection_not_an_internal_error():
+    text = "PROOF\npremises: p\ngoal: p\n1. p [premise]\n2. p [reit " + "7" * 10000 + "]\nEND\n"
+    result = CliRunner().invoke(cli, ["check", "--world", "standard", "--json"], input=text)
+    assert result.exit_code == 1 and json.loads(result.output)["reason_id"] == "REF_NOT_EARLIER"

@@ -78,6 +78,26 @@ def test_the_main_worlds_workarounds_are_found():
     assert "[IMPL_E" in str(proved(MAIN, "AND(p, q); IMPL(p, q)", "q"))
 
 
+def test_helper_lemmas_at_a_shallower_level():
+    # IMPL_I closes boxes at most two deep in the main world: the innermost
+    # implication comes from a lemma proved at the top level, used by
+    # modus ponens inside the boxes
+    text = str(proved(MAIN, "", "IMPL(p, IMPL(q, IMPL(r, AND(p, q))))"))
+    assert "IMPL(AND(p, q), IMPL(r, AND(p, q)))" in text and "[AND_I" in text
+
+
+def test_every_provable_theorem_of_the_main_bank_is_proved_in_its_world():
+    from alienworlds.tasks.alienlogic_grading import logic_tasks
+    from alienworlds.tasks.bank import load_bank
+
+    tasks = [t for t in logic_tasks(load_bank("alienlogic", "main")) if t.provable]
+    assert tasks
+    for t in tasks:
+        r = prove(MAIN, t.theorem, seconds=10)
+        assert r.found, (t.id, r.reason)
+        assert check(r.proof, MAIN, task=t.theorem).accepted
+
+
 def test_limits_end_the_search_cleanly():
     r = prove(MAIN, theorem("", "IMPL(p, p)"), seconds=0.001)
     assert not r.found and r.reason

@@ -240,3 +240,22 @@ def test_unsound_quantifier_moves_refused(name):
     text, reason = UNSOUND_QUANTIFIER_MOVES[name]
     v = check(text)
     assert (v.accepted, v.reason_id) == (False, reason), v.as_dict(detail=True)
+
+
+@pytest.mark.parametrize("digits", [19, 4301, 20000])
+def test_numbers_of_any_length_are_an_ordinary_rejection(digits):
+    big = "9" * digits
+    cases = {
+        f"PROOF\npremises: p\ngoal: p\n{big}. p [premise]\nEND\n": ("STRUCTURE", "LINE_NUMBER", 1),
+        f"PROOF\npremises: p\ngoal: p\n1. p [premise]\n2. p [reit {big}]\nEND\n": ("STRUCTURE", "REF_NOT_EARLIER", 2),
+        f"PROOF\npremises:\ngoal: IMPL(p, p)\n1. | p [assume]\n2. IMPL(p, p) [IMPL_I 1-{big}]\nEND\n": ("STRUCTURE", "REF_NOT_EARLIER", 2),
+    }
+    for text, (cls, rid, step) in cases.items():
+        v = check(text)
+        assert (v.reason_class, v.reason_id, v.rejected_step) == (cls, rid, step)
+        assert str(digits) in v.as_dict(detail=True)["detail"]
+
+
+def test_leading_zeros_do_not_make_a_number_long():
+    text = "PROOF\npremises: p\ngoal: p\n1. p [premise]\n2. p [reit " + "0" * 5000 + "1]\nEND\n"
+    assert check(text).accepted

@@ -2,12 +2,14 @@
 
 It speaks real HTTP (http.server in a thread, port chosen by the OS) and
 answers each POST /chat/completions with what `script(body, number)` returns:
-(status, JSON-able payload or raw bytes, extra headers).
+(status, JSON-able payload or raw bytes, extra headers). It records every
+request body, its headers (names in lower case) and when it arrived.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,12 +22,44 @@ def completion(message: dict, prompt_tokens: int = 100, completion_tokens: int =
                       "total_tokens": prompt_tokens + completion_tokens}}
 
 
+class OracleModel:
+    """A scripted model: two probes a round (with a reasoning field), then
+    stops; a fixed rule report; answers tasks with the world's reference
+    solutions. `failures` maps a request number to the reply it gets instead."""
+
+    def __init__(self, env, failures=None):
+        self.env = env
+        self.failures = failures or {}
+
+    def __call__(self, body, number):
+        if number in self.failures:
+            return self.failures[number]
+        messages = body["messages"]
+        last_user = max(i for i, m in enumerate(messages) if m["role"] == "user")
+        prompt = messages[last_user]["content"]
+        if body.get("tool_choice") == "none":
+            if "rule report" in prompt:
+                return 200, completion({"role": "assistant", "content": "D1: (+ n 1)\nD2: (< a b)\nD3: UNKNOWN"}), {}
+            task = re.search(r"Held-out task (\w+)", prompt)
+            if task:
+                return 200, completion({"role": "assistant", "content": "Answer:\n" + self.env.reference_reply(task.group(1))}), {}
+            return 200, completion({"role": "assistant", "content": "My hypotheses are unchanged."}), {}
+        made = sum(1 for m in messages[last_user:] if m["role"] == "tool")
+        if made >= 2:
+            return 200, completion({"role": "assistant", "content": "Done for this round."}), {}
+        call = {"id": f"call_srv_{number}", "type": "function",
+                "function": {"name": "run_aliencode", "arguments": json.dumps({"code": f"EMIT(PLUCK(STRAND(1, 2, 3), {made}))"})}}
+        message = {"role": "assistant", "content": None, "tool_calls": [call], "reasoning_content": f"thinking {number}", "refusal": None}
+        return 200, completion(message), {}
+
+
 class FakeServer:
     def __init__(self, script, delay: float = 0.0) -> None:
         self.script = script
         self.delay = delay
         self.requests: list[dict] = []
         self.headers: list[dict] = []
+        self.times: list[float] = []  # time.monotonic() at each request's arrival
         self.lock = threading.Lock()
         self.inflight = 0
         self.max_inflight = 0
@@ -42,7 +76,8 @@ class FakeServer:
                 body = json.loads(self.rfile.read(length))
                 with server.lock:
                     server.requests.append(body)
-                    server.headers.append(dict(self.headers))
+                    server.headers.append({k.lower(): v for k, v in self.headers.items()})
+                    server.times.append(time.monotonic())
                     number = len(server.requests)
                     server.inflight += 1
                     server.max_inflight = max(server.max_inflight, server.inflight)
@@ -63,7 +98,10 @@ class FakeServer:
                 for key, value in headers.items():
                     self.send_header(key, value)
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):  # the client hung up (a cancelled request)
+                    pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True

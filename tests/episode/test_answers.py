@@ -1,4 +1,5 @@
 from alienworlds.episode import answers
+from alienworlds.tasks.answer_text import refusal
 
 
 def test_fenced_blocks_tagged_untagged_and_unclosed():
@@ -25,9 +26,9 @@ def test_predictions():
 
 
 def test_refusal_lines():
-    assert answers.refusal("This cannot be proved.\nANSWER: UNPROVABLE")
-    assert answers.refusal("**ANSWER:** `UNPROVABLE`.")
-    assert not answers.refusal("It is unprovable, I think")
+    assert refusal("This cannot be proved.\nANSWER: UNPROVABLE")
+    assert refusal("**ANSWER:** `UNPROVABLE`.")
+    assert not refusal("It is unprovable, I think")
 
 
 def test_rule_lines_are_read_robustly():

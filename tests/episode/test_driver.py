@@ -167,3 +167,22 @@ def test_round_budgets_are_enforced(demo_env, tmp_path):
     assert {e["status"] for e in tools} == {"ran", "invalid"}
     end = report["milestones"][-1]["budget"]
     assert end == {"calls": 48, "units": 32, "tokens": 16 * 15, "rejected": 32}
+
+
+def test_the_floor_is_recorded_and_reported(demo_env, tmp_path):
+    import json as _json
+
+    from alienworlds.episode import Episode, Settings, make_agent
+
+    report = Episode(demo_env, make_agent("naive", demo_env), tmp_path, Settings(condition="direct")).run()
+    header = _json.loads((tmp_path / "trace.jsonl").read_text().splitlines()[0])
+    # the demo bank's naive solutions pass 2 of its 6 tasks, and no trivial strategy does better
+    assert header["floor"] == demo_env.floor == report["floor"] == pytest.approx(100 * 2 / 6, abs=1e-3)
+    m0 = report["milestones"][0]
+    assert m0["chance_corrected"] == pytest.approx(100 * (m0["accuracy"] - report["floor"]) / (100 - report["floor"]), abs=1e-3)
+    # the floor follows from world and bank: a trace recorded with another floor still resumes
+    lines = (tmp_path / "trace.jsonl").read_text().splitlines()
+    header["floor"] = 12.5
+    (tmp_path / "trace.jsonl").write_text("\n".join([_json.dumps(header), *lines[1:]]) + "\n")
+    again = Episode(demo_env, make_agent("naive", demo_env), tmp_path, Settings(condition="direct"), resume=True).run()
+    assert again["floor"] == 12.5 and again["milestones"][0]["accuracy"] == m0["accuracy"]

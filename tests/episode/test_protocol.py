@@ -1,4 +1,7 @@
-from alienworlds.episode.protocol import CONDITIONS, FEEDBACK_CHARS, FEEDBACK_LINES, cap_feedback, milestone_labels
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from alienworlds.episode.protocol import CONDITIONS, FEEDBACK_CHARS, FEEDBACK_LINES, TRUNCATION_NOTE, cap_feedback, milestone_labels
 
 
 def test_short_feedback_is_unchanged():
@@ -12,14 +15,27 @@ def test_too_many_lines_are_cut_with_a_visible_note():
     capped = cap_feedback(text)
     kept, note = capped.rsplit("\n", 1)
     assert kept.split("\n") == [f"line {i}" for i in range(FEEDBACK_LINES)]
-    assert note.startswith("[feedback truncated") and "15 of 40 lines" in note
+    assert note == TRUNCATION_NOTE == "[feedback truncated]"
 
 
 def test_too_many_characters_are_cut():
     capped = cap_feedback("x" * 2000)
     kept, note = capped.rsplit("\n", 1)
     assert kept == "x" * FEEDBACK_CHARS
-    assert "600 of 2000 characters" in note
+    assert note == TRUNCATION_NOTE
+
+
+@given(st.text(min_size=1, max_size=1200), st.text(max_size=300))
+@settings(max_examples=200)
+def test_cut_feedback_reveals_nothing_past_the_cut(text, extra):
+    # once output is cut, what follows the cut (and so the withheld size)
+    # changes nothing in the feedback
+    capped = cap_feedback(text)
+    if capped == text:
+        return
+    assert capped == cap_feedback(text + extra)
+    assert capped.endswith("\n" + TRUNCATION_NOTE)
+    assert len(capped) <= FEEDBACK_CHARS + len(TRUNCATION_NOTE) + 1
 
 
 def test_conditions_and_milestones():

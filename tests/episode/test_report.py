@@ -1,16 +1,13 @@
-import io
 import json
-import struct
-import zlib
 
 import pytest
 from click.testing import CliRunner
 
 from alienworlds.cli.aliencode import main
 from alienworlds.episode.metrics import compute_report, dynamics
-from alienworlds.episode.png import PALETTE, curve_chart
-from alienworlds.episode.progress import Progress
-from alienworlds.episode.report import aggregate, replay_html
+from alienworlds.episode.aggregate import aggregate
+from alienworlds.episode.replay_html import replay_html
+from alienworlds.episode.report import markdown
 
 
 def test_dynamics():
@@ -68,40 +65,6 @@ def test_best_at_n_takes_the_lowest_index_on_a_tie():
     assert summary["families"]["base"] == {"best": 35, "mean": 26.25}
 
 
-def _png_pixels(data):
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
-    pos, chunks = 8, {}
-    while pos < len(data):
-        length, tag = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        assert struct.unpack(">I", data[pos + 8 + length:pos + 12 + length])[0] == zlib.crc32(tag + body) & 0xFFFFFFFF
-        chunks[tag] = chunks.get(tag, b"") + body
-        pos += 12 + length
-    width, height, depth, color = struct.unpack(">IIBB", chunks[b"IHDR"][:10])
-    raw = zlib.decompress(chunks[b"IDAT"])
-    assert (depth, color) == (8, 2) and len(raw) == height * (1 + 3 * width)
-    return width, height, raw
-
-
-def test_the_plot_is_a_valid_png_with_the_curves():
-    png = curve_chart([("a", [0, 50, 100]), ("b", [20, 20, 20])], ["M0", "M1", "M2"], "TEST", highlight=0, width=400, height=300)
-    width, height, raw = _png_pixels(png)
-    assert (width, height) == (400, 300)
-    for color in PALETTE[:2]:
-        assert bytes(color) in raw
-
-
-def test_progress_bar_draws_only_when_enabled():
-    stream = io.StringIO()
-    bar = Progress(stream=stream, enabled=True)
-    bar.start(4)
-    bar.label("M0")
-    bar.advance(4)
-    bar.close()
-    assert "[" in stream.getvalue() and "100%" in stream.getvalue() and stream.getvalue().endswith("\n")
-    quiet = io.StringIO()
-    Progress(stream=quiet).start(3)  # a StringIO is not a terminal
-    assert quiet.getvalue() == ""
 
 
 def test_cli_episode_and_report(tmp_path):
@@ -109,7 +72,7 @@ def test_cli_episode_and_report(tmp_path):
     out = tmp_path / "runs"
     result = runner.invoke(main, ["episode", "--agent", "oracle,naive", "--agent", "fixed", "--world", "demo", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = result.stdout.splitlines()
     assert "condition autonomous" in lines[0] and "6 tasks × 3 answers" in lines[0]
     oracle = next(line for line in lines if line.startswith("oracle"))
     assert oracle.split()[1:6] == ["100.0"] * 5
@@ -134,7 +97,7 @@ def test_cli_trajectories_and_bad_input(tmp_path):
     result = runner.invoke(main, ["episode", "--agent", "fixed", "--world", "demo", "--condition", "direct",
                                   "--trajectories", "2", "--out", str(tmp_path), "--json"])
     assert result.exit_code == 0, result.output
-    reports = json.loads(result.output)
+    reports = json.loads(result.stdout)
     assert [r["trajectory"] for r in reports] == [1, 2]
     assert (tmp_path / "t1" / "trace.jsonl").exists() and (tmp_path / "t2" / "trace.jsonl").exists()
     summary = json.loads((tmp_path / "summary.json").read_text())
@@ -161,3 +124,66 @@ def test_replay_page_escapes_text(demo_env, tmp_path):
     Episode(demo_env, Shouter(), tmp_path, Settings(condition="direct")).run()
     page = replay_html(tmp_path)
     assert "<script>" not in page and "&lt;script&gt;" in page
+
+
+def test_a_reversal_is_a_drop_of_three_points_or_more():
+    assert dynamics([50.0, 48.0])["reversal"] is False and dynamics([50.0, 48.0])["reversals"] == 0
+    assert dynamics([50.0, 47.0])["reversal"] is True and dynamics([50.0, 47.0])["reversals"] == 1
+    assert dynamics([40.0, 60.0, 58.0, 62.0, 57.5])["reversal"] is True  # ends 4.5 below M3
+    assert dynamics([40.0, 60.0, 58.0, 59.0, 58.0])["reversals"] == 0
+
+
+def _scored_trace(floor):
+    events = _trace({"A": [True, True, True], "B": [False, True, False]}, {"R1": True, "R2": True})
+    events[0]["floor"] = floor
+    events[0]["tasks"][1]["unprovable"] = True
+    events += [{"type": "reply", "key": "reply/r1/turn1", "usage": {"prompt_tokens": 100, "completion_tokens": 20}},
+               {"type": "reply", "key": "reply/M0/A/1", "usage": {"prompt_tokens": 7, "completion_tokens": 3}},
+               {"type": "reply", "key": "reply/M0/rules", "usage": {"prompt_tokens": 5}}]
+    return events
+
+
+def test_report_shows_floor_chance_correction_tokens_and_provable_accuracy():
+    report = compute_report(_scored_trace(20.0))
+    m0 = report["milestones"][0]
+    assert report["floor"] == 20.0 and m0["accuracy"] == pytest.approx(200 / 3, abs=1e-3)
+    assert m0["chance_corrected"] == pytest.approx(100 * (200 / 3 - 20) / 80, abs=1e-3)
+    assert report["endpoint_chance_corrected"] == m0["chance_corrected"]
+    assert m0["provable_accuracy"] == 100.0 and m0["unprovable_recognition"] == pytest.approx(100 / 3, abs=1e-3)
+    assert m0["milestone_tokens"] == 15 and report["milestone_tokens"] == 15 and report["total_tokens"] == 135
+    assert compute_report(_scored_trace(None))["milestones"][0]["chance_corrected"] is None
+    plain = compute_report(_trace({"A": [True]}, {"R1": True, "R2": True}))
+    assert plain["milestones"][0]["provable_accuracy"] is None  # nothing unprovable: one accuracy only
+
+
+def test_agents_are_never_pooled():
+    a, b = _report([0, 50]), _report([0, 90])
+    a["agent"], b["agent"] = {"name": "fixed", "seed": 0}, {"name": "oracle"}
+    c = _report([0, 70])
+    c["agent"] = {"name": "fixed", "seed": 0}
+    for r in (a, b, c):
+        r.update(language="aliencode", world="w", world_hash="h", manual_hash="m", condition="autonomous", tasks=2, passes=3,
+                 steps=[], reversals=0)
+        for m in r["milestones"]:
+            m["sigma"] = 0.0
+    summary = aggregate([a, b, c], ["fixed/t1", "oracle", "fixed/t2"])
+    assert summary["best_at_n"] is None and summary["best_index"] is None
+    assert set(summary["agents"]) == {"fixed", "oracle"}
+    assert summary["agents"]["fixed"]["best_at_n"] == 70 and summary["agents"]["fixed"]["best_trajectory"] == "fixed/t2"
+    assert summary["agents"]["fixed"]["n"] == 2 and summary["agents"]["oracle"]["best_at_n"] == 90
+    text = markdown([a, b, c], summary, plot=None)
+    assert "Best@3" not in text and "Best@2 = 70" in text and "Best@1 = 90" in text and "never pooled" in text
+
+
+def test_scorecard_rows():
+    from alienworlds.cli.episode import scorecard
+
+    report = compute_report(_scored_trace(20.0))
+    report["gain"] = None
+    text = scorecard([("x", report, 1.0)])
+    lines = text.splitlines()
+    assert lines[0].startswith("floor (best trivial strategy on this bank): 20.0%")
+    assert "prov" in lines[1] and "unprov" in lines[1] and "Tm" in lines[1] and "Ttot" in lines[1]
+    row = lines[3].split()
+    assert row[0] == "x" and row[1] == "66.7" and "15" in row and "135" in row
+    assert lines[4].split() == ["cc", "58.3"]

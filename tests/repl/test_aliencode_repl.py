@@ -1,7 +1,6 @@
 """`aliencode repl`: completeness by the real parser, persistent state,
 commands, line mode through a pipe, and a real pseudo-terminal."""
 
-import os
 import subprocess
 import sys
 
@@ -29,6 +28,17 @@ def backend():
         ("EMIT(1))", INVALID),
         ('EMIT("open', INVALID),
         ("", COMPLETE),
+        # nested blocks typed line by line read on until the blank line ends them
+        ("CRAFT f(xs):\n    SET t AS 0\n    SWEEP x IN xs:", INCOMPLETE),
+        ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:", INCOMPLETE),
+        ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)", INCOMPLETE),
+        ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)\n    DELIVER 1", INCOMPLETE),
+        ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)\n    DELIVER 1\n", COMPLETE),
+        ("CRAFT f(xs):\n    EMIT(SHATTER(1,", INCOMPLETE),
+        ("CRAFT f(xs):\n    EMIT(1))", INVALID),
+        ("CRAFT f(xs):\n  EMIT(1)\n    EMIT(2)", INVALID),
+        ("CRAFT f(xs):\n    DELIVER 1\n  EMIT(2)", INVALID),
+        ("CRAFT f(xs):\nEMIT(1)", INVALID),
     ],
 )
 def test_completeness_uses_the_parser(backend, text, state):
@@ -87,30 +97,24 @@ def test_line_mode_through_a_pipe(tmp_path):
     ]
 
 
-def test_through_a_pseudo_terminal(tmp_path):
-    pexpect = pytest.importorskip("pexpect")
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "alienworlds.cli.aliencode", "repl", "--world", "standard"], env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
-    try:
-        child.expect("Ctrl-D to leave")
-        child.expect(">>>")
-        child.send("EMIT(SHATTER(2, 3))\r")
-        child.expect(r"5\s+\(1 unit\)")
-        child.expect(">>>")
-        child.send("CRAFT f(n):\r")
-        child.send("DELIVER PARE(n, 2)\r")  # auto-indented inside the block
-        child.send("\r")  # a blank line ends the block
-        child.expect(r"\(0 units\)")
-        child.expect(">>>")
-        child.send("EMIT(f(21))\r")
-        child.expect(r"42\s+\(1 unit\)")
-        child.expect(">>>")
-        child.send("EMIT(PLUCK(STRAND(), 0))\r")
-        child.expect(r"IndexError: PLUCK: index out of range")
-        child.expect(">>>")
-        child.sendcontrol("d")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close(force=True)
+def test_through_a_pseudo_terminal(tmp_path, terminal):
+    child = terminal.start("aliencode", "standard")
+    child.expect("Ctrl-D to leave")
+    child.expect(">>>")
+    child.send("EMIT(SHATTER(2, 3))\r")
+    child.expect(r"5\s+\(1 unit\)")
+    child.expect(">>>")
+    child.send("CRAFT f(n):\r")
+    child.send("DELIVER PARE(n, 2)\r")  # auto-indented inside the block
+    child.send("\r")  # a blank line ends the block
+    child.expect(r"\(0 units\)")
+    child.expect(">>>")
+    child.send("EMIT(f(21))\r")
+    child.expect(r"42\s+\(1 unit\)")
+    child.expect(">>>")
+    child.send("EMIT(PLUCK(STRAND(), 0))\r")
+    child.expect(r"IndexError: PLUCK: index out of range")
+    child.expect(">>>")
+    terminal.leave(child)
     history = (tmp_path / "alienworlds" / "aliencode_history").read_text()
     assert "+CRAFT f(n):" in history and "+    DELIVER PARE(n, 2)" in history

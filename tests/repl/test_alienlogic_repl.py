@@ -1,10 +1,8 @@
 """`alienlogic repl`: a proof block and its verdict, :detail, pipe and pty."""
 
-import os
 import subprocess
 import sys
 
-import pytest
 
 from alienlogic import load_world
 from alienworlds.repl.alienlogic_backend import AlienLogicBackend
@@ -43,18 +41,12 @@ def test_pipe():
     assert len(lines) == 3
 
 
-def test_pseudo_terminal(tmp_path):
-    pexpect = pytest.importorskip("pexpect")
-    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
-    child = pexpect.spawn(sys.executable, ["-m", "alienworlds.cli.alienlogic", "repl", "--world", "demo"], env=env, encoding="utf-8", timeout=20, dimensions=(40, 120))
-    try:
-        child.expect("Ctrl-D to leave")
-        child.expect("proof>")
-        for line in MODUS_PONENS.split("\n"):
-            child.send(line + "\r")
-        child.expect(r"accepted \(3 steps\)")
-        child.expect("proof>")
-        child.sendcontrol("d")
-        child.expect(pexpect.EOF)
-    finally:
-        child.close(force=True)
+def test_pseudo_terminal(terminal):
+    child = terminal.start("alienlogic", "demo")
+    child.expect("Ctrl-D to leave")
+    child.expect("proof>")
+    for line in MODUS_PONENS.split("\n"):
+        child.send(line + "\r")
+    child.expect(r"accepted \(3 steps\)")
+    child.expect("proof>")
+    terminal.leave(child)

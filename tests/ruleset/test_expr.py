@@ -1,4 +1,4 @@
-"""Rule-expression parsing and canonical text (DESIGN §3)."""
+"""Rule-expression parsing and canonical text (docs/worlds.md)."""
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -53,3 +53,51 @@ def test_garbage_never_crashes(text):
         parse(text)
     except RuleSyntaxError:
         pass
+
+
+# -- hostile expressions: refused with a column, never a host exception ----------
+
+@pytest.mark.parametrize(
+    "text,needle",
+    [
+        ("(+ a 1" + "0" * 5000 + ")", "too long"),
+        ("(+ a 1" + "0" * 700 + ")", "within 2048 bits"),
+        ("(+ a " + str(2**2048) + ")", "within 2048 bits"),
+        ("(+ a 1e99999)", "finite"),
+        ("(+ a -1e400)", "finite"),
+        ("(neg " * 25 + "a" + ")" * 25, "nested too deeply"),
+        ("(neg " * 900 + "a" + ")" * 900, "too long"),
+        ("(max " + " 1" * 250 + ")", "too large"),
+        ('(concat s "' + "x" * 1001 + '")', "string constant"),
+    ],
+)
+def test_hostile_expressions_are_refused(text, needle):
+    with pytest.raises(RuleSyntaxError) as info:
+        parse(text)
+    assert needle in info.value.message
+
+
+def test_constants_at_the_bounds_are_accepted():
+    big = 2**2048 - 1
+    assert parse(f"(+ a {big})") == Call("+", (Sym("a"), Const(big)))
+    assert parse(f"(+ a {-big})").args[1].value == -big
+    assert parse("(+ a 1e308)").args[1].value == 1e308
+    assert parse("(+ a 1e-99999)").args[1].value == 0.0
+    nested = "(neg " * 24 + "a" + ")" * 24
+    assert to_text(parse(nested)) == nested
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 30), st.integers(1, 400))
+def test_generated_hostile_expressions_never_crash(seed, depth, width):
+    """Deep, wide and numeric extremes, seeded: a RuleSyntaxError or an expression."""
+    import random
+
+    rng = random.Random(seed)
+    atoms = ["a", "1e99999", str(10 ** rng.randint(1, 900)), "-0.0", '"x"', "nan", "inf", str(2**2048)]
+    text = "(neg " * depth + "(+ " + " ".join(rng.choice(atoms) for _ in range(width)) + ")" + ")" * depth
+    try:
+        expr = parse(text)
+    except RuleSyntaxError:
+        return
+    assert parse(to_text(expr)) == expr

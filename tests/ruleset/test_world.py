@@ -1,4 +1,4 @@
-"""World files: loading, validation messages, hashing (DESIGN §4)."""
+"""World files: loading, validation messages, hashing (docs/worlds.md)."""
 
 import pytest
 
@@ -73,3 +73,27 @@ def test_several_problems_reported_together():
 
 def test_standard_world_is_empty():
     assert World(name="standard", language="toy").rules == ()
+
+
+# -- hostile world files: every one a WorldError naming the file, never a crash ----
+
+HOSTILE = [
+    (lambda t: t.replace('id = "X1"', 'id = "' + "X" * 100_000 + '"'), "key 'id': at most 64 characters"),
+    (lambda t: t.replace('name = "one"', 'name = "' + "n" * 1000 + '"'), "rule X1: key 'name'"),
+    (lambda t: t.replace('description = "d"', 'description = "' + "d" * 5000 + '"'), "key 'description'"),
+    (lambda t: t.replace('KW = "NEW"', 'KW = "' + "N" * 100 + '"'), "key 'keywords.KW'"),
+    (lambda t: t.replace('KW = "NEW"', 'K' * 1000 + ' = "NEW"'), "key 'keywords.KKKK"),
+    (lambda t: t + "x = 1" + "0" * 5000 + "\n", "not valid TOML"),
+    (lambda t: t + "x = " + "[" * 5000 + "]" * 5000 + "\n", "not valid TOML"),
+    (lambda t: t + '[[rules]]\nid = "Y"\nname = "n"\ntarget = "A"\n' * 1001, "key 'rules': at most 1000 rules"),
+    (lambda t: t + "# " + "x" * (1 << 20) + "\n", "too large"),
+]
+
+
+@pytest.mark.parametrize("edit,needle", HOSTILE, ids=[f"hostile-{i}" for i in range(len(HOSTILE))])
+def test_hostile_world_files_are_refused(edit, needle):
+    with pytest.raises(WorldError) as info:
+        parse_world(edit(GOOD), "w.toml", SCHEMA)
+    text = str(info.value)
+    assert text.startswith("w.toml: ") and needle in text
+    assert len(text) < 2000  # problems quote names cut short

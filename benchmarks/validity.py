@@ -1,0 +1,79 @@
+"""What knowing nothing of the world scores on the shipped main banks.
+
+    python benchmarks/validity.py [--keep DIR]
+
+Prints, for the main AlienCode and AlienLogic banks, each trivial strategy's
+accuracy, the floor and the flagged tasks (tasks.validity.battery), with the
+battery's time; then runs the constant-printing strategy through the real
+protocol (condition `direct`: milestone M0 only, every task answered three
+times, answers extracted and graded as for any system): it answers a task that
+shows a whole program's inputs (or needs none) with a CRAFT that prints the
+output the manual predicts as a string constant, and every other task with
+the manual-trusting solution.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# Run as a script, this file's folder comes first on sys.path, and this
+# file's name would shadow the `episode` package.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from aliencode.world_schema import load  # noqa: E402
+from alienlogic import load_world  # noqa: E402
+from alienworlds.episode import Episode, Settings  # noqa: E402
+from alienworlds.episode.agents import Request, ScriptedAgent  # noqa: E402
+from alienworlds.episode.aliencode_env import AlienCodeEnvironment  # noqa: E402
+from alienworlds.tasks.aliencode_validity import manual_prediction, printers  # noqa: E402
+from alienworlds.tasks.bank import load_bank  # noqa: E402
+from alienworlds.tasks.validity import battery  # noqa: E402
+
+
+class ConstantPrinter(ScriptedAgent):
+    """Prints the manual's prediction from inside a CRAFT where it can, else answers naively."""
+
+    name = "constant-printer"
+
+    def answer(self, request: Request) -> str:
+        env = self.env
+        task = env.bank.task(request.task)
+        if task.kind == "synthesis" and task.whole_program:
+            predicted = manual_prediction(task, env.world, env.limits)
+            if predicted is not None:
+                return f"```aliencode\n{printers(predicted, task, env.world)[1]}```"
+        return env.naive_reply(request.task)
+
+
+def show(label: str, validity) -> None:
+    print(f"{label}: {validity.tasks} tasks, battery {validity.seconds:.2f} s")
+    for name, score in validity.strategies.items():
+        print(f"  {name:<15} {score.accuracy:6.1f}%  ({len(score.passed)} tasks)")
+    print(f"  floor {validity.floor:.1f}%; flagged: {', '.join(validity.flagged) or 'none'}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keep", metavar="DIR", help="keep the printer's episode in DIR")
+    args = parser.parse_args()
+    show("AlienCode main", battery(load("main"), load_bank("aliencode", "main")))
+    show("AlienLogic main", battery(load_world("main"), load_bank("alienlogic", "main")))
+    root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="validity-bench-"))
+    shutil.rmtree(root / "printer", ignore_errors=True)
+    env = AlienCodeEnvironment("main")
+    start = time.perf_counter()
+    report = Episode(env, ConstantPrinter(env), root / "printer", Settings(condition="direct")).run()
+    m0 = report["milestones"][0]
+    print(f"constant printer, condition direct: M0 = {m0['accuracy']:.1f}% "
+          f"(floor {report.get('floor')}, chance-corrected {m0.get('chance_corrected')}) in {time.perf_counter() - start:.2f} s")
+    if not args.keep:
+        shutil.rmtree(root)
+
+
+if __name__ == "__main__":
+    main()

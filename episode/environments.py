@@ -1,0 +1,48 @@
+"""An episode environment by language, world (a name or a path) and bank,
+with the errors a user can act on: a missing bank names the path where the
+world's own bank would be and `--bank`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .environment import Environment
+
+LANGUAGES = ("aliencode", "alienlogic")
+
+
+class MissingBank(ValueError):
+    """A world without a task bank: nothing to test a system on."""
+
+
+def missing_bank_message(language: str, world_name: str) -> str:
+    from alienworlds.tasks.bank import bank_path
+
+    return (f"no task bank for world '{world_name}': none at {bank_path(language, world_name)}, where a world's own "
+            "bank ships; give a bank file with --bank PATH")
+
+
+def make_environment(language: str, world: str | None = None, bank: str | Path | None = None) -> Environment:
+    """The environment of `language` for a world name or path (default: the
+    language's main world) and a bank file (default: bank.toml beside a
+    world file, else the world's own);
+    raises WorldError, BankError, MissingBank or ValueError (an audit that
+    fails)."""
+    from alienworlds.tasks.bank import world_bank_path
+
+    if language == "aliencode":
+        from aliencode.world_schema import load
+
+        from .aliencode_env import AlienCodeEnvironment as Env
+    elif language == "alienlogic":
+        from alienlogic import load_world as load
+
+        from .alienlogic_env import AlienLogicEnvironment as Env
+    else:
+        raise ValueError(f"unknown language {language!r}; one of {', '.join(LANGUAGES)}")
+    loaded = load(world)
+    if bank is None:
+        bank = world_bank_path(language, loaded.name, loaded.source)
+        if not bank.exists():
+            raise MissingBank(missing_bank_message(language, loaded.name))
+    return Env(loaded, bank_path=bank)

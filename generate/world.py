@@ -1,0 +1,246 @@
+"""Generate a fresh AlienCode world from a seed.
+
+Deterministic: the same seed and the same generator version give the same
+world, byte for byte. Rules are drawn from the perturbation families
+(families.py) by a random source seeded with the version and the seed; a
+draw is rejected when its rule
+
+* behaves like the manual at its site (it would be a hidden red herring),
+* behaves like another rule of the world (same site, or another site with
+  the same operands),
+* or leaves some altered site unportable: the porting compiler must port
+  the probe programs (probes.py) of every altered site, at every kind of
+  place, and the ported probes must print what the manual says.
+
+The keystone pair comes first: one rule for PLUCK and one for CARVE, with
+no scope, so that indexing and slicing rules reach most tasks. Then the
+other altered rules (`scoped` of them limited to top level, CRAFT bodies
+or loops), then red herrings (IDENTITY rules in a narrower scope placed
+before an altered rule of the same site, so that the site keeps the
+manual's meaning there), then keyword renamings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass, field, replace
+
+from alienworlds.ruleset import Rule, World
+from alienworlds.ruleset.equivalence import compare
+from alienworlds.ruleset.world import parse_world
+
+from aliencode.sites import OPERATIONS, SITES, operand_kinds
+from aliencode.world_schema import SCHEMA
+from alienworlds.porting import Bounds, Porter
+from alienworlds.porting.compensation import Memo
+from alienworlds.porting.semantics import STANDARD
+
+from . import families as fam
+from .probes import check_site
+from .writer import world_toml
+
+VERSION = "1"
+MAX_DRAWS = 400  # draws for one world before giving up
+SCOPES = ("function", "loop", "top")
+PLACE_WORDS = {"function": "in functions", "loop": "in loops", "top": "at top level"}
+BOUNDS = Bounds(max_size=5, budget=60_000)
+
+
+class GenerationError(Exception):
+    """The knobs cannot be met (or too many draws were rejected)."""
+
+
+@dataclass(frozen=True)
+class Knobs:
+    altered: int = 12  # rules that differ from the manual (the keystone pair included)
+    red_herrings: int = 4  # IDENTITY rules shadowing an altered rule in a narrower scope
+    scoped: int = 3  # altered rules limited to one scope
+    renamed: int = 3  # keywords spelled with invented words
+
+    def check(self) -> None:
+        if self.altered < 2:
+            raise GenerationError("--altered must be at least 2 (the PLUCK and CARVE keystone rules)")
+        if self.scoped > self.altered - 2:
+            raise GenerationError("--scoped cannot exceed the altered rules beyond the keystone pair")
+        if self.red_herrings > self.altered - self.scoped:
+            raise GenerationError("--red-herrings needs as many altered rules without a scope to shadow")
+        if min(self.red_herrings, self.scoped, self.renamed) < 0:
+            raise GenerationError("knobs must not be negative")
+
+
+@dataclass
+class _Entry:
+    draft: fam.Draft
+    scope: str = "anywhere"
+    red_herring: bool = False
+
+    def name(self) -> str:
+        if self.red_herring:
+            return f"{self.draft.target} {PLACE_WORDS[self.scope]}"
+        if self.scope != "anywhere":
+            return f"{self.draft.name} {PLACE_WORDS[self.scope]}"
+        return self.draft.name
+
+
+@dataclass
+class Generated:
+    world: World
+    text: str
+    families: Counter
+    draws: int
+    rejected: Counter = field(default_factory=Counter)
+    seconds: float = 0.0
+
+
+def world_name(seed: str) -> str:
+    """A name that identifies the world without revealing its seed."""
+    return "gen-" + hashlib.sha256(f"{VERSION}:{seed}".encode()).hexdigest()[:12]
+
+
+class _Drawer:
+    def __init__(self, seed: str, knobs: Knobs) -> None:
+        self.rng = random.Random(f"alienworlds aliencode generator {VERSION}:{seed}")
+        self.seed = seed
+        self.knobs = knobs
+        self.entries: list[_Entry] = []
+        self.keywords: dict[str, str] = {}
+        self.draws = 0
+        self.rejected: Counter = Counter()
+        self.memo = Memo()  # what searches in earlier candidate worlds taught (checked again each time)
+        self.verified: dict[str, frozenset[str]] = {}  # portable site -> the sites its ported probes use
+
+    def world(self, entries: list[_Entry] | None = None) -> World:
+        rules = []
+        for k, e in enumerate(entries if entries is not None else self.entries, start=1):
+            actual = "IDENTITY" if e.red_herring else e.draft.actual
+            rules.append(Rule(id=f"G{k:02d}", name=e.name(), target=e.draft.target, actual=actual,
+                              layer=e.draft.layer, scope=e.scope))
+        return World(name=world_name(self.seed), language="aliencode", description="", rules=tuple(rules),
+                     keywords=dict(self.keywords))
+
+    # -- one draw --------------------------------------------------------------
+
+    def offer(self, entry: _Entry) -> bool:
+        """Add `entry` if the world stays valid; count a rejection if not."""
+        self.draws += 1
+        if self.draws > MAX_DRAWS:
+            raise GenerationError(f"no valid world after {MAX_DRAWS} draws")
+        reason = self._reject(entry)
+        if reason is not None:
+            self.rejected[reason] += 1
+            return False
+        self.entries = self._placed(entry)
+        return True
+
+    def _placed(self, entry: _Entry) -> list[_Entry]:
+        """The entries with `entry` placed before every rule of its site it
+        must take precedence over (a narrower scope goes first)."""
+        same_site = [k for k, e in enumerate(self.entries) if e.draft.target == entry.draft.target]
+        if not same_site:
+            return [*self.entries, entry]
+        if entry.scope == "anywhere":
+            last = same_site[-1] + 1
+            return [*self.entries[:last], entry, *self.entries[last:]]
+        first = same_site[0]
+        return [*self.entries[:first], entry, *self.entries[first:]]
+
+    def _reject(self, entry: _Entry) -> str | None:
+        target, actual = entry.draft.target, entry.draft.actual
+        site_rules = [e for e in self.entries if e.draft.target == target]
+        if entry.red_herring:
+            if not any(e.scope == "anywhere" and not e.red_herring for e in site_rules):
+                return "nothing to shadow"
+            if any(e.scope == entry.scope for e in site_rules):
+                return "same site and scope"
+        else:
+            if any(not e.red_herring and e.scope == entry.scope for e in site_rules):
+                return "same site and scope"
+            kinds = operand_kinds(target)
+            if compare(actual, "IDENTITY", kinds, standard=STANDARD[target]).equivalent:
+                return "behaves like the manual"
+            for other in self.entries:
+                if other.red_herring:
+                    continue
+                if SITES[other.draft.target].operands != SITES[target].operands:
+                    continue
+                if compare(actual, other.draft.actual, kinds).equivalent:
+                    return "behaves like another rule"
+        candidate = self._placed(entry)
+        world = self.world(candidate)
+        porter = Porter(world, BOUNDS, self.memo)
+        verified = {}
+        for site in sorted({e.draft.target for e in candidate if not e.red_herring}):
+            if site in self.verified and target not in self.verified[site]:
+                continue  # its ported probes use nothing this rule changes
+            problem, used = check_site(porter, site)
+            if problem is not None:
+                return "not portable"
+            verified[site] = used
+        self.verified.update(verified)
+        return None
+
+    # -- the whole world -------------------------------------------------------
+
+    def run(self) -> None:
+        knobs = self.knobs
+        for proposer in (fam.pluck, fam.carve):
+            while not self.offer(_Entry(proposer(self.rng))):
+                pass
+        scoped_left = knobs.scoped
+        while sum(not e.red_herring for e in self.entries) < knobs.altered:
+            remaining = knobs.altered - sum(not e.red_herring for e in self.entries)
+            draft = fam.propose(self.rng)
+            scope = "anywhere"
+            if scoped_left and self.rng.random() < scoped_left / remaining:
+                scope = self.rng.choice(SCOPES)
+            if self.offer(_Entry(draft, scope)):
+                scoped_left -= scope != "anywhere"
+        herrings = 0
+        while herrings < knobs.red_herrings:
+            candidates = [e for e in self.entries if e.scope == "anywhere" and not e.red_herring]
+            victim = self.rng.choice(candidates)
+            if self.offer(_Entry(victim.draft, self.rng.choice(SCOPES), red_herring=True)):
+                herrings += 1
+        self._rename()
+
+    def _rename(self) -> None:
+        words = [op.name for op in OPERATIONS]
+        taken = set(SITES) | {"SET", "AS", "UPON", "LEST", "DEFAULT", "SWEEP", "IN", "WHILE", "CEASE", "BYPASS",
+                              "IDLE", "CRAFT", "DELIVER", "YES", "NO", "none"}
+        for keyword in sorted(self.rng.sample(words, self.knobs.renamed)):
+            word = fam.invented_word(self.rng)
+            while word in taken:
+                word = fam.invented_word(self.rng)
+            taken.add(word)
+            self.keywords[keyword] = word
+
+
+def generate(seed: str, knobs: Knobs | None = None) -> Generated:
+    """The world of `seed` (see the module docstring)."""
+    knobs = knobs or Knobs()
+    knobs.check()
+    start = time.perf_counter()
+    drawer = _Drawer(str(seed), knobs)
+    drawer.run()
+    world = drawer.world()
+    altered = sum(not r.red_herring for r in world.rules)
+    herrings = len(world.rules) - altered
+    description = (
+        f"A generated AlienCode world (alienworlds generator version {VERSION}). Its manual is the standard "
+        f"AlienCode manual in its own keywords; its real semantics differ in {altered} places, "
+        f"{sum(r.scope != 'anywhere' and not r.red_herring for r in world.rules)} of them only in some places of a "
+        f"program, and it keeps the manual's meaning in {herrings} place{'' if herrings == 1 else 's'} a careful explorer will doubt. "
+        "Keep its seed and this file private."
+    )
+    world = replace(world, description=description)
+    text = world_toml(world, VERSION, knobs)
+    parsed = parse_world(text, "world.toml", SCHEMA)  # what we write must load back unchanged
+    if parsed.hash != world.hash:
+        raise GenerationError("the written world does not read back as generated")
+    counts = Counter(fam.RED_HERRING if e.red_herring else e.draft.family for e in drawer.entries)
+    counts[fam.SCOPED] = sum(e.scope != "anywhere" and not e.red_herring for e in drawer.entries)
+    counts[fam.KEYWORDS] = len(drawer.keywords)
+    return Generated(parsed, text, counts, drawer.draws, drawer.rejected, time.perf_counter() - start)

@@ -1,0 +1,95 @@
+"""The milestones graded by this project's graders, as an Inspect scorer.
+
+`milestones` grades every milestone reply the solver recorded (the rule
+report through the environment's rule-report scoring, each held-out answer
+through the bank's grader: `episode.grading.regrade`), computes the
+trajectory's report exactly as `aliencode report` does
+(`episode.metrics.compute_report`, kept in the score's metadata) and scores
+the sample with:
+
+* `endpoint`: accuracy M_t at the last numbered milestone, in percent;
+* `M0` ... `M4`: the accuracy curve;
+* `gain`: M_last - M_0;
+* `rule_report`: rules stated correctly at the endpoint (AlienCode), or
+  `unprovable_recognition` (AlienLogic);
+* `open_book`: accuracy at M4+O (condition open-book-m4);
+* `floor`: the best trivial strategy's accuracy on the bank (the validity
+  battery of docs/tasks.md), and `chance_corrected`: the endpoint as
+  100 x (endpoint - floor) / (100 - floor). Both reducers keep them right:
+  Best@n picks one epoch's values, and the mean of chance-corrected scores is
+  the chance-corrected mean (the map is linear).
+
+Epochs are trajectories. Two reducers turn them into the headline numbers:
+`best_at_n` (Best@n: the trajectory with the highest endpoint, the lowest
+epoch breaking a tie, with its whole curve) and Inspect's `mean` (Mean@n).
+Re-scoring a log (`inspect score`) grades the recorded replies again.
+"""
+
+from __future__ import annotations
+
+from inspect_ai.scorer import SampleScore, Score, Target, metric, score_reducer, scorer
+from inspect_ai.solver import TaskState
+
+from alienworlds.episode.grading import regrade
+from alienworlds.episode.metrics import compute_report
+
+from .environments import environment_for
+from .solver import RECORD
+
+
+def score_value(report: dict) -> dict[str, float]:
+    value: dict[str, float] = {"endpoint": report["endpoint"] if report["endpoint"] is not None else 0.0}
+    for m in report["milestones"]:
+        value[f"M{m['t']}"] = m["accuracy"]
+    if report["gain"] is not None:
+        value["gain"] = report["gain"]
+    end = report["milestones"][-1] if report["milestones"] else {}
+    if end.get("rule_report_score") is not None:
+        value["rule_report"] = float(end["rule_report_score"])
+    if report.get("unprovable_recognition") is not None:
+        value["unprovable_recognition"] = report["unprovable_recognition"]
+    if report.get("open_book"):
+        value["open_book"] = report["open_book"]["accuracy"]
+    if report.get("floor") is not None:
+        value["floor"] = report["floor"]
+        value["chance_corrected"] = report["endpoint_chance_corrected"]
+    return value
+
+
+@metric(name="milestones")
+def milestone_scores():
+    """The mean over samples of each key of the score (one sample per world)."""
+
+    def compute(scores: list[SampleScore]) -> dict[str, float]:
+        keys: list[str] = []
+        for sample in scores:
+            keys += [k for k in sample.score.value if k not in keys]
+        return {k: sum(s.score.value[k] for s in scores if k in s.score.value) / sum(1 for s in scores if k in s.score.value)
+                for k in keys}
+
+    return compute
+
+
+@score_reducer(name="best_at_n")
+def best_at_n():
+    """Best@n: the epoch with the highest endpoint (the lowest epoch breaks a tie)."""
+
+    def reduce(scores: list[Score]) -> Score:
+        return min(scores, key=lambda s: (-s.value["endpoint"], (s.metadata or {}).get("epoch", 0)))
+
+    return reduce
+
+
+@scorer(metrics=[milestone_scores()])
+def milestones(language: str, world: str | None = None, bank: str | None = None):
+    async def score(state: TaskState, target: Target) -> Score:
+        record = state.metadata.get(RECORD)
+        if not record:
+            raise ValueError("the sample holds no recorded episode to grade")
+        env = environment_for(language, world, bank)
+        report = compute_report(regrade(record["events"], env))
+        curve = " ".join(f"M{m['t']} {m['accuracy']:.1f}" for m in report["milestones"])
+        return Score(value=score_value(report), answer=f"endpoint {report['endpoint']}",
+                     explanation=f"accuracy by milestone: {curve}", metadata={"epoch": state.epoch, "report": report})
+
+    return score

@@ -1,0 +1,141 @@
+"""The local executor: a process pool of `--jobs` workers.
+
+Workers are started with `spawn` (a clean interpreter, no copied threads
+or locks) and each keeps its environments (the bank audit) for the
+episodes it runs. A worker dies with the driver: on Linux it asks the
+kernel for SIGKILL when its parent goes (PR_SET_PDEATHSIG), so a killed
+sweep leaves no orphan writing traces behind a resumed one (the folder lock
+of `worker` guards that too). Workers sit in process groups of their own,
+so Ctrl-C at a terminal reaches only the driver, which passes the stop on
+(see `stopping`). A worker that dies (killed, out of memory)
+breaks the pool: the episodes it held are started again in a fresh pool,
+from their traces, at most `MAX_STARTS` times each.
+
+Per-endpoint gates live in a `multiprocessing` manager process; workers
+get proxies to them with each job.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+from multiprocessing.managers import BaseManager
+from pathlib import Path
+
+from .gates import Gate
+from .plan import Job
+from .stopping import POLL, never
+from .worker import run_job
+
+MAX_STARTS = 3  # an episode whose worker died this often is recorded as failed
+PR_SET_PDEATHSIG = 1
+
+
+class GateManager(BaseManager):
+    """Serves the sweep's gates to the pool's workers."""
+
+
+GateManager.register("Gate", Gate)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Start-up of a pool worker (and of the gates' manager): die with the
+    driver; take SIGINT only inside an episode (whose own handler stops it
+    cleanly), never while idle. SIGTERM keeps its default: the pool
+    terminates its workers with it when one of them died."""
+    os.setpgrp()  # out of the terminal's process group: Ctrl-C reaches the driver, which passes it on once
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the driver died before the request took effect
+        os._exit(1)
+
+
+def failed(job: Job, error: str, status: str = "failed") -> dict:
+    return {"key": job.key, "status": status, "error": error, "seconds": 0.0, "system": None, "endpoint": None}
+
+
+def run_local(jobs: list[Job], root: Path, workers: int, endpoints: dict[str, int],
+              on_outcome: Callable[[dict], None], stop: Callable[[], int | None] = never) -> None:
+    """Run `jobs` in a pool of `workers` processes, calling `on_outcome` in
+    this process as each ends (status `lost` when its worker died and it
+    will run again). At most `workers` jobs are in the pool at once, so a
+    worker's death touches only the episodes then running. Once `stop()`
+    gives a signal, it is passed on to the workers, whose episodes stop
+    cleanly; nothing more starts, and this returns when they have."""
+    if not jobs:
+        return
+    ctx = get_context("spawn")
+    manager = None
+    gates: dict[str, object] = {}
+    if any(job.endpoint for job in jobs):
+        manager = GateManager(ctx=ctx)
+        manager.start(initializer=_die_with_parent, initargs=(os.getpid(),))
+        gates = {url: manager.Gate(limit) for url, limit in endpoints.items()}
+    starts: Counter[str] = Counter()
+    queue = list(jobs)
+    try:
+        while queue and not stop():
+            pool = ProcessPoolExecutor(max_workers=max(1, min(workers, len(queue))), mp_context=ctx,
+                                       initializer=_die_with_parent, initargs=(os.getpid(),))
+            running: dict[object, Job] = {}
+            broken = stopping = False
+            try:
+                while queue or running:
+                    if stop() and not stopping:
+                        stopping = True
+                        _stop_workers(pool)
+                    while queue and not (broken or stopping) and len(running) < workers:
+                        job = queue.pop(0)
+                        starts[job.key] += 1
+                        running[pool.submit(run_job, job, str(root), gates.get(job.endpoint))] = job
+                    if not running:
+                        break
+                    done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
+                    for future in done:
+                        job = running.pop(future)
+                        try:
+                            outcome = future.result()
+                        except BrokenProcessPool:  # a worker died: this pool is finished, its episodes run again
+                            broken = True
+                            if job.endpoint:
+                                gates[job.endpoint].release_all(job.key)
+                            if stopping:
+                                on_outcome(failed(job, "stopped", "interrupted"))
+                            elif starts[job.key] >= MAX_STARTS:
+                                on_outcome(failed(job, f"its worker process died {starts[job.key]} times"))
+                            else:
+                                on_outcome(failed(job, "its worker process died; it runs again from its trace", "lost"))
+                                queue.insert(0, job)
+                            continue
+                        except Exception as exc:  # noqa: BLE001 - e.g. an outcome that could not travel back
+                            outcome = failed(job, f"{type(exc).__name__}: {exc}")
+                        on_outcome(outcome)
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
+    finally:
+        if manager is not None:
+            manager.shutdown()
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Pass a stop on to the workers as SIGINT, whatever stopped the driver:
+    an episode stops cleanly on it, with its trace closed, and an idle
+    worker ignores it. (SIGTERM would kill an idle worker that may hold the
+    pool's queue lock, and hang the others.)"""
+    for process in list(getattr(pool, "_processes", {}).values()):
+        try:
+            os.kill(process.pid, signal.SIGINT)
+        except (OSError, AttributeError):
+            pass

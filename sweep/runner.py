@@ -1,0 +1,90 @@
+"""Run a sweep: plan its episodes, skip the finished ones, hand the rest to
+an executor (a local process pool or Ray), record each outcome in
+sweep.json as it arrives, and write the leaderboard, also when the sweep
+is stopped (then over the episodes finished so far).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import board
+from .plan import Job, plan
+from .spec import Sweep
+from .state import State, finished, prepare
+from .stopping import Stopped, never
+
+
+@dataclass
+class Result:
+    counts: dict[str, int]  # episodes, done, failed, pending
+    skipped: int  # finished before this run
+    boards: list
+    written: list[Path]
+    state: State
+
+
+def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | None = None, ray: str | None = None,
+              rank_by: str = "best", note: Callable[[str], None] = lambda line: None,
+              runtime_env: dict | None = None, stop: Callable[[], int | None] = never) -> Result:
+    """Run every unfinished episode of `sweep` into `root`; `note` gets one
+    line per finished episode. With `ray` (an address, or "local"),
+    `runtime_env` is Ray's runtime environment for the workers. Raises
+    StateError (the folder) and RayUnavailable; once `stop()` gives a
+    signal (see `stopping`), the running episodes stop, and `Stopped` is
+    raised after the record and the leaderboard are written."""
+    root = Path(root).resolve()  # workers (Ray's, on other nodes too) do not share the driver's working folder
+    earlier = prepare(root, resume)
+    started_ray = False
+    if ray:
+        from . import ray_exec
+
+        env_vars = {v: os.environ[v] for v in sweep.key_variables() if v in os.environ}
+        started_ray = ray_exec.connect(ray, jobs, env_vars, runtime_env)
+    planned = plan(sweep)
+    workers = jobs or os.cpu_count() or 1
+    executor = f"ray {ray}" + (f" ({jobs} at once)" if jobs else "") if ray else f"local pool of {workers}"
+    state = State(root, sweep, planned, earlier, executor)
+    todo: list[Job] = []
+    for job in planned:
+        if finished(root / job.key, job):
+            state.mark(job.key, "done", error=None)
+        else:
+            todo.append(job)
+    skipped = len(planned) - len(todo)
+    state.write()
+    total = len(planned)
+
+    def on_outcome(outcome: dict) -> None:
+        key, status = outcome["key"], outcome["status"]
+        episode = state.episodes[key]
+        fields = {"starts": episode["starts"] + 1, "seconds": outcome["seconds"], "error": outcome["error"]}
+        if outcome.get("system") is not None:
+            fields["system"] = outcome["system"]
+        state.mark(key, status if status in ("done", "failed") else "pending", **fields)
+        state.write()
+        counts = state.counts()
+        shown = f"endpoint {outcome['endpoint']:.1f}%" if outcome.get("endpoint") is not None else ""
+        what = {"done": f"done in {outcome['seconds']:.1f}s {shown}".rstrip(), "failed": f"FAILED: {outcome['error']}",
+                "interrupted": "stopped (resume continues it)", "lost": outcome["error"]}[status]
+        note(f"[{counts['done'] + counts['failed']}/{total}] {key}: {what}")
+
+    try:
+        if ray:
+            ray_exec.run_ray(todo, root, jobs, sweep.endpoints, on_outcome, stop)
+        else:
+            from .local import run_local
+
+            run_local(todo, root, workers, sweep.endpoints, on_outcome, stop)
+    finally:
+        if started_ray:
+            ray_exec.disconnect()
+        state.write()
+        built = board.boards(root, planned, state.episodes, rank_by)
+        written = board.write(root, built, rank_by)
+    if stop():
+        raise Stopped(stop())
+    return Result(state.counts(), skipped, built, written, state)

@@ -1,0 +1,378 @@
+"""The sweep file (docs/sweeps.md): read, check every key, resolve worlds,
+banks, agents and endpoint limits into a `Sweep`.
+
+Every problem is collected with the file, the key path (`agents[2].model`)
+and what was expected, and raised together as one `SweepError`, so a user
+fixes the file in one go and never sees a traceback. Relative paths in the
+file are taken from the file's own folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
+
+TOP_KEYS = ("language", "worlds", "agents", "conditions", "trajectories", "passes", "seed", "fixed_calls", "endpoints")
+WORLD_KEYS = ("name", "path", "bank", "label")
+BUILT_IN_AGENTS = ("oracle", "naive", "fixed")
+OPENAI_KEYS = {"model": str, "base_url": str, "api_key_env": str, "params": dict, "concurrency": int, "timeout": (int, float),
+               "max_retries": int, "backoff": (int, float), "drop_fields": list}
+ENDPOINT_KEYS = ("base_url", "max_in_flight")
+NOT_IN_SWEEPS = {
+    "hindsight": "the hindsight condition replays one given trace's probes; run it with `episode --probes-from`",
+    "replay": "the replay agent replays one given trace; run it with `episode --agent replay --from TRACE`",
+}
+LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
+BANK_BESIDE = "bank.toml"  # a world file's own bank, when it lies beside it (a generated world's folder)
+
+
+class SweepError(Exception):
+    """A sweep file that cannot be run; carries every problem found."""
+
+    def __init__(self, problems: list[str]) -> None:
+        super().__init__("\n".join(problems))
+        self.problems = problems
+
+
+@dataclass(frozen=True)
+class WorldSpec:
+    label: str  # its folder in the sweep and its family on the leaderboard
+    spec: str  # a shipped name, or the world file's absolute path
+    shipped: bool
+    name: str  # the world's own name (from its file)
+    world_hash: str
+    bank: str | None  # the bank file's absolute path; None: the shipped bank of `name`
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    label: str  # its folder in the sweep
+    name: str  # the registry name (or the custom agent's name)
+    agent_class: str | None = None  # "package.module:Class" for an agent outside the registry
+    options: dict = field(default_factory=dict)  # passed to the class's from_options
+
+    @property
+    def base_url(self) -> str | None:
+        return self.options.get("base_url") if self.name == "openai" else None
+
+
+@dataclass(frozen=True)
+class Sweep:
+    source: Path
+    text: str
+    language: str
+    worlds: list[WorldSpec]
+    agents: list[AgentSpec]
+    conditions: list[str]
+    trajectories: int
+    passes: int
+    seed: int
+    fixed_calls: int
+    endpoints: dict[str, int]  # base URL -> requests in flight at most, across the whole sweep
+
+    @property
+    def hash(self) -> str:
+        return "sha256:" + hashlib.sha256(self.text.encode("utf-8")).hexdigest()
+
+    def key_variables(self) -> list[str]:
+        """The environment variables that hold the agents' API keys."""
+        return sorted({str(a.options.get("api_key_env") or "OPENAI_API_KEY") for a in self.agents if a.name == "openai"})
+
+
+def _type_name(expected: object) -> str:
+    names = {str: "a string", int: "an integer", dict: "a table", list: "an array", float: "a number"}
+    if isinstance(expected, tuple):
+        return "a number"
+    return names.get(expected, str(expected))
+
+
+class _Reader:
+    """Collects problems as `FILE: KEY: message`."""
+
+    def __init__(self, source: Path) -> None:
+        self.source = source
+        self.problems: list[str] = []
+
+    def problem(self, key: str, message: str) -> None:
+        self.problems.append(f"{self.source}: {key}: {message}" if key else f"{self.source}: {message}")
+
+    def known_keys(self, table: dict, allowed: tuple[str, ...], where: str = "") -> None:
+        for key in table:
+            if key not in allowed:
+                self.problem(f"{where}.{key}" if where else str(key), f"unknown key; expected one of {', '.join(allowed)}")
+
+    def integer(self, data: dict, key: str, default: int, low: int, high: int | None = None) -> int:
+        value = data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (high is not None and value > high):
+            bound = f"from {low} to {high}" if high is not None else f"at least {low}"
+            self.problem(key, f"expected an integer {bound}, got {value!r}")
+            return default
+        return value
+
+    def path(self, base: Path, raw: str) -> Path:
+        path = Path(os.path.expanduser(raw))
+        return path if path.is_absolute() else (base / path)
+
+
+def load_sweep(path: str | Path, language: str) -> Sweep:
+    """The sweep file at `path` for `language`'s command; raise SweepError."""
+    source = Path(path)
+    reader = _Reader(source)
+    try:
+        text = source.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SweepError([f"{source}: cannot read the file: {exc.__class__.__name__}: {exc}"]) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SweepError([f"{source}: not valid TOML: {exc}"]) from None
+    reader.known_keys(data, TOP_KEYS)
+    declared = data.get("language", language)
+    if declared != language:
+        reader.problem("language", f"this sweep is for {declared!r}; run it with `{declared} sweep`"
+                       if declared in ("aliencode", "alienlogic") else f"expected \"{language}\", got {declared!r}")
+    base = source.resolve().parent
+    worlds = _worlds(reader, data, base, language)
+    agents = _agents(reader, data)
+    conditions = _conditions(reader, data)
+    trajectories = reader.integer(data, "trajectories", 1, 1)
+    passes = reader.integer(data, "passes", PASSES, 1)
+    seed = data.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        reader.problem("seed", f"expected an integer, got {seed!r}")
+        seed = 0
+    fixed_calls = reader.integer(data, "fixed_calls", CALLS_PER_ROUND, 1, CALLS_PER_ROUND)
+    endpoints = _endpoints(reader, data, agents)
+    if reader.problems:
+        raise SweepError(reader.problems)
+    return Sweep(source, text, language, worlds, agents, conditions, trajectories, passes, seed, fixed_calls, endpoints)
+
+
+def _entries(reader: _Reader, data: dict, key: str) -> list[tuple[str, object]]:
+    raw = data.get(key)
+    if raw is None:
+        reader.problem(key, "missing; expected a non-empty array")
+        return []
+    if not isinstance(raw, list) or not raw:
+        reader.problem(key, f"expected a non-empty array, got {raw!r}")
+        return []
+    return [(f"{key}[{i}]", item) for i, item in enumerate(raw)]
+
+
+def _label(reader: _Reader, where: str, label: object, seen: dict[str, str], what: str) -> str | None:
+    if not isinstance(label, str) or not LABEL.fullmatch(label):
+        reader.problem(f"{where}.label", f"expected a folder name of letters, digits, '.', '_' or '-' (at most 80, "
+                                         f"not starting with '.' or '-'), got {label!r}")
+        return None
+    if label in seen:
+        reader.problem(where, f"two {what}s would share the folder {label!r} (with {seen[label]}); give one a distinct `label`")
+        return None
+    seen[label] = where
+    return label
+
+
+def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[WorldSpec]:
+    from alienworlds.episode.environments import missing_bank_message
+    from alienworlds.ruleset import WorldError
+    from alienworlds.tasks.bank import BankError, bank_path, load_bank
+
+    if language == "aliencode":
+        from aliencode.world_schema import load
+    else:
+        from alienlogic import load_world as load
+    out: list[WorldSpec] = []
+    labels: dict[str, str] = {}
+    hashes: dict[str, str] = {}
+    for where, item in _entries(reader, data, "worlds"):
+        if isinstance(item, str):
+            item = {"path": item} if ("/" in item or item.endswith(".toml")) else {"name": item}
+        if not isinstance(item, dict):
+            reader.problem(where, f"expected a world's name, a path to a world file, or a table with `name` or `path`; got {item!r}")
+            continue
+        reader.known_keys(item, WORLD_KEYS, where)
+        if ("name" in item) == ("path" in item):
+            reader.problem(where, "expected exactly one of `name` (a shipped world) and `path` (a world file)")
+            continue
+        shipped = "name" in item
+        raw = item.get("name", item.get("path"))
+        if not isinstance(raw, str) or not raw:
+            reader.problem(f"{where}.{'name' if shipped else 'path'}", f"expected a non-empty string, got {raw!r}")
+            continue
+        world_path = None if shipped else reader.path(base, raw)
+        if world_path is not None and not world_path.is_file():
+            reader.problem(f"{where}.path", f"no world file at {world_path}")
+            continue
+        if shipped and ("/" in raw or raw.endswith(".toml")):
+            reader.problem(f"{where}.name", f"expected a shipped world's name, got the path {raw!r} (use `path`)")
+            continue
+        spec = raw if shipped else str(world_path.resolve())
+        try:
+            world = load(spec)
+        except WorldError as exc:
+            reader.problem(where, f"the world cannot be used: {exc}")
+            continue
+        bank: Path | None = None
+        if "bank" in item:
+            if not isinstance(item["bank"], str) or not item["bank"]:
+                reader.problem(f"{where}.bank", f"expected a path to a bank file, got {item['bank']!r}")
+                continue
+            bank = reader.path(base, item["bank"])
+            if not bank.is_file():
+                reader.problem(f"{where}.bank", f"no bank file at {bank}")
+                continue
+        elif world_path is not None and (world_path.parent / BANK_BESIDE).is_file():
+            bank = world_path.parent / BANK_BESIDE
+        elif not bank_path(language, world.name).is_file():
+            reader.problem(where, missing_bank_message(language, world.name).replace("--bank PATH", "`bank = PATH`"))
+            continue
+        try:
+            load_bank(language, world.name, bank)
+        except BankError as exc:
+            reader.problem(f"{where}.bank" if "bank" in item else where, f"the bank cannot be used: {exc}")
+            continue
+        label = _label(reader, where, item.get("label", world.name), labels, "world")
+        if label is None:
+            continue
+        if world.hash in hashes:
+            reader.problem(where, f"the same world as {hashes[world.hash]} (equal rules and name); name it once")
+            continue
+        hashes[world.hash] = where
+        out.append(WorldSpec(label, spec, shipped, world.name, world.hash, str(bank.resolve()) if bank else None))
+    return out
+
+
+def _default_agent_label(name: str, options: dict) -> str:
+    if name == "openai" and isinstance(options.get("model"), str):
+        return "openai-" + re.sub(r"[^A-Za-z0-9._-]+", "-", options["model"]).strip("-.")
+    return name
+
+
+def _agents(reader: _Reader, data: dict) -> list[AgentSpec]:
+    from alienworlds.episode.agents import AGENTS
+
+    out: list[AgentSpec] = []
+    labels: dict[str, str] = {}
+    for where, item in _entries(reader, data, "agents"):
+        if isinstance(item, str):
+            item = {"name": item}
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"]:
+            reader.problem(where, f"expected an agent's name or a table with `name`; got {item!r}")
+            continue
+        name = item["name"]
+        agent_class = item.get("class")
+        options = {k: v for k, v in item.items() if k not in ("name", "label", "class")}
+        if name in NOT_IN_SWEEPS:
+            reader.problem(f"{where}.name", f"{name!r} is not for sweeps: {NOT_IN_SWEEPS[name]}")
+            continue
+        if agent_class is not None:
+            if not isinstance(agent_class, str) or not re.fullmatch(r"[\w.]+:\w+", agent_class):
+                reader.problem(f"{where}.class", f"expected \"package.module:Class\", got {agent_class!r}")
+                continue
+            if name in AGENTS:
+                reader.problem(f"{where}.name", f"{name!r} is a built-in agent; give the agent of `class` a name of its own")
+                continue
+        elif name == "openai":
+            if not _openai_options(reader, where, options):
+                continue
+            options = {**options, "base_url": _base_url(options.get("base_url"))}
+        elif name in BUILT_IN_AGENTS:
+            for key in options:
+                reader.problem(f"{where}.{key}", f"unknown key; the {name} agent takes only `name` and `label`")
+            if options:
+                continue
+        else:
+            reader.problem(f"{where}.name", f"unknown agent {name!r}; built in: {', '.join((*BUILT_IN_AGENTS, 'openai'))} "
+                                            "(another agent needs `class = \"package.module:Class\"`)")
+            continue
+        label = _label(reader, where, item.get("label", _default_agent_label(name, options)), labels, "agent")
+        if label is not None:
+            out.append(AgentSpec(label, name, agent_class, options))
+    return out
+
+
+def _openai_options(reader: _Reader, where: str, options: dict) -> bool:
+    ok = True
+    for key, value in options.items():
+        expected = OPENAI_KEYS.get(key)
+        if expected is None:
+            reader.problem(f"{where}.{key}", f"unknown key; the openai agent takes {', '.join(OPENAI_KEYS)} (and name, label)")
+            ok = False
+        elif isinstance(value, bool) or not isinstance(value, expected):
+            reader.problem(f"{where}.{key}", f"expected {_type_name(expected)}, got {value!r}")
+            ok = False
+    if not isinstance(options.get("model"), str) or not options.get("model"):
+        reader.problem(f"{where}.model", "expected the model's name (the openai agent needs one)")
+        ok = False
+    for key in ("concurrency",):
+        if isinstance(options.get(key), int) and options[key] < 1:
+            reader.problem(f"{where}.{key}", f"expected an integer at least 1, got {options[key]!r}")
+            ok = False
+    if isinstance(options.get("drop_fields"), list) and not all(isinstance(f, str) for f in options["drop_fields"]):
+        reader.problem(f"{where}.drop_fields", "expected an array of strings")
+        ok = False
+    return ok
+
+
+def _base_url(raw: object) -> str:
+    """The endpoint an openai agent will reach, fixed on the driver (a
+    worker's environment may differ)."""
+    from alienworlds.episode.openai_agent import DEFAULT_BASE_URL
+
+    return str(raw or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+
+
+def _conditions(reader: _Reader, data: dict) -> list[str]:
+    raw = data.get("conditions", ["autonomous"])
+    if not isinstance(raw, list) or not raw:
+        reader.problem("conditions", f"expected a non-empty array of conditions, got {raw!r}")
+        return []
+    out = []
+    for i, name in enumerate(raw):
+        if not isinstance(name, str):
+            reader.problem(f"conditions[{i}]", f"expected a condition's name, got {name!r}")
+        elif name in NOT_IN_SWEEPS:
+            reader.problem(f"conditions[{i}]", f"{name!r} is not for sweeps: {NOT_IN_SWEEPS[name]}")
+        elif name not in CONDITIONS:
+            usable = [c for c in CONDITIONS if c not in NOT_IN_SWEEPS]
+            reader.problem(f"conditions[{i}]", f"unknown condition {name!r}; one of {', '.join(usable)}")
+        elif name in out:
+            reader.problem(f"conditions[{i}]", f"{name!r} is named twice")
+        else:
+            out.append(name)
+    return out
+
+
+def _endpoints(reader: _Reader, data: dict, agents: list[AgentSpec]) -> dict[str, int]:
+    raw = data.get("endpoints", [])
+    if not isinstance(raw, list):
+        reader.problem("endpoints", "expected an array of tables ([[endpoints]] with base_url and max_in_flight)")
+        return {}
+    used = {a.base_url for a in agents if a.base_url}
+    out: dict[str, int] = {}
+    for i, item in enumerate(raw):
+        where = f"endpoints[{i}]"
+        if not isinstance(item, dict):
+            reader.problem(where, f"expected a table with base_url and max_in_flight, got {item!r}")
+            continue
+        reader.known_keys(item, ENDPOINT_KEYS, where)
+        url, limit = item.get("base_url"), item.get("max_in_flight")
+        if not isinstance(url, str) or not url:
+            reader.problem(f"{where}.base_url", f"expected the endpoint's base URL, got {url!r}")
+            continue
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            reader.problem(f"{where}.max_in_flight", f"expected an integer at least 1, got {limit!r}")
+            continue
+        url = url.rstrip("/")
+        if url in out:
+            reader.problem(f"{where}.base_url", f"{url} is limited twice")
+        elif url not in used:
+            reader.problem(f"{where}.base_url", f"no agent of this sweep uses {url} (used: {', '.join(sorted(used)) or 'none'})")
+        else:
+            out[url] = limit
+    return out

@@ -1,0 +1,266 @@
+"""Limits that hold: compile-time work, source size, error and output hygiene.
+
+One regression test (or more) per class of the limits contract: host
+exceptions while folding constants, folding that changed a verdict, parse and
+compile time outside the limits, output hygiene, internal errors. Memory,
+rendering and step charging have their own files; the worst cases of every
+class run in child processes in test_worst_cases.py.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from aliencode import Limits, compile_source, parse, run_source
+from aliencode.world_schema import load
+from alienworlds.cli.aliencode import main
+
+MAIN = load("main")
+
+
+def invoke(*args, stdin=None):
+    return CliRunner().invoke(main, ["run", "--world", "standard", *args], input=stdin)
+
+
+# -- 1. host exceptions while folding constants --------------------------------------
+
+FOLD_CRASHES = [
+    "EMIT(SHATTER(1.5, 1" + "0" * 310 + "))",
+    "EMIT(WEAVE(1.5, 1" + "0" * 310 + "))",
+    "EMIT(PARE(1.5, 1" + "0" * 310 + "))",
+    "EMIT(HALVE(1.5, 1" + "0" * 310 + "))",
+    "EMIT(RESIDUE(1" + "0" * 310 + ", 2.5))",
+    'EMIT(PARE("ab", -1' + "0" * 40 + "))",
+]
+
+
+@pytest.mark.parametrize("source", FOLD_CRASHES)
+@pytest.mark.parametrize("world", ["standard", "main"])
+def test_folding_never_raises_a_host_exception_regression(source, world):
+    """Was a bug: folding caught only language errors, so a float mixed with
+    a huge integer printed a Python traceback (main world, exit 1)."""
+    result = run_source(source, load(world))
+    assert result.error is not None and result.error.kind == "OverflowError", result.text()
+    assert result.error.line == 1
+    proc = subprocess.run([sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--json", "--world", world, "-"],
+                          input=source, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1 and proc.stderr == ""
+    assert json.loads(proc.stdout)["error"]["kind"] == "OverflowError"
+
+
+def test_folded_and_run_time_errors_read_the_same():
+    folded = run_source("EMIT(SHATTER(1.5, 1" + "0" * 310 + "))").error
+    at_run_time = run_source("SET b AS 1" + "0" * 310 + "\nEMIT(SHATTER(1.5, b))").error
+    assert folded.message == at_run_time.message == "SHATTER: integer too large to convert to a float"
+
+
+# -- 5. folding never decides a verdict ----------------------------------------------
+
+def test_spent_fold_budget_is_no_step_failure_regression():
+    """Was a bug: folding spent a private meter; once it was spent, later
+    literal rules compiled into a run-time "step limit" failure (81 folded
+    string products, then an EMIT of a 70-character literal)."""
+    source = 'SET s AS SHATTER("ab", 49920)\n' * 81 + 'EMIT("' + "x" * 70 + '")'
+    result = run_source(source, MAIN)
+    assert result.error is None, result.text()
+    assert result.output == "x" * 70
+
+
+@pytest.mark.parametrize("world", ["standard", "main"])
+def test_folding_changes_no_outcome(world):
+    """The same programs with folding off (fold budget 0) and on: the same
+    output and errors, only the steps differ."""
+    programs = [
+        'SET s AS PARE("ab", 3000)\nEMIT(GAUGE(s), SHATTER(2, 3), CARVE("alien", 1, 3))',
+        "EMIT(COIL(2, 5000))",
+        "EMIT(FRACTURE(1, 0))",
+        'EMIT("text", 7, 2.5, YES, RESIDUE(7, 3))',
+        "CRAFT f(x):\n    DELIVER SHATTER(x, 100)\nEMIT(f(1), PLUCK(STRAND(1, 2, 3), 1))",
+        "EMIT(SHATTER(1.5, 1" + "0" * 310 + "))",
+    ]
+    for source in programs:
+        on = run_source(source, load(world))
+        off = run_source(source, load(world), Limits(fold_steps=0))
+        assert (on.output, on.error and str(on.error)) == (off.output, off.error and str(off.error)), source
+
+
+# -- 3. parse and compile inside the limits ------------------------------------------
+
+def _bytecode(source: str, world) -> int:
+    return len(compile_source(source, world).code.co_code)
+
+
+def test_compiled_size_is_linear_in_the_main_world_regression():
+    """Was a bug: each spliced rule deep-copied its operand's code, so 490
+    nested calls around a long list took 40 s to compile in the main world
+    (0.7 s in standard). Measured deterministically: generated code size."""
+    def nested(depth: int, width: int) -> str:
+        inner = "STRAND(" + ", ".join(["7"] * width) + ")"
+        return "EMIT(GAUGE(" + "CARVE(" * depth + inner + ", 1)" * depth + "))"
+
+    main_big, main_small = _bytecode(nested(400, 2000), MAIN), _bytecode(nested(200, 1000), MAIN)
+    standard = _bytecode(nested(400, 2000), load("standard"))
+    assert main_big < 3 * main_small  # linear: twice the program, about twice the code
+    assert main_big < 3 * standard
+
+
+def test_source_size_is_capped():
+    limits = Limits()
+    result = run_source("#" * limits.max_source + "\nEMIT(1)")
+    assert result.error.kind == "LimitExceeded"
+    assert result.error.message == f"source size of {limits.max_source} characters"
+    assert run_source("#" * (limits.max_source - 10) + "\nEMIT(1)").output == "1"
+
+
+def test_tokens_are_capped():
+    small = Limits(max_tokens=1000)
+    source = "EMIT(" + ", ".join(["1"] * 600) + ")"  # 1,203 tokens
+    result = run_source(source, limits=small)
+    assert result.error.kind == "LimitExceeded" and result.error.message == "source size of 1000 tokens"
+    assert result.error.line == 1
+    assert run_source(source).output == " ".join(["1"] * 600)
+    proc = invoke(stdin=source)
+    assert proc.exit_code == 0
+
+
+def test_the_wall_clock_backstop_covers_parsing_and_compiling():
+    """A deadline already past stops parsing (checked every 1,024 tokens)
+    and compiling (every 1,024 nodes) with the time limit."""
+    source = "SET x AS SHATTER(1, 2)\n" * 500
+    result = run_source(source, limits=Limits(wall_seconds=-1.0))
+    assert result.error.kind == "LimitExceeded" and result.error.message.startswith("time limit")
+    tree = parse(source)
+    from aliencode import compile_program
+
+    with pytest.raises(Exception) as info:
+        compile_program(tree, MAIN, Limits(wall_seconds=-1.0))
+    assert info.value.kind == "LimitExceeded"
+
+
+# -- 7. output hygiene -------------------------------------------------------------
+
+def test_plain_output_is_the_programs_output_byte_for_byte():
+    """Was a bug: plain output went through click, which strips ANSI
+    sequences when standard output is not a terminal."""
+    text = "red \x1b[31mred\x1b[0m bell \x07 é 😀 \u202e"
+    source = "EMIT(" + '"' + text + '")'
+    proc = subprocess.run([sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", "standard", "-"],
+                          input=source.encode(), capture_output=True, timeout=60)
+    assert proc.returncode == 0
+    assert proc.stdout == (text + "\n").encode("utf-8")
+    assert invoke(stdin=source).stdout_bytes == (text + "\n").encode("utf-8")
+
+
+def test_error_messages_are_bounded():
+    """Was a bug: an error quoting a 1,000,000-character name exceeded the
+    output limit. Quoted names are cut at 40 characters, messages at 400."""
+    name = "v" * 300_000
+    for source in (f"EMIT({'v' * 1_000_000})", f"CRAFT {name}(a):\n    DELIVER a\n{name}(1, 2)",
+                   f"CRAFT {name}(x, x):\n    IDLE", f"SET x AS 1 {name}"):
+        result = run_source(source)
+        assert result.error is not None
+        assert len(str(result.error)) < 500, str(result.error)[:200]
+        assert "…" in result.error.message
+
+
+def test_the_repl_shows_control_characters_escaped():
+    from alienworlds.repl.aliencode_backend import AlienCodeBackend
+    from alienworlds.repl.shell import Shell
+    import io
+
+    out = io.StringIO()
+    Shell(AlienCodeBackend(load("standard")), out=out).handle('EMIT("a\\0b", "\x1b[31mred\tx")')
+    assert out.getvalue() == "a\\x00b \\x1b[31mred\tx\n(2 units)\n"
+
+
+# -- 8. every host exception is an AlienError or an internal error (exit 3) ----------
+
+def test_a_failure_while_compiling_is_an_internal_error(monkeypatch):
+    from aliencode import compiler
+
+    def broken(self, program):
+        raise KeyError("boom")
+
+    monkeypatch.setattr(compiler.Compiler, "module", broken)
+    result = run_source("EMIT(1)")
+    assert result.error.kind == "InternalError" and "KeyError" in result.error.message
+    proc = invoke("--json", stdin="EMIT(1)")
+    assert proc.exit_code == 3 and json.loads(proc.output)["error"]["kind"] == "InternalError"
+    proc = invoke(stdin="EMIT(1)")
+    assert proc.exit_code == 3 and "Traceback" not in proc.output
+    assert proc.output.startswith("[AlienError] InternalError: the interpreter failed (KeyError)")
+
+
+def test_a_failure_while_running_is_an_internal_error(monkeypatch):
+    from aliencode import operations
+
+    real = operations.build
+
+    def broken_build(meter, output):
+        namespace = real(meter, output)
+
+        def gauge(seq):
+            raise LookupError("host detail that must not show")
+
+        namespace["_r_len"] = gauge
+        return namespace
+
+    monkeypatch.setattr("aliencode.runtime.build", broken_build)
+    result = run_source("EMIT(GAUGE(STRAND(1)))")
+    assert result.error.kind == "InternalError" and "host detail" not in str(result.error)
+    assert invoke(stdin="EMIT(GAUGE(STRAND(1)))").exit_code == 3
+
+
+def test_a_failure_of_run_source_itself_prints_no_traceback(monkeypatch):
+    def explode(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("alienworlds.cli.aliencode.run_source", explode)
+    proc = invoke(stdin="EMIT(1)")
+    assert proc.exit_code == 3
+    assert proc.output == "[AlienError] InternalError: the interpreter failed (RuntimeError)\n"
+
+
+# -- 4. a world's rule is paid for where it runs ------------------------------------
+
+def _tree(depth: int) -> str:
+    return "(+ a b)" if depth == 1 else f"(+ {_tree(depth - 1)} {_tree(depth - 1)})"
+
+
+def test_a_large_rule_costs_a_step_per_operator():
+    """A call site bound to a rule of 31 operators costs 31 steps, so a
+    world's rule cannot make one step do unbounded work."""
+    from aliencode.world_schema import SCHEMA
+    from alienworlds.ruleset import parse_world
+
+    world = parse_world(f'format = 1\nname = "w"\nlanguage = "aliencode"\n[[rules]]\nid = "B"\nname = "n"\n'
+                        f'target = "SHATTER"\nactual = "{_tree(5)}"\n', "w.toml", SCHEMA)
+    source = "SET n AS 0\nSWEEP i IN EXTENT(1000):\n    SET n AS SHATTER(i, 1)\nEMIT(n)"
+    heavy, plain = run_source(source, world), run_source(source)
+    assert heavy.output == "16000" and plain.output == "1000"
+    assert heavy.steps - plain.steps == 1000 * 30
+
+
+@pytest.mark.parametrize("op", ["APEX", "NADIR"])
+def test_extremes_are_charged_per_element_regression(op):
+    """Was a bug: APEX charged 1 + n/16 steps but compared floats with big
+    integers element by element in host code, so a program within its step
+    budget ran into the wall-clock backstop on a busy machine (and its step
+    count varied). Now scalars compare natively, each element costs a step
+    in four, anything else a step each; the step count is the same every run."""
+    build = ("SET b AS COIL(2, 2000)\nSET xs AS STRAND()\nSWEEP i IN EXTENT(2000):\n"
+             "    ANNEX(xs, SHATTER(b, i))\n    ANNEX(xs, FRACTURE(i, 7))\n")
+    base = run_source(build)
+    once = run_source(build + f"SET m AS {op}(xs)")
+    assert once.steps - base.steps >= 4000 // 4
+    nested = run_source(build + f"SET ys AS STRAND()\nSWEEP x IN xs:\n    ANNEX(ys, KNOT(x))\nSET m AS {op}(ys)")
+    with_tuples = run_source(build + "SET ys AS STRAND()\nSWEEP x IN xs:\n    ANNEX(ys, KNOT(x))")
+    assert nested.steps - with_tuples.steps >= 4000
+    loop = build + f"WHILE YES:\n    SET m AS {op}(xs)"
+    first, second = run_source(loop), run_source(loop)
+    assert first.error.message == "step limit of 2000000 steps" and first.as_dict() == second.as_dict()

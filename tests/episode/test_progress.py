@@ -1,0 +1,81 @@
+"""Progress: a bar with counts on a terminal, one line per milestone
+(counts, elapsed, ETA) otherwise, nothing when off."""
+
+import io
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from alienworlds.cli.aliencode import main
+from alienworlds.episode import progress as progress_module
+from alienworlds.episode.progress import Progress
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+class Clock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+def test_a_bar_with_counts_on_a_terminal():
+    stream = Terminal()
+    bar = Progress(stream=stream, prefix="oracle ")
+    assert bar.mode == "bar"
+    bar.start(4)
+    bar.label("M0")
+    bar.advance(2)
+    bar.close()
+    text = stream.getvalue()
+    assert "oracle M0" in text and "2/4" in text and "\r" in text
+
+
+def test_one_line_per_milestone_with_counts_and_an_eta_otherwise(monkeypatch):
+    clock = Clock()
+    monkeypatch.setattr(progress_module.time, "monotonic", clock)
+    stream = io.StringIO()
+    lines = Progress(stream=stream, prefix="fixed ")
+    assert lines.mode == "lines"
+    lines.start(100)
+    lines.label("M0")
+    clock.now += 10
+    lines.advance(25)
+    lines.milestone("M0", 50.0)
+    clock.now += 80
+    lines.advance(75)
+    lines.milestone("M1", 75.5)
+    lines.close()
+    assert stream.getvalue().splitlines() == [
+        "fixed M0 done · accuracy 50.0% · 25/100 steps · 10s elapsed · ETA 30s",
+        "fixed M1 done · accuracy 75.5% · 100/100 steps · 1m30s elapsed",
+    ]
+    assert "\r" not in stream.getvalue()
+
+
+def test_off_writes_nothing():
+    stream = Terminal()
+    quiet = Progress(stream=stream, mode="off")
+    quiet.start(3)
+    quiet.advance(3)
+    quiet.milestone("M0", 1.0)
+    quiet.close()
+    assert stream.getvalue() == ""
+    with pytest.raises(ValueError):
+        Progress(mode="sometimes")
+
+
+def test_a_redirected_episode_reports_each_milestone(tmp_path):
+    result = CliRunner().invoke(main, ["episode", "--agent", "naive", "--world", "demo", "--condition", "direct",
+                                       "--out", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    assert re.fullmatch(r"naive M0 done · accuracy \d+\.\d% · (\d+)/\1 steps · \d+s elapsed\n", result.stderr)
+    quiet = CliRunner().invoke(main, ["episode", "--agent", "naive", "--world", "demo", "--condition", "direct",
+                                      "--out", str(tmp_path / "quiet"), "--no-progress"])
+    assert quiet.exit_code == 0 and "M0 done" not in quiet.stderr

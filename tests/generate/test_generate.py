@@ -1,0 +1,116 @@
+"""Generated worlds: valid, deterministic, within their constraints."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aliencode.sites import operand_kinds
+from aliencode.world_schema import SCHEMA
+from alienworlds.cli.aliencode import main
+from alienworlds.generate import VERSION, GenerationError, Knobs, generate
+from alienworlds.generate import families as fam
+from alienworlds.generate.probes import check_site
+from alienworlds.manuals.aliencode import render
+from alienworlds.porting import Porter
+from alienworlds.porting.semantics import STANDARD
+from alienworlds.ruleset import parse_world
+from alienworlds.ruleset.equivalence import compare
+
+SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2)
+SEEDS = [f"test-{k}" for k in range(20)]
+
+
+@lru_cache(maxsize=None)
+def generated(seed: str):
+    return generate(seed, SMALL)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_generated_world_loads_renders_and_keeps_its_promises(seed, tmp_path):
+    result = generated(seed)
+    world = parse_world(result.text, "world.toml", SCHEMA)
+    assert world.hash == result.world.hash and VERSION in result.text
+    rules = world.rules
+    altered = [r for r in rules if not r.red_herring]
+    assert len(altered) == SMALL.altered
+    assert sum(r.red_herring for r in rules) == SMALL.red_herrings
+    assert sum(r.scope != "anywhere" for r in altered) == SMALL.scoped
+    assert len(world.keywords) == SMALL.renamed
+    # the keystone pair, everywhere
+    assert {r.target for r in altered if r.scope == "anywhere"} >= {"PLUCK", "CARVE"}
+    # every red herring shadows an altered rule of its site, in a narrower scope, before it
+    for k, r in enumerate(rules):
+        if r.red_herring:
+            assert r.scope != "anywhere"
+            assert any(o.target == r.target and not o.red_herring and o.scope == "anywhere" for o in rules[k + 1:])
+    # no altered rule behaves like the manual, no two rules behave alike
+    for k, r in enumerate(altered):
+        kinds = operand_kinds(r.target)
+        assert not compare(r.actual, "IDENTITY", kinds, standard=STANDARD[r.target]).equivalent
+        for other in altered[k + 1:]:
+            if operand_kinds(other.target) == kinds:
+                assert not compare(r.actual, other.actual, kinds).equivalent
+    assert render(world, "text") and render(world, "md")
+    path = tmp_path / "world.toml"
+    path.write_text(result.text, encoding="utf-8")
+    checked = CliRunner().invoke(main, ["world", "check", str(path)])
+    assert checked.exit_code == 0, checked.output
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_every_altered_site_is_portable_when_checked_afresh(seed):
+    world = generated(seed).world
+    porter = Porter(world)
+    for site in sorted({r.target for r in world.rules if not r.red_herring}):
+        problem, _ = check_site(porter, site)
+        assert problem is None, problem
+
+
+def test_the_same_seed_gives_the_same_bytes():
+    first = generated(SEEDS[0]).text
+    assert generate(SEEDS[0], SMALL).text == first  # a fresh run, not the cache
+    assert generated(SEEDS[1]).text != first
+
+
+def test_counts_match_the_world():
+    for seed in SEEDS:
+        result = generated(seed)
+        rules = result.world.rules
+        assert result.families[fam.RED_HERRING] == sum(r.red_herring for r in rules)
+        assert result.families[fam.SCOPED] == sum(r.scope != "anywhere" and not r.red_herring for r in rules)
+        assert result.families[fam.KEYWORDS] == len(result.world.keywords)
+        drawn = sum(v for k, v in result.families.items() if k not in (fam.RED_HERRING, fam.SCOPED, fam.KEYWORDS))
+        assert drawn == len(rules) - result.families[fam.RED_HERRING]
+        assert result.draws == len(rules) + sum(result.rejected.values())
+
+
+def test_knobs_that_cannot_be_met_are_refused():
+    with pytest.raises(GenerationError):
+        generate("x", Knobs(altered=1))
+    with pytest.raises(GenerationError):
+        generate("x", Knobs(altered=3, scoped=2))
+
+
+def test_the_command_writes_world_toml(tmp_path):
+    knobs = ["--altered", str(SMALL.altered), "--red-herrings", str(SMALL.red_herrings), "--scoped", str(SMALL.scoped),
+             "--renamed", str(SMALL.renamed)]
+    result = CliRunner().invoke(main, ["world", "generate", "--seed", SEEDS[2], *knobs, "--out", str(tmp_path / "w")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "w" / "world.toml").read_text(encoding="utf-8") == generated(SEEDS[2]).text
+    refused = CliRunner().invoke(main, ["world", "generate", "--seed", "x", "--altered", "2", "--scoped", "1",
+                                        "--out", str(tmp_path / "v")])
+    assert refused.exit_code == 1 and "scoped" in refused.output and not (tmp_path / "v").exists()
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.text(min_size=1, max_size=12))
+def test_any_seed_gives_a_valid_world_and_the_same_one_twice(seed):
+    knobs = Knobs(altered=2, red_herrings=0, scoped=0, renamed=2)
+    result = generate(seed, knobs)
+    assert parse_world(result.text, "world.toml", SCHEMA).hash == result.world.hash
+    assert generate(seed, knobs).text == result.text

@@ -1,0 +1,43 @@
+"""10,000 hostile answers (benchmarks/hostile_answers.py, a fixed seed)
+through the grader's `extract_answer` and `grade`, the checker and the
+episode's readers: no exception, and each answer done within 0.5 s of CPU
+time. Most answers are small here (sizes scaled by 0.1) and about one in a
+thousand is large; a second test gives every kind one large answer. A
+larger run, with the slowest answers reported, is
+`python benchmarks/hostile_answers.py`."""
+
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+_SPEC = importlib.util.spec_from_file_location("hostile_answers", Path(__file__).parents[2] / "benchmarks" / "hostile_answers.py")
+hostile = importlib.util.module_from_spec(_SPEC)
+sys.modules.setdefault("hostile_answers", hostile)
+_SPEC.loader.exec_module(hostile)
+
+LIMIT = 0.5  # CPU seconds per answer, for all the readers together
+
+
+def test_ten_thousand_hostile_answers_end_cleanly_and_quickly():
+    fns = hostile.readers()
+    kinds = set()
+    for i, (kind, text) in enumerate(hostile.answers(seed=2024, count=10000, large=1000, scale=0.1)):
+        kinds.add(kind)
+        start = time.process_time()
+        for name, fn in fns.items():
+            fn(text)  # any exception fails the test
+        spent = time.process_time() - start
+        assert spent < LIMIT, (i, kind, len(text), spent)
+    assert kinds == {k.__name__ for k in hostile.KINDS}
+
+
+def test_large_answers_of_every_kind_end_within_the_limit():
+    fns = hostile.readers()
+    for kind in hostile.KINDS:
+        rng = hostile.random.Random(f"large:{kind.__name__}")
+        text = kind(rng, hostile.Sizes(rng, True, 1.0))
+        start = time.process_time()
+        for fn in fns.values():
+            fn(text)
+        assert time.process_time() - start < LIMIT, (kind.__name__, len(text))

@@ -1,0 +1,145 @@
+"""The trivial-strategy battery (tasks.validity): each strategy's answers,
+what it passes on the demo bank (worked out by hand below), the AlienLogic
+strategies, and the `world check` output."""
+
+import json
+
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aliencode import run_source
+from aliencode.world_schema import load
+from alienworlds.ruleset import standard_world
+from alienworlds.tasks.aliencode_validity import count_expression, literal_free, string_literal
+from alienworlds.tasks.bank import load_bank
+from alienworlds.tasks.validity import chance_corrected, tally
+from alienworlds.tasks.validity import battery
+
+STANDARD = standard_world("aliencode")
+DEMO = load("demo")
+
+
+@given(st.integers(min_value=-2000, max_value=10**7))
+@settings(max_examples=60, deadline=None)
+def test_count_expression_is_worth_n_without_a_literal(n):
+    text = count_expression(n, STANDARD)
+    assert not any(ch.isdigit() for ch in text)
+    assert run_source(f"EMIT({text})", STANDARD).output == str(n)
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30).map(str.rstrip))
+@settings(max_examples=80, deadline=None)
+def test_string_literal_prints_its_text(text):
+    assert run_source(f"EMIT({string_literal(text)})", STANDARD).output == text
+
+
+def test_literal_free_keeps_the_manual_meaning():
+    source = 'CRAFT f(xs):\n    SET t AS -3\n    SWEEP x IN CARVE(xs, 1, 120):\n        SET t AS SHATTER(t, PARE(x, 2))\n    DELIVER FUSE("a1", t)\nEMIT(f(STRAND(5, 6, 7)), 0)'
+    free = literal_free(source, STANDARD)
+    assert '"a1"' in free and not any(ch.isdigit() for ch in free.replace('"a1"', ""))
+    assert run_source(free, STANDARD).output == run_source(source, STANDARD).output == "a123 0"
+    assert literal_free("EMIT(YES)", STANDARD) is None
+
+
+def test_demo_bank_battery():
+    # demo: literals in functions +1 (D1), OVER is <, PLUCK from one,
+    # ORDER descending except at top level.
+    v = battery(DEMO, load_bank("aliencode", "demo"))
+    passed = {name: list(s.passed) for name, s in v.strategies.items()}
+    assert passed == {
+        "naive": ["T1", "T4"],  # the bank's naive equals its reference there
+        "wrapped": ["T1"],  # T4's ORDER inside a CRAFT sorts downwards
+        "literal-free": ["T4", "T6"],  # add_ten computes ten without a literal; T1's PLUCK(xs, 0) turns into the last element
+        "printer": ["T4"],  # a whole program without inputs: its manual output printed
+        "example-copy": [],
+        "variants": [],  # the demo bank has none
+    }
+    assert v.floor == round(100 * 2 / 6, 4)
+    assert v.flagged == ("T1", "T4", "T6")
+    assert v.as_dict()["strategies"]["printer"] == {"accuracy": round(100 / 6, 4), "passed": ["T4"]}
+
+
+def test_a_flagged_task_fails_the_audit_unless_the_bank_only_reports(tmp_path):
+    from alienworlds.tasks.aliencode_audit import audit
+
+    text = open(load_bank("aliencode", "demo").source, encoding="utf-8").read()
+    path = tmp_path / "bank.toml"
+    path.write_text(text.replace('validity = "report"', ""))
+    problems = audit(DEMO, load_bank("aliencode", "demo", path)).problems
+    assert "task T6: passed by the trivial strategy literal-free" in problems
+    assert "task T4: passed by the trivial strategies naive, literal-free, printer" in problems
+    assert not any("T5" in p for p in problems)
+
+
+def test_tally_and_chance_correction():
+    v = tally(["a", "b", "c", "d"], {"x": {"a"}, "y": {"a", "c"}}, flag=True)
+    assert (v.floor, v.flagged, v.strategies["y"].passed) == (50.0, ("a", "c"), ("a", "c"))
+    assert tally(["a"], {"x": {"a"}}, flag=False).flagged == ()
+    assert chance_corrected(75.0, 50.0) == 50.0
+    assert chance_corrected(25.0, 50.0) == -50.0
+    assert chance_corrected(100.0, 100.0) is None and chance_corrected(None, 0.0) is None
+
+
+def test_alienlogic_strategies():
+    from alienlogic import load_world
+
+    bank = load_bank("alienlogic", "main")
+    v = battery(load_world("main"), bank)
+    unprovable = [t.id for t in bank.tasks if t.extra.get("provable") is False]
+    assert list(v.strategies["refuse-all"].passed) == unprovable
+    # the standard proof passes the theorems that need no patch, and only provable ones
+    sanity = {t.id for t in bank.tasks if t.family == "sanity"}
+    passed = set(v.strategies["standard-proof"].passed)
+    assert sanity and sanity <= passed <= {t.id for t in bank.tasks if t.extra.get("provable", True)}
+    assert v.floor == max(s.accuracy for s in v.strategies.values()) and v.flagged == ()
+
+
+def test_world_check_json_reports_validity():
+    from alienworlds.cli.aliencode import main
+
+    data = json.loads(CliRunner().invoke(main, ["world", "check", "demo", "--json"]).output)
+    assert data["validity"]["floor"] == round(100 * 2 / 6, 4)
+    assert data["validity"]["flagged"] == ["T1", "T4", "T6"]
+    assert set(data["validity"]["strategies"]) == {"naive", "wrapped", "literal-free", "printer", "example-copy", "variants"}
+
+
+def test_alienlogic_world_check_json_reports_validity():
+    from alienworlds.cli.alienlogic import cli
+
+    data = json.loads(CliRunner().invoke(cli, ["world", "check", "main", "--json", "--no-prover"]).output)
+    assert set(data["validity"]) == {"strategies", "floor", "flagged"}
+    assert set(data["validity"]["strategies"]) == {"refuse-all", "standard-proof"} and data["validity"]["flagged"] == []
+
+
+def test_answers_that_ignore_the_inputs_fail_where_the_battery_skips_them():
+    # constants_fail lets the battery skip printer and example-copy answers;
+    # run them anyway on the main bank and check that none passes
+    from aliencode import Limits
+    from alienworlds.tasks.aliencode_grading import AlienCodeGrader, program_output
+    from alienworlds.tasks.aliencode_validity import CONSTANT, candidates, constants_fail
+
+    world, bank = load("main"), load_bank("aliencode", "main")
+    grader = AlienCodeGrader(world, bank)
+    worked = [program_output(world, Limits(), e.program) for e in bank.examples]
+    skipped = 0
+    for task in bank.tasks:
+        if not constants_fail(task, grader.expected(task), world):
+            continue
+        skipped += 1
+        for name, answers in candidates(task, world, Limits(), worked).items():
+            if name in CONSTANT:
+                assert not any(grader.grade(task.id, a, stop_at_failure=True).passed for a in answers), (task.id, name)
+    assert skipped == 69  # every synthesis task; the prediction task is answered as text, never skipped
+
+
+def test_constants_fail_needs_two_runs_that_differ_only_in_their_inputs():
+    from alienworlds.tasks.aliencode_validity import call_shape, constants_fail
+    from alienworlds.tasks.bank import Task
+
+    task = Task(id="X", kind="synthesis", prompt="", calls=("EMIT(f(1))", "EMIT(f(2), 3)"), naive="CRAFT f(x):\n    DELIVER x")
+    assert not constants_fail(task, ["1", "2 3"], STANDARD)  # different shapes: a constant f may print both
+    task = Task(id="X", kind="synthesis", prompt="", calls=("EMIT(f(1))", "EMIT(f(STRAND(2)))"), naive="")
+    assert constants_fail(task, ["1", "[2]"], STANDARD)
+    assert call_shape("EMIT(f(g(1)))", STANDARD) is None  # an argument that calls could print
+    assert call_shape("EMIT(f(1))", STANDARD) == call_shape("EMIT(f(\n  2))", STANDARD)
