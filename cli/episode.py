@@ -109,8 +109,8 @@ def episode_command(language: str) -> click.Command:
                   help=f"The agent: {', '.join(AGENTS)}. Repeat (or separate with commas) to run several, each in OUT/NAME.")
     @click.option("--world", "world_spec", metavar="W", help="A shipped world's name or a world TOML path (default: the main world).")
     @click.option("--bank", type=click.Path(exists=True, dir_okay=False), metavar="PATH",
-                  help="The task bank file (default: the world's own, tasks/<language>/<world>.toml; a world given as a path "
-                       "without a shipped bank needs one).")
+                  help="The task bank file (default: bank.toml beside a world given as a path, else the world's own, "
+                       "tasks/<language>/<world>.toml).")
     @click.option("--condition", type=click.Choice(list(CONDITIONS)), default=None,
                   help="The exploration condition (default autonomous; a replay takes its trace's).")
     @click.option("--trajectories", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",

@@ -4,7 +4,7 @@
     generated = generate("a private seed", Knobs(patches=24, theorems=70))
     write(generated, Path("out/world"))   # world.toml, bank.toml, certificates/, audited first
 
-See docs/alienlogic.md, "Generated worlds".
+See docs/generated-worlds.md, "AlienLogic".
 """
 
 from .world import VERSION, GenerationError, Generated, Knobs, Stats, audit_folder, generate, world_name, write

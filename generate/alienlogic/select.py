@@ -8,7 +8,8 @@ unprovable ones first-order, at most two tasks from one template, and a few
 (`PLAIN_SHARE`, at most) whose standard proof the world accepts (`sanity`,
 and first-order ones without a naive proof). A strict selection meets the
 soft targets too; a relaxed one, when the candidates run short, only the
-hard ones.
+hard ones (and takes first-order tasks without a naive proof beyond
+`PLAIN_SHARE` when the world refuses too few standard first-order proofs).
 
 Coverage comes first: while some patch is in no chosen task's rules, the
 candidate that adds the most uncovered patches is taken (earliest first).
@@ -69,7 +70,7 @@ class _Picker:
     def fits(self, o: Outcome) -> bool:
         if id(o) in self.ids or o.label not in ("provable", "unprovable") or self.left[self.shape.category(o)] <= 0:
             return False
-        if _plain(o) and self.plain_left <= 0:
+        if _plain(o) and self.plain_left <= 0 and (self.strict or not o.first_order):
             return False
         return not (self.strict and o.candidate.template is not None and self.templates[o.candidate.template] >= PER_TEMPLATE)
 
