@@ -42,6 +42,7 @@ from alienlogic import Proof, check, compile_world, load_world
 from alienlogic.worlds import audit as worlds_audit
 from alienlogic.world_schema import SCHEMA
 from alienworlds.ruleset.world import World, parse_world
+from alienworlds.tasks.alienlogic_audit import Audit as BankAudit
 from alienworlds.tasks.alienlogic_audit import audit as audit_bank
 from alienworlds.tasks.alienlogic_audit import first_order as is_first_order
 from alienworlds.tasks.bank import load_bank
@@ -351,17 +352,19 @@ def _files(name: str, world: World, world_text: str, chosen: list[Outcome], show
 OUTPUTS = ("world.toml", "bank.toml", "certificates")
 
 
-def audit_folder(folder: Path, prover: bool = True) -> list[str]:
-    """The problems `alienlogic world check FOLDER/world.toml` reports: the
-    world's own audit and its bank's (references, naive proofs,
-    certificates re-checked, bounded search, prover, the bank's promises)."""
+def audit_folder(folder: Path, prover: bool = True) -> tuple[list[str], BankAudit]:
+    """The problems `alienlogic world check FOLDER/world.toml` reports (the
+    world's own audit and its bank's: references, naive proofs, certificates
+    re-checked, bounded search, prover, the bank's promises), and the bank's
+    audit (each task's rules, ...)."""
     world = load_world(str(folder / "world.toml"))
     bank = load_bank("alienlogic", world.name, folder / "bank.toml")
-    return worlds_audit(world) + audit_bank(world, bank, prover=prover).problems
+    report = audit_bank(world, bank, prover=prover)
+    return worlds_audit(world) + report.problems, report
 
 
-def write(generated: Generated, out: Path, force: bool = False, seconds: Counter | None = None) -> None:
-    """Write the files into `out` once they pass the audit.
+def write(generated: Generated, out: Path, force: bool = False, seconds: Counter | None = None) -> BankAudit:
+    """Write the files into `out` once they pass the audit; the bank's audit.
 
     They are written to a temporary folder beside `out` and audited there;
     only then do they replace `out`'s world.toml, bank.toml and
@@ -379,7 +382,7 @@ def write(generated: Generated, out: Path, force: bool = False, seconds: Counter
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
         start = time.process_time()
-        problems = audit_folder(tmp)
+        problems, report = audit_folder(tmp)
         if seconds is not None:
             seconds["audit"] += time.process_time() - start
         if problems:
@@ -394,5 +397,6 @@ def write(generated: Generated, out: Path, force: bool = False, seconds: Counter
         for name in OUTPUTS:
             if (tmp / name).exists():
                 os.replace(tmp / name, out / name)
+        return report
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
