@@ -63,7 +63,7 @@ SOFT_PER_TASK = 4  # beyond this many labels per task, the bank's soft targets a
 WITNESS_TRIES = 6  # witnesses of a patch labelled before it is drawn again
 ATTEMPTS = 4  # worlds tried (patches shown by no labelled theorem are drawn again)
 SELECT_EVERY = 10  # try to choose the bank after this many new labels
-SPARE_UNPROVABLE = 3  # unprovable labels beyond the knob before certificates are no longer sought
+SPARE_UNPROVABLE = 3  # unprovable labels beyond the knob (at most as many again) before certificates are no longer sought
 
 
 class GenerationError(Exception):
@@ -294,7 +294,7 @@ class _Labels:
             if i in self.done:
                 continue
             fo = is_first_order(self.pool[i].theorem)
-            wanted = sum(unprovable.values()) < knobs.unprovable + SPARE_UNPROVABLE or (fo and unprovable[True] < fo_target)
+            wanted = sum(unprovable.values()) < knobs.unprovable + min(SPARE_UNPROVABLE, knobs.unprovable) or (fo and unprovable[True] < fo_target)
             outcome = self.label(i, wanted)
             if outcome.label not in LABELS:
                 continue
