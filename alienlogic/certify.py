@@ -181,14 +181,23 @@ def _table_text(m: Matrix, table: tuple) -> str:
     return "[" + " ".join(m.elements[v] if isinstance(v, int) else _table_text(m, v) for v in table) + "]"
 
 
-def find_certificate(world: World, theorem: Theorem, task: str | None = None, seconds: float = 30.0) -> Found:
-    """Search for a certificate that `theorem` has no proof in `world`."""
+def find_certificate(world: World, theorem: Theorem, task: str | None = None, seconds: float | None = 30.0,
+                     max_candidates: int | None = None) -> Found:
+    """Search for a certificate that `theorem` has no proof in `world`.
+
+    With `seconds=None` no clock is read: the search tries the candidates in
+    their fixed order (a finite list), at most `max_candidates` of them, so
+    whether it finds a certificate, and which, does not depend on the
+    machine's speed (what a world generator needs to label theorems)."""
     start = time.perf_counter()
-    deadline = start + seconds
+    deadline = None if seconds is None else start + seconds
     text = world_text(world)
     tried: list[str] = []
-    for alg in candidates(theorem):
-        if time.perf_counter() > deadline:
+    for n, alg in enumerate(candidates(theorem)):
+        if max_candidates is not None and n >= max_candidates:
+            tried.append(f"stopped after {max_candidates} candidates")
+            break
+        if deadline is not None and time.perf_counter() > deadline:
             tried.append(f"out of time after {seconds:g} s")
             break
         data = _try(world, text, theorem, task, alg, tried)

@@ -99,7 +99,7 @@ def world() -> None:
 @world.command("check")
 @click.argument("spec", metavar="PATH|NAME")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank to audit (default: the world's shipped bank, if any).")
+@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank to audit (default: bank.toml beside a world file, else the world's shipped bank, if any).")
 @click.option("--no-prover", "no_prover", is_flag=True, help="Skip the prover's confirmations (faster).")
 def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool) -> None:
     """Validate a world, list its rules, and audit its task bank.
@@ -184,6 +184,66 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
             click.echo(f"problem: {p}")
         click.echo("ok" if not problems else f"{len(problems)} problem{'s' if len(problems) != 1 else ''}")
     sys.exit(EXIT_OK if not problems else EXIT_REJECTED)
+
+
+@world.command("generate")
+@click.option("--seed", required=True, help="Any text. Keep it secret: with the generator version it gives back the world.")
+@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
+              help="Where world.toml, bank.toml and certificates/ go.")
+@click.option("--patches", type=click.IntRange(min=1), default=24, show_default=True, help="Patched rules (discovery targets).")
+@click.option("--theorems", type=click.IntRange(min=1, max=99), default=70, show_default=True, help="Held-out theorems in the bank.")
+@click.option("--unprovable", type=click.IntRange(min=0), default=25, show_default=True, help="Of them, unprovable in the world (each with a certificate).")
+@click.option("--first-order", "first_order", type=click.IntRange(min=0), default=12, show_default=True,
+              help="Of them, provable first-order theorems (0: a propositional world and bank).")
+@click.option("--examples", type=click.IntRange(min=0), default=8, show_default=True, help="Worked proofs shown with the manual.")
+@click.option("--force", is_flag=True, help="Replace the world.toml, bank.toml and certificates/ already in DIR.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was generated and how (labels, CPU seconds by stage) as JSON.")
+def world_generate(seed, out_dir, patches, theorems, unprovable, first_order, examples, force, as_json) -> None:
+    """Generate a fresh private world: DIR/world.toml, DIR/bank.toml and
+    DIR/certificates/, the same bytes for the same seed and generator version.
+
+    Patches are drawn from families of side conditions; theorems from
+    templates and random formulas are labelled provable (a proof the world's
+    checker accepts) or unprovable (a certificate the independent re-checker
+    accepts, and no proof by bounded search), or discarded. The files are
+    written only once they pass the same audit as `world check`. Exit
+    status: 0 written, 1 the knobs cannot be met (or the audit failed),
+    2 bad input.
+    """
+    import time
+    from pathlib import Path
+
+    from alienworlds.generate.alienlogic import VERSION, GenerationError, Knobs, generate, write
+
+    knobs = Knobs(patches=patches, theorems=theorems, unprovable=unprovable, first_order=first_order, examples=examples)
+    start = time.perf_counter()
+    try:
+        knobs.check()
+    except GenerationError as exc:
+        fail(str(exc))
+    try:
+        generated = generate(seed, knobs)
+        write(generated, Path(out_dir), force=force, seconds=generated.stats.seconds)
+    except FileExistsError as exc:
+        fail(str(exc))
+    except GenerationError as exc:
+        click.echo(f"alienlogic: {exc}", err=True)
+        sys.exit(EXIT_REJECTED)
+    stats = generated.stats
+    summary = {"world": generated.name, "hash": generated.world.hash, "out": out_dir, "generator_version": VERSION,
+               "patches": len(generated.world.rules), "families": generated.families, **stats.as_dict(),
+               "wall_seconds": round(time.perf_counter() - start, 1)}
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+        return
+    final = stats.final
+    click.echo(f"world {generated.name} ({generated.world.hash}) written to {out_dir} (generator version {VERSION})")
+    click.echo(f"  {len(generated.world.rules)} patches; {theorems} theorems: " + ", ".join(f"{n} {f}" for f, n in generated.families.items()))
+    click.echo(f"  labelled {final.drawn} candidates: " + ", ".join(f"{n} {k}" for k, n in sorted(final.labels.items()))
+               + f" ({100 * final.unresolved_share:.0f}% discarded as unresolved); {stats.trials.drawn} more while drawing patches")
+    click.echo("  CPU seconds: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(stats.seconds.items()))
+               + f"; wall {summary['wall_seconds']} s")
+    click.echo("  audit: ok (the same as `alienlogic world check DIR/world.toml`)")
 
 
 def _logic_tasks_or_exit(bank):

@@ -5,8 +5,9 @@ goal by the bank's grader (tasks.alienlogic_grading); a designated
 unprovable task scores only as a clean refusal.
 
 AlienLogic has no rule-report score (ExplorationBench §3.3): its diagnostic
-is unprovable recognition. Banks follow docs/tasks.md: `tasks/alienlogic/
-<world>.toml` with `kind = "proof"`, `premises` (a list of formulas, or one
+is unprovable recognition. Banks follow docs/tasks.md: `bank.toml` beside
+a world given as a file, else `tasks/alienlogic/<world>.toml`, with
+`kind = "proof"`, `premises` (a list of formulas, or one
 comma-separated string), `goal`, `provable` (default true), a `reference`
 proof (and optionally a manual-trusting `naive` one); worked examples give
 their proof as `program`. A task's rules (for covered/uncovered accuracy) are

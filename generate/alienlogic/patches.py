@@ -1,0 +1,123 @@
+"""The patch library (families.toml) and drawing a world's patches from it.
+
+A patch is one side condition of one standard rule, as a world file writes
+it. The library groups patches into families (disabled rules, citation
+order, depth limits, use-once and duplicate-premise guards, what a box may
+assume or end with, quantifier restrictions, conclusion rewrites); `draw`
+picks from the families in turn, so a world gets a mix, and keeps a patch
+only when it is compatible with those already drawn and the caller accepts
+it (world.py: it refuses some standard proofs, and the world stays usable).
+"""
+
+from __future__ import annotations
+
+import random
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Callable
+
+from alienworlds.ruleset.world import Rule
+
+# Letters of opaque patch ids: none that reads like a task (L), an example (E)
+# or a digit (I, O).
+ID_LETTERS = "ABCDFGHJKMNPQRSTUVWXYZ"
+ID_NUMBERS = range(2, 50)
+FIRST_ORDER_TARGETS = frozenset({"FORALL_I", "FORALL_E", "EXISTS_I", "EXISTS_E", "EQ_I", "EQ_E"})
+
+
+class LibraryError(Exception):
+    """The patch or template library is malformed (a bug of the package)."""
+
+
+@dataclass(frozen=True)
+class PatchSpec:
+    family: str
+    slot: str
+    target: str
+    name: str
+    group: str | None = None
+    disabled: bool = False
+    require: str | None = None
+    conclusion: str | None = None
+
+    def rule(self, rule_id: str) -> Rule:
+        return Rule(id=rule_id, name=self.name, target=self.target, layer=self.family,
+                    disabled=self.disabled, require=self.require, conclusion=self.conclusion)
+
+    @property
+    def first_order(self) -> bool:
+        return self.target in FIRST_ORDER_TARGETS
+
+
+def read_library(text: str) -> tuple[PatchSpec, ...]:
+    """The patches of a library text, each `{k}` template expanded."""
+    try:
+        raw = tomllib.loads(text).get("patch", [])
+    except tomllib.TOMLDecodeError as exc:
+        raise LibraryError(f"families.toml: {exc}") from None
+    out: list[PatchSpec] = []
+    for entry in raw:
+        values = entry.get("k", [None])
+        for k in values:
+            def fill(value: object) -> object:
+                return value.replace("{k}", str(k)) if isinstance(value, str) and k is not None else value
+            fields = {key: fill(value) for key, value in entry.items() if key != "k"}
+            out.append(PatchSpec(**fields))
+    return tuple(out)
+
+
+@cache
+def library() -> tuple[PatchSpec, ...]:
+    return read_library(resources.files(__package__).joinpath("families.toml").read_text(encoding="utf-8"))
+
+
+def compatible(chosen: list[PatchSpec], candidate: PatchSpec) -> bool:
+    """Whether `candidate` may join `chosen`: one patch per target and slot,
+    nothing beside a disabled rule, one conclusion per target, one patch per group."""
+    for p in chosen:
+        if p == candidate:
+            return False
+        if p.target == candidate.target and (p.slot == candidate.slot or p.disabled or candidate.disabled
+                                             or (p.conclusion and candidate.conclusion)):
+            return False
+        if p.group and p.group == candidate.group:
+            return False
+    return True
+
+
+def draw(rng: random.Random, n: int, accept: Callable[[list[PatchSpec], PatchSpec], bool], first_order: bool = True,
+         keep: list[PatchSpec] = (), exclude: set[PatchSpec] = frozenset()) -> list[PatchSpec]:
+    """`keep` and more patches up to `n`, compatible, none of `exclude`, each
+    one `accept(chosen, patch)` keeps: the families taken in turn (in an
+    order drawn each time), a random patch of each; fewer when the library
+    runs out."""
+    pool = [p for p in library() if (first_order or not p.first_order) and p not in exclude]
+    families = sorted({p.family for p in pool})
+    rng.shuffle(families)
+    chosen: list[PatchSpec] = list(keep)
+    rejected: set[PatchSpec] = set()
+    turn = 0
+    stalled = 0
+    while len(chosen) < n and stalled < len(families):
+        family = families[turn % len(families)]
+        turn += 1
+        options = [p for p in pool if p.family == family and p not in rejected and compatible(chosen, p)]
+        if not options:
+            stalled += 1
+            continue
+        stalled = 0
+        patch = rng.choice(options)
+        if accept(chosen, patch):
+            chosen.append(patch)
+        else:
+            rejected.add(patch)
+    return chosen
+
+
+def opaque_ids(rng: random.Random, n: int) -> list[str]:
+    """`n` distinct ids such as `K20`: a letter and a number, drawn at random,
+    so they say nothing about the patch and do not run in sequence."""
+    space = [f"{letter}{number}" for letter in ID_LETTERS for number in ID_NUMBERS]
+    return rng.sample(space, n)
