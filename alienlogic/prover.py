@@ -22,6 +22,7 @@ stays open with nothing left to add), since no proof of it exists.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from alienworlds.ruleset.world import World
@@ -65,17 +66,18 @@ class ProverResult:
 class _Attempt:
     """Bookkeeping shared by the stages of one `prove` call."""
 
-    def __init__(self, world: World, theorem: Theorem, seconds: float) -> None:
+    def __init__(self, world: World, theorem: Theorem, seconds: float, clock: Callable[[], float]) -> None:
         self.world = world
         self.theorem = theorem
-        self.start = time.process_time()
+        self.clock = clock
+        self.start = clock()
         self.deadline = self.start + seconds
         self.searched = 0
         self.trees = 0
         self.reasons: list[str] = []
 
     def result(self, proof: Proof | None, reason: str = "", stage: str = "") -> ProverResult:
-        return ProverResult(proof, time.process_time() - self.start, self.searched, reason, self.trees, stage)
+        return ProverResult(proof, self.clock() - self.start, self.searched, reason, self.trees, stage)
 
     def write(self, node: Node) -> Proof | None:
         """The tree written out and checked whole, or None (the reason kept)."""
@@ -97,9 +99,13 @@ class _Attempt:
         return None
 
 
-def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float = 20.0) -> ProverResult:
-    """A proof of `theorem` the world's checker accepts, or None (with why)."""
-    run = _Attempt(world, theorem, seconds)
+def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float = 20.0,
+          clock: Callable[[], float] = time.process_time) -> ProverResult:
+    """A proof of `theorem` the world's checker accepts, or None (with why).
+    The search stops once `clock` (CPU seconds by default) has advanced by
+    `seconds`; a clock that counts its own readings makes the stop a count
+    of search steps, the same on any machine."""
+    run = _Attempt(world, theorem, seconds, clock)
     oracle = Oracle(world)
     standard = not world.rules
     if standard and _propositional(theorem):
@@ -111,7 +117,7 @@ def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float =
             proof = _search_stage(run, oracle, max_budget, QUICK_STEPS)
             if proof is not None:
                 return run.result(proof, stage="search")
-            found = refute_search(theorem.premises, theorem.goal, run.deadline)
+            found = refute_search(theorem.premises, theorem.goal, run.deadline, clock=run.clock)
             run.searched += found.steps
             if found.derivation is not None:
                 proof = run.write(to_tree(found.derivation))
@@ -132,7 +138,7 @@ def _search_stage(run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int
     """Backward search, without then with lifting; raises OutOfTime only
     when the deadline has passed (a spent step allowance ends the stage)."""
     for lift in (False, True):
-        search = Search(oracle, run.theorem, run.deadline, lift=lift, max_steps=max_steps)
+        search = Search(oracle, run.theorem, run.deadline, lift=lift, max_steps=max_steps, clock=run.clock)
         try:
             for budget in range(1, max_budget + 1):
                 node = search.prove((), run.theorem.goal, budget, False)
@@ -144,7 +150,7 @@ def _search_stage(run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int
                 # forget this tree's sequents and look deeper
                 search.proved.clear()
         except OutOfTime:
-            if time.process_time() > run.deadline:
+            if run.clock() > run.deadline:
                 raise
         finally:
             run.searched += search.steps

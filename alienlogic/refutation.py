@@ -48,6 +48,7 @@ prover writes out and checks.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import product
 from collections import deque
@@ -121,7 +122,9 @@ class Branch:
 class Refuter:
     """One attempt at one Herbrand level (see module doc)."""
 
-    def __init__(self, premises: tuple[Formula, ...], goal: Formula, level: int, deadline: float | None) -> None:
+    def __init__(self, premises: tuple[Formula, ...], goal: Formula, level: int, deadline: float | None,
+                 clock: Callable[[], float] = time.process_time) -> None:
+        self.clock = clock
         self.premises = premises
         self.goal = goal
         self.level = level
@@ -167,7 +170,7 @@ class Refuter:
 
     def tick(self) -> None:
         self.steps += 1
-        if self.deadline is not None and self.steps % 32 == 0 and time.process_time() > self.deadline:
+        if self.deadline is not None and self.steps % 32 == 0 and self.clock() > self.deadline:
             raise OutOfTime()
 
     # -- gadgets (each a few lines of the standard calculus) ----------------------------
@@ -587,11 +590,12 @@ class Refutation:
     steps: int
 
 
-def refute_search(premises: tuple[Formula, ...], goal: Formula, deadline: float | None = None, max_level: int = 8) -> Refutation:
+def refute_search(premises: tuple[Formula, ...], goal: Formula, deadline: float | None = None, max_level: int = 8,
+                  clock: Callable[[], float] = time.process_time) -> Refutation:
     """Iterative deepening over Herbrand levels (see module doc)."""
     steps = 0
     for level in range(max_level + 1):
-        r = Refuter(premises, goal, level, deadline)
+        r = Refuter(premises, goal, level, deadline, clock)
         try:
             got = r.run()
         finally:

@@ -20,6 +20,7 @@ deepening, so the first proof found is a shallow one.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from collections import deque
 
 from .formulas import BOT, And, Bot, Eq, Exists, Fn, Forall, Formula, Impl, Name, Not, Or, Pred, Quantified, Term, children
@@ -41,8 +42,9 @@ class Search:
     """Backward proof search for one theorem in one world (see module doc)."""
 
     def __init__(self, oracle: Oracle, theorem: Theorem, deadline: float | None = None, lift: bool = True,
-                 max_steps: int | None = None) -> None:
+                 max_steps: int | None = None, clock: Callable[[], float] = time.process_time) -> None:
         self.o = oracle
+        self.clock = clock
         self.max_steps = max_steps
         self.theorem = theorem
         self.premises = tuple(dict.fromkeys(theorem.premises))
@@ -194,7 +196,7 @@ class Search:
         self.steps += 1
         if self.max_steps is not None and self.steps > self.max_steps:
             raise OutOfTime()
-        if self.deadline is not None and self.steps % 256 == 0 and time.process_time() > self.deadline:
+        if self.deadline is not None and self.steps % 256 == 0 and self.clock() > self.deadline:
             raise OutOfTime()
 
     def prove(self, assumptions: tuple[Formula, ...], goal: Formula, budget: int, lifted: bool) -> Node | None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from alienlogic import Proof, Theorem, check
 from alienlogic.bounded import bounded_search
 from alienlogic.certify import check_certificate, find_certificate
-from alienlogic import prover, refutation, search
+from alienlogic import prover
 from alienworlds.ruleset.world import World, standard_world
 from alienworlds.tasks.alienlogic_audit import blocking_patches, first_order, reference_patches
 
@@ -39,45 +39,23 @@ CERTIFIER_CANDIDATES = 30  # algebras tried per theorem, in the certifier's fixe
 
 
 class StepClock:
-    """Stands in for the `time` module inside the prover during one call.
-
-    The prover bounds its search by a CPU-time deadline on a clock its
-    stages read every so many search steps (every 256 in the backward
-    search, every 32 in the refutation). This clock advances one tick per
-    reading, so the deadline `seconds=PROVER_TICKS` becomes a count of
-    search steps: the same search stops at the same point on any machine."""
+    """The prover's clock for the generator: it advances one tick per
+    reading, and the prover reads its clock every so many search steps
+    (every 256 in the backward search, every 32 in the refutation), so the
+    deadline `seconds=PROVER_TICKS` is a count of search steps: the same
+    search stops at the same point on any machine."""
 
     def __init__(self) -> None:
         self.ticks = 0
 
-    def process_time(self) -> float:
+    def __call__(self) -> float:
         self.ticks += 1
         return float(self.ticks)
 
-    perf_counter = process_time
-
-
-# The prover's modules that read the clock.
-_CLOCKED = (prover, search, refutation)
-
 
 def find_proof(world: World, theorem: Theorem) -> Proof | None:
-    """The generator's one call of the prover: a checked proof, or None.
-
-    Keep every use of `alienlogic.prover` here, so that a change of its
-    signature is a one-line change. The clock the prover's modules read is
-    replaced by one `StepClock` for the call (the generator runs in one
-    thread)."""
-    clock = StepClock()
-    real = [m.time for m in _CLOCKED]
-    for m in _CLOCKED:
-        m.time = clock
-    try:
-        result = prover.prove(world, theorem, max_budget=PROVER_BUDGET, seconds=PROVER_TICKS)
-    finally:
-        for m, t in zip(_CLOCKED, real):
-            m.time = t
-    return result.proof
+    """The generator's one call of the prover: a checked proof, or None."""
+    return prover.prove(world, theorem, max_budget=PROVER_BUDGET, seconds=PROVER_TICKS, clock=StepClock()).proof
 
 
 @dataclass
