@@ -24,7 +24,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
-from .spec import BANK_BESIDE, Sweep, WorldSpec
+from alienworlds.tasks.bank import BESIDE as BANK_BESIDE
+
+from .spec import Sweep, WorldSpec
 from .stopping import POLL, never
 
 WORLDS = "worlds"

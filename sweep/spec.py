@@ -31,7 +31,6 @@ NOT_IN_SWEEPS = {
     "replay": "the replay agent replays one given trace; run it with `episode --agent replay --from TRACE`",
 }
 LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
-BANK_BESIDE = "bank.toml"  # a world file's own bank, when it lies beside it (a generated world's folder)
 
 
 class SweepError(Exception):
@@ -193,7 +192,7 @@ def _label(reader: _Reader, where: str, label: object, seen: dict[str, str], wha
 def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[WorldSpec]:
     from alienworlds.episode.environments import missing_bank_message
     from alienworlds.ruleset import WorldError
-    from alienworlds.tasks.bank import BankError, bank_path, load_bank
+    from alienworlds.tasks.bank import BankError, bank_path, load_bank, own_bank_path
 
     if language == "aliencode":
         from aliencode.world_schema import load
@@ -243,11 +242,12 @@ def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[Worl
             if not bank.is_file():
                 reader.problem(f"{where}.bank", f"no bank file at {bank}")
                 continue
-        elif world_path is not None and (world_path.parent / BANK_BESIDE).is_file():
-            bank = world_path.parent / BANK_BESIDE
-        elif not bank_path(language, world.name).is_file():
-            reader.problem(where, missing_bank_message(language, world.name).replace("--bank PATH", "`bank = PATH`"))
-            continue
+        else:
+            own = own_bank_path(language, world)
+            if own is None:
+                reader.problem(where, missing_bank_message(language, world).replace("--bank PATH", "`bank = PATH`"))
+                continue
+            bank = None if own == bank_path(language, world.name) else own  # None: the shipped bank, by name
         try:
             load_bank(language, world.name, bank)
         except BankError as exc:
