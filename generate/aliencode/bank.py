@@ -21,6 +21,7 @@ raises NoBank: the generator then draws another world.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -56,6 +57,7 @@ class BankDraw:
     keystone: int = 0  # tasks the keystone rules reach
 
 
+@lru_cache(maxsize=None)
 def _sites(template: Template) -> set[str]:
     """The sites the template's naive solution and calls can use."""
     zero = {name: "0" for name, _ in template.params}

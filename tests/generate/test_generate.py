@@ -114,6 +114,13 @@ def test_the_command_writes_world_toml(tmp_path):
     assert result.exit_code == 0, result.output
     assert (tmp_path / "w" / "world.toml").read_text(encoding="utf-8") == generated(SEEDS[2]).text
     assert (tmp_path / "w" / "bank.toml").read_text(encoding="utf-8") == generated(SEEDS[2]).bank_text
+    # an episode on the world file finds the bank beside it
+    episode = CliRunner().invoke(main, ["episode", "--world", str(tmp_path / "w" / "world.toml"), "--agent", "oracle",
+                                        "--condition", "direct", "--out", str(tmp_path / "e"), "--no-progress"])
+    assert episode.exit_code == 0, episode.output
+    report = json.loads(next((tmp_path / "e").rglob("report.json")).read_text(encoding="utf-8"))
+    assert report["world"] == generated(SEEDS[2]).world.name and report["tasks"] == SMALL.tasks
+    assert report["endpoint"] == 100.0
     refused = CliRunner().invoke(main, ["world", "generate", "--seed", "x", "--altered", "2", "--scoped", "1",
                                         "--out", str(tmp_path / "v")])
     assert refused.exit_code == 1 and "scoped" in refused.output and not (tmp_path / "v").exists()
