@@ -74,7 +74,7 @@ def summary(name: str, result: dict) -> list[str]:
     lines = [f"== {name} ({len(reports)} trajectories, wall {sum(result['seconds']):.0f} s on a shared machine)",
              f"  Best@{len(reports)} M0..M4: {_fmt(curves[best])}   (seed {best})",
              f"  Mean@{len(reports)} M0..M4: {_fmt(mean)}",
-             f"  per trajectory: " + " | ".join(_fmt(c) for c in curves),
+             "  per trajectory: " + " | ".join(_fmt(c) for c in curves),
              f"  rules stated correctly at M4: {', '.join(rules)}",
              f"  calls {calls:.1f} · probe units {units:.1f} (mean per trajectory)"]
     if result["decisions"]:

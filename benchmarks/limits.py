@@ -2,7 +2,8 @@
 
 Every case runs through `aliencode run --json` in its own process; the peak
 resident memory and CPU time come from the kernel's accounting of that
-process (os.wait4). The contract: every run ends with its expected verdict
+process (os.wait4, through a small launcher so that the measuring process's own
+memory is not counted). The contract: every run ends with its expected verdict
 (never a crash or a traceback, never the wall-clock backstop, an error
 message under 500 characters) under 512 MB and 10 s of CPU; a row that
 breaks it is marked BROKEN. (Wall time is shown too; on a busy machine it

@@ -267,21 +267,39 @@ print(json.dumps(results))
 """
 
 
+# A child's peak memory as the kernel counts it (ru_maxrss) includes the
+# memory of the process it was forked from, up to its exec: measured straight
+# from a test process that has grown large, every case would look as large.
+# So a small launcher forks the case and reports its usage: the case starts
+# from the launcher's few megabytes.
+_LAUNCHER = """
+import json, os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], "w") as report:
+    json.dump([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss], report)
+"""
+
+
 def _child(cmd: list[str], stdin: bytes | None, cwd: str) -> tuple[int, bytes, bytes, float, float, float]:
     """Run a child; its exit code, output, error output, CPU seconds, wall
     seconds and peak resident memory in MB (from the kernel's accounting)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as inp, \
+            tempfile.TemporaryDirectory() as scratch:
         if stdin is not None:
             inp.write(stdin)
             inp.seek(0)
+        report = Path(scratch, "usage.json")
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdin=inp, stdout=out, stderr=err, cwd=cwd)
-        _, status, usage = os.wait4(proc.pid, 0)
+        subprocess.run([sys.executable, "-c", _LAUNCHER, str(report), *cmd], stdin=inp, stdout=out, stderr=err, cwd=cwd,
+                       check=True)
         wall = time.perf_counter() - start
+        code, cpu, maxrss = json.loads(report.read_text())
         out.seek(0)
         err.seek(0)
-        return (os.waitstatus_to_exitcode(status), out.read(), err.read(), usage.ru_utime + usage.ru_stime, wall,
-                usage.ru_maxrss / 1024)
+        return code, out.read(), err.read(), cpu, wall, maxrss / 1024
 
 
 def run_batch(cases: list[Case], python: str = sys.executable) -> tuple[list[Measured], float]:
