@@ -15,7 +15,6 @@ reports). The test suite runs a small fixed-seed slice
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import subprocess
