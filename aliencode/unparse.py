@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Mapping
+from typing import Callable, Mapping
 
 from . import syntax as s
 
@@ -34,6 +34,26 @@ def float_literal(value: float) -> str:
     if "." not in text and "e" not in text:
         text += ".0"
     return text
+
+
+def value_literal(value: object, spell: Callable[[str], str] = lambda keyword: keyword) -> str:
+    """Source that builds `value` under the manual's semantics (none, YES/NO,
+    numbers, strings, lists via STRAND, tuples via KNOT), its keywords spelt
+    by `spell`; raises UnparseError for anything else."""
+    if value is None:
+        return "none"
+    if type(value) is bool:
+        return spell("YES") if value else spell("NO")
+    if type(value) is int:
+        return str(value)
+    if type(value) is float:
+        return float_literal(value)
+    if type(value) is str:
+        return string_literal(value)
+    if type(value) in (list, tuple):
+        maker = spell("STRAND") if type(value) is list else spell("KNOT")
+        return f"{maker}({', '.join(value_literal(v, spell) for v in value)})"
+    raise UnparseError(f"no AlienCode literal builds {value!r}")
 
 
 class _Writer:

@@ -164,30 +164,6 @@ def _sequence(value: object, text: str, empty: bool = False) -> list | tuple | s
     return value
 
 
-def literal(value: object, surface) -> str:
-    """`value` as an AlienCode expression, with the keywords `surface` spells
-    (under the manual's semantics it evaluates to `value`)."""
-    if value is None:
-        return "none"
-    if type(value) is bool:
-        return surface("YES") if value else surface("NO")
-    if type(value) is int:
-        return str(value)
-    if type(value) is float:
-        from aliencode.unparse import float_literal
-
-        return float_literal(value)
-    if type(value) is str:
-        from aliencode.unparse import string_literal
-
-        return string_literal(value)
-    if type(value) is list:
-        return f"{surface('STRAND')}({', '.join(literal(v, surface) for v in value)})"
-    if type(value) is tuple:
-        return f"{surface('KNOT')}({', '.join(literal(v, surface) for v in value)})"
-    raise DrawError(f"no AlienCode literal for {value!r}")
-
-
 def shown(value: object) -> str:
     """How a prompt shows a parameter: text in backquotes, numbers as written."""
     if type(value) is str:

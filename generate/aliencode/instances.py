@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 
 from aliencode import AlienSyntaxError, Limits, World, parse
-from aliencode.unparse import unparse
+from aliencode.unparse import unparse, value_literal
 from alienworlds.porting import PortError, Porter
 from alienworlds.ruleset import standard_world
 from alienworlds.tasks.aliencode_audit import exposed_rules, task_rules
@@ -37,7 +37,7 @@ from alienworlds.tasks.aliencode_validity import battery
 from alienworlds.tasks.bank import Bank, Task
 from alienworlds.tasks.compare import normalise
 
-from .draws import literal, shown
+from .draws import shown
 from .library import ExampleTemplate, Template, fill
 
 RUNS = 6  # private calls or input tables per task
@@ -98,7 +98,7 @@ class Instantiation:
         """A worked example ported to the world, or why not."""
         rng = self.rng("example", template.id)
         values = {name: gen.draw(rng, {}) for name, gen in template.params}
-        source = fill(template.program, {n: literal(v, STANDARD.surface) for n, v in values.items()})
+        source = fill(template.program, {n: value_literal(v, STANDARD.surface) for n, v in values.items()})
         prompt = self.respell_prompt(fill(template.prompt, {n: shown(v) for n, v in values.items()}))
         try:
             program = self.porter.port(source, examples=[], keywords={}, callers="manual").source
@@ -115,7 +115,7 @@ class Instantiation:
         """The template made into a task of the world, or why not."""
         rng = self.rng("task", template.id)
         values = {name: gen.draw(rng, {}) for name, gen in template.params}
-        code = {n: literal(v, STANDARD.surface) for n, v in values.items()}
+        code = {n: value_literal(v, STANDARD.surface) for n, v in values.items()}
         naive = fill(template.naive, code)
         variants = [fill(v, code) for v in template.variants]
         prompt = self.respell_prompt(fill(template.prompt, {n: shown(v) for n, v in values.items()}))
@@ -228,15 +228,15 @@ class Instantiation:
             task = Task(**common, example=self.respell(calls[0]).strip("\n"),
                         calls=tuple(self.respell(c).strip("\n") for c in calls[1:]), reference=naive)
             return task, calls
-        bindings = [{name: literal(table[name], world.surface) for name, _ in template.inputs} for table in tables]
-        runs = ["\n".join(f"SET {name} AS {literal(table[name], STANDARD.surface)}" for name, _ in template.inputs)
+        bindings = [{name: value_literal(table[name], world.surface) for name, _ in template.inputs} for table in tables]
+        runs = ["\n".join(f"SET {name} AS {value_literal(table[name], STANDARD.surface)}" for name, _ in template.inputs)
                 for table in tables]
         task = Task(**common, example_inputs=bindings[0], inputs=tuple(bindings[1:]), reference=naive)
         return task, runs
 
     @staticmethod
     def _call(template: Template, table: dict[str, object]) -> str:
-        args = ", ".join(literal(table[p], STANDARD.surface) for p in template.parameters)
+        args = ", ".join(value_literal(table[p], STANDARD.surface) for p in template.parameters)
         call = f"{template.craft}({args})"
         return call if template.prints else f"EMIT({call})"
 

@@ -26,10 +26,11 @@ from pathlib import Path
 
 from aliencode import AlienSyntaxError, parse
 from aliencode import syntax as s
+from aliencode.unparse import value_literal
 
 from alienworlds.tasks.bank import BANDS, DEPTHS, FAMILIES, REPRESENTATIONS
 
-from .draws import Generator, literal, parse_generator
+from .draws import Generator, parse_generator
 
 HERE = Path(__file__).parent
 VARIANTS = 2
@@ -191,13 +192,13 @@ def template_sites(template: Template) -> frozenset[tuple[str, str]]:
     import random
 
     rng = random.Random(template.id)
-    values = {name: literal(gen.draw(rng, {}), lambda k: k) for name, gen in template.params}
+    values = {name: value_literal(gen.draw(rng, {})) for name, gen in template.params}
     found = placed_sites(fill(template.naive, values))
     if template.function:  # the calls: at top level, with arguments like the generators draw
         drawn: dict[str, object] = {}
         for name, gen in template.args:
             drawn[name] = gen.draw(rng, drawn)
-        call = f"{template.craft}({', '.join(literal(drawn[p], lambda k: k) for p in template.parameters)})"
+        call = f"{template.craft}({', '.join(value_literal(drawn[p]) for p in template.parameters)})"
         found |= placed_sites(call if template.prints else f"EMIT({call})")
     return frozenset(found)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from aliencode.unparse import float_literal, string_literal
+from aliencode.unparse import value_literal
 from alienworlds.porting.types import Ty
 
 
@@ -35,18 +35,4 @@ def values(t: Ty, depth: int = 0) -> st.SearchStrategy:
 
 def text(v: object) -> str:
     """Manual-semantics AlienCode building `v`."""
-    if v is None:
-        return "none"
-    if v is True:
-        return "YES"
-    if v is False:
-        return "NO"
-    if type(v) is int:
-        return str(v)
-    if type(v) is float:
-        return float_literal(v)
-    if type(v) is str:
-        return string_literal(v)
-    if type(v) is list:
-        return f"STRAND({', '.join(text(x) for x in v)})"
-    return f"KNOT({', '.join(text(x) for x in v)})"
+    return value_literal(v)

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from aliencode import parse, run_source
 from aliencode import syntax as s
 from aliencode.sites import OPERATIONS
-from aliencode.unparse import UnparseError, float_literal, unparse
+from aliencode.unparse import UnparseError, float_literal, unparse, value_literal
 from aliencode.world_schema import load
+from alienworlds.ruleset.text import render
 from alienworlds.tasks.bank import load_bank
 
 P = s.Pos(1, 1)
@@ -88,3 +89,21 @@ def test_strings_and_floats_are_written_exactly():
 def test_an_infinite_float_has_no_literal():
     with pytest.raises(UnparseError, match="inf"):
         float_literal(float("inf"))
+
+
+
+VALUES = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False)
+                      | st.text(max_size=5), lambda inner: st.lists(inner, max_size=3) | st.lists(inner, max_size=3).map(tuple),
+                      max_leaves=8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(VALUES)
+def test_a_value_literal_builds_its_value(value):
+    assert run_source(f"EMIT({value_literal(value)})").output == render(value)
+
+
+def test_a_value_literal_spells_keywords_and_refuses_what_no_literal_builds():
+    assert value_literal([True, (1, None)], lambda k: RENAMING.get(k, k)) == "STRAND(AYE, KNOT(1, none))"
+    with pytest.raises(UnparseError, match="no AlienCode literal builds"):
+        value_literal({1: 2})
