@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from alienworlds.generate.aliencode import Knobs
-from alienworlds.generate.aliencode.draws import literal
+from aliencode.unparse import value_literal
 from alienworlds.generate.aliencode.library import fill, templates
 from alienworlds.generate.aliencode.world import BOUNDS, draw_world
 from alienworlds.porting import PortError, Porter
@@ -31,15 +31,15 @@ def porter(seed: int) -> Porter:
 def program(template, rng: random.Random) -> str:
     """The template's naive solution with drawn parameters, run on drawn
     inputs (bound before it) or called on drawn arguments (after it)."""
-    code = {name: literal(gen.draw(rng, {}), STANDARD.surface) for name, gen in template.params}
+    code = {name: value_literal(gen.draw(rng, {}), STANDARD.surface) for name, gen in template.params}
     naive = fill(template.naive, code)
     drawn: dict[str, object] = {}
     for name, gen in template.generators():
         drawn[name] = gen.draw(rng, drawn)
     if template.function:
-        call = f"{template.craft}({', '.join(literal(drawn[p], STANDARD.surface) for p in template.parameters)})"
+        call = f"{template.craft}({', '.join(value_literal(drawn[p], STANDARD.surface) for p in template.parameters)})"
         return naive + (call if template.prints else f"EMIT({call})") + "\n"
-    return "".join(f"SET {name} AS {literal(value, STANDARD.surface)}\n" for name, value in drawn.items()) + naive
+    return "".join(f"SET {name} AS {value_literal(value, STANDARD.surface)}\n" for name, value in drawn.items()) + naive
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
