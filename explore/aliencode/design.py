@@ -29,6 +29,7 @@ from typing import Callable
 from aliencode import AlienSyntaxError, parse
 from aliencode.compiler import Context
 from aliencode.metering import PROBE_CAP, units
+from aliencode.unparse import value_literal
 from alienworlds.manuals.aliencode import respell
 from alienworlds.porting.literals import written_value
 from alienworlds.porting.semantics import Ctx, WorldView
@@ -69,21 +70,6 @@ class Choice:
 Writer = Callable[[object], str]
 
 
-def plain(value: object) -> str:
-    """A value written as the manual would write it."""
-    if value is True:
-        return "YES"
-    if value is False:
-        return "NO"
-    if isinstance(value, str):
-        return '"' + value + '"'
-    if isinstance(value, list):
-        return "STRAND(" + ", ".join(plain(v) for v in value) + ")"
-    if isinstance(value, tuple):
-        return "KNOT(" + ", ".join(plain(v) for v in value) + ")"
-    return repr(value)
-
-
 def _ints(rng: random.Random, n: int) -> list[int]:
     return [rng.choice(_INTS) for _ in range(n)]
 
@@ -116,7 +102,7 @@ def _truths(rng: random.Random) -> list[object]:
     return [rng.choice((True, False, 0, 1, 2)) for _ in range(rng.randint(0, 3))]
 
 
-def expression(site: str, rng: random.Random, w: Writer = plain) -> tuple[str, ...]:
+def expression(site: str, rng: random.Random, w: Writer = value_literal) -> tuple[str, ...]:
     """Lines (at one place, unindented) that use `site` once and print."""
     if site in _ARITH or site in _COMPARE:
         if rng.random() < 0.75:
@@ -173,7 +159,7 @@ def expression(site: str, rng: random.Random, w: Writer = plain) -> tuple[str, .
     if site == "literal.float":
         return (f"EMIT({rng.choice(('0.5', '2.5', '-1.5', '1.0', '3.25', '0.1'))})",)
     if site == "literal.str":
-        return (f"EMIT({plain(rng.choice(_WORDS))})",)
+        return (f"EMIT({value_literal(rng.choice(_WORDS))})",)
     return (f"EMIT({rng.choice(('YES', 'NO'))})",)  # literal.bool
 
 
@@ -184,9 +170,9 @@ def _indent(lines: tuple[str, ...], depth: int) -> tuple[str, ...]:
 def atom(slot: int, site: str, place: str, rng: random.Random, writer: Callable[[Context], Writer] | None = None) -> Atom:
     """An atom probing `site` at `place`; `writer(ctx)` spells values there."""
     outer, inner = (Context(True, False), PLACES[place]) if place.startswith("function") else (Context(), PLACES[place])
-    lines = expression(site, rng, writer(inner) if writer else plain)
+    lines = expression(site, rng, writer(inner) if writer else value_literal)
     if place in ("loop", "function-loop") and site != "SWEEP":
-        zero = (writer(outer) if writer else plain)(0)
+        zero = (writer(outer) if writer else value_literal)(0)
         lines = (f"SWEEP k IN STRAND({zero}):", *_indent(lines, 1))
     return Atom(slot, place, lines)
 
@@ -265,7 +251,7 @@ class Designer:
                 if isinstance(value, tuple):
                     return "KNOT(" + ", ".join(write(v) for v in value) + ")"
                 ok, literal = written_value(view, where, value)
-                return plain(literal if ok else value)
+                return value_literal(literal if ok else value)
             return write
         return at
 
