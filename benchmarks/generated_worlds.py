@@ -5,9 +5,9 @@
 
 Generates the world and bank of seeds K..K+N-1 (default 0..99, main-like
 knobs) and prints the CPU time per seed, how often a rule draw was rejected
-(and why), how often a whole world was drawn again because no bank could be
-made for it, why templates made no task, and how the rule families of the
-kept worlds are distributed. `--world-only` draws the first world of each
+(and why), how often a world was tried again (one rule drawn again, or a
+whole new world) because no bank could be made for it, why templates made
+no task, and how the rule families of the kept worlds are distributed. `--world-only` draws the first world of each
 seed and no bank (the rule draws alone, much faster); `--audit` also runs
 the full audit (validity battery included) on every world and bank and
 counts the failures.
@@ -41,8 +41,8 @@ def main() -> None:
     worlds_rejected: Counter = Counter()
     discarded: Counter = Counter()
     sites: Counter = Counter()
-    draws = world_draws = tried = audit_failures = 0
-    times, audit_times = [], []
+    draws = world_draws = tried = audit_failures = redrawn = 0
+    times, audit_times, both = [], [], []
     for seed in range(args.first, args.first + args.seeds):
         start = time.process_time()
         result = draw_world(str(seed), knobs) if args.world_only else generate(str(seed), knobs)
@@ -56,13 +56,20 @@ def main() -> None:
             worlds_rejected.update(result.worlds_rejected)
             tried += result.templates_tried
             discarded.update(result.templates_discarded)
+        line = f"seed {seed}: {times[-1]:.1f} s"
+        if not args.world_only:
+            redrawn += result.rules_redrawn
+            line += f", {result.world_draws} world(s) tried, {result.rules_redrawn} by drawing a rule again"
         if args.audit and not args.world_only:
             start = time.process_time()
             report = audit(result.world, result.bank)
             audit_times.append(time.process_time() - start)
+            both.append(times[-1] + audit_times[-1])
+            line += f"; audit {audit_times[-1]:.1f} s; both {both[-1]:.1f} s"
             ok = (not report.problems and report.reference_pass == len(result.bank.tasks) and report.validity is not None
                   and not report.validity.flagged)
             audit_failures += not ok
+        print(line, flush=True)
     n = args.seeds
     what = "worlds (first draw, no bank)" if args.world_only else "worlds and banks"
     print(f"{n} {what} ({knobs}): CPU s per seed median {statistics.median(times):.2f}, "
@@ -70,13 +77,16 @@ def main() -> None:
     if audit_times:
         print(f"audit: CPU s per seed median {statistics.median(audit_times):.2f}, max {max(audit_times):.2f}; "
               f"{audit_failures} of {n} failed")
+        print(f"generation and audit: CPU s per seed median {statistics.median(both):.2f}, max {max(both):.2f}; "
+              f"{sum(t < 30 for t in both)} of {n} under 30 s")
     total_rejected = sum(rejected.values())
     print(f"rule draws {draws}, rejected {total_rejected} ({100 * total_rejected / draws:.1f}%): "
           + ", ".join(f"{k} {v}" for k, v in rejected.most_common()))
     if not args.world_only:
         again = world_draws - n
-        print(f"worlds drawn {world_draws} for {n} seeds, {again} drawn again ({100 * again / world_draws:.1f}%): "
-              + ", ".join(f"{k} {v}" for k, v in worlds_rejected.most_common()))
+        print(f"worlds tried {world_draws} for {n} seeds, {again} without a bank ({100 * again / world_draws:.1f}%): "
+              + ", ".join(f"{k} {v}" for k, v in worlds_rejected.most_common())
+              + f"; {redrawn} of them changed by drawing one rule again, the others drawn anew")
         print(f"templates tried {tried} ({tried / n:.1f} per seed), made no task {sum(discarded.values())}: "
               + ", ".join(f"{k} {v}" for k, v in discarded.most_common()))
     print("families (rules over all worlds, per world):")

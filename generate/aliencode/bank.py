@@ -5,8 +5,9 @@ their outputs): two per band, each time the example that exposes the most
 rules no example picked before exposes. Then tasks, in three passes over
 the templates in a seeded order:
 
-1. coverage: for every rule of the world, in file order, that no picked task
-   lists yet, the first template (using the rule's site) whose task lists it;
+1. coverage: for every rule of the world that no picked task lists yet (the
+   rules fewest templates use first, then in file order), the first template
+   (using the rule's site) whose task lists it;
 2. the keystone: tasks the PLUCK or CARVE rules reach, until KEYSTONE_SHARE
    of the bank is such tasks, band by band;
 3. the rest, band by band, until the bank has `size` tasks.
@@ -27,12 +28,12 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from aliencode import World, parse
-from alienworlds.ruleset.world import Rule
 from aliencode.walk import sites_in
 from alienworlds.tasks.bank import BANDS
 
+from .exposure import uses
 from .instances import Candidate, Instantiation, WorkedExample
-from .library import Template, example_templates, fill, template_sites, templates
+from .library import Template, example_templates, fill, templates
 
 KEYSTONE = ("PLUCK", "CARVE")
 KEYSTONE_SHARE = 0.6  # of the bank's tasks, at least, reached by the PLUCK or CARVE rules
@@ -41,11 +42,12 @@ EXAMPLES_PER_BAND = 2
 
 class NoBank(Exception):
     """This world's bank cannot be drawn: `kind` for counting, the message
-    naming the rule or the numbers."""
+    naming the rule or the numbers, `rule` the rule no task enters."""
 
-    def __init__(self, kind: str, message: str) -> None:
+    def __init__(self, kind: str, message: str, rule: str | None = None) -> None:
         super().__init__(message)
         self.kind = kind
+        self.rule = rule
 
 
 @dataclass
@@ -64,20 +66,13 @@ def _sites(template: Template) -> set[str]:
     return sites_in(parse(fill(template.naive, zero), {})) | {"EMIT"} | ({"literal.int"} if template.function else set())
 
 
-def _uses(template: Template, rule: Rule) -> bool:
-    """Whether the template uses the rule's site where the rule's scope holds."""
-    pairs = template_sites(template)
-    return any((rule.target, scope) in pairs
-               for scope in ((rule.scope,) if rule.scope != "anywhere" else ("top", "function", "loop")))
-
-
 def _touched(template: Template, world: World) -> bool:
     """Whether an altered rule of the world may apply where the template
     uses its site (an over-approximation: red herrings are ignored). A
     template no altered rule touches prints under the world what it prints
     under the manual, so the battery would flag its naive solution: it is
     not worth making into a task."""
-    return any(_uses(template, rule) for rule in world.rules if not rule.red_herring)
+    return any(uses(template, rule) for rule in world.rules if not rule.red_herring)
 
 
 class _Drawer:
@@ -128,18 +123,20 @@ class _Drawer:
         return picked
 
     def cover(self) -> None:
-        for rule in self.world.rules:
+        # the rules fewest templates use first: a rule no task enters ends the draw before much is made
+        for rule in sorted(self.world.rules, key=lambda r: sum(uses(t, r) for t in self.order)):
             if any(rule.id in c.rules for c in self.picked):
                 continue
             for template in self.free():
-                if not _uses(template, rule):
+                if not uses(template, rule):
                     continue
                 found = self.candidate(template)
                 if found is not None and rule.id in found.rules:
                     self.picked.append(found)
                     break
             else:
-                raise NoBank("a rule no task enters", f"no template makes a task that rule {rule.id} ({rule.target}, {rule.scope}) enters")
+                raise NoBank("a rule no task enters",
+                             f"no template makes a task that rule {rule.id} ({rule.target}, {rule.scope}) enters", rule.id)
         if len(self.picked) > self.size:
             raise NoBank("too many tasks to cover", f"covering every rule takes {len(self.picked)} tasks, more than {self.size}")
 

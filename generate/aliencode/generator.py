@@ -1,11 +1,14 @@
 """A fresh AlienCode world and its task bank, from a seed.
 
 A world is drawn (world.py); its bank is drawn from the template library
-(bank.py); when the library cannot make a bank for that world (a rule no
-template's task enters, too few tasks, too few keystone tasks) another world
-is drawn, up to MAX_WORLDS, each from its own attempt number. Both files are
-written as text, read back and checked to give what was drawn, and both are
-the same, byte for byte, for the same seed, knobs and generator version.
+(bank.py). When the library cannot make a bank for that world, the world
+is changed and its bank drawn again, up to MAX_BANKS times: when a rule no
+template's task enters is to blame, that rule alone is drawn again (the
+rest of the world is kept, and usually covered again); otherwise (too few
+tasks, too few keystone tasks) a whole new world is drawn, from its own
+attempt number. Both files are written as text, read back and checked to
+give what was drawn, and both are the same, byte for byte, for the same
+seed, knobs and generator version.
 """
 
 from __future__ import annotations
@@ -23,9 +26,9 @@ from alienworlds.tasks.bank import Bank, BankError, parse_bank
 from .bank import NoBank, draw_bank
 from .bank_writer import bank_toml
 from .instances import Instantiation
-from .world import BOUNDS, VERSION, GenerationError, Knobs, draw_world
+from .world import BOUNDS, VERSION, Drawer, GenerationError, Knobs
 
-MAX_WORLDS = 20  # worlds drawn for one seed before giving up
+MAX_BANKS = 20  # banks tried for one seed, each in a new world or one with a rule drawn again
 
 
 @dataclass
@@ -37,11 +40,12 @@ class Generated:
     families: Counter  # rules of the world by family
     draws: int  # rule draws of the world kept
     rejected: Counter = field(default_factory=Counter)  # rule draws of the world kept, rejected, by reason
-    world_draws: int = 1  # worlds drawn (the last one kept)
+    world_draws: int = 1  # worlds tried for a bank (the last one kept)
     worlds_rejected: Counter = field(default_factory=Counter)  # worlds without a bank, by reason
     templates_tried: int = 0  # templates made into tasks, or discarded, for the kept world
     templates_discarded: Counter = field(default_factory=Counter)  # by reason
     seconds: float = 0.0
+    rules_redrawn: int = 0  # worlds tried again with one rule drawn again (the others are drawn anew)
 
 
 def _settings(knobs: Knobs) -> str:
@@ -57,15 +61,25 @@ def generate(seed: str, knobs: Knobs | None = None) -> Generated:
     seed = str(seed)
     memo = Memo()  # hints from earlier searches, shared by every world of this seed (each checked again)
     rejected: Counter = Counter()
-    for attempt in range(MAX_WORLDS):
-        drawn = draw_world(seed, knobs, attempt, memo)
+    fresh = redrawn = 0
+    drawer = Drawer(seed, knobs, fresh, memo)
+    drawer.run()
+    for attempt in range(MAX_BANKS):
+        drawn = drawer.result()
         world = drawn.world
-        make = Instantiation(world, Porter(world, BOUNDS, memo), f"alienworlds aliencode bank {VERSION}:{seed}:{attempt}")
+        # seeded by the world drawn anew: with a rule drawn again, templates keep their inputs and order
+        make = Instantiation(world, Porter(world, BOUNDS, memo), f"alienworlds aliencode bank {VERSION}:{seed}:{fresh}")
         try:
-            bank = draw_bank(world, make, random.Random(f"alienworlds aliencode bank order {VERSION}:{seed}:{attempt}"),
+            bank = draw_bank(world, make, random.Random(f"alienworlds aliencode bank order {VERSION}:{seed}:{fresh}"),
                              knobs.tasks)
         except NoBank as exc:
             rejected[exc.kind] += 1
+            if exc.rule is not None and _redraw(drawer, exc.rule):
+                redrawn += 1
+            else:
+                fresh += 1
+                drawer = Drawer(seed, knobs, fresh, memo)
+                drawer.run()
             continue
         text = bank_toml(world.name, bank, VERSION, _settings(knobs), attempt + 1, rejected, len(world.rules),
                          sum(r.red_herring for r in world.rules))
@@ -77,9 +91,18 @@ def generate(seed: str, knobs: Knobs | None = None) -> Generated:
                 _fields(a) != _fields(b.task) for a, b in zip(loaded.tasks, bank.tasks)):
             raise GenerationError("the written bank does not read back as drawn")
         return Generated(world, drawn.text, loaded, text, drawn.families, drawn.draws, drawn.rejected, attempt + 1,
-                         rejected, bank.tried, bank.discarded, time.perf_counter() - start)
-    raise GenerationError(f"no world of this seed has a bank after {MAX_WORLDS} worlds: "
+                         rejected, bank.tried, bank.discarded, time.perf_counter() - start, redrawn)
+    raise GenerationError(f"no world of this seed has a bank after {MAX_BANKS} worlds: "
                           + ", ".join(f"{k} {v}" for k, v in sorted(rejected.items())))
+
+
+def _redraw(drawer: Drawer, rule_id: str) -> bool:
+    """Draw one rule of the drawer's world again; False when it cannot be
+    (the rest would not stay portable, or the draws ran out)."""
+    try:
+        return drawer.redraw(rule_id)
+    except GenerationError:
+        return False
 
 
 def _fields(task) -> tuple:

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from aliencode import AlienSyntaxError, Limits, World, parse
 from aliencode.unparse import unparse, value_literal
@@ -131,10 +131,10 @@ class Instantiation:
                 calls = [self.porter.port(call, examples=[], keywords={}, callers="manual") for call in runs_std[1:]]
                 if any(c.helpers for c in calls):
                     return "call needs a helper"
-                task = _with(task, reference=reference.source, calls=tuple(c.source.strip("\n") for c in calls))
+                task = replace(task, reference=reference.source, calls=tuple(c.source.strip("\n") for c in calls))
             else:
                 reference = self.porter.port(naive, examples=runs_std, keywords={}, callers="manual")
-                task = _with(task, reference=reference.source)
+                task = replace(task, reference=reference.source)
         except PortError:
             return "unportable"
         if template.function:
@@ -179,10 +179,10 @@ class Instantiation:
         outputs)."""
         reason = "inputs"
         for _ in range(INPUT_TRIES):
-            tables = self._tables(template, rng)
+            tables = draw_tables(template, rng)
             if tables is None:
                 continue
-            task, runs_std = self._shape(template, tables, naive, variants, prompt)
+            task, runs_std = self.shape(template, tables, naive, variants, prompt)
             expected = outcomes(self.manual, self.limits, task.naive, task, self.programs)
             if any("[AlienError]" in o for o in expected):
                 reason = "naive fails"
@@ -199,23 +199,7 @@ class Instantiation:
             return task, runs_std, list(expected)
         return reason
 
-    def _tables(self, template: Template, rng: random.Random) -> list[dict[str, object]] | None:
-        """RUNS + 1 different draws of the template's inputs (the first is the example)."""
-        tables: list[dict[str, object]] = []
-        seen: set[str] = set()
-        for _ in range(DISTINCT_TRIES):
-            env: dict[str, object] = {}
-            for name, gen in template.generators():
-                env[name] = gen.draw(rng, env)
-            key = repr(sorted(env.items()))
-            if key not in seen:
-                seen.add(key)
-                tables.append(env)
-                if len(tables) == RUNS + 1:
-                    return tables
-        return None
-
-    def _shape(self, template: Template, tables: list[dict[str, object]], naive: str, variants: list[str],
+    def shape(self, template: Template, tables: list[dict[str, object]], naive: str, variants: list[str],
                prompt: str) -> tuple[Task, list[str]]:
         """The task (world spelling, no reference yet) and its runs in the
         standard spelling: calls, or binding programs for the porter."""
@@ -241,10 +225,21 @@ class Instantiation:
         return call if template.prints else f"EMIT({call})"
 
 
-def _with(task: Task, **changes: object) -> Task:
-    from dataclasses import replace
-
-    return replace(task, **changes)
+def draw_tables(template: Template, rng: random.Random) -> list[dict[str, object]] | None:
+    """RUNS + 1 different draws of the template's inputs (the first is the example)."""
+    tables: list[dict[str, object]] = []
+    seen: set[str] = set()
+    for _ in range(DISTINCT_TRIES):
+        env: dict[str, object] = {}
+        for name, gen in template.generators():
+            env[name] = gen.draw(rng, env)
+        key = repr(sorted(env.items()))
+        if key not in seen:
+            seen.add(key)
+            tables.append(env)
+            if len(tables) == RUNS + 1:
+                return tables
+    return None
 
 
 __all__ = ["AlienSyntaxError", "Candidate", "Instantiation", "WorkedExample"]

@@ -39,11 +39,12 @@ from alienworlds.porting.compensation import Memo
 from alienworlds.porting.semantics import STANDARD
 
 from . import families as fam
+from .exposure import shows
 from .library import support
 from .probes import check_site
 from .writer import world_toml
 
-VERSION = "2"
+VERSION = "3"
 MAX_DRAWS = 400  # draws for one world before giving up
 SCOPES = ("function", "loop", "top")
 PLACE_WORDS = {"function": "in functions", "loop": "in loops", "top": "at top level"}
@@ -105,7 +106,7 @@ def world_name(seed: str) -> str:
     return "gen-" + hashlib.sha256(f"{VERSION}:{seed}".encode()).hexdigest()[:12]
 
 
-class _Drawer:
+class Drawer:
     def __init__(self, seed: str, knobs: Knobs, attempt: int, memo: Memo) -> None:
         self.rng = random.Random(f"alienworlds aliencode generator {VERSION}:{seed}:{attempt}")
         self.seed = seed
@@ -116,6 +117,7 @@ class _Drawer:
         self.rejected: Counter = Counter()
         self.memo = memo  # what searches in earlier candidate worlds taught (checked again each time)
         self.verified: dict[str, frozenset[str]] = {}  # portable site -> the sites its ported probes use
+        self.banned: set[tuple[str, str, str]] = set()  # (site, scope, actual) of rules a bank could not cover
 
     def world(self, entries: list[_Entry] | None = None) -> World:
         rules = []
@@ -154,6 +156,8 @@ class _Drawer:
 
     def _reject(self, entry: _Entry) -> str | None:
         target, actual = entry.draft.target, entry.draft.actual
+        if (target, entry.scope, "IDENTITY" if entry.red_herring else actual) in self.banned:
+            return "no bank task entered it before"
         if support().get((target, entry.scope), 0) < MIN_SUPPORT:
             return "too few templates use it"
         site_rules = [e for e in self.entries if e.draft.target == target]
@@ -177,41 +181,107 @@ class _Drawer:
                     return "behaves like another rule"
         candidate = self._placed(entry)
         world = self.world(candidate)
-        porter = Porter(world, BOUNDS, self.memo)
+        site_rules = tuple(r for r in world.rules if r.target == target)
+        if not all(shows(r.id, site_rules) for r in site_rules):  # a red herring may hide its victim
+            return "no template shows it"
+        return "not portable" if not self._portable(candidate, target) else None
+
+    def _portable(self, candidate: list[_Entry], target: str) -> bool:
+        """Whether every altered site stays portable in the world of
+        `candidate`, which differs from the last verified one at `target`."""
+        porter = Porter(self.world(candidate), BOUNDS, self.memo)
         verified = {}
         for site in sorted({e.draft.target for e in candidate if not e.red_herring}):
             if site in self.verified and target not in self.verified[site]:
                 continue  # its ported probes use nothing this rule changes
             problem, used = check_site(porter, site)
             if problem is not None:
-                return "not portable"
+                return False
             verified[site] = used
         self.verified.update(verified)
-        return None
+        return True
 
     # -- the whole world -------------------------------------------------------
 
     def run(self) -> None:
+        self.complete()
+        self._rename()
+
+    def complete(self) -> None:
+        """Draw rules until the world has what the knobs ask for."""
         knobs = self.knobs
-        for proposer in (fam.pluck, fam.carve):
-            while not self.offer(_Entry(proposer(self.rng))):
-                pass
-        scoped_left = knobs.scoped
-        while sum(not e.red_herring for e in self.entries) < knobs.altered:
-            remaining = knobs.altered - sum(not e.red_herring for e in self.entries)
+        for proposer, site in ((fam.pluck, "PLUCK"), (fam.carve, "CARVE")):
+            if not any(e.draft.target == site and e.scope == "anywhere" and not e.red_herring for e in self.entries):
+                while not self.offer(_Entry(proposer(self.rng))):
+                    pass
+        altered = lambda: [e for e in self.entries if not e.red_herring]  # noqa: E731
+        scoped_left = knobs.scoped - sum(e.scope != "anywhere" for e in altered())
+        while len(altered()) < knobs.altered:
+            remaining = knobs.altered - len(altered())
             draft = fam.propose(self.rng)
             scope = "anywhere"
             if scoped_left and self.rng.random() < scoped_left / remaining:
                 scope = self.rng.choice(SCOPES)
             if self.offer(_Entry(draft, scope)):
                 scoped_left -= scope != "anywhere"
-        herrings = 0
-        while herrings < knobs.red_herrings:
+        while sum(e.red_herring for e in self.entries) < knobs.red_herrings:
             candidates = [e for e in self.entries if e.scope == "anywhere" and not e.red_herring]
             victim = self.rng.choice(candidates)
-            if self.offer(_Entry(victim.draft, self.rng.choice(SCOPES), red_herring=True)):
-                herrings += 1
-        self._rename()
+            self.offer(_Entry(victim.draft, self.rng.choice(SCOPES), red_herring=True))
+
+    def drop(self, index: int) -> bool:
+        """Take out the rule at `index` (with the red herrings that shadow
+        it, if it is its site's rule for anywhere), to be drawn again by
+        `complete`; False, changing nothing, when the rest would not stay
+        portable."""
+        entry = self.entries[index]
+        site = entry.draft.target
+        gone = [entry]
+        if entry.scope == "anywhere" and not entry.red_herring:
+            gone += [e for e in self.entries if e.red_herring and e.draft.target == site]
+        kept = [e for e in self.entries if all(e is not g for g in gone)]
+        saved = dict(self.verified)
+        self.verified = {k: used for k, used in self.verified.items() if k != site and site not in used}
+        if not self._portable(kept, site):
+            self.verified = saved
+            return False
+        self.entries = kept
+        self.rejected["no bank task entered it"] += 1  # a kept draw, rejected after all
+        if len(gone) > 1:
+            self.rejected["its rule was drawn again"] += len(gone) - 1
+        return True
+
+    def redraw(self, rule_id: str) -> bool:
+        """Draw the rule `rule_id` of the last result again (see `drop`),
+        never the same rule at the same place again."""
+        entry = self.entries[int(rule_id[1:]) - 1]
+        if not self.drop(int(rule_id[1:]) - 1):
+            return False
+        self.banned.add((entry.draft.target, entry.scope, "IDENTITY" if entry.red_herring else entry.draft.actual))
+        self.complete()
+        return True
+
+    def result(self) -> WorldDraw:
+        """The world drawn so far, written and read back."""
+        world = self.world()
+        altered = sum(not r.red_herring for r in world.rules)
+        herrings = len(world.rules) - altered
+        description = (
+            f"A generated AlienCode world (alienworlds generator version {VERSION}). Its manual is the standard "
+            f"AlienCode manual in its own keywords; its real semantics differ in {altered} places, "
+            f"{sum(r.scope != 'anywhere' and not r.red_herring for r in world.rules)} of them only in some places of a "
+            f"program, and it keeps the manual's meaning in {herrings} place{'' if herrings == 1 else 's'} a careful explorer will doubt. "
+            "Keep its seed and this file private."
+        )
+        world = replace(world, description=description)
+        text = world_toml(world, VERSION, self.knobs)
+        parsed = parse_world(text, "world.toml", SCHEMA)  # what we write must load back unchanged
+        if parsed.hash != world.hash:
+            raise GenerationError("the written world does not read back as generated")
+        counts = Counter(fam.RED_HERRING if e.red_herring else e.draft.family for e in self.entries)
+        counts[fam.SCOPED] = sum(e.scope != "anywhere" and not e.red_herring for e in self.entries)
+        counts[fam.KEYWORDS] = len(self.keywords)
+        return WorldDraw(parsed, text, counts, self.draws, Counter(self.rejected), self.memo)
 
     def _rename(self) -> None:
         words = [op.name for op in OPERATIONS]
@@ -228,24 +298,6 @@ class _Drawer:
 def draw_world(seed: str, knobs: Knobs, attempt: int = 0, memo: Memo | None = None) -> WorldDraw:
     """The world of `seed` at `attempt` (see the module docstring); `memo`
     carries what earlier searches taught (hints only, checked again)."""
-    drawer = _Drawer(str(seed), knobs, attempt, memo or Memo())
+    drawer = Drawer(str(seed), knobs, attempt, memo or Memo())
     drawer.run()
-    world = drawer.world()
-    altered = sum(not r.red_herring for r in world.rules)
-    herrings = len(world.rules) - altered
-    description = (
-        f"A generated AlienCode world (alienworlds generator version {VERSION}). Its manual is the standard "
-        f"AlienCode manual in its own keywords; its real semantics differ in {altered} places, "
-        f"{sum(r.scope != 'anywhere' and not r.red_herring for r in world.rules)} of them only in some places of a "
-        f"program, and it keeps the manual's meaning in {herrings} place{'' if herrings == 1 else 's'} a careful explorer will doubt. "
-        "Keep its seed and this file private."
-    )
-    world = replace(world, description=description)
-    text = world_toml(world, VERSION, knobs)
-    parsed = parse_world(text, "world.toml", SCHEMA)  # what we write must load back unchanged
-    if parsed.hash != world.hash:
-        raise GenerationError("the written world does not read back as generated")
-    counts = Counter(fam.RED_HERRING if e.red_herring else e.draft.family for e in drawer.entries)
-    counts[fam.SCOPED] = sum(e.scope != "anywhere" and not e.red_herring for e in drawer.entries)
-    counts[fam.KEYWORDS] = len(drawer.keywords)
-    return WorldDraw(parsed, text, counts, drawer.draws, drawer.rejected, drawer.memo)
+    return drawer.result()
