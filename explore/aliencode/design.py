@@ -223,8 +223,11 @@ class Scored:
 class Designer:
     """Chooses each probe of the `explorer` agent."""
 
-    def __init__(self, engine: Engine, seed: int, slots_per_choice: int = 8, draws: int = 3) -> None:
+    def __init__(self, engine: Engine, seed: int, slots_per_choice: int = 8, draws: int = 3,
+                 decision_runs: int = 10_000, decision_work: int = 2_000_000) -> None:
         self.engine = engine
+        self.decision_runs = decision_runs  # runs one search for a probe may spend predicting candidates
+        self.decision_work = decision_work  # work one search may spend predicting candidates
         self.seed = seed
         self.slots_per_choice = slots_per_choice
         self.draws = draws
@@ -269,35 +272,59 @@ class Designer:
                     out.append(atom(slot, engine.slots[slot].site, place, rng, writer))
         return out
 
-    def score(self, atoms: list[Atom]) -> list[Scored]:
-        scored = []
-        for a in atoms:
+    def score(self, atoms: list[Atom], spent: "Spent") -> list[Scored]:
+        """The atoms whose outcome the engine could predict, with their
+        gains, in the given order. Predicted in order of their spread (the
+        combinations they could run under), so that when the decision's
+        share of predicting runs out the cheap candidates have been tried."""
+        engine = self.engine
+        ready = []
+        for number, a in enumerate(atoms):
             source = self.spell(compose([a]))
-            if cost(source, self.keywords) > PROBE_CAP:
-                continue
-            prediction = self.engine.predict(source)
-            if prediction is None:
-                continue
-            scored.append(Scored(a, prediction, prediction.entropy))
-        return scored
+            if cost(source, self.keywords) <= PROBE_CAP:
+                ready.append((engine.spread(source), number, a, source))
+        scored: dict[int, Scored] = {}
+        for _, number, a, source in sorted(ready, key=lambda r: r[:2]):
+            if spent.over():
+                break
+            prediction = engine.predict(source)
+            if prediction is not None:
+                scored[number] = Scored(a, prediction, prediction.entropy)
+        return [scored[number] for number in sorted(scored)]
 
     def choose(self, label: str) -> Choice | None:
         """The probe with the most expected information, or None when no
         candidate can teach anything."""
         rng = random.Random(f"explorer:{self.seed}:{label}")
         tried = 0
-        # Widen the search when the first candidates teach nothing.
+        # Widen the search when the first candidates teach nothing (each
+        # search with its own share of predicting).
         for slots, draws in ((self.slots_per_choice, self.draws), (len(self.engine.slots), 3 * self.draws)):
-            scored = self.score(self.candidates(rng, slots, draws))
+            spent = Spent(self.engine, self.decision_runs, self.decision_work)
+            scored = self.score(self.candidates(rng, slots, draws), spent)
             tried += len(scored)
             useful = [s for s in scored if s.gain > 1e-9]
             if useful:
-                return pack(useful, self.spell, self.keywords, tried)
+                return pack(useful, self.spell, self.keywords, tried, self.engine.budget.observe)
         return None
 
 
-def pack(scored: list[Scored], spell, keywords: dict[str, str], candidates: int) -> Choice:
-    """The best atom, then independent ones in order of gain, within the cap."""
+class Spent:
+    """The runs and work one decision has spent predicting, counted (never
+    timed, so the same state gives the same probe on any machine)."""
+
+    def __init__(self, engine: Engine, runs: int, work: int) -> None:
+        self.engine, self.runs, self.work = engine, runs, work
+        self.start = (engine.runs, engine.work)
+
+    def over(self) -> bool:
+        return self.engine.runs - self.start[0] > self.runs or self.engine.work - self.start[1] > self.work
+
+
+def pack(scored: list[Scored], spell, keywords: dict[str, str], candidates: int, runs: int) -> Choice:
+    """The best atom, then independent ones in order of gain, within the
+    unit cap and while the engine can afford to explain the whole (at most
+    `runs` expected runs, `explaining`)."""
     order = sorted(scored, key=lambda s: -s.gain)
     chosen: list[Scored] = []
     used: set[int] = set()
@@ -305,6 +332,8 @@ def pack(scored: list[Scored], spell, keywords: dict[str, str], candidates: int)
         if s.atom.slot in used or (s.prediction.uncertain & used):
             continue
         trial = _arrange([*chosen, s])
+        if chosen and explaining(trial) > runs:
+            continue
         if cost(spell(compose([t.atom for t in trial])), keywords) <= PROBE_CAP:
             chosen = trial
             used |= set(s.prediction.uncertain) | {s.atom.slot}
@@ -315,6 +344,21 @@ def pack(scored: list[Scored], spell, keywords: dict[str, str], candidates: int)
         clean *= 1.0 - s.prediction.error_probability
     atoms = tuple(s.atom for s in chosen)
     return Choice(spell(compose(atoms)), atoms, gain, candidates)
+
+
+def explaining(arranged: list[Scored]) -> float:
+    """The expected runs to explain what independent atoms show, in program
+    order: each atom's distinct executions, and what follows once for each
+    execution that printed what was shown and ran on (a run stops as soon as
+    its output departs from what was shown), so an atom whose outcome shows
+    little multiplies the cost of the rest:
+
+        runs_1 + carried_1 (runs_2 + carried_2 (runs_3 + ...))
+    """
+    total = 0.0
+    for s in reversed(arranged):
+        total = s.prediction.runs + s.prediction.carried * total
+    return total
 
 
 def _arrange(items: list[Scored]) -> list[Scored]:
