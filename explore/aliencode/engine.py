@@ -406,19 +406,29 @@ class Engine:
         first = self.signature(slot, next(iter(alive)))
         return all(self.signature(slot, h) == first for h in alive)
 
+    def most_likely(self, slot: int) -> int | None:
+        """The most likely survivor: the cheapest member of the heaviest
+        behaviour class (None before any observation narrowed the slot, or
+        when nothing survives)."""
+        space = self.spaces[slot]
+        if len(self.alive[slot]) == len(space) or not self.alive[slot]:
+            return None
+        _, members = self.classes(slot)[0]
+        identity = next((h for h in members if space.hypotheses[h].identity), None)
+        if identity is not None:
+            return identity
+        return min(members, key=lambda h: (space.hypotheses[h].cost, len(space.hypotheses[h].text), h))
+
     def believed(self, slot: int) -> str:
         """The most likely survivor's expression (IDENTITY when its class
         holds the manual's own expression)."""
-        space = self.spaces[slot]
-        if len(self.alive[slot]) == len(space):
+        if len(self.alive[slot]) == len(self.spaces[slot]):
             return "IDENTITY"  # nothing observed: the manual's meaning weighs most
-        if not self.alive[slot]:
+        h = self.most_likely(slot)
+        if h is None:
             return "UNKNOWN"
-        _, members = self.classes(slot)[0]
-        if any(space.hypotheses[h].identity for h in members):
-            return "IDENTITY"
-        best = min(members, key=lambda h: (space.hypotheses[h].cost, len(space.hypotheses[h].text), h))
-        return space.hypotheses[best].text
+        hypothesis = self.spaces[slot].hypotheses[h]
+        return "IDENTITY" if hypothesis.identity else hypothesis.text
 
     def rule_report(self) -> dict[str, str]:
         return {slot.id: self.believed(k) for k, slot in enumerate(self.slots)}

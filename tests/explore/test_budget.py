@@ -1,13 +1,18 @@
 """What explaining costs: every observation has its own account, so what one
 costs never changes what another teaches; a decision's predicting is bounded
-by a count; a packed probe stays within what the engine can explain."""
+by a count; a packed probe stays within what the engine can explain; a
+recorded value's copy is the value's size, whatever it holds."""
 
 import json
 import random
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from alienworlds.episode.trace import read_trace
 from alienworlds.explore.aliencode.design import Atom, Designer, Scored, explaining, pack
 from alienworlds.explore.aliencode.engine import Budget, Engine, Prediction
+from alienworlds.explore.aliencode.evaluate import freeze, snapshot
 from alienworlds.explore.aliencode.metrics import _texts, base_engine
 from alienworlds.explore.aliencode.view import read_view
 
@@ -86,3 +91,34 @@ def test_a_packed_probe_stays_explainable():
 
 def _in_order(scored, choice):
     return [next(s for s in scored if s.atom == a) for a in choice.atoms]
+
+
+def _lists(objects):
+    """The distinct lists reachable from a value."""
+    seen, stack = {}, [objects]
+    while stack:
+        v = stack.pop()
+        if type(v) in (list, tuple) and id(v) not in seen:
+            seen[id(v)] = v
+            stack.extend(v)
+    return [v for v in seen.values() if type(v) is list]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.booleans()), min_size=1, max_size=40))
+def test_a_snapshot_keeps_shared_and_self_holding_lists_at_their_size(edges):
+    """Worst cases for copying: lists holding each other and themselves,
+    many times over (a rule that appends a list to itself makes them).
+    The copy has the value's shape, one copy per list, and later changes
+    of the value do not reach it."""
+    nodes = [[k] for k in range(6)]
+    for a, b, wrap in edges:
+        nodes[a].append((nodes[b], b) if wrap else nodes[b])
+    before = freeze(nodes[0])
+    copy = snapshot(nodes[0])
+    assert freeze(copy) == before
+    assert len(_lists(copy)) == len(_lists(nodes[0]))
+    assert not {id(v) for v in _lists(copy)} & {id(v) for v in _lists(nodes[0])}
+    for node in nodes:
+        node.append("later")
+    assert freeze(copy) == before
