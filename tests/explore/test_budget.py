@@ -122,3 +122,30 @@ def test_a_snapshot_keeps_shared_and_self_holding_lists_at_their_size(edges):
     for node in nodes:
         node.append("later")
     assert freeze(copy) == before
+
+
+def _emit_engine(believed, scope="top"):
+    from alienworlds.explore.aliencode.view import Slot, View
+
+    engine = Engine(View({}, [], [Slot("E1", "EMIT", scope), Slot("P1", "PLUCK", "anywhere")]))
+    texts = [h.text for h in engine.spaces[0].hypotheses]
+    engine.alive[0] = frozenset({texts.index(believed)})
+    return engine
+
+
+def test_probes_print_as_the_believed_emit_shows_values():
+    from aliencode.compiler import Context
+    from alienworlds.explore.aliencode.design import atom, plain
+
+    dropping = Designer(_emit_engine("(slice args 1)"), 0)
+    show = dropping.printer(Context())
+    assert show("x") == ('EMIT("", x)',) and show("x", "y") == ('EMIT("", x, y)',)
+    assert Designer(_emit_engine("(slice args 0 -1)"), 0).printer(Context())("x") == ('EMIT(x, "")',)
+    assert Designer(_emit_engine("(reverse args)"), 0).printer(Context()) is plain  # one value shows as it is
+    assert dropping.printer(Context(True, False)) is plain  # the rule holds at top level only
+    assert atom(1, "PLUCK", "loop", random.Random(3), None, dropping.printer).lines[1].startswith("    EMIT(PLUCK(")
+    everywhere = Designer(_emit_engine("(slice args 1)", "anywhere"), 0)
+    looped = atom(1, "PLUCK", "loop", random.Random(3), None, everywhere.printer)
+    # in a loop a second value would cost 6 units: computed there, printed after the loop
+    assert looped.lines[0].startswith("SWEEP") and looped.lines[1].startswith("    SET shown0 AS PLUCK(")
+    assert looped.lines[-1] == 'EMIT("", shown0)'
