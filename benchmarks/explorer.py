@@ -21,8 +21,9 @@ engine and porting); only their probes differ. `fixed` is the scripted
 fixed-probe agent, which submits the reference answers once a probe reaches
 a task's rules: a reference line, not an explorer.
 
-A world given as a path needs its bank (`--bank`): the episode grades answers
-against a task bank, and a generated world ships none.
+A world given as a path is graded against the bank beside it (`bank.toml`
+in the world file's folder, as `aliencode world generate` writes it) unless
+`--bank` names another.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def summary(name: str, result: dict) -> list[str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--world", default=None, help="a shipped world's name or a world TOML path (default main)")
-    parser.add_argument("--bank", default=None, help="the task bank (needed for a world given as a path)")
+    parser.add_argument("--bank", default=None, help="the task bank (default: the world's own, bank.toml beside a world file)")
     parser.add_argument("--trajectories", type=int, default=3)
     parser.add_argument("--agents", default="explorer,explorer-random,explorer-fixed")
     parser.add_argument("--keep", metavar="DIR", help="keep the traces in DIR")

@@ -148,7 +148,7 @@ class RandomProbeAgent(ExplorerAgent):
         for _ in range(8):
             slot = rng.randrange(len(engine.slots))
             place = rng.choice(places_of(engine, slot))
-            trial = [*atoms, atom(slot, engine.slots[slot].site, place, rng, writer)]
+            trial = [*atoms, atom(slot, engine.slots[slot].site, place, rng, writer, designer.printer)]
             if cost(designer.spell(compose(trial)), designer.keywords) <= PROBE_CAP:
                 atoms = trial
         return designer.spell(compose(atoms)) if atoms else None

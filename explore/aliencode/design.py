@@ -35,6 +35,7 @@ from alienworlds.porting.literals import written_value
 from alienworlds.porting.semantics import Ctx, WorldView
 
 from .engine import Engine, Prediction
+from .evaluate import freeze
 from .simulate import slot_at
 
 PLACES = {"top": Context(), "function": Context(True, False), "loop": Context(False, True, 1),
@@ -44,6 +45,8 @@ _WORDS = ("ab", "abc", "hello", "q", "xyz", "alien", "")
 _ARITH = ("SHATTER", "WEAVE", "PARE", "FRACTURE", "COIL", "RESIDUE", "HALVE")
 _NEGATABLE = ("YES", "NO", "0", "3", '""')
 _COMPARE = ("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH")
+PAD = '""'  # a value that an EMIT leaving out its first or last value drops
+_PRINTED = (7, "ab", 2.5)  # values that tell where an EMIT rule puts what it prints
 
 
 @dataclass(frozen=True)
@@ -102,78 +105,104 @@ def _truths(rng: random.Random) -> list[object]:
     return [rng.choice((True, False, 0, 1, 2)) for _ in range(rng.randint(0, 3))]
 
 
-def expression(site: str, rng: random.Random, w: Writer = value_literal) -> tuple[str, ...]:
-    """Lines (at one place, unindented) that use `site` once and print."""
+def expression(site: str, rng: random.Random, w: Writer = value_literal, show: "Show | None" = None) -> tuple[str, ...]:
+    """Lines (at one place, unindented) that use `site` once and print
+    (`show`: the lines that print values; EMIT and SWEEP, which are what
+    their atoms probe, print with a plain EMIT)."""
+    show = show or plain
     if site in _ARITH or site in _COMPARE:
         if rng.random() < 0.75:
             a, b = _ints(rng, 2)
             if site == "COIL":
                 a, b = rng.randint(-3, 5), rng.randint(0, 4)
-            return (f"EMIT({site}({w(a)}, {w(b)}))",)
-        return (f"EMIT({site}({w(_value(rng))}, {w(_value(rng))}))",)
+            return show(f"{site}({w(a)}, {w(b)})")
+        return show(f"{site}({w(_value(rng))}, {w(_value(rng))})")
     if site in ("BOND", "RIFT"):
         pick = (True, False, 0, 1, 2, "a", "")
         second = w(rng.choice(pick)) if rng.random() < 0.8 else f"PLUCK({w([])}, {w(0)})"
-        return (f"EMIT({site}({w(rng.choice(pick))}, {second}))",)
+        return show(f"{site}({w(rng.choice(pick))}, {second})")
     if site == "NEGATE":
-        return (f"EMIT(NEGATE({w(rng.choice((True, False, 0, 3, '')))}))",)
+        return show(f"NEGATE({w(rng.choice((True, False, 0, 3, '')))})")
     if site in ("STRAND", "KNOT", "FUSE"):
-        return (f"EMIT({site}({', '.join(w(_value(rng)) for _ in range(rng.randint(1, 4)))}))",)
+        return show(f"{site}({', '.join(w(_value(rng)) for _ in range(rng.randint(1, 4)))})")
     if site in ("NADIR", "APEX"):
         values = _ints(rng, rng.randint(1, 4))
         inner = w(values) if rng.random() < 0.4 else ", ".join(w(v) for v in values)
-        return (f"EMIT({site}({inner}))",)
+        return show(f"{site}({inner})")
     if site == "PLUCK":
-        return (f"EMIT(PLUCK({w(_seq(rng))}, {w(rng.randint(-3, 4))}))",)
+        return show(f"PLUCK({w(_seq(rng))}, {w(rng.randint(-3, 4))})")
     if site == "CARVE":
         if rng.random() < 0.3:
-            return (f"EMIT(CARVE({w(_seq(rng))}, {w(rng.randint(-2, 3))}))",)
-        return (f"EMIT(CARVE({w(_ints(rng, rng.randint(2, 6)))}, {w(rng.randint(-2, 3))}, {w(rng.randint(-1, 5))}))",)
+            return show(f"CARVE({w(_seq(rng))}, {w(rng.randint(-2, 3))})")
+        return show(f"CARVE({w(_ints(rng, rng.randint(2, 6)))}, {w(rng.randint(-2, 3))}, {w(rng.randint(-1, 5))})")
     if site == "ANNEX":
-        return (f"SET xs AS {w(_ints(rng, rng.randint(0, 3)))}", f"ANNEX(xs, {w(_value(rng))})", "EMIT(xs)")
+        return (f"SET xs AS {w(_ints(rng, rng.randint(0, 3)))}", f"ANNEX(xs, {w(_value(rng))})", *show("xs"))
     if site == "IMPRINT":
         return (f"SET xs AS {w(_ints(rng, rng.randint(1, 4)))}", f"IMPRINT(xs, {w(rng.randint(-2, 3))}, {w(_value(rng))})",
-                "EMIT(xs)")
+                *show("xs"))
     if site == "EXPEL":
-        return (f"SET xs AS {w(_ints(rng, rng.randint(1, 4)))}", "EMIT(EXPEL(xs), xs)")
+        return (f"SET xs AS {w(_ints(rng, rng.randint(1, 4)))}", *show("EXPEL(xs)", "xs"))
     if site in ("GAUGE", "ORDER", "GATHER", "INDEX"):
-        return (f"EMIT({site}({w(_seq(rng))}))",)
+        return show(f"{site}({w(_seq(rng))})")
     if site in ("SOME_OF", "EVERY_OF"):
-        return (f"EMIT({site}({w(_truths(rng))}))",)
+        return show(f"{site}({w(_truths(rng))})")
     if site == "EXTENT":
         if rng.random() < 0.4:
-            return (f"EMIT(EXTENT({w(rng.randint(-1, 5))}))",)
-        return (f"EMIT(EXTENT({w(rng.randint(-3, 3))}, {w(rng.randint(0, 6))}))",)
+            return show(f"EXTENT({w(rng.randint(-1, 5))})")
+        return show(f"EXTENT({w(rng.randint(-3, 3))}, {w(rng.randint(0, 6))})")
     if site == "PAIR":
-        return (f"EMIT(PAIR({w(_seq(rng))}, {w(_seq(rng))}))",)
+        return show(f"PAIR({w(_seq(rng))}, {w(_seq(rng))})")
     if site == "STRAIN":
         seq = _truths(rng) if rng.random() < 0.5 else _seq(rng)
-        return ("CRAFT keep(n):", "    DELIVER n", f"EMIT(STRAIN(keep, {w(seq)}))")
+        return ("CRAFT keep(n):", "    DELIVER n", *show(f"STRAIN(keep, {w(seq)})"))
     if site == "EMIT":
         return (f"EMIT({', '.join(w(_value(rng)) for _ in range(rng.randint(0, 3)))})",)
     if site == "SWEEP":
         return (f"SWEEP x IN {w(_seq(rng))}:", "    EMIT(x)")
     # A literal site: the literal is written as it stands (it is what is probed).
     if site == "literal.int":
-        return (f"EMIT({rng.choice((rng.randint(-70, 70), rng.randint(-9, 30), rng.choice((127, 1000, -129))))})",)
+        return show(str(rng.choice((rng.randint(-70, 70), rng.randint(-9, 30), rng.choice((127, 1000, -129))))))
     if site == "literal.float":
-        return (f"EMIT({rng.choice(('0.5', '2.5', '-1.5', '1.0', '3.25', '0.1'))})",)
+        return show(rng.choice(('0.5', '2.5', '-1.5', '1.0', '3.25', '0.1')))
     if site == "literal.str":
-        return (f"EMIT({value_literal(rng.choice(_WORDS))})",)
-    return (f"EMIT({rng.choice(('YES', 'NO'))})",)  # literal.bool
+        return show(value_literal(rng.choice(_WORDS)))
+    return show(rng.choice(("YES", "NO")))  # literal.bool
 
 
 def _indent(lines: tuple[str, ...], depth: int) -> tuple[str, ...]:
     return tuple("    " * depth + line for line in lines)
 
 
-def atom(slot: int, site: str, place: str, rng: random.Random, writer: Callable[[Context], Writer] | None = None) -> Atom:
-    """An atom probing `site` at `place`; `writer(ctx)` spells values there."""
+Show = Callable[..., tuple[str, ...]]  # the printed values' source texts -> lines that print them
+
+
+def plain(*values: str) -> tuple[str, ...]:
+    return (f"EMIT({', '.join(values)})",)
+
+
+def atom(slot: int, site: str, place: str, rng: random.Random, writer: Callable[[Context], Writer] | None = None,
+         printer: Callable[[Context], Show | None] | None = None) -> Atom:
+    """An atom probing `site` at `place`; `writer(ctx)` spells values there
+    and `printer(ctx)` prints them (`plain` where the most likely world's
+    EMIT prints as the manual's)."""
     outer, inner = (Context(True, False), PLACES[place]) if place.startswith("function") else (Context(), PLACES[place])
-    lines = expression(site, rng, writer(inner) if writer else value_literal)
-    if place in ("loop", "function-loop") and site != "SWEEP":
+    w = writer(inner) if writer else value_literal
+    looped = place in ("loop", "function-loop") and site != "SWEEP"
+    show = printer(inner) if printer else plain
+    deferred: list[str] = []
+    if looped and site != "EMIT" and show is not plain:
+        # Printing in a loop costs three times as much: what the loop
+        # computes is printed once after it, as the outer place shows it.
+        def show(*values: str) -> tuple[str, ...]:
+            names = [f"shown{k}" for k in range(len(values))]
+            deferred.extend(names)
+            return tuple(f"SET {name} AS {value}" for name, value in zip(names, values))
+    lines = expression(site, rng, w, show)
+    if looped:
         zero = (writer(outer) if writer else value_literal)(0)
         lines = (f"SWEEP k IN STRAND({zero}):", *_indent(lines, 1))
+        if deferred:
+            lines = (*lines, *printer(outer)(*deferred))
     return Atom(slot, place, lines)
 
 
@@ -223,14 +252,18 @@ class Scored:
 class Designer:
     """Chooses each probe of the `explorer` agent."""
 
-    def __init__(self, engine: Engine, seed: int, slots_per_choice: int = 8, draws: int = 3) -> None:
+    def __init__(self, engine: Engine, seed: int, slots_per_choice: int = 8, draws: int = 3,
+                 decision_runs: int = 10_000, decision_work: int = 2_000_000) -> None:
         self.engine = engine
+        self.decision_runs = decision_runs  # runs one search for a probe may spend predicting candidates
+        self.decision_work = decision_work  # work one search may spend predicting candidates
         self.seed = seed
         self.slots_per_choice = slots_per_choice
         self.draws = draws
         self.keywords = engine.view.keywords
         self.world = engine.view.world()
         self._view: WorldView | None = None
+        self._pads: dict[tuple[int, int, int], tuple[bool, bool] | None] = {}
 
     def spell(self, source: str) -> str:
         return respell(source, self.world)
@@ -255,6 +288,34 @@ class Designer:
             return write
         return at
 
+    def printer(self, ctx: Context) -> Show:
+        """How to print values at a place so that the most likely world shows
+        them as the manual's EMIT would: `plain`, or with an empty string
+        before or after them that its EMIT leaves out (when none of these
+        works for so many values, plainly: the probe shows what it shows)."""
+        engine = self.engine
+        slot = slot_at(engine.slots, "EMIT", ctx)
+        believed = engine.most_likely(slot) if slot is not None else None
+        if believed is None or self._faithful(slot, believed, 1) == (False, False):
+            return plain
+
+        def show(*values: str) -> tuple[str, ...]:
+            before, after = self._faithful(slot, believed, len(values)) or (False, False)
+            return plain(*((PAD,) if before else ()), *values, *((PAD,) if after else ()))
+        return show
+
+    def _faithful(self, slot: int, h: int, n: int) -> tuple[bool, bool] | None:
+        """Where an empty string must stand (before, after) for EMIT's
+        hypothesis `h` to print `n` values as the manual's EMIT does."""
+        key = (slot, h, n)
+        if key not in self._pads:
+            space = self.engine.spaces[slot]
+            values = list(_PRINTED[:n])
+            self._pads[key] = next((pad for pad in ((False, False), (True, False), (False, True))
+                                    if space.table.outcome(space.roots[h], ([*([""] * pad[0]), *values, *([""] * pad[1])],))[1:2]
+                                    == (freeze(values),)), None)
+        return self._pads[key]
+
     def candidates(self, rng: random.Random, slots: int, draws: int) -> list[Atom]:
         engine = self.engine
         ranked = sorted(((uncertainty(engine, k), -k) for k in range(len(engine.slots))), reverse=True)
@@ -266,38 +327,62 @@ class Designer:
             slot = -neg
             for place in places_of(engine, slot):
                 for _ in range(draws):
-                    out.append(atom(slot, engine.slots[slot].site, place, rng, writer))
+                    out.append(atom(slot, engine.slots[slot].site, place, rng, writer, self.printer))
         return out
 
-    def score(self, atoms: list[Atom]) -> list[Scored]:
-        scored = []
-        for a in atoms:
+    def score(self, atoms: list[Atom], spent: "Spent") -> list[Scored]:
+        """The atoms whose outcome the engine could predict, with their
+        gains, in the given order. Predicted in order of their spread (the
+        combinations they could run under), so that when the decision's
+        share of predicting runs out the cheap candidates have been tried."""
+        engine = self.engine
+        ready = []
+        for number, a in enumerate(atoms):
             source = self.spell(compose([a]))
-            if cost(source, self.keywords) > PROBE_CAP:
-                continue
-            prediction = self.engine.predict(source)
-            if prediction is None:
-                continue
-            scored.append(Scored(a, prediction, prediction.entropy))
-        return scored
+            if cost(source, self.keywords) <= PROBE_CAP:
+                ready.append((engine.spread(source), number, a, source))
+        scored: dict[int, Scored] = {}
+        for _, number, a, source in sorted(ready, key=lambda r: r[:2]):
+            if spent.over():
+                break
+            prediction = engine.predict(source)
+            if prediction is not None:
+                scored[number] = Scored(a, prediction, prediction.entropy)
+        return [scored[number] for number in sorted(scored)]
 
     def choose(self, label: str) -> Choice | None:
         """The probe with the most expected information, or None when no
         candidate can teach anything."""
         rng = random.Random(f"explorer:{self.seed}:{label}")
         tried = 0
-        # Widen the search when the first candidates teach nothing.
+        # Widen the search when the first candidates teach nothing (each
+        # search with its own share of predicting).
         for slots, draws in ((self.slots_per_choice, self.draws), (len(self.engine.slots), 3 * self.draws)):
-            scored = self.score(self.candidates(rng, slots, draws))
+            spent = Spent(self.engine, self.decision_runs, self.decision_work)
+            scored = self.score(self.candidates(rng, slots, draws), spent)
             tried += len(scored)
             useful = [s for s in scored if s.gain > 1e-9]
             if useful:
-                return pack(useful, self.spell, self.keywords, tried)
+                return pack(useful, self.spell, self.keywords, tried, self.engine.budget.observe)
         return None
 
 
-def pack(scored: list[Scored], spell, keywords: dict[str, str], candidates: int) -> Choice:
-    """The best atom, then independent ones in order of gain, within the cap."""
+class Spent:
+    """The runs and work one decision has spent predicting, counted (never
+    timed, so the same state gives the same probe on any machine)."""
+
+    def __init__(self, engine: Engine, runs: int, work: int) -> None:
+        self.engine, self.runs, self.work = engine, runs, work
+        self.start = (engine.runs, engine.work)
+
+    def over(self) -> bool:
+        return self.engine.runs - self.start[0] > self.runs or self.engine.work - self.start[1] > self.work
+
+
+def pack(scored: list[Scored], spell, keywords: dict[str, str], candidates: int, runs: int) -> Choice:
+    """The best atom, then independent ones in order of gain, within the
+    unit cap and while the engine can afford to explain the whole (at most
+    `runs` expected runs, `explaining`)."""
     order = sorted(scored, key=lambda s: -s.gain)
     chosen: list[Scored] = []
     used: set[int] = set()
@@ -305,6 +390,8 @@ def pack(scored: list[Scored], spell, keywords: dict[str, str], candidates: int)
         if s.atom.slot in used or (s.prediction.uncertain & used):
             continue
         trial = _arrange([*chosen, s])
+        if chosen and explaining(trial) > runs:
+            continue
         if cost(spell(compose([t.atom for t in trial])), keywords) <= PROBE_CAP:
             chosen = trial
             used |= set(s.prediction.uncertain) | {s.atom.slot}
@@ -315,6 +402,21 @@ def pack(scored: list[Scored], spell, keywords: dict[str, str], candidates: int)
         clean *= 1.0 - s.prediction.error_probability
     atoms = tuple(s.atom for s in chosen)
     return Choice(spell(compose(atoms)), atoms, gain, candidates)
+
+
+def explaining(arranged: list[Scored]) -> float:
+    """The expected runs to explain what independent atoms show, in program
+    order: each atom's distinct executions, and what follows once for each
+    execution that printed what was shown and ran on (a run stops as soon as
+    its output departs from what was shown), so an atom whose outcome shows
+    little multiplies the cost of the rest:
+
+        runs_1 + carried_1 (runs_2 + carried_2 (runs_3 + ...))
+    """
+    total = 0.0
+    for s in reversed(arranged):
+        total = s.prediction.runs + s.prediction.carried * total
+    return total
 
 
 def _arrange(items: list[Scored]) -> list[Scored]:

@@ -40,12 +40,12 @@ from dataclasses import dataclass, field, replace
 from alienworlds.ruleset.world import Rule, World
 
 from .evaluate import UNKNOWN
-from .simulate import CASES_PER_SLOT, SIM_STEPS, Expected, Prepared, Run, Simulator
+from .simulate import CASES_PER_SLOT, SIM_STEPS, Expected, Prepared, Run, Simulator, places, site_of, slot_at
 from .space import DEFAULT_BOUNDS, SPACE_VERSION, Bounds, Space, sample_pool, site_space
 from .view import View
 
 ENGINE_NAME = "aliencode-hypotheses"
-ENGINE_VERSION = f"{SPACE_VERSION}.2"
+ENGINE_VERSION = f"{SPACE_VERSION}.3"
 CLASS_POOL = 160  # sample cases that tell hypotheses' behaviours apart (classes, resolution)
 
 
@@ -57,13 +57,19 @@ class Budget:
     # Work is interpreter steps plus hypothesis outcomes evaluated on recorded
     # operands. A 48-probe trace on the main world takes about 17,000 runs and
     # 1.5 million units of work in all, two thirds of it for the worked examples.
-    steps: int = 2_000_000  # work for one attempt at one observation (over it: costly, set aside)
-    total: int = 50_000  # runs for all observations together (later ones: costly)
-    work: int = 10_000_000  # work for all observations together (later ones: costly)
+    steps: int = 2_000_000  # work for one attempt at one observation (over it: costly, set aside) or one prediction
+    # Each observation has its own account over all its attempts, so what one
+    # observation costs (a worked example waiting for probes, a hostile loop)
+    # never takes what another needs: a trace's cost is bounded by its number
+    # of observations (the protocol bounds the calls), and each observation is
+    # judged alike whatever came before it.
+    runs_each: int = 12_000  # runs for one observation over all its attempts (over them: costly)
+    work_each: int = 4_000_000  # work for one observation over all its attempts (over it: costly)
 
     def as_dict(self) -> dict[str, int]:
         return {"runs_first_try": self.first, "runs_per_observation": self.observe, "runs_per_prediction": self.predict,
-                "work_per_attempt": self.steps, "runs_in_all": self.total, "work_in_all": self.work,
+                "work_per_attempt": self.steps,
+                "runs_each_observation": self.runs_each, "work_each_observation": self.work_each,
                 "steps_per_run": SIM_STEPS, "cases_per_slot": CASES_PER_SLOT}
 
 
@@ -90,6 +96,8 @@ class Observation:
     full: bool = False  # the last attempt had the whole budget
     redundant: bool | None = None
     touched: tuple[int, ...] = ()
+    runs: int = 0  # runs spent on it over all attempts
+    work: int = 0  # work spent on it over all attempts
 
 
 @dataclass(frozen=True)
@@ -119,10 +127,8 @@ class Engine:
         self._signatures: dict[tuple[str, int], tuple] = {}
         self._runs_seen: dict[tuple, dict[int, tuple]] = {}
         self.runs = 0
-        self.observed_runs = 0  # the runs spent explaining observations (predictions not counted)
         self.evaluations = 0  # hypothesis outcomes computed on recorded operands
         self.work = 0  # steps and evaluations, predictions included
-        self.observed_work = 0  # steps and evaluations spent explaining observations
 
     def fork(self) -> "Engine":
         """An engine in the same state that learns on its own (the spaces,
@@ -188,21 +194,24 @@ class Engine:
     def _attempt(self, obs: Observation, full: bool = False) -> None:
         domains = self._domains(obs.prepared)
         obs.sizes, obs.full = tuple(len(d) for d in domains.values()), full
-        left = self.budget.total - self.observed_runs
+        budget = self.budget
+        left = budget.runs_each - obs.runs
+        allowed = min(left, budget.observe if full else budget.first)
         started, worked = self.runs, self.work
         try:
-            if left <= 0 or self.observed_work >= self.budget.work:
+            if left <= 0 or obs.work >= budget.work_each:
                 raise TooCostly()
-            leaves = self.explain(obs.prepared, domains, obs.expected, obs.tool,
-                                  min(left, self.budget.observe if full else self.budget.first))
+            leaves = self.explain(obs.prepared, domains, obs.expected, obs.tool, allowed,
+                                  min(budget.steps, budget.work_each - obs.work))
         except TooCostly:
             obs.status = "costly"  # set aside for good: it changes nothing and is never retried
             return
         finally:
-            self.observed_runs += self.runs - started
-            self.observed_work += self.work - worked
+            obs.runs += self.runs - started
+            obs.work += self.work - worked
         if leaves is None:
-            obs.status = "pending"
+            # over the attempt's runs: it waits, unless its own account is spent
+            obs.status = "costly" if obs.runs >= budget.runs_each else "pending"
             return
         boxes = [{k: frozenset(g) for k, g in leaf.groups.items()} for leaf in leaves if leaf.consistent]
         if not boxes:
@@ -263,19 +272,20 @@ class Engine:
     # -- explaining -----------------------------------------------------------------
 
     def explain(self, prepared: Prepared, domains: dict[int, tuple[int, ...]], expected: Expected | None, tool: bool,
-                budget: int) -> list[Leaf] | None:
+                budget: int, work: int) -> list[Leaf] | None:
         """Split the combinations of `domains` into boxes of identical runs;
         None when that takes more than `budget` runs; TooCostly when a run
-        or all of them together take more steps than the engine allows."""
+        costs more than a simulated run may, or all of them together more
+        than `work`."""
         leaves: list[Leaf] = []
         stack = [domains]
         runs = steps = 0
         while stack:
-            box = stack.pop()
-            runs += 1
-            if runs > budget:
+            if runs >= budget:
                 self.runs += runs
                 return None
+            box = stack.pop()
+            runs += 1
             texts = {k: self.spaces[k].hypotheses[members[0]].text for k, members in box.items()}
             run = self.sim.run(prepared, texts, expected, tool)
             evaluated = self.evaluations
@@ -294,7 +304,7 @@ class Engine:
             spent = run.steps + self.evaluations - evaluated  # interpreter steps and rule evaluations alike
             steps += spent
             self.work += spent
-            if run.costly or steps > self.budget.steps:
+            if run.costly or steps > work:
                 self.runs += runs
                 raise TooCostly()
             consistent = expected is None or (not run.aborted and run.text == expected.shown)
@@ -331,16 +341,18 @@ class Engine:
         independent); None when it needs more runs than the budget."""
         prepared = self.sim.prepare(source)
         if prepared.tree is None:
-            return Prediction({prepared.error or "": 1.0}, frozenset())
+            return Prediction({prepared.error or "": 1.0}, frozenset(), 1, 0.0)
         domains = self._domains(prepared)
         try:
-            leaves = self.explain(prepared, domains, None, tool, budget or self.budget.predict)
+            leaves = self.explain(prepared, domains, None, tool, budget or self.budget.predict,
+                                  self.budget.steps)
         except TooCostly:
             return None
         if leaves is None:
             return None
         totals = {k: self.slot_mass(k) for k in domains}
         outcomes: dict[str, float] = {}
+        counts: dict[str, int] = {}
         uncertain: set[int] = set()
         for leaf in leaves:
             p = 1.0
@@ -349,7 +361,21 @@ class Engine:
                     uncertain.add(k)
                 p *= self.slot_mass(k, members) / totals[k] if totals[k] else 0.0
             outcomes[leaf.text] = outcomes.get(leaf.text, 0.0) + p
-        return Prediction(outcomes, frozenset(uncertain))
+            counts[leaf.text] = counts.get(leaf.text, 0) + 1
+        total = sum(outcomes.values()) or 1.0
+        carried = sum(p / total * counts[text] for text, p in outcomes.items() if "[AlienError]" not in text)
+        return Prediction(outcomes, frozenset(uncertain), len(leaves), carried)
+
+    def spread(self, source: str) -> int:
+        """How many combinations of survivors a program could run under:
+        the product of the survivors of every slot its sites call at the
+        places they stand (a bound on the runs that explaining it takes,
+        cheap to compute; 1 for a program that does not parse)."""
+        prepared = self.sim.prepare(source)
+        if prepared.tree is None:
+            return 1
+        reached = {slot_at(self.slots, site_of(node), ctx) for node, ctx in places(prepared.tree)}
+        return math.prod(len(self.alive[k]) for k in reached if k is not None)
 
     # -- beliefs -----------------------------------------------------------------------
 
@@ -380,19 +406,29 @@ class Engine:
         first = self.signature(slot, next(iter(alive)))
         return all(self.signature(slot, h) == first for h in alive)
 
+    def most_likely(self, slot: int) -> int | None:
+        """The most likely survivor: the cheapest member of the heaviest
+        behaviour class (None before any observation narrowed the slot, or
+        when nothing survives)."""
+        space = self.spaces[slot]
+        if len(self.alive[slot]) == len(space) or not self.alive[slot]:
+            return None
+        _, members = self.classes(slot)[0]
+        identity = next((h for h in members if space.hypotheses[h].identity), None)
+        if identity is not None:
+            return identity
+        return min(members, key=lambda h: (space.hypotheses[h].cost, len(space.hypotheses[h].text), h))
+
     def believed(self, slot: int) -> str:
         """The most likely survivor's expression (IDENTITY when its class
         holds the manual's own expression)."""
-        space = self.spaces[slot]
-        if len(self.alive[slot]) == len(space):
+        if len(self.alive[slot]) == len(self.spaces[slot]):
             return "IDENTITY"  # nothing observed: the manual's meaning weighs most
-        if not self.alive[slot]:
+        h = self.most_likely(slot)
+        if h is None:
             return "UNKNOWN"
-        _, members = self.classes(slot)[0]
-        if any(space.hypotheses[h].identity for h in members):
-            return "IDENTITY"
-        best = min(members, key=lambda h: (space.hypotheses[h].cost, len(space.hypotheses[h].text), h))
-        return space.hypotheses[best].text
+        hypothesis = self.spaces[slot].hypotheses[h]
+        return "IDENTITY" if hypothesis.identity else hypothesis.text
 
     def rule_report(self) -> dict[str, str]:
         return {slot.id: self.believed(k) for k, slot in enumerate(self.slots)}
@@ -411,6 +447,10 @@ class Engine:
 class Prediction:
     outcomes: dict[str, float]  # shown text -> probability
     uncertain: frozenset[int]  # slots whose survivors disagree on this program
+    runs: int = 1  # distinct executions under the survivors (the runs explaining its outcome may take)
+    # Expected number of those executions that print what was shown and run
+    # on (no error): what follows in a program is explained once per each.
+    carried: float = 1.0
 
     @property
     def entropy(self) -> float:

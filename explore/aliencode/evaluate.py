@@ -54,14 +54,26 @@ def freeze(value: object) -> str:
         return f"<{id(value)}>"
 
 
-def snapshot(value: object, depth: int = 0) -> object:
-    """A copy of a value that later in-place changes cannot reach."""
+def snapshot(value: object, depth: int = 0, copies: dict[int, object] | None = None) -> object:
+    """A copy of a value that later in-place changes cannot reach. A list
+    met twice (shared, or holding itself) is copied once, so the copy keeps
+    the value's shape and size: copying each occurrence anew would take
+    2^depth copies of a list that holds itself twice."""
     cls = type(value)
+    if cls is not list and not (cls is tuple and any(type(v) in (list, tuple) for v in value)):
+        return value
+    copies = {} if copies is None else copies
+    found = copies.get(id(value))
+    if found is not None:
+        return found
+    if depth >= 200:
+        return list(value) if cls is list else value
     if cls is list:
-        return [snapshot(v, depth + 1) for v in value] if depth < 200 else list(value)
-    if cls is tuple and any(type(v) in (list, tuple) for v in value):
-        return tuple(snapshot(v, depth + 1) for v in value) if depth < 200 else value
-    return value
+        copy: list = []
+        copies[id(value)] = copy
+        copy.extend(snapshot(v, depth + 1, copies) for v in value)
+        return copy
+    return tuple(snapshot(v, depth + 1, copies) for v in value)
 
 
 @dataclass(frozen=True)
