@@ -9,6 +9,9 @@ one); a draw is rejected when its rule
 * behaves like the manual at its site (it would be a hidden red herring),
 * behaves like another rule of the world (same site, or another site with
   the same operands),
+* is shown by too few templates (exposure.py), or was a rule a bank of this
+  seed could not cover (`redraw`: the generator draws such a rule again,
+  keeping the rest of the world),
 * or leaves some altered site unportable: the porting compiler must port
   the probe programs (probes.py) of every altered site, at every kind of
   place, and the ported probes must print what the manual says.
