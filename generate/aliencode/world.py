@@ -21,7 +21,9 @@ no scope, so that indexing and slicing rules reach most tasks. Then the
 other altered rules (`scoped` of them limited to top level, CRAFT bodies
 or loops), then red herrings (IDENTITY rules in a narrower scope placed
 before an altered rule of the same site, so that the site keeps the
-manual's meaning there), then keyword renamings.
+manual's meaning there; at most one per site, since two would leave their
+rule altered in one scope only, where few tasks reach it), then keyword
+renamings.
 """
 
 from __future__ import annotations
@@ -228,7 +230,10 @@ class Drawer:
             if self.offer(_Entry(draft, scope)):
                 scoped_left -= scope != "anywhere"
         while sum(e.red_herring for e in self.entries) < knobs.red_herrings:
-            candidates = [e for e in self.entries if e.scope == "anywhere" and not e.red_herring]
+            # one red herring per rule: two would leave their rule altered in one scope only
+            shadowed = {e.draft.target for e in self.entries if e.red_herring}
+            candidates = [e for e in self.entries if e.scope == "anywhere" and not e.red_herring
+                          and e.draft.target not in shadowed]
             victim = self.rng.choice(candidates)
             self.offer(_Entry(victim.draft, self.rng.choice(SCOPES), red_herring=True))
 
