@@ -22,18 +22,16 @@ raises NoBank: the generator then draws another world.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from aliencode import World, parse
-from aliencode.walk import sites_in
+from aliencode import World
 from alienworlds.tasks.bank import BANDS
 
 from .exposure import uses
 from .instances import Candidate, Instantiation, WorkedExample
-from .library import Template, example_templates, fill, templates
+from .library import Template, example_templates, templates
 
 KEYSTONE = ("PLUCK", "CARVE")
 KEYSTONE_SHARE = 0.6  # of the bank's tasks, at least, reached by the PLUCK or CARVE rules
@@ -59,13 +57,6 @@ class BankDraw:
     keystone: int = 0  # tasks the keystone rules reach
 
 
-@lru_cache(maxsize=None)
-def _sites(template: Template) -> set[str]:
-    """The sites the template's naive solution and calls can use."""
-    zero = {name: "0" for name, _ in template.params}
-    return sites_in(parse(fill(template.naive, zero), {})) | {"EMIT"} | ({"literal.int"} if template.function else set())
-
-
 def _touched(template: Template, world: World) -> bool:
     """Whether an altered rule of the world may apply where the template
     uses its site (an over-approximation: red herrings are ignored). A
@@ -84,7 +75,6 @@ class _Drawer:
         rng.shuffle(self.order)
         self.example_order = list(example_templates())
         rng.shuffle(self.example_order)
-        self.sites = {t.id: _sites(t) for t in self.order}
         self.made: dict[str, Candidate | str] = {}
         self.picked: list[Candidate] = []
         self.worked: list[str] = []
