@@ -66,11 +66,11 @@ def shows(rule_id: str, site_rules: tuple[Rule, ...]) -> bool:
 @lru_cache(maxsize=None)
 def _shows(rule_id: str, site_rules: tuple[Rule, ...]) -> bool:
     world = World(name="exposure", language="aliencode", rules=site_rules)
-    without = world.without(rule_id)
+    rule, without = world.rule(rule_id), world.without(rule_id)
     programs = Programs(_LIMITS)  # its cache knows a world by name and rule ids: one per set of site rules
     shown = 0
     for template in templates():
-        task = _trial(template) if uses(template, world.rule(rule_id)) else None
+        task = _trial(template) if uses(template, rule) else None
         if task is not None and (outcomes(world, _LIMITS, task.naive, task, programs)
                                  != outcomes(without, _LIMITS, task.naive, task, programs)):
             shown += 1

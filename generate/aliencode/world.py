@@ -262,8 +262,9 @@ class Drawer:
     def redraw(self, rule_id: str) -> bool:
         """Draw the rule `rule_id` of the last result again (see `drop`),
         never the same rule at the same place again."""
-        entry = self.entries[int(rule_id[1:]) - 1]
-        if not self.drop(int(rule_id[1:]) - 1):
+        index = next(k for k, rule in enumerate(self.world().rules) if rule.id == rule_id)
+        entry = self.entries[index]
+        if not self.drop(index):
             return False
         self.banned.add((entry.draft.target, entry.scope, "IDENTITY" if entry.red_herring else entry.draft.actual))
         self.complete()
