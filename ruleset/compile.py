@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Mapping
 
 from .errors import RuleSyntaxError
@@ -19,6 +20,7 @@ from .limits import Limits, Meter
 from .operators import ARITY, make_operators
 
 
+@lru_cache(maxsize=None)  # every run's namespace binds every operator: a few hundred names, asked millions of times
 def op_identifier(op: str) -> str:
     """Host identifier under which operator `op` is bound in generated code."""
     return "_r_" + "".join(c if c.isalnum() else f"x{ord(c):02x}" for c in op)
