@@ -13,7 +13,10 @@ stored text.
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field, replace
+from itertools import zip_longest
+from typing import Callable, Iterator, Sequence
 
 from aliencode import AlienSyntaxError, Limits, Program, RunResult, Session, World, compile_program, compile_source, parse
 from aliencode import syntax as s
@@ -122,31 +125,48 @@ class Programs:
         return self._memo(key, lambda: compile_program(tree, world, self.limits))
 
 
-def outcomes(world: World, limits: Limits, solution: str, task: Task, programs: Programs | None = None) -> tuple[str, ...]:
+def each_outcome(world: World, limits: Limits, solution: str, task: Task,
+                 programs: Programs | None = None) -> Iterator[str]:
     """What a solution prints on each private run of `task` in `world`
-    (error lines included): one entry per call or input table, or one for
-    a whole program without inputs."""
+    (error lines included), one run at a time: one entry per call or input
+    table, or one for a whole program without inputs (or for a solution
+    that does not compile)."""
     programs = programs or Programs(limits)
     try:
         program = programs.get(solution, world)
     except AlienSyntaxError as exc:
-        return (str(exc),)
+        yield str(exc)
+        return
     if task.calls:
         runs = [(lambda call=call: programs.get(call, world), False) for call in task.calls]
     elif task.inputs:
         runs = [(lambda table=table: programs.binding(table, world), True) for table in task.inputs]
     else:
-        return (run_pair(None, program, limits)[1].text(),)
-    out = []
+        yield run_pair(None, program, limits)[1].text()
+        return
     for make, binding_first in runs:
         try:
             other = make()
         except AlienSyntaxError as exc:
-            out.append(str(exc))
+            yield str(exc)
             continue
         first, second = (other, program) if binding_first else (program, other)
-        out.append(run_pair(first, second, limits)[1].text())
-    return tuple(out)
+        yield run_pair(first, second, limits)[1].text()
+
+
+def outcomes(world: World, limits: Limits, solution: str, task: Task, programs: Programs | None = None) -> tuple[str, ...]:
+    """Every entry of `each_outcome`."""
+    return tuple(each_outcome(world, limits, solution, task, programs))
+
+
+def prints(world: World, limits: Limits, solution: str, task: Task, expected: Sequence[str],
+           programs: Programs | None = None, same: Callable[[str, str], bool] = operator.eq) -> bool:
+    """Whether `outcomes(...)` is `expected` (each pair `same`), running
+    only up to the first run that differs: enough to know it differs."""
+    missing = object()
+    return all(got is not missing and want is not missing and same(got, want)
+               for got, want in zip_longest(each_outcome(world, limits, solution, task, programs), expected,
+                                            fillvalue=missing))
 
 
 def program_output(world: World, limits: Limits, source: str) -> str:

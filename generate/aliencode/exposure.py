@@ -27,7 +27,7 @@ from functools import lru_cache
 from aliencode import Limits, World
 from aliencode.unparse import value_literal
 from alienworlds.ruleset import Rule
-from alienworlds.tasks.aliencode_grading import Programs, outcomes
+from alienworlds.tasks.aliencode_grading import Programs, outcomes, prints
 from alienworlds.tasks.bank import Task
 
 from .instances import Instantiation, draw_tables
@@ -71,8 +71,8 @@ def _shows(rule_id: str, site_rules: tuple[Rule, ...]) -> bool:
     shown = 0
     for template in templates():
         task = _trial(template) if uses(template, rule) else None
-        if task is not None and (outcomes(world, _LIMITS, task.naive, task, programs)
-                                 != outcomes(without, _LIMITS, task.naive, task, programs)):
+        if task is not None and not prints(without, _LIMITS, task.naive, task,
+                                           outcomes(world, _LIMITS, task.naive, task, programs), programs):
             shown += 1
             if shown == MIN_SHOWN:
                 return True

@@ -32,7 +32,8 @@ from alienworlds.porting import PortError, Porter
 from alienworlds.ruleset import standard_world
 from alienworlds.tasks.aliencode_audit import exposed_rules, task_rules
 from alienworlds.tasks.aliencode_disclosure import leaks
-from alienworlds.tasks.aliencode_grading import AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, program_output
+from alienworlds.tasks.aliencode_grading import (AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, prints,
+                                                 program_output)
 from alienworlds.tasks.aliencode_validity import battery
 from alienworlds.tasks.bank import Bank, Task
 from alienworlds.tasks.compare import normalise
@@ -145,7 +146,7 @@ class Instantiation:
             naive_manual = outcomes(self.manual, self.limits, task.naive, task, self.programs)
             if any("[AlienError]" in o for o in naive_manual):
                 return "naive fails on the ported calls"
-            if any(outcomes(self.manual, self.limits, v, task, self.programs) != naive_manual for v in task.variants):
+            if not all(prints(self.manual, self.limits, v, task, naive_manual, self.programs) for v in task.variants):
                 return "variant disagrees on the ported calls"
         bank = Bank("aliencode", self.world.name, (), (task,), "<generated>")
         grader = AlienCodeGrader(self.world, bank, self.limits)
@@ -167,15 +168,12 @@ class Instantiation:
         """Whether the naive solution or a variant already prints, in the
         world, what is expected on every private run: the battery would
         flag the task, so it is not worth porting (a cheap first look; the
-        battery still decides for the rest). A source is run on the first
-        private run alone before the others, under at most LOOK_STEPS: a
-        run the world makes endless fails here in a twentieth of the time,
-        and the battery, under the full limits, still judges it."""
+        battery still decides for the rest). A source is run only up to its
+        first wrong run, each under at most LOOK_STEPS: a run the world
+        makes endless fails here in a twentieth of the time, and the
+        battery, under the full limits, still judges it."""
         limits = self.limits.replace(max_steps=min(self.limits.max_steps, LOOK_STEPS))
-        want = [normalise(o) for o in expected]
-        first = replace(task, calls=task.calls[:1], inputs=task.inputs[:1])
-        return any([normalise(o) for o in outcomes(self.world, limits, source, first, self.programs)] == want[:1]
-                   and [normalise(o) for o in outcomes(self.world, limits, source, task, self.programs)] == want
+        return any(prints(self.world, limits, source, task, expected, self.programs, _same)
                    for source in (task.naive, *task.variants))
 
     def _inputs(self, template: Template, rng: random.Random, naive: str, variants: list[str],
@@ -197,7 +195,7 @@ class Instantiation:
             if len({tuple(normalise(o)) for o in expected}) < MIN_DISTINCT:
                 reason = "outputs alike"
                 continue
-            if any(outcomes(self.manual, self.limits, v, task, self.programs) != expected for v in task.variants):
+            if not all(prints(self.manual, self.limits, v, task, expected, self.programs) for v in task.variants):
                 reason = "variant disagrees"
                 continue
             if leaks(task, list(expected), self.world, self.limits):
@@ -230,6 +228,10 @@ class Instantiation:
         args = ", ".join(value_literal(table[p], STANDARD.surface) for p in template.parameters)
         call = f"{template.craft}({args})"
         return call if template.prints else f"EMIT({call})"
+
+
+def _same(got: str, want: str) -> bool:
+    return normalise(got) == normalise(want)
 
 
 def draw_tables(template: Template, rng: random.Random) -> list[dict[str, object]] | None:
