@@ -9,8 +9,10 @@ from click.testing import CliRunner
 from alienworlds.cli.aliencode import main
 from aliencode.world_schema import load
 from alienworlds.tasks.aliencode_audit import audit, sites_used
-from alienworlds.tasks.aliencode_grading import AlienCodeGrader
-from alienworlds.tasks.bank import BankError, load_bank
+import alienworlds.tasks.aliencode_grading as grading
+from alienworlds.ruleset import Limits, World
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader, outcomes, prints
+from alienworlds.tasks.bank import BankError, Task, load_bank
 
 WORLD = load("demo")
 BANK = load_bank("aliencode", "demo")
@@ -130,3 +132,32 @@ def test_cli_world_check_json_shape():
     assert set(data) >= {"world", "hash", "ok", "problems", "rules", "tasks", "worked_examples", "reference_pass", "naive_pass"}
     assert set(data["tasks"][0]) == {"id", "kind", "band", "family", "representation", "depth", "rules", "n_calls", "distinct_outputs", "variants"}
     assert set(data["validity"]) == {"strategies", "floor", "flagged"}
+
+
+def _counting_runs(monkeypatch) -> list[int]:
+    ran: list[int] = []
+    run_pair = grading.run_pair
+
+    def counted(setup, program, limits):
+        ran.append(1)
+        return run_pair(setup, program, limits)
+
+    monkeypatch.setattr(grading, "run_pair", counted)
+    return ran
+
+
+def test_prints_agrees_with_outcomes_and_stops_at_the_first_run_that_differs(monkeypatch):
+    world, limits = World(name="standard", language="aliencode"), Limits()
+    task = Task(id="T", kind="synthesis", prompt="", naive="", reference="",
+                calls=("EMIT(double(1))", "EMIT(double(2))", "EMIT(double(3))"))
+    right, wrong_second = "CRAFT double(x):\n    DELIVER SHATTER(x, x)\n", "CRAFT double(x):\n    DELIVER SHATTER(x, 1)\n"
+    want = outcomes(world, limits, right, task)
+    assert want == ("2", "4", "6")
+    ran = _counting_runs(monkeypatch)
+    assert prints(world, limits, right, task, want) and len(ran) == 3
+    ran.clear()
+    assert not prints(world, limits, wrong_second, task, want) and len(ran) == 2  # the third run is not needed
+    # fewer or more runs than expected, or a solution that does not compile, never prints what is expected
+    assert not prints(world, limits, right, task, want[:2]) and not prints(world, limits, right, task, (*want, "8"))
+    assert not prints(world, limits, "CRAFT double(x:\n", task, want)
+    assert prints(world, limits, "CRAFT double(x:\n", task, outcomes(world, limits, "CRAFT double(x:\n", task))
