@@ -7,10 +7,10 @@ Generates the world and bank of seeds K..K+N-1 (default 0..99, main-like
 knobs) and prints the CPU time per seed, how often a rule draw was rejected
 (and why), how often a world was tried again (one rule drawn again, or a
 whole new world) because no bank could be made for it, why templates made
-no task, and how the rule families of the kept worlds are distributed. `--world-only` draws the first world of each
-seed and no bank (the rule draws alone, much faster); `--audit` also runs
-the full audit (validity battery included) on every world and bank and
-counts the failures.
+no task, and how the rule families of the kept worlds are distributed.
+`--world-only` draws the first world of each seed and no bank (the rule
+draws alone, much faster); `--audit` also runs the full audit (validity
+battery included) on every world and bank and counts the failures.
 """
 
 from __future__ import annotations

@@ -205,7 +205,7 @@ class Instantiation:
         return reason
 
     def shape(self, template: Template, tables: list[dict[str, object]], naive: str, variants: list[str],
-               prompt: str) -> tuple[Task, list[str]]:
+              prompt: str) -> tuple[Task, list[str]]:
         """The task (world spelling, no reference yet) and its runs in the
         standard spelling: calls, or binding programs for the porter."""
         world = self.world

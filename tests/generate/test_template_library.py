@@ -11,6 +11,7 @@ from aliencode.unparse import value_literal
 from alienworlds.generate.aliencode.instances import Instantiation
 from alienworlds.generate.aliencode.library import fill, templates
 from alienworlds.ruleset import World
+from alienworlds.tasks.bank import BANDS, FAMILIES
 
 
 @pytest.mark.parametrize("template", templates(), ids=lambda t: t.id)
@@ -25,7 +26,5 @@ def test_a_template_makes_a_task_under_the_manual(template):
 def test_template_ids_are_unique_and_every_band_has_templates():
     ids = [t.id for t in templates()]
     assert len(ids) == len(set(ids)) and len(ids) >= 40
-    from alienworlds.tasks.bank import BANDS, FAMILIES
-
     assert {t.band for t in templates()} == set(BANDS)
     assert {t.family for t in templates()} == set(FAMILIES)
