@@ -6,6 +6,9 @@ requests in flight are cancelled (their connections closed), every reply
 already received stays in the trace, and the trace is closed. `Interrupted`
 then tells the caller which signal it was. A second signal exits the
 process immediately (every trace line is already flushed to the kernel).
+
+A process may give a signal back to its default (`leave_to_default`): a
+sweep's pool worker does so with SIGTERM, which its pool sends to kill it.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from typing import Coroutine, TypeVar
 
 T = TypeVar("T")
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+_left_to_default: set[int] = set()  # in this process, these signals do what they would without an episode
 
 
 class Interrupted(Exception):
@@ -30,6 +34,12 @@ class Interrupted(Exception):
     @property
     def exit_status(self) -> int:
         return 128 + self.signum
+
+
+def leave_to_default(signum: int) -> None:
+    """From now on, `signum` never stops an episode of this process
+    cleanly: it keeps whatever disposition the process gave it."""
+    _left_to_default.add(signum)
 
 
 def run_until_signal(coroutine: Coroutine[object, object, T]) -> T:
@@ -48,7 +58,7 @@ def run_until_signal(coroutine: Coroutine[object, object, T]) -> T:
 
         installed = []
         if threading.current_thread() is threading.main_thread():
-            for signum in STOP_SIGNALS:
+            for signum in (s for s in STOP_SIGNALS if s not in _left_to_default):
                 installed.append((signum, signal.getsignal(signum)))
                 loop.add_signal_handler(signum, on_signal, signum)
         try:

@@ -28,6 +28,8 @@ from multiprocessing import get_context
 from multiprocessing.managers import BaseManager
 from pathlib import Path
 
+from alienworlds.episode.interrupt import leave_to_default
+
 from .gates import Gate
 from .plan import Job
 from .stopping import POLL, never
@@ -47,10 +49,14 @@ GateManager.register("Gate", Gate)
 def _die_with_parent(parent: int) -> None:
     """Start-up of a pool worker (and of the gates' manager): die with the
     driver; take SIGINT only inside an episode (whose own handler stops it
-    cleanly), never while idle. SIGTERM keeps its default: the pool
-    terminates its workers with it when one of them died."""
+    cleanly), never while idle. SIGTERM keeps its default, inside an
+    episode too: when one worker died, the pool terminates the others with
+    it, and the dead one may hold a lock of the pool's queues for ever, so
+    a worker that outlived SIGTERM to end its episode cleanly would wait on
+    that lock, and the pool's shutdown on it."""
     os.setpgrp()  # out of the terminal's process group: Ctrl-C reaches the driver, which passes it on once
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    leave_to_default(signal.SIGTERM)
     if sys.platform.startswith("linux"):
         import ctypes
 

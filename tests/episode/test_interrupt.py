@@ -82,3 +82,37 @@ def test_a_signal_mid_milestone_stops_spending_and_resume_sends_only_what_is_mis
     final_replies = {e["key"] for e in final if e["type"] == "reply"}
     assert {f"reply/{k}" for k in replies} <= final_replies
     assert resumed == len(final_replies) - len(replies)  # no reply in the trace was asked for again
+
+
+LEFT_TO_DEFAULT = """
+import asyncio, signal, sys
+from alienworlds.episode.interrupt import Interrupted, leave_to_default, run_until_signal
+
+async def episode():
+    print("ready", flush=True)
+    await asyncio.sleep(60)
+
+leave_to_default(signal.SIGTERM)
+try:
+    run_until_signal(episode())
+except Interrupted as exc:
+    print(exc, flush=True)
+    sys.exit(exc.exit_status)
+"""
+
+
+@pytest.mark.parametrize("signum, status, printed", [(signal.SIGTERM, -signal.SIGTERM, ""),
+                                                     (signal.SIGINT, 128 + signal.SIGINT, "stopped by SIGINT")])
+def test_a_signal_left_to_default_kills_instead_of_stopping_the_episode(signum, status, printed):
+    """A sweep's pool worker leaves SIGTERM to its default: the pool kills
+    it with SIGTERM, and SIGINT still stops its episode cleanly."""
+    proc = subprocess.Popen([sys.executable, "-c", LEFT_TO_DEFAULT], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout.readline() == "ready\n"
+        proc.send_signal(signum)
+        out, _ = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == status
+    assert out.strip() == printed

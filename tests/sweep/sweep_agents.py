@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
 from alienworlds.episode.agent import AgentError, Reply, Request
 from alienworlds.episode.scripted_agents import FixedAgent
@@ -27,4 +29,17 @@ class RaisingAgent(FixedAgent):
     def respond(self, request: Request) -> Reply:
         if request.purpose == "answer":
             raise AgentError("the raising agent cannot answer (on purpose)")
+        return super().respond(request)
+
+
+class HeldFixedAgent(FixedAgent):
+    """The fixed agent, held at its first request until the file named by
+    $SWEEP_TEST_RELEASE exists: a test decides when its episode goes on."""
+
+    name = "held-fixed"
+
+    def respond(self, request: Request) -> Reply:
+        release = Path(os.environ["SWEEP_TEST_RELEASE"])
+        while not release.exists():
+            time.sleep(0.01)
         return super().respond(request)

@@ -19,10 +19,17 @@ from click.testing import CliRunner
 
 from alienworlds.cli.aliencode import main
 from alienworlds.episode.trace import TRACE_NAME, read_trace
+from alienworlds.sweep.worker import LOCK_NAME
 
 from sweep_testing import HERE, traces, write_sweep
 
 AGENTS = '"oracle", { name = "slow-fixed", class = "sweep_agents:SlowFixedAgent" }'
+HELD = """worlds = ["demo"]
+agents = ["oracle", { name = "held-fixed", class = "sweep_agents:HeldFixedAgent" }]
+conditions = ["direct"]
+trajectories = 1
+passes = 1
+"""
 EPISODES = 8  # demo × 2 agents × 2 conditions × 2 trajectories
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find the pool's workers")
 
@@ -36,8 +43,8 @@ def reference(tmp_path_factory, twin):
     return spec, traces(folder / "out")
 
 
-def start(spec: Path, out: Path, *extra: str) -> subprocess.Popen:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
+def start(spec: Path, out: Path, *extra: str, env: dict[str, str] | None = None) -> subprocess.Popen:
+    env = {**os.environ, **(env or {}), "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
     return subprocess.Popen([sys.executable, "-m", "alienworlds.cli.aliencode", "sweep", str(spec), "--out", str(out),
                              "--jobs", "2", "--no-progress", *extra], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
@@ -75,6 +82,13 @@ def workers_of(pid: int) -> list[int]:
         if ppid == pid and b"spawn_main" in cmdline:
             out.append(int(entry.name))
     return out
+
+
+def holds_open(pid: int, path: Path) -> bool:
+    try:
+        return any(Path(os.readlink(fd)) == path for fd in Path(f"/proc/{pid}/fd").iterdir())
+    except OSError:
+        return False
 
 
 def alive(pid: int) -> bool:
@@ -130,6 +144,43 @@ def test_sigkill_of_a_pool_worker_restarts_its_episodes_from_their_traces(refere
     assert state["counts"]["done"] == EPISODES
     restarted = [e for e in state["episodes"] if e["starts"] == 2]
     assert restarted and all(e["starts"] in (1, 2) for e in state["episodes"])  # the killed worker's episode ran again
+
+
+def test_a_worker_killed_while_it_waits_for_a_job_does_not_hang_the_sweep(tmp_path):
+    """An idle pool worker waits for its next job holding the lock of the
+    pool's job queue, and killed there it holds it for ever. The pool then
+    terminates its other workers with SIGTERM: one inside an episode must
+    die of it. Had it stopped its episode cleanly instead, it would wait
+    for that lock, and the sweep with it."""
+    spec = tmp_path / "sweep.toml"
+    spec.write_text(HELD, encoding="utf-8")
+    release = tmp_path / "release"
+    env = {"SWEEP_TEST_RELEASE": str(release)}
+    release.touch()
+    reference = start(spec, tmp_path / "reference", env=env)
+    assert reference.wait(timeout=120) == 0, reference.communicate()
+    release.unlink()
+    out = tmp_path / "out"
+    held_lock = out / "demo" / "held-fixed" / "direct" / "t1" / LOCK_NAME
+    process = start(spec, out, env=env)
+
+    def idle_worker() -> list[int]:
+        workers = workers_of(process.pid)
+        held = [w for w in workers if holds_open(w, held_lock)]
+        return [w for w in workers if w not in held] if held and len(workers) == 2 and episodes_done(out) == 1 else []
+
+    try:
+        wait_until(idle_worker, process)
+        time.sleep(0.1)  # from posting the oracle's outcome to waiting on the job queue
+        os.kill(idle_worker()[0], signal.SIGKILL)
+        release.touch()
+        _, stderr = process.communicate(timeout=120)
+    finally:
+        process.kill()  # a hung sweep: its workers die with it
+    assert process.returncode == 0, stderr.decode()
+    assert_nothing_lost_or_repeated(out, traces(tmp_path / "reference"))
+    starts = {e["key"]: e["starts"] for e in json.loads((out / "sweep.json").read_text(encoding="utf-8"))["episodes"]}
+    assert starts == {"demo/oracle/direct/t1": 1, "demo/held-fixed/direct/t1": 2}
 
 
 def test_sigterm_stops_the_episodes_cleanly_and_resume_finishes_them(reference, tmp_path):
