@@ -31,7 +31,7 @@ from alienworlds.tasks.bank import BANDS
 
 from .exposure import uses
 from .instances import Candidate, Instantiation, WorkedExample
-from .library import Template, example_templates, templates
+from .library import Template, example_templates, support, templates
 
 KEYSTONE = ("PLUCK", "CARVE")
 KEYSTONE_SHARE = 0.6  # of the bank's tasks, at least, reached by the PLUCK or CARVE rules
@@ -114,7 +114,7 @@ class _Drawer:
 
     def cover(self) -> None:
         # the rules fewest templates use first: a rule no task enters ends the draw before much is made
-        for rule in sorted(self.world.rules, key=lambda r: sum(uses(t, r) for t in self.order)):
+        for rule in sorted(self.world.rules, key=lambda r: support().get((r.target, r.scope), 0)):
             if any(rule.id in c.rules for c in self.picked):
                 continue
             for template in self.free():
