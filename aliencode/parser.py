@@ -266,6 +266,9 @@ _TERMINAL_TEXT = {
 }
 
 
+_LAYOUT = frozenset(("_NL", "_INDENT", "_DEDENT"))
+
+
 class Parser:
     """A parser for one keyword spelling (the standard one or a world's)."""
 
@@ -312,6 +315,24 @@ class Parser:
             raise AlienSyntaxError("the program is nested too deeply", None, None) from None
         except Exception as exc:  # noqa: BLE001 - a failure of ours, reported without host detail
             raise internal_error(exc) from None
+
+    def tokens(self, source: str, limits: Limits | None = None) -> int:
+        """How many tokens `source` holds: names, keywords, numbers, strings
+        and punctuation; comments, line breaks and indentation are free (the
+        unit of an answer's source budget). Raises AlienSyntaxError where
+        the text does not lex, or beyond the limits' source size and tokens."""
+        limits = limits or Limits()
+        if len(source) > limits.max_source:
+            raise too_large(f"source size of {limits.max_source} characters")
+        text = source.replace("\r\n", "\n")
+        layout = self._lark.options.postlex
+        layout.budget = _Budget(limits, time.monotonic() + limits.wall_seconds)
+        try:
+            return sum(1 for tok in self._lark.lex(text + "\n") if tok.type not in _LAYOUT)
+        except AlienSyntaxError:
+            raise
+        except UnexpectedInput as exc:
+            raise self._syntax_error(exc, text + "\n") from None
 
     def _describe(self, terminal: str) -> str:
         if terminal in _TERMINAL_TEXT:
@@ -382,6 +403,11 @@ def _parser_for(keywords: tuple[tuple[str, str], ...]) -> Parser:
 
 def parser_for(keywords: Mapping[str, str] | None = None) -> Parser:
     return _parser_for(tuple(sorted((keywords or {}).items())))
+
+
+def token_count(source: str, keywords: Mapping[str, str] | None = None, limits: Limits | None = None) -> int:
+    """The tokens of `source` (see `Parser.tokens`)."""
+    return parser_for(keywords).tokens(source, limits)
 
 
 def parse(source: str, keywords: Mapping[str, str] | None = None, limits: Limits | None = None,

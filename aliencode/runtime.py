@@ -66,9 +66,12 @@ class Session:
         self.namespace = build(self.meter, self.output)
         self.meter.roots = partial(_roots, self.namespace)
 
-    def execute(self, program: Program, deadline: float | None = None) -> RunResult:
+    def execute(self, program: Program, deadline: float | None = None, max_steps: int | None = None) -> RunResult:
         """Run `program`; the wall-clock backstop runs until `deadline` (a
-        time.monotonic() value; default: the limits' wall clock from now)."""
+        time.monotonic() value; default: the limits' wall clock from now).
+        `max_steps` lowers this run's step limit (a grader's answer budget)."""
+        limits = self.limits or self.meter.limits
+        self.meter.limits = limits if max_steps is None else limits.replace(max_steps=min(max_steps, limits.max_steps))
         self.meter.reset(deadline)
         self.output.clear()
         for name, rule in program.rules.items():

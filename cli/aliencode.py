@@ -209,12 +209,23 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     loaded = load_world_or_exit(world_spec)
     bank = bank_or_exit("aliencode", loaded, bank_file, required=True)
     from alienworlds.tasks.aliencode_disclosure import describe_inputs
+    from alienworlds.tasks.aliencode_grading import AlienCodeGrader, BankProblem
+
+    grader = AlienCodeGrader(loaded, bank)
+
+    def budget(task) -> dict[str, object]:
+        try:
+            found = grader.budget(task)
+        except BankProblem:
+            return {}
+        return {"budget": found.as_dict()} if found is not None else {}
 
     shown = [
         {"id": t.id, "kind": t.kind, "band": t.band, "family": t.family, "prompt": t.prompt,
          **({"example": t.example} if t.example else {}), **({"program": t.program} if t.kind == "prediction" else {}),
          **({"inputs": list(t.inputs[0])} if t.inputs else {}),
-         **({"example_inputs": describe_inputs(t.example_inputs, loaded, Limits())} if t.example_inputs else {})}
+         **({"example_inputs": describe_inputs(t.example_inputs, loaded, Limits())} if t.example_inputs else {}),
+         **budget(t)}
         for t in bank.tasks
     ]
     if as_json:
@@ -226,6 +237,8 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
             click.echo(f"    example: {t['example']}")
         if t.get("inputs"):
             click.echo(f"    inputs: {', '.join(t['inputs'])}" + (f" (example: {t['example_inputs']})" if t.get("example_inputs") else ""))
+        if t.get("budget"):
+            click.echo(f"    budget: {t['budget']['tokens']} tokens of code, {t['budget']['steps']} steps per run")
         if t.get("program"):
             click.echo("    program:\n" + "\n".join("      " + line for line in str(t["program"]).strip().splitlines()))
 

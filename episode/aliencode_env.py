@@ -203,7 +203,9 @@ class AlienCodeEnvironment(Environment):
                    "calls print is compared with the expected output.")
             if task.example:
                 how += f"\nExample call:\n```aliencode\n{task.example.strip()}\n```"
-        return f"{head}\n\n{how}\n\nAnswer with your complete program in one fenced block:\n```aliencode\n...\n```"
+        budget = self._grader.budget(task)
+        return (f"{head}\n\n{how}\n\n{budget.describe()}\n\n"
+                "Answer with your complete program in one fenced block:\n```aliencode\n...\n```")
 
     def extract_answer(self, task_id: str, text: str) -> str | None:
         if not isinstance(text, str) or not text.strip():

@@ -23,6 +23,7 @@ from aliencode import syntax as s
 from aliencode.walk import sites_in
 from alienworlds.ruleset import standard_world
 
+from .aliencode_budget import Budget, derive, over_steps, over_tokens, tokens_of
 from .bank import Bank, Task
 from .compare import same_output
 
@@ -169,6 +170,35 @@ def prints(world: World, limits: Limits, solution: str, task: Task, expected: Se
                                             fillvalue=missing))
 
 
+def run_steps(world: World, limits: Limits, solution: str, task: Task) -> list[int]:
+    """The steps a solution takes on each private run of `task` that it
+    completes without error in `world` (its own run plus the call's; an input
+    binding is not the solution's): the measure of answer budgets."""
+    try:
+        program = compile_source(solution, world, limits)
+    except AlienSyntaxError:
+        return []
+    steps = []
+    if task.calls:
+        for call in task.calls:
+            try:
+                setup, result = run_pair(program, compile_source(call, world, limits), limits)
+            except AlienSyntaxError:
+                continue
+            if result.error is None:
+                steps.append(setup.steps + result.steps)
+    else:
+        for table in task.inputs or [None]:
+            try:
+                binding = compile_binding(table, world, limits) if table is not None else None
+            except AlienSyntaxError:
+                continue
+            _, result = run_pair(binding, program, limits)
+            if result.error is None:
+                steps.append(result.steps)
+    return steps
+
+
 def program_output(world: World, limits: Limits, source: str) -> str:
     """What a whole program prints in `world` (error line included)."""
     return outcomes(world, limits, source, Task(id="", kind="synthesis", prompt=""))[0]
@@ -182,6 +212,8 @@ class AlienCodeGrader:
     _programs: dict[tuple[str, str], Program] = field(default_factory=dict, repr=False)
     _bindings: dict[str, list[Program]] = field(default_factory=dict, repr=False)
     _expected: dict[str, list[str]] = field(default_factory=dict, repr=False)
+    _reference_steps: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    _budgets: dict[str, Budget] = field(default_factory=dict, repr=False)
 
     def compiled(self, source: str, role: str) -> Program:
         """Compile bank code once (calls, references, prediction programs)."""
@@ -211,7 +243,7 @@ class AlienCodeGrader:
                 reference = self.compiled(task.reference, "reference")
             except AlienSyntaxError as exc:
                 raise BankProblem(f"task {task.id}: the reference does not compile: {exc}") from None
-            outputs = []
+            outputs, steps = [], []
             if task.whole_program:
                 for binding in self.bindings(task) or [None]:
                     setup, result = run_pair(binding, reference, self.limits)
@@ -220,13 +252,32 @@ class AlienCodeGrader:
                     if result.error:
                         raise BankProblem(f"task {task.id}: the reference fails: {result.error}")
                     outputs.append(result.output)
+                    steps.append(result.steps)
             for call in task.calls:
-                _, result = run_pair(reference, self.compiled(call, "call"), self.limits)
+                setup, result = run_pair(reference, self.compiled(call, "call"), self.limits)
                 if result.error:
                     raise BankProblem(f"task {task.id}: the reference fails on a call: {result.error}")
                 outputs.append(result.output)
+                steps.append(setup.steps + result.steps)
+            self._reference_steps[task.id] = steps
         self._expected[task.id] = outputs
         return outputs
+
+    def budget(self, task: Task) -> Budget | None:
+        """The task's answer budget (see aliencode_budget); None for a
+        prediction task. Raises BankProblem when the reference fails."""
+        if task.kind == "prediction":
+            return None
+        if task.id not in self._budgets:
+            self.expected(task)
+            manual = manual_world(self.world)
+            solutions = [task.reference, task.naive, *task.variants]
+            tokens = [n for n in (tokens_of(source, self.world) for source in solutions) if n is not None]
+            steps = list(self._reference_steps[task.id])
+            for source in solutions[1:]:
+                steps += run_steps(manual, self.limits, source, task)
+            self._budgets[task.id] = derive(tokens, steps)
+        return self._budgets[task.id]
 
     def grade(self, task_id: str, answer: str, stop_at_failure: bool = False) -> Grade:
         """Grade an answer on every private run (with `stop_at_failure`,
@@ -241,6 +292,10 @@ class AlienCodeGrader:
         return Grade(task.id, all(c.passed for c in calls), calls, self.world.hash)
 
     def _synthesis(self, task: Task, answer: str, expected: list[str], stop_at_failure: bool) -> list[CallGrade]:
+        budget = self.budget(task)
+        tokens = tokens_of(answer, self.world)
+        if tokens is not None and tokens > budget.tokens:
+            return [CallGrade(False, over_tokens(tokens, budget))] * len(expected)
         try:
             submission = compile_source(answer, self.world, self.limits)
         except AlienSyntaxError as exc:
@@ -251,14 +306,29 @@ class AlienCodeGrader:
         else:
             runs = [(submission, self.compiled(call, "call")) for call in task.calls]
         for (setup_program, program), want in zip(runs, expected):
-            setup, result = run_pair(setup_program, program, self.limits)
-            if setup is not None and setup.error is not None and setup_program is submission:
+            setup, result, own = self._run_answer(setup_program, program, setup_program is submission, budget)
+            if own > budget.steps:
+                out.append(CallGrade(False, over_steps(budget)))
+            elif setup is not None and setup.error is not None and setup_program is submission:
                 out.append(CallGrade(False, f"the answer itself fails: {setup.error}"))
             else:
                 out.append(self._judge(result, want))
             if stop_at_failure and not out[-1].passed:
                 break
         return out
+
+    def _run_answer(self, setup: Program | None, program: Program, answer_first: bool,
+                    budget: Budget) -> tuple[RunResult | None, RunResult, int]:
+        """One private run, as run_pair, with the answer's parts capped just
+        past the budget (enough to know it is over); also the steps the
+        answer used (an input binding's are not its own)."""
+        session = Session(self.limits)
+        cap = budget.steps + 1
+        first = session.execute(setup, max_steps=cap if answer_first else None) if setup is not None else None
+        if first is not None and first.error is not None:
+            return first, first, first.steps if answer_first else 0
+        result = session.execute(program, max_steps=cap)
+        return first, result, result.steps + (first.steps if answer_first and first is not None else 0)
 
     @staticmethod
     def _judge(result: RunResult, want: str) -> CallGrade:
@@ -267,3 +337,4 @@ class AlienCodeGrader:
         if same_output(result.output, want):
             return CallGrade(True, "ok")
         return CallGrade(False, "wrong output")
+

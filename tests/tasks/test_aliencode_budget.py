@@ -1,0 +1,107 @@
+"""Answer budgets: derived from a task's solutions, stated in its prompt,
+enforced by the grader (tasks/aliencode_budget.py)."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from aliencode import AlienSyntaxError
+from aliencode.parser import token_count
+from aliencode.world_schema import load
+from alienworlds.episode.aliencode_env import AlienCodeEnvironment
+from alienworlds.tasks.aliencode_budget import STEP_MARGIN, STEP_SLACK, TOKEN_MARGIN, TOKEN_SLACK, derive
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader, manual_world, run_steps
+from alienworlds.tasks.bank import load_bank
+
+
+@pytest.fixture(scope="module")
+def main():
+    world = load("main")
+    bank = load_bank("aliencode", "main")
+    return world, bank, AlienCodeGrader(world, bank)
+
+
+def test_tokens_count_code_not_comments_or_layout():
+    plain = "CRAFT f(xs):\n    DELIVER PLUCK(xs, 1)\n"
+    commented = "# a note\nCRAFT   f( xs ):   # why\n\n    DELIVER PLUCK(xs,1)  # more\n"
+    assert token_count(plain) == token_count(commented) == 13
+
+
+def test_tokens_of_text_that_does_not_lex_is_a_syntax_error():
+    with pytest.raises(AlienSyntaxError):
+        token_count("EMIT($)")
+
+
+@given(st.lists(st.integers(0, 500), max_size=5), st.lists(st.integers(0, 10_000), max_size=8))
+def test_derive_covers_every_solution_with_the_stated_margins(tokens, steps):
+    budget = derive(tokens, steps)
+    most = max(tokens, default=0)
+    assert most * TOKEN_MARGIN + TOKEN_SLACK <= budget.tokens < most * TOKEN_MARGIN + TOKEN_SLACK + 1
+    assert budget.steps == STEP_MARGIN * max(steps, default=0) + STEP_SLACK
+
+
+def test_every_main_task_budget_covers_its_reference_and_manual_solutions(main):
+    world, bank, grader = main
+    manual = manual_world(world)
+    for task in bank.tasks:
+        budget = grader.budget(task)
+        if task.kind == "prediction":
+            assert budget is None
+            continue
+        assert token_count(task.reference, world.keywords) * TOKEN_MARGIN + TOKEN_SLACK <= budget.tokens
+        assert max(run_steps(world, grader.limits, task.reference, task)) * STEP_MARGIN + STEP_SLACK <= budget.steps
+        for source in (task.naive, *task.variants):
+            assert all(n * STEP_MARGIN + STEP_SLACK <= budget.steps for n in run_steps(manual, grader.limits, source, task))
+        assert grader.grade(task.id, task.reference).passed
+
+
+def test_comments_are_free(main):
+    world, bank, grader = main
+    task = bank.task("T30")
+    answer = "# " + "a long explanation " * 200 + "\n" + task.reference
+    assert grader.grade(task.id, answer).passed
+
+
+def test_an_answer_over_the_token_budget_fails_with_its_count(main):
+    world, bank, grader = main
+    task = bank.task("T30")
+    budget = grader.budget(task)
+    padding = "".join(f"SET pad{i} AS YES\n" for i in range(budget.tokens // 4 + 1))
+    result = grader.grade(task.id, padding + task.reference)
+    assert not result.passed
+    tokens = token_count(padding + task.reference, world.keywords)
+    assert result.calls[0].reason == f"over the answer budget: {tokens} tokens of code, at most {budget.tokens} allowed"
+
+
+def test_an_answer_over_the_step_budget_fails_though_its_output_is_right(main):
+    world, bank, grader = main
+    # Nested loops that burn steps before the reference is defined: few
+    # tokens, the same output, far more steps.
+    for task in (t for t in bank.tasks if t.kind == "synthesis" and t.calls):
+        budget = grader.budget(task)
+        depth = next(d for d in range(1, 40) if 3 ** d > budget.steps)
+        loops = "".join(f"{'    ' * i}SWEEP spin{i} IN three:\n" for i in range(depth))
+        slow = "SET three AS STRAND(YES, YES, YES)\n" + loops + "    " * depth + "IDLE\n" + task.reference
+        if token_count(slow, world.keywords) <= budget.tokens:
+            break
+    else:
+        pytest.fail("no task leaves room in its token budget for the step burner")
+    assert grader.grade(task.id, task.reference).passed
+    result = grader.grade(task.id, slow)
+    assert not result.passed
+    assert result.calls[0].reason == f"over the answer budget: more than {budget.steps} steps on a run"
+
+
+def test_the_prompt_states_the_budget_the_grader_enforces(main):
+    world, bank, grader = main
+    env = AlienCodeEnvironment("main")
+    for task in bank.tasks:
+        prompt = env.task_prompt(task.id)
+        budget = grader.budget(task)
+        if budget is None:
+            assert "Answer budget" not in prompt
+        else:
+            assert f"at most {budget.tokens} tokens of code" in prompt
+            assert f"at most {budget.steps} steps on each run" in prompt
