@@ -179,9 +179,13 @@ def example(rule: str) -> str:
 
 
 def render(world: World, fmt: str = "md") -> str:
-    """The manual for `world` as Markdown ("md") or plain text ("text")."""
+    """The manual for `world` as Markdown ("md") or plain text ("text"). It
+    states the standard calculus, so it reads the same for every world; `world`
+    keeps the call the same as AlienCode's, whose manual uses the world's keywords."""
     doc = _Doc(fmt)
-    doc.title(f"AlienLogic manual — world `{world.name}`")
+    # No world name: a generated world's name is a hash of its seed, and a guessable seed
+    # is found from it, giving back the world and its references (docs/generated-worlds.md).
+    doc.title("AlienLogic manual")
     doc.para(INTRO)
     doc.heading("Formulas")
     doc.table(("formula", "meaning"), FORMULAS)

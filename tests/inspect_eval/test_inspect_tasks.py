@@ -142,6 +142,9 @@ def test_the_alienlogic_task_offers_check_proof(tmp_path):
     [sample] = log.samples
     exploring = [e for e in sample.events if e.event == "model" and e.tool_choice == "auto"]
     assert len(exploring) == 4 and all([t.name for t in e.tools] == ["check_proof"] for e in exploring)  # one turn a round
+    # the sample's input names the world: Inspect's log keeps it, no model call sends it
+    sent = [m.text for e in sample.events if e.event == "model" for m in e.input]
+    assert sent and not any(sample.input in text for text in sent)
     value = sample.scores["milestones"].value
     assert value["endpoint"] == 0.0 and value["unprovable_recognition"] == 0.0 and "rule_report" not in value
 
