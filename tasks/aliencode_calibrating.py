@@ -132,14 +132,16 @@ def _arithmetic(op: str) -> tuple[tuple[str, ...], list[str], list[str]]:
     """Binary arithmetic on numbers: itself, swapped, offset by what it gives
     on zeros, or rebuilt (a + b as a - (0 - b))."""
     cases = {"WEAVE": [(5, 2, 3), (2, 2, 0), (9, 1, 8)], "ADD": [(2, 3, 5), (4, 0, 4), (0, 1, 1)],
+             "ADDRAW": [(2, 3, 5), (4, 0, 4), (0, 1, 1)],
              "PARE": [(2, 3, 6), (1, 4, 4), (3, 1, 3)], "HALVE": [(7, 2, 3), (2, 7, 0), (9, 3, 3)],
              "RESIDUE": [(7, 3, 1), (3, 7, 3), (8, 5, 3)], "COIL": [(2, 3, 8), (3, 2, 9)],
              "FRACTURE": [(6, 3, 2), (8, 4, 2)]}[op]
-    raw = "SHATTER" if op == "ADD" else op
+    raw = "SHATTER" if op in ("ADD", "ADDRAW") else op
     bodies = [_ret(f"{raw}(a, b)"), _ret(f"{raw}(b, a)")]
     zero = f"{raw}({n(0)}, {n(1) if op == 'HALVE' else n(0)})"
     if op == "WEAVE":
         bodies.append(_ret(f"WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), {n(0)}))"))
+        bodies.append(_ret("cal_ADDRAW(a, PARE(b, cal_MINUS))"))
     elif op in ("ADD", "PARE", "HALVE"):
         bodies.append(_ret(f"cal_WEAVE({raw}(a, b), {zero})"))
     if op == "ADD":
@@ -324,6 +326,23 @@ def _aggregate(key: str) -> tuple[tuple[str, ...], list[str], list[str]]:
     raise KeyError(key)
 
 
+LITERAL_RANGE = 70  # reaches -1 under every literal.int rule the generator draws
+
+
+def _minus_one() -> str:
+    """-1 without subtraction: the literal the world reads as the number
+    that adding one turns into zero, found among literals written as-is."""
+    table = ", ".join(str(k) for k in range(-LITERAL_RANGE, LITERAL_RANGE + 1))
+    return f"""CRAFT cal_MINUS_mk():
+    SET table AS STRAND({table})
+    WHILE table:
+        SET v AS cal_EXPEL(table)
+        UPON {_eq(f"cal_ADDRAW(v, {n(1)})", n(0))}:
+            DELIVER v
+    DELIVER none
+SET cal_MINUS AS cal_MINUS_mk()"""
+
+
 _PLAIN = {"GAUGE": ("s",), "EXPEL": ("s",), "STRAIN": ("p", "s")}  # trusted or never changed
 
 
@@ -343,6 +362,8 @@ def _block(key: str, literals: dict[str, str], emit: str) -> str:
     extra = {"REV": _REVERSED, "CONCAT": _CONCAT, "SHATTER": _SHATTER, "TPLUCK": _TPLUCK}
     if key == "LAYOUT":
         return _layout()
+    if key == "MINUS":
+        return _minus_one()
     if base == "RAWKNOT":
         params = [f"a{i}" for i in range(int(arity))]
         return f"CRAFT cal_{key}({', '.join(params)}):\n    DELIVER KNOT({', '.join(params)})"
@@ -353,7 +374,7 @@ def _block(key: str, literals: dict[str, str], emit: str) -> str:
     if key in _PLAIN:
         params = _PLAIN[key]
         return "\n".join(_picker(key, params, [_ret(f"{key}({', '.join(params)})")], []))
-    if key in ("WEAVE", "ADD", "PARE", "HALVE", "RESIDUE", "COIL", "FRACTURE"):
+    if key in ("WEAVE", "ADD", "ADDRAW", "PARE", "HALVE", "RESIDUE", "COIL", "FRACTURE"):
         spec = _arithmetic(key)
     elif key in COMPARE:
         spec = _comparison(key)
