@@ -353,12 +353,14 @@ def _block(key: str, literals: dict[str, str], emit: str) -> str:
         sign = -1 if key.startswith("NEG_") else 1
         literals = {key: _int_literal(sign * int(arity))}
     if key in literals:
-        return f"CRAFT cal_{key}_mk():\n    DELIVER {literals[key]}\nSET cal_{key} AS cal_{key}_mk()"
+        made = f"cal_{key}_mk"
+        return f"CRAFT {made}():\n    DELIVER {literals[key]}\nSET cal_{key} AS {made}()"
     if key == "SP":
         return 'CRAFT cal_SP_mk():\n    DELIVER " "\nSET cal_SP AS cal_SP_mk()'
     if key in ("BOND", "RIFT"):  # the manual's short circuit, from truthiness alone
         first, second = ("th()", "a") if key == "BOND" else ("a", "th()")
-        return f"CRAFT cal_{key}(a, th):\n    UPON a:\n        DELIVER {first}\n    DELIVER {second}"
+        return (f"CRAFT cal_{key}(a, th):\n    UPON a:\n        DELIVER {first}\n"
+                f"    DELIVER {second}")
     extra = {"REV": _REVERSED, "CONCAT": _CONCAT, "SHATTER": _SHATTER, "TPLUCK": _TPLUCK}
     if key == "LAYOUT":
         return _layout()
@@ -641,7 +643,8 @@ def rewritten(source: str, task: Task, world: World, emit: str, world_tuples: bo
 def _shows_tuples(task: Task, world: World) -> bool:
     """Whether what the task shows builds tuples with KNOT (its calls then pass them)."""
     knot = world.surface("KNOT")
-    return any(re.search(rf"\b{re.escape(knot)}\b", text or "") for text in (task.prompt, task.example))
+    shown = (task.prompt, task.example)
+    return any(re.search(rf"\b{re.escape(knot)}\b", text or "") for text in shown)
 
 
 def answers(task: Task, world: World) -> list[str]:
