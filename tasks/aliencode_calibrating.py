@@ -162,18 +162,38 @@ def _comparison(op: str) -> tuple[tuple[str, ...], list[str], list[str]]:
     return ("a", "b"), bodies, tests
 
 
+def _arrangements(params: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """The arguments as given, then arranged to undo a world that reverses
+    them, rotates them either way or swaps the first two."""
+    out = [params, params[::-1], params[-1:] + params[:-1], params[1:] + params[:1],
+           params[1::-1] + params[2:]]
+    return list(dict.fromkeys(out))
+
+
 def _variadic(op: str, k: int) -> tuple[tuple[str, ...], list[str], list[str]]:
-    """STRAND, KNOT, FUSE of k values: in order, or reversed."""
+    """STRAND, KNOT, FUSE of k values, their arguments arranged (see
+    _arrangements); checked on distinct values, every position read back."""
     params = tuple(f"a{i}" for i in range(k))
-    bodies = [_ret(f"{op}({', '.join(params)})")]
-    if k < 2:
+    bodies = [_ret(f"{op}({', '.join(args)})") for args in _arrangements(params)]
+    if len(bodies) == 1:
         return params, bodies, []
-    bodies.append(_ret(f"{op}({', '.join(reversed(params))})"))
-    probe = f"f({', '.join([n(1)] + [n(2)] * (k - 1))})"
-    test = {"STRAND": _eq(f"EXPEL({probe})", n(2)),
-            "KNOT": _eq(f"cal_PLUCK({probe}, {n(0)})", n(1)),
-            "FUSE": _eq(f"cal_PLUCK({probe}, {n(0)})", f"FUSE({n(1)})")}[op]
-    return params, bodies, [test]
+    top = 9 if op == "FUSE" else NUMBERS - 1  # FUSE: one digit per value
+    values = [n(min(i + 1, top)) for i in range(k)]
+    probe = f"f({', '.join(values)})"
+    if op == "STRAND":
+        return params, bodies, [f"cal_{op}_{k}_t(f)"]
+    shown = (lambda v: f"FUSE({v})") if op == "FUSE" else (lambda v: v)
+    tests = [_eq(f"cal_PLUCK({probe}, {n(i)})", shown(values[i])) for i in range(min(k, top))]
+    return params, bodies, tests
+
+
+def _strand_test(k: int) -> str:
+    """A list's elements read back from its end (EXPEL), so the check needs no PLUCK."""
+    values = [n(min(i + 1, NUMBERS - 1)) for i in range(k)]
+    lines = [f"CRAFT cal_STRAND_{k}_t(f):", f"    SET xs AS f({', '.join(values)})"]
+    for v in reversed(values[1:]):
+        lines += [f"    UPON cal_not({_eq('EXPEL(xs)', v)}):", "        DELIVER none"]
+    return "\n".join(lines + [f"    DELIVER {_eq('EXPEL(xs)', values[0])}"])
 
 
 def _extreme(op: str, k: int) -> tuple[tuple[str, ...], list[str], list[str]]:
@@ -221,7 +241,7 @@ def _positions(key: str) -> tuple[tuple[str, ...], list[str], list[str]]:
         return ("s", "lo", "hi"), bodies, tests
     if key == "EXTENT_1":
         bodies = [_ret(f"EXTENT({hi})") for hi in _shifts("hi")]
-        bodies += [_ret(f"EXTENT({lo}, hi)") for lo in ("cal_NEG_1", n(1))]
+        bodies += [_ret(f"EXTENT({lo}, hi)") for lo in (n(0), "cal_NEG_1", n(1))]
         tests = [_eq(f"f({n(3)})", _list(n(0), n(1), n(2))), _eq(f"f({n(0)})", "STRAND()")]
         return ("hi",), bodies, tests
     if key == "EXTENT_2":
@@ -316,7 +336,8 @@ def _aggregate(key: str) -> tuple[tuple[str, ...], list[str], list[str]]:
         bodies = [_ret("ORDER(s)"), _ret("cal_REV(ORDER(s))")]
         return ("s",), bodies, [_eq(f"f({_list(n(2), n(3), n(1))})", three)]
     if key == "GATHER":
-        bodies = [_ret("GATHER(s)"), _ret("GATHER(GATHER(s))"), _ret("cal_REV(GATHER(s))")]
+        bodies = [_ret("GATHER(s)"), _ret("GATHER(GATHER(s))"), _ret("cal_REV(GATHER(s))"),
+                  _ret(f"cal_CARVE_2(s, {n(0)})")]
         return ("s",), bodies, [_eq(f"f({three})", three)]
     if key == "ANNEX":
         return ("s", "v"), [_ret("ANNEX(s, v)"), _ANNEX_MOVED], ["cal_ANNEX_t(f)"]
@@ -390,6 +411,8 @@ def _block(key: str, literals: dict[str, str], emit: str) -> str:
     else:
         spec = _aggregate(key)
     tests = {"IMPRINT": _IMPRINT_TEST, "ANNEX": _ANNEX_TEST}.get(key, "")
+    if base == "STRAND" and len(spec[1]) > 1:
+        tests = _strand_test(int(arity))
     return "\n".join(([tests] if tests else []) + _picker(key, *spec))
 
 
