@@ -53,8 +53,6 @@ MAIN = "cal_main"
 NUMBERS = 11  # the kernel derives 0..10 from lengths
 EMIT_MODES = ("line", "padded")  # see the module docstring
 COMPARE = {"AKIN": "==", "APART": "!=", "OVER": ">", "UNDER": "<", "ATOP": ">=", "BENEATH": "<="}
-_TRUTH = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, ">": lambda a, b: a > b,
-          "<": lambda a, b: a < b, ">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b}
 VARIADIC = ("STRAND", "KNOT", "FUSE", "NADIR", "APEX", "EMIT", "CARVE", "EXTENT")
 _KEY = re.compile(r"\bcal_([A-Z]+(?:_[A-Z]+)*(?:_\d+)?)")
 
@@ -79,9 +77,13 @@ def _kernel() -> str:
              "CRAFT cal_falsity():", "    UPON YES:", "        DELIVER NO", "    DELIVER YES",
              "SET cal_no AS cal_falsity()",
              "CRAFT cal_not(x):", "    UPON x:", "        DELIVER cal_no", "    DELIVER cal_yes"]
+    # A world whose GAUGE counts c too many still measures differences
+    # right: the numbers are lengths less the length of the empty list.
+    lines += ["CRAFT cal_empty():", "    DELIVER GAUGE(STRAND())", "SET cal_gauge0 AS cal_empty()"]
     for k in range(NUMBERS):
         lines += [f"CRAFT cal_count{k}():",
-                  f"    DELIVER GAUGE(STRAND({', '.join(['cal_yes'] * k)}))",
+                  f"    SET m AS GAUGE(STRAND({', '.join(['cal_yes'] * k)}))",
+                  "    UPON cal_gauge0:", "        DELIVER WEAVE(m, cal_gauge0)", "    DELIVER m",
                   f"SET {n(k)} AS cal_count{k}()"]
     bodies = ["DELIVER AKIN(a, b)", "DELIVER cal_not(AKIN(a, b))", "DELIVER cal_not(APART(a, b))",
               "DELIVER APART(a, b)"]
@@ -150,16 +152,23 @@ def _arithmetic(op: str) -> tuple[tuple[str, ...], list[str], list[str]]:
     return ("a", "b"), bodies, tests
 
 
-def _comparison(op: str) -> tuple[tuple[str, ...], list[str], list[str]]:
-    """A comparison: any of the six, operands either way, negated or not."""
-    bodies = [_ret(f"{op}(a, b)")]
+def _less() -> tuple[tuple[str, ...], list[str], list[str]]:
+    """The manual's a < b: UNDER, else any comparison with its operands
+    either way, negated or not (the six cover every order a world swaps in)."""
+    bodies = [_ret("UNDER(a, b)")]
     for other in COMPARE:
         for args in ("a, b", "b, a"):
             bodies += [_ret(f"{other}({args})"), _ret(f"cal_not({other}({args}))")]
-    truth = _TRUTH[COMPARE[op]]
-    tests = [_eq(f"f({n(x)}, {n(y)})", "cal_yes" if truth(x, y) else "cal_no")
+    tests = [_eq(f"f({n(x)}, {n(y)})", "cal_yes" if x < y else "cal_no")
              for x, y in ((1, 2), (2, 1), (2, 2))]
     return ("a", "b"), bodies, tests
+
+
+# Every comparison from the calibrated less-than and equality: one calibration
+# serves all six, which keeps the library small.
+_FROM_LESS = {"UNDER": "cal_LESS(a, b)", "OVER": "cal_LESS(b, a)",
+              "ATOP": "cal_not(cal_LESS(a, b))", "BENEATH": "cal_not(cal_LESS(b, a))",
+              "AKIN": "cal_eq(a, b)", "APART": "cal_not(cal_eq(a, b))"}
 
 
 def _arrangements(params: tuple[str, ...]) -> list[tuple[str, ...]]:
@@ -332,6 +341,9 @@ def _aggregate(key: str) -> tuple[tuple[str, ...], list[str], list[str]]:
                  _eq(f"f({_list('cal_yes', 'cal_yes')})", "cal_yes"),
                  _eq(f"f({_list('cal_no', 'cal_no')})", "cal_no")]
         return ("s",), bodies, tests
+    if key == "GAUGE":
+        bodies = [_ret("GAUGE(s)"), _ret("WEAVE(GAUGE(s), cal_gauge0)")]
+        return ("s",), bodies, [_eq("f(STRAND())", n(0)), _eq(f"f({three})", n(3))]
     if key == "ORDER":
         bodies = [_ret("ORDER(s)"), _ret("cal_REV(ORDER(s))")]
         return ("s",), bodies, [_eq(f"f({_list(n(2), n(3), n(1))})", three)]
@@ -364,7 +376,7 @@ def _minus_one() -> str:
 SET cal_MINUS AS cal_MINUS_mk()"""
 
 
-_PLAIN = {"GAUGE": ("s",), "EXPEL": ("s",), "STRAIN": ("p", "s")}  # trusted or never changed
+_PLAIN = {"EXPEL": ("s",), "STRAIN": ("p", "s")}  # operations no compensation is tried for
 
 
 def _block(key: str, literals: dict[str, str], emit: str) -> str:
@@ -400,7 +412,9 @@ def _block(key: str, literals: dict[str, str], emit: str) -> str:
     if key in ("WEAVE", "ADD", "ADDRAW", "PARE", "HALVE", "RESIDUE", "COIL", "FRACTURE"):
         spec = _arithmetic(key)
     elif key in COMPARE:
-        spec = _comparison(key)
+        return f"CRAFT cal_{key}(a, b):\n    DELIVER {_FROM_LESS[key]}"
+    elif key == "LESS":
+        spec = _less()
     elif base in ("STRAND", "KNOT", "FUSE"):
         spec = _variadic(base, int(arity))
     elif base in ("NADIR", "APEX"):

@@ -79,6 +79,25 @@ actual = "(reverse s)"
 scope = "function"
 """
 
+# Lengths are what the library's numbers come from: a GAUGE that counts one
+# more still measures differences right.
+GAUGED = """format = 1
+name = "gauged"
+language = "aliencode"
+
+[[rules]]
+id = "G1"
+name = "GAUGE counts one more"
+target = "GAUGE"
+actual = "(+ (len seq) 1)"
+
+[[rules]]
+id = "G2"
+name = "SHATTER is off by two"
+target = "SHATTER"
+actual = "(+ (+ a b) 2)"
+"""
+
 SUM_PROGRAM = """SET t AS 0
 SET words AS STRAND()
 SWEEP x IN STRAND(1, 2, 3, 10):
@@ -89,11 +108,27 @@ EMIT(t, WEAVE(t, 20), PLUCK(words, -1), GAUGE(words), 2.5, YES)
 """
 
 
+def world_file(tmp_path_factory, name: str, text: str):
+    path = tmp_path_factory.mktemp("worlds") / f"{name}.toml"
+    path.write_text(text)
+    return load(str(path))
+
+
 @pytest.fixture(scope="module")
 def skewed(tmp_path_factory):
-    path = tmp_path_factory.mktemp("worlds") / "skewed.toml"
-    path.write_text(SKEWED)
-    return load(str(path))
+    return world_file(tmp_path_factory, "skewed", SKEWED)
+
+
+@pytest.fixture(scope="module")
+def gauged(tmp_path_factory):
+    return world_file(tmp_path_factory, "gauged", GAUGED)
+
+
+def test_numbers_and_lengths_survive_a_gauge_that_counts_one_more(gauged):
+    source = library({"GAUGE", "ADD"}, {}, "line") + "EMIT(cal_GAUGE(STRAND(1, 2)), cal_ADD(2, 3))\n"
+    assert run_source(source, gauged).output == "2 5"
+    answer = rewritten(SUM_PROGRAM, whole(SUM_PROGRAM), STANDARD, "line")
+    assert run_source(answer, gauged).output == run_source(SUM_PROGRAM, STANDARD).output
 
 
 @pytest.mark.parametrize("key, call, want", [
@@ -103,6 +138,7 @@ def skewed(tmp_path_factory):
     ("PLUCK", "cal_PLUCK(STRAND(5, 6, 7), 0)", "5"),
     ("UNDER", "cal_UNDER(2, 2)", "False"),
     ("FUSE_2", 'cal_FUSE_2("ab", 3)', "ab3"),
+    ("OVER", "cal_OVER(3, 3)", "False"),
 ])
 def test_a_library_craft_recovers_the_manual_meaning(skewed, key, call, want):
     # the call stands at top level, where this world's literals are the manual's
