@@ -130,6 +130,20 @@ def _minus1(x: str) -> str:
     return f"cal_WEAVE({x}, {n(1)})"
 
 
+# a × b for an integer b, as b additions: for a world whose PARE adds or subtracts
+_TIMES = f"""SET r AS {n(0)}
+SET k AS {n(0)}
+SET m AS b
+UPON cal_LESS(b, {n(0)}):
+    SET m AS cal_WEAVE({n(0)}, b)
+WHILE cal_LESS(k, m):
+    SET r AS cal_ADD(r, a)
+    SET k AS {_plus1('k')}
+UPON cal_LESS(b, {n(0)}):
+    DELIVER cal_WEAVE({n(0)}, r)
+DELIVER r"""
+
+
 def _arithmetic(op: str) -> tuple[tuple[str, ...], list[str], list[str]]:
     """Binary arithmetic on numbers: itself, swapped, offset by what it gives
     on zeros, or rebuilt (a + b as a - (0 - b))."""
@@ -148,6 +162,8 @@ def _arithmetic(op: str) -> tuple[tuple[str, ...], list[str], list[str]]:
         bodies.append(_ret(f"cal_WEAVE({raw}(a, b), {zero})"))
     if op == "ADD":
         bodies.append(_ret(f"cal_WEAVE(a, cal_WEAVE({n(0)}, b))"))
+    if op == "PARE":
+        bodies.append(_TIMES)
     tests = [_eq(f"f({n(x)}, {n(y)})", n(z)) for x, y, z in cases]
     return ("a", "b"), bodies, tests
 

@@ -65,6 +65,12 @@ target = "FUSE"
 actual = '(join "" (reverse args))'
 
 [[rules]]
+id = "S10"
+name = "PARE adds"
+target = "PARE"
+actual = "(+ a b)"
+
+[[rules]]
 id = "S8"
 name = "Integer literals are larger"
 target = "literal.int"
@@ -125,7 +131,8 @@ def gauged(tmp_path_factory):
 
 
 def test_numbers_and_lengths_survive_a_gauge_that_counts_one_more(gauged):
-    source = library({"GAUGE", "ADD"}, {}, "line") + "EMIT(cal_GAUGE(STRAND(1, 2)), cal_ADD(2, 3))\n"
+    source = library({"GAUGE", "ADD"}, {}, "line")
+    source += "EMIT(cal_GAUGE(STRAND(1, 2)), cal_ADD(2, 3))\n"
     assert run_source(source, gauged).output == "2 5"
     answer = rewritten(SUM_PROGRAM, whole(SUM_PROGRAM), STANDARD, "line")
     assert run_source(answer, gauged).output == run_source(SUM_PROGRAM, STANDARD).output
@@ -139,6 +146,7 @@ def test_numbers_and_lengths_survive_a_gauge_that_counts_one_more(gauged):
     ("UNDER", "cal_UNDER(2, 2)", "False"),
     ("FUSE_2", 'cal_FUSE_2("ab", 3)', "ab3"),
     ("OVER", "cal_OVER(3, 3)", "False"),
+    ("PARE", "cal_PARE(4, -3)", "-12"),
 ])
 def test_a_library_craft_recovers_the_manual_meaning(skewed, key, call, want):
     # the call stands at top level, where this world's literals are the manual's
