@@ -18,8 +18,9 @@ Why it is built the way it is:
   SWEEP of its own, only calls of library CRAFTs (a whole program runs inside
   a CRAFT).
 * Truthiness (UPON, WHILE) and function calls are no sites: they are the
-  trusted core, with GAUGE (lengths give the numbers everything is checked on)
-  and the equality the kernel picks among AKIN/APART forms.
+  trusted core, with lengths (differences of GAUGE, so a GAUGE that counts too
+  many still serves) giving the numbers everything is checked on, and the
+  equality the kernel picks among AKIN/APART forms.
 * BOND and RIFT are rebuilt from truthiness; their second operand becomes a
   CRAFT defined just before the statement (CRAFTs read the variables they see
   when called), so it is still evaluated only when the manual evaluates it.
@@ -30,10 +31,13 @@ Why it is built the way it is:
 * EMIT prints one joined line, so rules that reorder its values do nothing;
   a second answer prints an empty value before the line, which survives a
   world that leaves out EMIT's first value.
+* A private call's tuples are built by the world's KNOT and meant in the order
+  of its arguments: when the task shows KNOT, further answers read tuples
+  through the layout the library measures on KNOT, and build them with it.
 
-Known gaps: a world whose GAUGE, truthiness-producing equality or EXPEL is
-changed, or whose WEAVE adds or multiplies, misleads the kernel; tuples built
-by a world's KNOT in a private call are read in the world's layout.
+Known gaps: the kernel trusts EXPEL and the raw WEAVE of two lengths (a world
+changing GAUGE and WEAVE together misleads it); SHATTER of two tuples is taken
+for a sum; there is no search beyond the fixed candidates below.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ PREFIX = "cal_"
 MAIN = "cal_main"
 NUMBERS = 11  # the kernel derives 0..10 from lengths
 EMIT_MODES = ("line", "padded")  # see the module docstring
-COMPARE = {"AKIN": "==", "APART": "!=", "OVER": ">", "UNDER": "<", "ATOP": ">=", "BENEATH": "<="}
+COMPARE = ("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH")
 VARIADIC = ("STRAND", "KNOT", "FUSE", "NADIR", "APEX", "EMIT", "CARVE", "EXTENT")
 _KEY = re.compile(r"\bcal_([A-Z]+(?:_[A-Z]+)*(?:_\d+)?)")
 
@@ -65,8 +69,8 @@ def n(k: int) -> str:
     return f"cal_n{k}"
 
 
-def _indent(lines: list[str], depth: int = 1) -> list[str]:
-    return ["    " * depth + line for line in lines]
+def _indent(lines: list[str]) -> list[str]:
+    return ["    " + line for line in lines]
 
 
 def _kernel() -> str:
@@ -395,40 +399,41 @@ SET cal_MINUS AS cal_MINUS_mk()"""
 _PLAIN = {"EXPEL": ("s",), "STRAIN": ("p", "s")}  # operations no compensation is tried for
 
 
+def _constant(key: str, source: str) -> str:
+    """cal_<key>, computed once in a CRAFT body (where the library is calibrated)."""
+    made = f"cal_{key}_mk"
+    return f"CRAFT {made}():\n    DELIVER {source}\nSET cal_{key} AS {made}()"
+
+
+def _short_circuit(key: str) -> str:
+    """BOND and RIFT as the manual's short circuit, from truthiness alone."""
+    first, second = ("th()", "a") if key == "BOND" else ("a", "th()")
+    return f"CRAFT cal_{key}(a, th):\n    UPON a:\n        DELIVER {first}\n    DELIVER {second}"
+
+
 def _block(key: str, literals: dict[str, str], emit: str) -> str:
     """The library source defining cal_<key>."""
     base, _, arity = key.rpartition("_") if key[-1].isdigit() else (key, "", "")
-    if key.startswith(("INT_", "NEG_")):
-        sign = -1 if key.startswith("NEG_") else 1
-        literals = {key: _int_literal(sign * int(arity))}
+    if base in ("INT", "NEG"):
+        return _constant(key, _int_literal((-1 if base == "NEG" else 1) * int(arity)))
     if key in literals:
-        made = f"cal_{key}_mk"
-        return f"CRAFT {made}():\n    DELIVER {literals[key]}\nSET cal_{key} AS {made}()"
-    if key == "SP":
-        return 'CRAFT cal_SP_mk():\n    DELIVER " "\nSET cal_SP AS cal_SP_mk()'
-    if key in ("BOND", "RIFT"):  # the manual's short circuit, from truthiness alone
-        first, second = ("th()", "a") if key == "BOND" else ("a", "th()")
-        return (f"CRAFT cal_{key}(a, th):\n    UPON a:\n        DELIVER {first}\n"
-                f"    DELIVER {second}")
-    extra = {"REV": _REVERSED, "CONCAT": _CONCAT, "SHATTER": _SHATTER, "TPLUCK": _TPLUCK}
-    if key == "LAYOUT":
-        return _layout()
-    if key == "MINUS":
-        return _minus_one()
-    if base == "RAWKNOT":
-        params = [f"a{i}" for i in range(int(arity))]
-        return f"CRAFT cal_{key}({', '.join(params)}):\n    DELIVER KNOT({', '.join(params)})"
-    if key in extra:
-        return extra[key]
-    if key == "EMIT_" + arity and arity:
-        return _emit(int(arity), emit)
+        return _constant(key, literals[key])
+    fixed = {"SP": lambda: _constant(key, '" "'), "LAYOUT": _layout, "MINUS": _minus_one,
+             "BOND": lambda: _short_circuit(key), "RIFT": lambda: _short_circuit(key),
+             "REV": lambda: _REVERSED, "CONCAT": lambda: _CONCAT, "SHATTER": lambda: _SHATTER,
+             "TPLUCK": lambda: _TPLUCK, "EMIT": lambda: _emit(int(arity), emit)}
+    if base in fixed:
+        return fixed[base]()
+    if base == "RAWKNOT":  # the world's own layout (see _TPLUCK)
+        params = tuple(f"a{i}" for i in range(int(arity)))
+        return "\n".join(_picker(key, params, [_ret(f"KNOT({', '.join(params)})")], []))
     if key in _PLAIN:
         params = _PLAIN[key]
         return "\n".join(_picker(key, params, [_ret(f"{key}({', '.join(params)})")], []))
+    if key in COMPARE:
+        return f"CRAFT cal_{key}(a, b):\n    DELIVER {_FROM_LESS[key]}"
     if key in ("WEAVE", "ADD", "ADDRAW", "PARE", "HALVE", "RESIDUE", "COIL", "FRACTURE"):
         spec = _arithmetic(key)
-    elif key in COMPARE:
-        return f"CRAFT cal_{key}(a, b):\n    DELIVER {_FROM_LESS[key]}"
     elif key == "LESS":
         spec = _less()
     elif base in ("STRAND", "KNOT", "FUSE"):
