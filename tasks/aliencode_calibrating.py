@@ -73,9 +73,9 @@ def _indent(lines: list[str]) -> list[str]:
     return ["    " + line for line in lines]
 
 
-def _kernel() -> str:
-    """Booleans from truthiness, numbers from lengths, and equality: the
-    AKIN/APART form that tells equal from different lengths and lists."""
+def _kernel(numbers: set[int]) -> str:
+    """Booleans from truthiness, the numbers asked for from lengths, and
+    equality: the AKIN/APART form that tells equal from different lengths and lists."""
     lines = ["CRAFT cal_truth():", "    UPON YES:", "        DELIVER YES", "    DELIVER NO",
              "SET cal_yes AS cal_truth()",
              "CRAFT cal_falsity():", "    UPON YES:", "        DELIVER NO", "    DELIVER YES",
@@ -84,7 +84,7 @@ def _kernel() -> str:
     # A world whose GAUGE counts c too many still measures differences
     # right: the numbers are lengths less the length of the empty list.
     lines += ["CRAFT cal_empty():", "    DELIVER GAUGE(STRAND())", "SET cal_gauge0 AS cal_empty()"]
-    for k in range(NUMBERS):
+    for k in sorted(numbers):
         lines += [f"CRAFT cal_count{k}():",
                   f"    SET m AS GAUGE(STRAND({', '.join(['cal_yes'] * k)}))",
                   "    UPON cal_gauge0:", "        DELIVER WEAVE(m, cal_gauge0)", "    DELIVER m",
@@ -510,7 +510,10 @@ def library(keys: set[str], literals: dict[str, str], emit: str) -> str:
 
     for key in sorted(keys):
         visit(key)
-    return _kernel() + "".join(texts[key] + "\n" for key in ordered)
+    body = "".join(texts[key] + "\n" for key in ordered)
+    # the task code walks sequences with 0 and 1; equality is checked on 1 and 2
+    numbers = {0, 1, 2} | {int(k) for k in re.findall(r"\bcal_n(\d+)\b", body)}
+    return _kernel(numbers) + body
 
 
 # -- the rewrite of a solution onto the library -------------------------------------------
