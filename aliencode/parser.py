@@ -316,11 +316,13 @@ class Parser:
         except Exception as exc:  # noqa: BLE001 - a failure of ours, reported without host detail
             raise internal_error(exc) from None
 
-    def tokens(self, source: str, limits: Limits | None = None) -> int:
+    def tokens(self, source: str, limits: Limits | None = None, stop_after: int | None = None) -> int:
         """How many tokens `source` holds: names, keywords, numbers, strings
         and punctuation; comments, line breaks and indentation are free (the
-        unit of an answer's source budget). Raises AlienSyntaxError where
-        the text does not lex, or beyond the limits' source size and tokens."""
+        unit of an answer's source budget). With `stop_after`, counting stops
+        at the first token past it (enough to know the text is over a
+        budget). Raises AlienSyntaxError where the text does not lex, or
+        beyond the limits' source size and tokens."""
         limits = limits or Limits()
         if len(source) > limits.max_source:
             raise too_large(f"source size of {limits.max_source} characters")
@@ -328,7 +330,13 @@ class Parser:
         layout = self._lark.options.postlex
         layout.budget = _Budget(limits, time.monotonic() + limits.wall_seconds)
         try:
-            return sum(1 for tok in self._lark.lex(text + "\n") if tok.type not in _LAYOUT)
+            count = 0
+            for tok in self._lark.lex(text + "\n"):
+                if tok.type not in _LAYOUT:
+                    count += 1
+                    if stop_after is not None and count > stop_after:
+                        break
+            return count
         except AlienSyntaxError:
             raise
         except UnexpectedInput as exc:
@@ -405,9 +413,10 @@ def parser_for(keywords: Mapping[str, str] | None = None) -> Parser:
     return _parser_for(tuple(sorted((keywords or {}).items())))
 
 
-def token_count(source: str, keywords: Mapping[str, str] | None = None, limits: Limits | None = None) -> int:
+def token_count(source: str, keywords: Mapping[str, str] | None = None, limits: Limits | None = None,
+                stop_after: int | None = None) -> int:
     """The tokens of `source` (see `Parser.tokens`)."""
-    return parser_for(keywords).tokens(source, limits)
+    return parser_for(keywords).tokens(source, limits, stop_after)
 
 
 def parse(source: str, keywords: Mapping[str, str] | None = None, limits: Limits | None = None,

@@ -1,10 +1,12 @@
 """What knowing nothing of the world scores on the shipped main banks.
 
-    python benchmarks/validity.py [--keep DIR]
+    python benchmarks/validity.py [--keep DIR] [--world LANGUAGE:PATH ...] [--no-episode]
 
-Prints, for the main AlienCode and AlienLogic banks, each trivial strategy's
-accuracy, the floor and the flagged tasks (tasks.validity.battery), with the
-battery's time; then runs the constant-printing strategy through the real
+Prints, for the main AlienCode and AlienLogic banks and each world given
+with --world (a world file, graded against the bank beside it, e.g.
+`--world aliencode:/tmp/gen-a/world.toml`), each strategy's accuracy, the
+floor and the flagged tasks (tasks.validity.battery), with the battery's
+CPU time; then, unless --no-episode, runs the constant-printing strategy through the real
 protocol (condition `direct`: milestone M0 only, every task answered three
 times, answers extracted and graded as for any system): it answers a task that
 shows a whole program's inputs (or needs none) with a CRAFT that prints the
@@ -31,7 +33,7 @@ from alienworlds.episode import Episode, Settings  # noqa: E402
 from alienworlds.episode.agents import Request, ScriptedAgent  # noqa: E402
 from alienworlds.episode.aliencode_env import AlienCodeEnvironment  # noqa: E402
 from alienworlds.tasks.aliencode_validity import manual_prediction, printers  # noqa: E402
-from alienworlds.tasks.bank import load_bank  # noqa: E402
+from alienworlds.tasks.bank import load_bank, own_bank_path  # noqa: E402
 from alienworlds.tasks.validity import battery  # noqa: E402
 
 
@@ -50,8 +52,10 @@ class ConstantPrinter(ScriptedAgent):
         return env.naive_reply(request.task)
 
 
-def show(label: str, validity) -> None:
-    print(f"{label}: {validity.tasks} tasks, battery {validity.seconds:.2f} s")
+def show(label: str, world, bank) -> None:
+    start = time.process_time()
+    validity = battery(world, bank)
+    print(f"{label}: {validity.tasks} tasks, battery {time.process_time() - start:.2f} s CPU")
     for name, score in validity.strategies.items():
         print(f"  {name:<15} {score.accuracy:6.1f}%  ({len(score.passed)} tasks)")
     print(f"  floor {validity.floor:.1f}%; flagged: {', '.join(validity.flagged) or 'none'}")
@@ -60,9 +64,20 @@ def show(label: str, validity) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", metavar="DIR", help="keep the printer's episode in DIR")
+    parser.add_argument("--world", action="append", default=[], metavar="LANGUAGE:PATH",
+                        help="also measure this world file against the bank beside it")
+    parser.add_argument("--no-episode", action="store_true", help="skip the constant printer's episode")
     args = parser.parse_args()
-    show("AlienCode main", battery(load("main"), load_bank("aliencode", "main")))
-    show("AlienLogic main", battery(load_world("main"), load_bank("alienlogic", "main")))
+    show("AlienCode main", load("main"), load_bank("aliencode", "main"))
+    show("AlienLogic main", load_world("main"), load_bank("alienlogic", "main"))
+    for spec in args.world:
+        language, _, path = spec.partition(":")
+        if language not in ("aliencode", "alienlogic") or not path:
+            parser.error(f"--world takes LANGUAGE:PATH with LANGUAGE aliencode or alienlogic, not {spec!r}")
+        world = load(path) if language == "aliencode" else load_world(path)
+        show(f"{language} {path}", world, load_bank(language, world.name, own_bank_path(language, world)))
+    if args.no_episode:
+        return
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="validity-bench-"))
     shutil.rmtree(root / "printer", ignore_errors=True)
     env = AlienCodeEnvironment("main")

@@ -53,10 +53,11 @@ class Budget:
         return {"tokens": self.tokens, "steps": self.steps}
 
 
-def tokens_of(source: str, world: World) -> int | None:
-    """The tokens of `source` in the world's keywords; None when it does not lex."""
+def tokens_of(source: str, world: World, stop_after: int | None = None) -> int | None:
+    """The tokens of `source` in the world's keywords (counting stops at the
+    first past `stop_after`); None when it does not lex that far."""
     try:
-        return token_count(source, world.keywords)
+        return token_count(source, world.keywords, stop_after=stop_after)
     except AlienSyntaxError:
         return None
 
@@ -69,8 +70,8 @@ def derive(solution_tokens: list[int], run_steps: list[int]) -> Budget:
     return Budget(ceil(TOKEN_MARGIN * most_tokens) + TOKEN_SLACK, STEP_MARGIN * most_steps + STEP_SLACK)
 
 
-def over_tokens(tokens: int, budget: Budget) -> str:
-    return f"over the answer budget: {tokens} tokens of code, at most {budget.tokens} allowed"
+def over_tokens(budget: Budget) -> str:
+    return f"over the answer budget: more than {budget.tokens} tokens of code"
 
 
 def over_steps(budget: Budget) -> str:

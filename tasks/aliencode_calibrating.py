@@ -45,6 +45,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
@@ -492,6 +493,12 @@ def _deps(key: str, text: str) -> list[str]:
 
 def library(keys: set[str], literals: dict[str, str], emit: str) -> str:
     """The kernel and every block the keys need, each after what it uses."""
+    return "".join(library_pieces(keys, literals, emit))
+
+
+def library_pieces(keys: set[str], literals: dict[str, str], emit: str) -> list[str]:
+    """The library's text in pieces that parse on their own: the kernel,
+    then each block after what it uses."""
     ordered: list[str] = []
     texts: dict[str, str] = {}
     visiting: set[str] = set()
@@ -510,10 +517,17 @@ def library(keys: set[str], literals: dict[str, str], emit: str) -> str:
 
     for key in sorted(keys):
         visit(key)
-    body = "".join(texts[key] + "\n" for key in ordered)
+    blocks = [texts[key] + "\n" for key in ordered]
     # the task code walks sequences with 0 and 1; equality is checked on 1 and 2
-    numbers = {0, 1, 2} | {int(k) for k in re.findall(r"\bcal_n(\d+)\b", body)}
-    return _kernel(numbers) + body
+    numbers = {0, 1, 2} | {int(k) for block in blocks for k in re.findall(r"\bcal_n(\d+)\b", block)}
+    return [_kernel(numbers), *blocks]
+
+
+@lru_cache(maxsize=2048)
+def _parsed(piece: str) -> tuple[s.Stmt, ...]:
+    """A library piece's statements: pieces recur across tasks and answers,
+    and parsing them again each time cost most of the strategy's time."""
+    return parse(piece, {}).body
 
 
 # -- the rewrite of a solution onto the library -------------------------------------------
@@ -697,8 +711,8 @@ def rewritten(source: str, task: Task, world: World, emit: str, world_tuples: bo
                 s.ExprStmt(_call(MAIN, *args), s.Pos(0, 0)))
     else:
         body = rewriter.body(tree.body)
-    lib = parse(library(rewriter.keys, rewriter.literals, emit), {})
-    return unparse(s.Program(lib.body + body), world.keywords)
+    lib = tuple(st for piece in library_pieces(rewriter.keys, rewriter.literals, emit) for st in _parsed(piece))
+    return unparse(s.Program(lib + body), world.keywords)
 
 
 def _shows_tuples(task: Task, world: World) -> bool:

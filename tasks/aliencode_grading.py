@@ -293,9 +293,9 @@ class AlienCodeGrader:
 
     def _synthesis(self, task: Task, answer: str, expected: list[str], stop_at_failure: bool) -> list[CallGrade]:
         budget = self.budget(task)
-        tokens = tokens_of(answer, self.world)
+        tokens = tokens_of(answer, self.world, stop_after=budget.tokens)
         if tokens is not None and tokens > budget.tokens:
-            return [CallGrade(False, over_tokens(tokens, budget))] * len(expected)
+            return [CallGrade(False, over_tokens(budget))] * len(expected)
         try:
             submission = compile_source(answer, self.world, self.limits)
         except AlienSyntaxError as exc:

@@ -18,6 +18,9 @@
   every system), printed the same ways; every worked example is tried, a
   superset of the one closest to the task.
 * `variants`: the bank's further manual-correct solutions.
+* `self-calibrating` (tasks/aliencode_calibrating.py): the naive solution
+  and the variants rewritten onto a run-time library in AlienCode that tests
+  each operation and keeps the first compensation that checks out.
 
 A prediction task is answered with the manual's output (`naive`, `printer`)
 or a worked example's output (`example-copy`).
@@ -34,12 +37,13 @@ import time
 from aliencode import AlienSyntaxError, Limits, Session, World, compile_source, parse
 from aliencode import syntax as s
 
+from .aliencode_calibrating import answers as calibrated
 from .aliencode_grading import AlienCodeGrader, BankProblem, compile_binding, manual_world, program_output, run_pair
 from .bank import Bank, Task
 from .compare import normalise
 from .validity import Validity, tally
 
-STRATEGIES = ("naive", "wrapped", "literal-free", "printer", "example-copy", "variants")
+STRATEGIES = ("naive", "wrapped", "literal-free", "printer", "example-copy", "variants", "self-calibrating")
 WRAPPER = "trivial_main"
 PRINTER = "trivial_print"
 SMALL = 12  # integers up to this are written as GAUGE(STRAND(YES, ...)) directly
@@ -241,6 +245,7 @@ def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[st
         out["printer"] = printers(predicted, task, world)
     out["example-copy"] = [answer for text in dict.fromkeys(worked_outputs) for answer in printers(text, task, world)]
     out["variants"] = list(task.variants)
+    out["self-calibrating"] = calibrated(task, world)
     return out
 
 
