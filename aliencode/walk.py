@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import syntax as s
 
-_LITERAL_SITES = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
+LITERAL_SITES = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
 
 
 def sites_in(tree: s.Program) -> set[str]:
@@ -17,8 +17,8 @@ def sites_in(tree: s.Program) -> set[str]:
             found.add(node.op)
         elif isinstance(node, s.Sweep):
             found.add("SWEEP")
-        elif type(node) in _LITERAL_SITES:
-            found.add(_LITERAL_SITES[type(node)])
+        elif type(node) in LITERAL_SITES:
+            found.add(LITERAL_SITES[type(node)])
         stack.extend(s.children(node))
     return found
 
