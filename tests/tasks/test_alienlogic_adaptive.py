@@ -1,0 +1,97 @@
+"""The adaptive knowledge-free AlienLogic strategies (DESIGN.md §10.1): their
+answers are deterministic and their proofs are real proofs of their calculus."""
+
+import time
+
+import pytest
+
+from alienlogic import check, load_world, parse_proof
+from alienworlds.ruleset.world import standard_world
+from alienworlds.tasks.alienlogic_adaptive import (CLASSICAL_ONLY, STYLES, Answerer, quartiles,
+                                                   size, strategies, style_world)
+from alienworlds.tasks.alienlogic_grading import REFUSAL_TEXT, logic_tasks
+from alienworlds.tasks.alienlogic_validity import battery
+from alienworlds.tasks.bank import load_bank
+
+WORLD = load_world("main")
+BANK = load_bank("alienlogic", "main")
+TASKS = logic_tasks(BANK)
+
+
+@pytest.fixture(scope="module")
+def answerer() -> Answerer:
+    answerer = Answerer()
+    for task in TASKS:
+        for style in STYLES:
+            answerer.proof(task.theorem, style)
+    return answerer
+
+
+@pytest.fixture(scope="module")
+def validity():
+    return battery(WORLD, BANK)
+
+
+def _answers(answerer: Answerer) -> dict[tuple[str, str], str]:
+    named = strategies(TASKS)
+    return {(name, t.id): strategy(t, answerer) for name, strategy in named.items() for t in TASKS}
+
+
+def test_answers_are_deterministic_and_do_not_read_the_time(answerer, monkeypatch):
+    # a second run with a clock racing ahead (a slow machine) gives the same
+    # answers: the prover's allowance is a count of search steps
+    first = _answers(answerer)
+    ticks = iter(range(0, 10**9, 1000))
+    monkeypatch.setattr(time, "process_time", lambda: float(next(ticks)))
+    assert _answers(Answerer()) == first
+
+
+def test_every_style_answers_every_main_theorem_with_a_checked_proof_or_a_refusal(answerer):
+    standard = standard_world("alienlogic")
+    for task in TASKS:
+        for style in STYLES:
+            text = answerer.proof(task.theorem, style)
+            if text is None:
+                continue
+            proof = parse_proof(text)
+            # a proof in the style's calculus, hence in the standard one, of exactly the task
+            assert check(proof, style_world(style), task=task.theorem).accepted, (task.id, style)
+            assert check(proof, standard, task=task.theorem).accepted, (task.id, style)
+            if style.startswith("intuitionistic"):
+                assert not {s.rule for s in proof.steps} & set(CLASSICAL_ONLY), (task.id, style)
+    # the standard prover proves every theorem of the bank (all are classically valid)
+    assert all(answerer.proof(t.theorem, "standard") for t in TASKS)
+
+
+def test_the_intuitionistic_style_refuses_classical_only_theorems(answerer):
+    by_id = {t.id: t for t in TASKS}
+    # Peirce's law and excluded middle need classical reasoning
+    for task_id in ("L03", "L55"):
+        assert answerer.prove_else_refuse(by_id[task_id].theorem, "intuitionistic") == REFUSAL_TEXT
+        assert answerer.prove_else_refuse(by_id[task_id].theorem, "standard") != REFUSAL_TEXT
+
+
+def test_syntactic_heuristics_split_at_the_quartiles(answerer):
+    assert quartiles([1, 2, 3, 4, 5, 6, 7, 8, 9]) == [3, 5, 7]
+    assert quartiles([4, 4, 4]) == [] and quartiles([]) == []
+    named = strategies(TASKS)
+    cuts = quartiles([size(t.theorem) for t in TASKS])
+    assert cuts and all({f"syntax-size-gt-{k}", f"syntax-size-le-{k}"} <= set(named) for k in cuts)
+    above, below = named[f"syntax-size-gt-{cuts[0]}"], named[f"syntax-size-le-{cuts[0]}"]
+    for task in TASKS:
+        big = size(task.theorem) > cuts[0]
+        # exactly one side refuses, the other answers the standard prover's proof
+        assert (above(task, answerer) == REFUSAL_TEXT) != big
+        assert (below(task, answerer) == REFUSAL_TEXT) == big
+        proving = above if big else below
+        assert proving(task, answerer) == answerer.proof(task.theorem, "standard")
+
+
+def test_the_battery_runs_every_adaptive_strategy(validity):
+    names = set(validity.strategies)
+    assert {"refuse-all", "standard-proof", "standard-prover"} <= names
+    assert {f"prove-else-refuse-{s}" for s in STYLES} <= names
+    assert {"syntax-first-order", "syntax-propositional"} <= names
+    assert any(n.startswith("syntax-size-") for n in names)
+    assert any(n.startswith("syntax-premises-") for n in names)
+
