@@ -1,5 +1,6 @@
 """The adaptive knowledge-free AlienLogic strategies (DESIGN.md §10.1): their
-answers are deterministic and their proofs are real proofs of their calculus."""
+answers are deterministic, their proofs are real proofs of their calculus, and
+on the main bank none of them beats refusing everything."""
 
 import time
 
@@ -95,3 +96,11 @@ def test_the_battery_runs_every_adaptive_strategy(validity):
     assert any(n.startswith("syntax-size-") for n in names)
     assert any(n.startswith("syntax-premises-") for n in names)
 
+
+def test_no_strategy_beats_refusing_everything_on_main(validity):
+    refuse_all = validity.strategies["refuse-all"].accuracy
+    unprovable = [t.id for t in TASKS if not t.provable]
+    assert refuse_all == pytest.approx(100 * len(unprovable) / len(TASKS), abs=1e-3)
+    over = {name: s.accuracy for name, s in validity.strategies.items() if s.accuracy > refuse_all}
+    assert over == {}
+    assert validity.floor == refuse_all
