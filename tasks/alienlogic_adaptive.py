@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from alienlogic import Theorem
+from alienlogic import Theorem, check, compile_world
 from alienlogic.prover import StepClock, prove
 from alienworlds.ruleset.world import Rule, World
 
@@ -46,10 +46,11 @@ PROVER_BUDGET = 14  # the largest proof-tree height tried
 CLASSICAL_ONLY = ("DNE", "LEM")
 
 # The common guards of the patch library (generate/alienlogic/families.toml):
-# the use-once and duplicate-premise guards, which only forbid reusing a line
-# or citing premises together, never conflict with one another or with any
-# citation order, and so can all be obeyed at once by a system that knows
-# only the library; and the limits on box depth for IMPL_I and NOT_I.
+# its use-once guards (an elimination's cited line used once), premises
+# neither reiterated nor asserted inside a box, and IMPL_I and NOT_I closing
+# boxes at most two deep. Each only forbids a step that has a detour, none
+# conflicts with another or with any citation order, so a system that knows
+# only the library can obey them all at once and keep most proofs.
 COMMON_GUARDS: tuple[tuple[str, str], ...] = (
     ("IMPL_E", "(== (times-cited (refline 1)) 0)"),
     ("IMPL_E", "(== (times-cited (refline 2)) 0)"),
@@ -78,6 +79,7 @@ def style_world(style: str) -> World:
         rules += [Rule(id=f"I{i}", name=f"{r} is not intuitionistic", target=r, disabled=True)
                   for i, r in enumerate(CLASSICAL_ONLY, 1)]
     if style.endswith("guarded"):
+        # a world holds nothing beside a disabled rule
         rules += [Rule(id=f"G{i}", name=f"common guard on {target}", target=target, require=expr)
                   for i, (target, expr) in enumerate(COMMON_GUARDS, 1)
                   if target not in CLASSICAL_ONLY or not style.startswith("intuitionistic")]
@@ -171,3 +173,44 @@ def strategies(tasks: list[LogicTask]) -> dict[str, Strategy]:
             lambda task, answerer, style=style: answerer.prove_else_refuse(task.theorem, style))
     out.update(syntactic_strategies(tasks))
     return out
+
+
+# How a battery judges one answer text to one task (True: it passes).
+Grade = Callable[[LogicTask, str], bool]
+
+
+def passes(tasks: list[LogicTask], grade: Grade, answerer: Answerer) -> dict[str, set[str]]:
+    """The ids of the tasks each strategy passes. Strategies often give the
+    same answer, so each distinct text is graded once per task."""
+    named = strategies(tasks)
+    passed: dict[str, set[str]] = {name: set() for name in named}
+    for task in tasks:
+        grades: dict[str, bool] = {}
+        for name, strategy in named.items():
+            answer = strategy(task, answerer)
+            if answer not in grades:
+                grades[answer] = bool(answer) and grade(task, answer)
+            if grades[answer]:
+                passed[name].add(task.id)
+    return passed
+
+
+def above_refusal(tasks: list[LogicTask], passed: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The strategies that pass more tasks than refusing everything does
+    (the unprovable ones), each with the provable tasks it passes."""
+    unprovable = sum(not t.provable for t in tasks)
+    provable = {t.id for t in tasks if t.provable}
+    return {name: ids & provable for name, ids in passed.items() if len(ids) > unprovable}
+
+
+def checker(world: World) -> Grade:
+    """The grade of the strategies' answers (the refusal line, no answer, or
+    one proof) by the world's checker, as the bank's grader gives it: for a
+    bank not written yet (the generator's)."""
+    compiled = compile_world(world)
+
+    def grade(task: LogicTask, text: str) -> bool:
+        if text == REFUSAL_TEXT:
+            return not task.provable
+        return task.provable and check(text, compiled, task=task.theorem).accepted
+    return grade

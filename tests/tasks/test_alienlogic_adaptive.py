@@ -8,8 +8,9 @@ import pytest
 
 from alienlogic import check, load_world, parse_proof
 from alienworlds.ruleset.world import standard_world
-from alienworlds.tasks.alienlogic_adaptive import (CLASSICAL_ONLY, STYLES, Answerer, quartiles,
-                                                   size, strategies, style_world)
+from alienworlds.tasks.alienlogic_adaptive import (CLASSICAL_ONLY, STYLES, Answerer, above_refusal,
+                                                   checker, passes, quartiles, size, strategies,
+                                                   style_world)
 from alienworlds.tasks.alienlogic_grading import REFUSAL_TEXT, logic_tasks
 from alienworlds.tasks.alienlogic_validity import battery
 from alienworlds.tasks.bank import load_bank
@@ -104,3 +105,18 @@ def test_no_strategy_beats_refusing_everything_on_main(validity):
     over = {name: s.accuracy for name, s in validity.strategies.items() if s.accuracy > refuse_all}
     assert over == {}
     assert validity.floor == refuse_all
+
+
+def test_the_generators_grade_agrees_with_the_banks_grader(answerer, validity):
+    # the generator judges a bank before it is written with `checker`; on main it
+    # must give the battery's own numbers
+    passed = passes(TASKS, checker(WORLD), answerer)
+    assert {name: len(ids) for name, ids in passed.items()} == {
+        name: len(s.passed) for name, s in validity.strategies.items() if name in passed}
+    assert above_refusal(TASKS, passed) == {}
+
+
+def test_above_refusal_names_the_strategies_and_the_provable_tasks_they_pass():
+    tasks = [t for t in TASKS if t.id in ("L16", "L27", "L55")]  # provable, provable, unprovable
+    passed = {"a": {"L16", "L27"}, "b": {"L16", "L55"}, "c": {"L55"}}
+    assert above_refusal(tasks, passed) == {"a": {"L16", "L27"}, "b": {"L16"}}
