@@ -9,8 +9,9 @@ and the theorem's syntax. None reads the world file or the references.
 * `prove-else-refuse-<style>`: the prover's proof in a calculus of the style,
   else the refusal line. Styles: `standard` (the standard calculus),
   `intuitionistic` (DNE and LEM disabled), `guarded` (the standard calculus
-  with the library's common guards switched on, so its proofs survive them)
-  and `intuitionistic-guarded` (both).
+  with the library's common guards switched on, so its proofs survive them),
+  `intuitionistic-guarded` (both) and `library-guarded` (every side condition
+  the library offers as the only choice for its rule and slot).
 * `syntax-...`: prove (with the standard prover) or refuse from the
   theorem's syntax alone: its size or the number of its premises
   (`size-gt-k`: prove above k, `size-le-k`: prove at most k, the cuts at the
@@ -24,8 +25,10 @@ result per (theorem, style) for one battery run.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
 
 from alienlogic import Theorem, check, compile_world
 from alienlogic.prover import StepClock, prove
@@ -68,12 +71,32 @@ COMMON_GUARDS: tuple[tuple[str, str], ...] = (
     ("NOT_I", "(<= depth 1)"),
 )
 
-STYLES = ("standard", "intuitionistic", "guarded", "intuitionistic-guarded")
+STYLES = ("standard", "intuitionistic", "guarded", "intuitionistic-guarded", "library-guarded")
+
+
+@cache
+def library_guards() -> tuple[tuple[str, str], ...]:
+    """Every `require` condition of the patch library that is the library's
+    only one for its rule and slot: where the library offers alternatives
+    (citation orders, top level or inside a box) a knowing-nothing system
+    cannot tell which one a world draws, elsewhere it can obey the one there
+    is. The library is public (generate/alienlogic/families.toml)."""
+    # imported here: the generator imports this module
+    from alienworlds.generate.alienlogic.patches import library
+    by_slot: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for patch in library():
+        if patch.require:
+            by_slot[patch.target, patch.slot].append(patch.require)
+    return tuple((target, exprs[0]) for (target, _), exprs in by_slot.items() if len(exprs) == 1)
 
 
 def style_world(style: str) -> World:
     """The calculus the prover runs in for a style: the standard rules with
     the style's rules disabled or guarded."""
+    if style == "library-guarded":
+        return World(name=style, language="alienlogic", rules=tuple(
+            Rule(id=f"G{i}", name=f"library guard on {target}", target=target, require=expr)
+            for i, (target, expr) in enumerate(library_guards(), 1)))
     rules: list[Rule] = []
     if style.startswith("intuitionistic"):
         rules += [Rule(id=f"I{i}", name=f"{r} is not intuitionistic", target=r, disabled=True)

@@ -9,8 +9,8 @@ import pytest
 from alienlogic import check, load_world, parse_proof
 from alienworlds.ruleset.world import standard_world
 from alienworlds.tasks.alienlogic_adaptive import (CLASSICAL_ONLY, STYLES, Answerer, above_refusal,
-                                                   checker, passes, quartiles, size, strategies,
-                                                   style_world)
+                                                   checker, library_guards, passes, quartiles, size,
+                                                   strategies, style_world)
 from alienworlds.tasks.alienlogic_grading import REFUSAL_TEXT, logic_tasks
 from alienworlds.tasks.alienlogic_validity import battery
 from alienworlds.tasks.bank import load_bank
@@ -71,6 +71,17 @@ def test_the_intuitionistic_style_refuses_classical_only_theorems(answerer):
     for task_id in ("L03", "L55"):
         assert answerer.prove_else_refuse(by_id[task_id].theorem, "intuitionistic") == REFUSAL_TEXT
         assert answerer.prove_else_refuse(by_id[task_id].theorem, "standard") != REFUSAL_TEXT
+
+
+def test_library_guards_are_the_conditions_the_library_leaves_no_choice_about():
+    guards = set(library_guards())
+    # one depth limit for IMPL_I, one use-once guard for modus ponens' implication
+    assert ("IMPL_I", "(<= depth 1)") in guards
+    assert ("IMPL_E", "(== (times-cited (refline 2)) 0)") in guards
+    # two citation orders for modus ponens, two scopes for ex falso: a world draws one,
+    # so a system that knows only the library cannot obey either
+    assert not {target for target, expr in guards if "(ref 2)" in expr and target == "IMPL_E"}
+    assert not {expr for target, expr in guards if target == "BOT_E"}
 
 
 def test_syntactic_heuristics_split_at_the_quartiles(answerer):
