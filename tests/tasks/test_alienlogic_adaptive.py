@@ -2,12 +2,12 @@
 answers are deterministic, their proofs are real proofs of their calculus, and
 on the main bank none of them beats refusing everything."""
 
-import time
-
 import pytest
 
 from alienlogic import check, load_world, parse_proof
+from alienlogic.prover import StepClock, prove
 from alienworlds.ruleset.world import standard_world
+from alienworlds.tasks import alienlogic_adaptive as adaptive
 from alienworlds.tasks.alienlogic_adaptive import (CLASSICAL_ONLY, STYLES, Answerer, above_refusal,
                                                    checker, library_guards, passes, quartiles, size,
                                                    strategies, style_world)
@@ -39,13 +39,19 @@ def _answers(answerer: Answerer) -> dict[tuple[str, str], str]:
     return {(name, t.id): strategy(t, answerer) for name, strategy in named.items() for t in TASKS}
 
 
-def test_answers_are_deterministic_and_do_not_read_the_time(answerer, monkeypatch):
-    # a second run with a clock racing ahead (a slow machine) gives the same
-    # answers: the prover's allowance is a count of search steps
-    first = _answers(answerer)
-    ticks = iter(range(0, 10**9, 1000))
-    monkeypatch.setattr(time, "process_time", lambda: float(next(ticks)))
-    assert _answers(Answerer()) == first
+def test_answers_are_deterministic_and_bounded_by_search_steps(answerer, monkeypatch):
+    # a second, fresh run gives the same answers to every task
+    assert _answers(Answerer()) == _answers(answerer)
+    # and the prover's allowance is a count of search steps, never seconds
+    clocks = []
+
+    def spy(*args, **kwargs):
+        clocks.append(kwargs.get("clock"))
+        return prove(*args, **kwargs)
+
+    monkeypatch.setattr(adaptive, "prove", spy)
+    Answerer().proof(TASKS[0].theorem, "standard")
+    assert len(clocks) == 1 and isinstance(clocks[0], StepClock)
 
 
 def test_every_style_answers_every_main_theorem_with_a_checked_proof_or_a_refusal(answerer):
