@@ -49,6 +49,21 @@ CLASSICAL_RULES = ("premise", "assume", "reit", "AND_I", "AND_E1", "AND_E2", "OR
                    "IMPL_E", "NOT_I", "NOT_E", "BOT_E", "DNE", "FORALL_I", "FORALL_E", "EXISTS_I", "EXISTS_E")
 
 
+class StepClock:
+    """A clock that advances one tick per reading. The prover reads its clock
+    every so many search steps (every 256 in the backward search, every 32 in
+    the refutation), so `prove(..., seconds=N, clock=StepClock())` stops after
+    a count of search steps: the same search stops at the same point on any
+    machine, which is what a label or a strategy's answer must not depend on."""
+
+    def __init__(self) -> None:
+        self.ticks = 0
+
+    def __call__(self) -> float:
+        self.ticks += 1
+        return float(self.ticks)
+
+
 @dataclass
 class ProverResult:
     proof: Proof | None

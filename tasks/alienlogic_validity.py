@@ -5,6 +5,9 @@
 * `standard-proof`: the standard calculus' proof: the bank's `naive` proof,
   else the reference when the standard calculus accepts it (a theorem that
   needs no patch).
+* the adaptive strategies of `alienlogic_adaptive`: the prover's own proofs
+  in knowledge-free styles, proving else refusing, and prove/refuse
+  heuristics on the theorem's syntax.
 
 AlienLogic tasks are not flagged: refusing is an answer, so its floor is the
 bank's unprovable share at least. The floor is reported beside every score.
@@ -17,6 +20,7 @@ import time
 from alienlogic import ProofSyntaxError, check
 from alienworlds.ruleset.world import World, standard_world
 
+from .alienlogic_adaptive import Answerer, passes
 from .alienlogic_grading import REFUSAL_TEXT, AlienLogicGrader, LogicTask
 from .bank import Bank
 from .validity import Validity, tally
@@ -46,4 +50,8 @@ def battery(world: World, bank: Bank) -> Validity:
         proof = standard_proof(task, standard)
         if proof is not None and grader.grade(task_id, proof).passed:
             passed["standard-proof"].add(task_id)
+    def grade(task: LogicTask, text: str) -> bool:
+        return grader.grade(task.id, text).passed
+
+    passed |= passes(list(grader.tasks.values()), grade, Answerer())
     return tally([t.id for t in bank.tasks], passed, flag=False, seconds=time.perf_counter() - start)

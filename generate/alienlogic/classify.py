@@ -27,6 +27,7 @@ from alienlogic import Proof, Theorem, check
 from alienlogic.bounded import bounded_search
 from alienlogic.certify import check_certificate, find_certificate
 from alienlogic import prover
+from alienlogic.prover import StepClock
 from alienworlds.ruleset.world import World, standard_world
 from alienworlds.tasks.alienlogic_audit import blocking_patches, first_order, reference_patches
 
@@ -36,21 +37,6 @@ PROVER_BUDGET = 14  # the largest proof-tree height the prover tries
 PROVER_TICKS = 8  # the prover's work allowance: readings of its clock, which it reads every 256 search steps
 LABELS = ("provable", "unprovable")  # what a task can be; unresolved and skipped candidates are not
 CERTIFIER_CANDIDATES = 30  # algebras tried per theorem, in the certifier's fixed order (most certificates are among the first 20)
-
-
-class StepClock:
-    """The prover's clock for the generator: it advances one tick per
-    reading, and the prover reads its clock every so many search steps
-    (every 256 in the backward search, every 32 in the refutation), so the
-    deadline `seconds=PROVER_TICKS` is a count of search steps: the same
-    search stops at the same point on any machine."""
-
-    def __init__(self) -> None:
-        self.ticks = 0
-
-    def __call__(self) -> float:
-        self.ticks += 1
-        return float(self.ticks)
 
 
 def find_proof(world: World, theorem: Theorem) -> Proof | None:

@@ -44,7 +44,9 @@ from alienlogic.world_schema import SCHEMA
 from alienworlds.ruleset.world import World, parse_world
 from alienworlds.tasks.alienlogic_audit import Audit as BankAudit
 from alienworlds.tasks.alienlogic_audit import audit as audit_bank
+from alienworlds.tasks.alienlogic_adaptive import Answerer, Grade, above_refusal, checker, passes
 from alienworlds.tasks.alienlogic_audit import first_order as is_first_order
+from alienworlds.tasks.alienlogic_grading import LogicTask
 from alienworlds.tasks.bank import load_bank
 
 from . import files
@@ -53,7 +55,7 @@ from .patches import PatchSpec, draw, opaque_ids
 from .select import FIRST_ORDER_UNPROVABLE_SHARE, Missing, Shape, examples, select
 from .theorems import Candidate, core, stream
 
-VERSION = "1"
+VERSION = "2"
 PROBES = 400  # candidates whose standard proofs test whether a patch matters
 MIN_WITNESSES = 2  # standard proofs a patch must refuse to be kept
 USABLE_SHARE = 0.7  # of the core theorems a world must still prove
@@ -134,10 +136,12 @@ class Stats:
     trials: Tally = field(default_factory=Tally)
     seconds: Counter = field(default_factory=Counter)  # CPU seconds by stage
     rejected_patches: Counter = field(default_factory=Counter)  # patches drawn and put back, by why
+    left_out: int = 0  # provable tasks left out because a knowledge-free strategy passed them
 
     def as_dict(self) -> dict[str, object]:
         return {"attempts": self.attempts, "final": self.final.as_dict(), "trials": self.trials.as_dict(),
                 "rejected_patches": dict(sorted(self.rejected_patches.items())),
+                "left_out": self.left_out,
                 "cpu_seconds": {k: round(v, 2) for k, v in sorted(self.seconds.items())}}
 
 
@@ -219,6 +223,7 @@ def generate(seed: str, knobs: Knobs = Knobs()) -> Generated:
         return True
 
     rng = random.Random(base + ":patches")
+    answerer = Answerer()  # the strategies' proofs do not depend on the world: one for all drawn
     specs: list[PatchSpec] = []
     shown_nowhere: set[PatchSpec] = set()
     missing: list[str] = []
@@ -247,7 +252,7 @@ def generate(seed: str, knobs: Knobs = Knobs()) -> Generated:
             specs = [spec for spec in specs if spec not in shown_nowhere]
             missing.append(f"world {attempt + 1}: no labelled theorem shows {', '.join(uncovered)}")
             continue
-        found = labels.fill(world, knobs)
+        found = labels.fill(world, knobs, _Balance(checker(world), answerer, stats))
         if isinstance(found, str):  # draw all patches again
             missing.append(f"world {attempt + 1}: {found}")
             specs = []
@@ -282,7 +287,7 @@ class _Labels:
             return True
         return any(rule_id in self.label(i).rules for i in witnesses[:WITNESS_TRIES])
 
-    def fill(self, world: World, knobs: Knobs):
+    def fill(self, world: World, knobs: Knobs, balance: "_Balance"):
         """Label candidates in stream order until a bank can be chosen:
         (tasks, examples), or what is missing."""
         since = 0
@@ -303,18 +308,50 @@ class _Labels:
             if since >= SELECT_EVERY:
                 since = 0
                 try:
-                    return _choose(self.outcomes(), world, knobs, strict=len(self.done) < SOFT_PER_TASK * knobs.theorems)
+                    return _choose(self.outcomes(), world, knobs, balance,
+                                   strict=len(self.done) < SOFT_PER_TASK * knobs.theorems)
                 except Missing:
                     pass
         try:
-            return _choose(self.outcomes(), world, knobs, strict=False)
+            return _choose(self.outcomes(), world, knobs, balance, strict=False)
         except Missing as exc:
             return f"after {len(self.done)} candidates labelled, {exc}"
 
 
-def _choose(outcomes: list[Outcome], world: World, knobs: Knobs, strict: bool):
-    """(tasks, examples), or raise Missing."""
-    chosen = select(outcomes, world, knobs.shape, strict)
+@dataclass
+class _Balance:
+    """What keeps a bank from rewarding knowing nothing (DESIGN.md §10.1):
+    the adaptive strategies' answers (`tasks.alienlogic_adaptive`), graded in
+    the world drawn."""
+
+    grade: Grade
+    answerer: Answerer
+    stats: Stats
+
+    def beaten(self, chosen: list[Outcome]) -> list[Outcome]:
+        """The provable tasks of the selection that the first strategy scoring
+        above refuse-all passes; none when every strategy stays at or below."""
+        start = time.process_time()
+        tasks = [LogicTask(str(i), o.family, o.theorem, o.label == "provable")
+                 for i, o in enumerate(chosen)]
+        above = above_refusal(tasks, passes(tasks, self.grade, self.answerer))
+        self.stats.seconds["adaptive strategies"] += time.process_time() - start
+        first = next(iter(above.values()), set())
+        return [chosen[int(i)] for i in sorted(first, key=int)]
+
+
+def _choose(outcomes: list[Outcome], world: World, knobs: Knobs, balance: _Balance, strict: bool):
+    """(tasks, examples), or raise Missing. A selection some adaptive
+    strategy scores higher on than refusing everything gives up the provable
+    tasks that strategy passes, and the bank is chosen again without them."""
+    left_out: set[int] = set()
+    while True:
+        chosen = select([o for o in outcomes if id(o) not in left_out], world, knobs.shape, strict)
+        beaten = balance.beaten(chosen)
+        if not beaten:
+            break
+        left_out |= {id(o) for o in beaten}
+        balance.stats.left_out += len(beaten)
     shown = examples(outcomes, chosen, world, knobs.examples)
     if shown is None:
         raise Missing(f"fewer than {knobs.examples} proofs for worked examples")

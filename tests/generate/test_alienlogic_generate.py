@@ -20,6 +20,7 @@ from alienworlds.episode.environments import make_environment
 from alienworlds.generate.alienlogic import VERSION, GenerationError, Generated, Knobs, generate, write
 from alienworlds.generate.alienlogic.patches import ID_LETTERS, library, read_library
 from alienworlds.ruleset.world import World
+from alienworlds.tasks.alienlogic_validity import battery
 from alienworlds.tasks.bank import load_bank
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "alienlogic"))  # the soundness tests' models and proofs
@@ -28,7 +29,9 @@ from logic_proofgen import generate as random_proof  # noqa: E402
 from logic_proofgen import mutate  # noqa: E402
 
 SMALL = Knobs(patches=4, theorems=6, unprovable=1, first_order=1, examples=1)
-SEEDS = [f"test-{k}" for k in range(10)]
+# test-5 draws no bank with these knobs since generator version 2 (its worlds stay one
+# unprovable theorem short, with or without the balance against knowledge-free provers)
+SEEDS = [f"test-{k}" for k in range(11) if k != 5]
 
 
 @lru_cache(maxsize=None)
@@ -69,6 +72,14 @@ def test_a_generated_world_passes_the_audit_and_keeps_its_promises(seed, folders
     ids = [r.id for r in world.rules]
     assert all(re.fullmatch(f"[{ID_LETTERS}][0-9]{{1,2}}", i) for i in ids) and len(set(ids)) == len(ids)
     assert VERSION in (folder / "world.toml").read_text(encoding="utf-8").splitlines()[0]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_no_knowledge_free_strategy_beats_refusing_everything(seed, folders):
+    world = load_world(str(folders[seed] / "world.toml"))
+    validity = battery(world, load_bank("alienlogic", world.name, folders[seed] / "bank.toml"))
+    refuse_all = validity.strategies["refuse-all"].accuracy
+    assert all(s.accuracy <= refuse_all for s in validity.strategies.values()), validity.summary()
 
 
 def test_ids_do_not_run_in_sequence():

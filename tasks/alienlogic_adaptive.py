@@ -1,0 +1,239 @@
+"""Adaptive knowledge-free AlienLogic strategies (DESIGN.md §10.1).
+
+Each strategy answers from what any system knows without the world: the
+standard calculus, the patch library's public families of side conditions,
+and the theorem's syntax. None reads the world file or the references.
+
+* `standard-prover`: the prover's own standard-calculus proof of every
+  theorem (no answer when it finds none).
+* `prove-else-refuse-<style>`: the prover's proof in a calculus of the style,
+  else the refusal line. Styles: `standard` (the standard calculus),
+  `intuitionistic` (DNE and LEM disabled), `guarded` (the standard calculus
+  with the library's common guards switched on, so its proofs survive them),
+  `intuitionistic-guarded` (both) and `library-guarded` (every side condition
+  the library offers as the only choice for its rule and slot).
+* `syntax-...`: prove (with the standard prover) or refuse from the
+  theorem's syntax alone: its size or the number of its premises
+  (`size-gt-k`: prove above k, `size-le-k`: prove at most k, the cuts at the
+  bank's quartiles), or whether it is first-order (`syntax-first-order`,
+  `syntax-propositional`: prove those, refuse the others).
+
+The prover is bounded by a count of search steps (`StepClock`), never by
+seconds, so an answer is the same on any machine; `Answerer` caches its
+result per (theorem, style) for one battery run.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+
+from alienlogic import Theorem, check, compile_world
+from alienlogic.prover import StepClock, prove
+from alienworlds.ruleset.world import Rule, World
+
+from .alienlogic_audit import first_order
+from .alienlogic_grading import REFUSAL_TEXT, LogicTask
+
+# The prover's allowance per theorem: readings of its counting clock (one per
+# 256 backward-search steps, one per 32 refutation steps). Enough for every
+# standard proof of the banks (they are short), small enough that a theorem
+# a style cannot prove costs little.
+PROVER_TICKS = 12
+PROVER_BUDGET = 14  # the largest proof-tree height tried
+
+# The classical rules a style of intuitionistic logic leaves out: with both
+# disabled, natural deduction proves exactly the intuitionistic theorems.
+CLASSICAL_ONLY = ("DNE", "LEM")
+
+# The common guards of the patch library (generate/alienlogic/families.toml):
+# its use-once guards (an elimination's cited line used once), premises
+# neither reiterated nor asserted inside a box, and IMPL_I and NOT_I closing
+# boxes at most two deep. Each only forbids a step that has a detour, none
+# conflicts with another or with any citation order, so a system that knows
+# only the library can obey them all at once and keep most proofs.
+COMMON_GUARDS: tuple[tuple[str, str], ...] = (
+    ("IMPL_E", "(== (times-cited (refline 1)) 0)"),
+    ("IMPL_E", "(== (times-cited (refline 2)) 0)"),
+    ("NOT_E", "(== (times-cited (refline 1)) 0)"),
+    ("NOT_E", "(== (times-cited (refline 2)) 0)"),
+    ("AND_E1", "(== (times-cited (refline 1)) 0)"),
+    ("AND_E2", "(== (times-cited (refline 1)) 0)"),
+    ("OR_E", "(== (times-cited (refline 1)) 0)"),
+    ("DNE", "(== (times-cited (refline 1)) 0)"),
+    ("FORALL_E", "(== (times-cited (refline 1)) 0)"),
+    ("EXISTS_E", "(== (times-cited (refline 1)) 0)"),
+    ("reit", "(not (premise? (refline 1)))"),
+    ("premise", "(== depth 0)"),
+    ("IMPL_I", "(<= depth 1)"),
+    ("NOT_I", "(<= depth 1)"),
+)
+
+STYLES = ("standard", "intuitionistic", "guarded", "intuitionistic-guarded", "library-guarded")
+
+
+@cache
+def library_guards() -> tuple[tuple[str, str], ...]:
+    """Every `require` condition of the patch library that is the library's
+    only one for its rule and slot: where the library offers alternatives
+    (citation orders, top level or inside a box) a knowing-nothing system
+    cannot tell which one a world draws, elsewhere it can obey the one there
+    is. The library is public (generate/alienlogic/families.toml)."""
+    # imported here: the generator imports this module
+    from alienworlds.generate.alienlogic.patches import library
+    by_slot: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for patch in library():
+        if patch.require:
+            by_slot[patch.target, patch.slot].append(patch.require)
+    return tuple((target, exprs[0]) for (target, _), exprs in by_slot.items() if len(exprs) == 1)
+
+
+def style_world(style: str) -> World:
+    """The calculus the prover runs in for a style: the standard rules with
+    the style's rules disabled or guarded."""
+    if style == "library-guarded":
+        return World(name=style, language="alienlogic", rules=tuple(
+            Rule(id=f"G{i}", name=f"library guard on {target}", target=target, require=expr)
+            for i, (target, expr) in enumerate(library_guards(), 1)))
+    rules: list[Rule] = []
+    if style.startswith("intuitionistic"):
+        rules += [Rule(id=f"I{i}", name=f"{r} is not intuitionistic", target=r, disabled=True)
+                  for i, r in enumerate(CLASSICAL_ONLY, 1)]
+    if style.endswith("guarded"):
+        # a world holds nothing beside a disabled rule
+        rules += [Rule(id=f"G{i}", name=f"common guard on {target}", target=target, require=expr)
+                  for i, (target, expr) in enumerate(COMMON_GUARDS, 1)
+                  if target not in CLASSICAL_ONLY or not style.startswith("intuitionistic")]
+    return World(name=style, language="alienlogic", rules=tuple(rules))
+
+
+@dataclass
+class Answerer:
+    """The prover's answers per (theorem, style), computed once per run."""
+
+    worlds: dict[str, World] = field(default_factory=lambda: {s: style_world(s) for s in STYLES})
+    cache: dict[tuple[Theorem, str], str | None] = field(default_factory=dict)
+
+    def proof(self, theorem: Theorem, style: str) -> str | None:
+        """The text of the prover's proof in the style's calculus, or None."""
+        key = (theorem, style)
+        if key not in self.cache:
+            found = prove(self.worlds[style], theorem, max_budget=PROVER_BUDGET,
+                          seconds=PROVER_TICKS, clock=StepClock())
+            self.cache[key] = str(found.proof) if found.proof is not None else None
+        return self.cache[key]
+
+    def prove_else_refuse(self, theorem: Theorem, style: str) -> str:
+        return self.proof(theorem, style) or REFUSAL_TEXT
+
+
+# A strategy maps a task to its answer text ("" is no answer at all).
+Strategy = Callable[[LogicTask, Answerer], str]
+
+
+def size(theorem: Theorem) -> int:
+    """The theorem's size: nodes of its premises and its goal."""
+    return theorem.goal.size + sum(p.size for p in theorem.premises)
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A syntactic feature a prove/refuse heuristic thresholds. `sides` name
+    the strategies proving above the cut and at most the cut (`{k}`: the
+    cut); `cuts`, when given, are the cuts, else the bank's quartiles."""
+
+    measure: Callable[[Theorem], int]
+    sides: tuple[str, str]
+    cuts: tuple[int, ...] | None = None
+
+
+FEATURES = (
+    Feature(size, ("size-gt-{k}", "size-le-{k}")),
+    Feature(lambda t: len(t.premises), ("premises-gt-{k}", "premises-le-{k}")),
+    Feature(lambda t: int(first_order(t)), ("first-order", "propositional"), cuts=(0,)),
+)
+
+
+def quartiles(values: list[int]) -> list[int]:
+    """Cut points at the quartiles of the bank's values (distinct, sorted,
+    each below the largest): a heuristic that reads the bank's prompts may
+    place its cut anywhere, and the quartiles are where one would."""
+    ordered = sorted(values)
+    cuts = {ordered[(len(ordered) - 1) * q // 4] for q in (1, 2, 3)} if ordered else set()
+    return sorted(c for c in cuts if c < ordered[-1])
+
+
+def syntactic(feature: Feature, cut: int, above: bool) -> Strategy:
+    """Prove with the standard prover when the feature lies on the chosen
+    side of the cut, else refuse."""
+    def answer(task: LogicTask, answerer: Answerer) -> str:
+        if (feature.measure(task.theorem) > cut) == above:
+            return answerer.prove_else_refuse(task.theorem, "standard")
+        return REFUSAL_TEXT
+    return answer
+
+
+def syntactic_strategies(tasks: list[LogicTask]) -> Iterator[tuple[str, Strategy]]:
+    for feature in FEATURES:
+        cuts = feature.cuts
+        if cuts is None:
+            cuts = tuple(quartiles([feature.measure(t.theorem) for t in tasks]))
+        for cut in cuts:
+            for above in (True, False):
+                name = f"syntax-{feature.sides[not above].format(k=cut)}"
+                yield name, syntactic(feature, cut, above)
+
+
+def strategies(tasks: list[LogicTask]) -> dict[str, Strategy]:
+    """Every adaptive strategy for a bank's tasks, by name."""
+    out: dict[str, Strategy] = {
+        "standard-prover": lambda task, answerer: answerer.proof(task.theorem, "standard") or "",
+    }
+    for style in STYLES:
+        out[f"prove-else-refuse-{style}"] = (
+            lambda task, answerer, style=style: answerer.prove_else_refuse(task.theorem, style))
+    out.update(syntactic_strategies(tasks))
+    return out
+
+
+# How a battery judges one answer text to one task (True: it passes).
+Grade = Callable[[LogicTask, str], bool]
+
+
+def passes(tasks: list[LogicTask], grade: Grade, answerer: Answerer) -> dict[str, set[str]]:
+    """The ids of the tasks each strategy passes. Strategies often give the
+    same answer, so each distinct text is graded once per task."""
+    named = strategies(tasks)
+    passed: dict[str, set[str]] = {name: set() for name in named}
+    for task in tasks:
+        grades: dict[str, bool] = {}
+        for name, strategy in named.items():
+            answer = strategy(task, answerer)
+            if answer not in grades:
+                grades[answer] = bool(answer) and grade(task, answer)
+            if grades[answer]:
+                passed[name].add(task.id)
+    return passed
+
+
+def above_refusal(tasks: list[LogicTask], passed: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The strategies that pass more tasks than refusing everything does
+    (the unprovable ones), each with the provable tasks it passes."""
+    unprovable = sum(not t.provable for t in tasks)
+    provable = {t.id for t in tasks if t.provable}
+    return {name: ids & provable for name, ids in passed.items() if len(ids) > unprovable}
+
+
+def checker(world: World) -> Grade:
+    """The grade of the strategies' answers (the refusal line, no answer, or
+    one proof) by the world's checker, as the bank's grader gives it: for a
+    bank not written yet (the generator's)."""
+    compiled = compile_world(world)
+
+    def grade(task: LogicTask, text: str) -> bool:
+        if text == REFUSAL_TEXT:
+            return not task.provable
+        return task.provable and check(text, compiled, task=task.theorem).accepted
+    return grade
