@@ -186,6 +186,10 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
                        f"naive solutions pass {report.naive_pass}/{n} in the world; audited in {report.seconds:.2f} s")
             for t in report.tasks:
                 click.echo(f"  {t.id:<5} {t.kind:<10} {t.band:<9} {t.family:<8} {','.join(t.rules) or '-'}")
+            synthesis = [t for t in report.tasks if t.kind == "synthesis"]
+            covered = sum(bool(t.unavoidable) for t in synthesis)
+            click.echo(f"route coverage: {covered}/{len(synthesis)} synthesis tasks use an operation or literal "
+                       "that no manual route computes without an altered rule")
             if report.validity is not None:
                 click.echo(report.validity.summary())
         else:

@@ -23,6 +23,7 @@ from aliencode.walk import sites_in
 
 from .aliencode_disclosure import leaks
 from .aliencode_grading import AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, prints, program_output
+from .aliencode_routes import unavoidable_rules
 from .aliencode_validity import battery
 from .bank import Bank, Task
 from .compare import normalise, same_output
@@ -64,12 +65,15 @@ class TaskAudit:
     naive_standard_ok: bool
     distinct_outputs: int = 0  # distinct expected outputs over the private runs
     variants: int = 0
+    unavoidable: list[str] = field(default_factory=list)  # rules no manual route escapes (aliencode_routes)
+    budget: dict[str, int] = field(default_factory=dict)  # the answer budget (aliencode_budget)
 
     def as_dict(self) -> dict[str, object]:
         return {
             "id": self.id, "kind": self.kind, "band": self.band, "family": self.family,
             "representation": self.representation, "depth": self.depth, "rules": self.rules, "n_calls": self.n_calls,
             "distinct_outputs": self.distinct_outputs, "variants": self.variants,
+            "unavoidable": self.unavoidable, "budget": self.budget,
         }
 
 
@@ -160,8 +164,11 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
             if code_lines(task.reference) > MAX_LINES:
                 report.problems.append(f"task {task.id}: the reference has more than {MAX_LINES} lines")
         distinct = len({tuple(normalise(o)) for o in expected})
+        budget = grader.budget(task)
         report.tasks.append(TaskAudit(task.id, task.kind, task.band, task.family, task.representation, task.depth, rules,
-                                      len(task.calls) or len(task.inputs), ref_ok, naive_ok, naive_std, distinct, len(task.variants)))
+                                      len(task.calls) or len(task.inputs), ref_ok, naive_ok, naive_std, distinct, len(task.variants),
+                                      list(unavoidable_rules(world, task.naive)) if task.kind == "synthesis" else [],
+                                      budget.as_dict() if budget is not None else {}))
     for example in bank.examples:
         output, rules = exposed_rules(world, limits, example.program)
         if "[AlienError]" in output:
