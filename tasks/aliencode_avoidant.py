@@ -22,6 +22,7 @@ private calls or expected outputs.
 from __future__ import annotations
 
 import random
+from functools import cache
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -187,7 +188,14 @@ CRAFT av_first_char(t):
         DELIVER c
     DELIVER t
 """),
-    # SHATTER by the type of its operands: FUSE joins text, ANNEX joins lists,
+    "av_join": ("SHATTER", """
+CRAFT av_join(a, b):
+    SET out AS GATHER(a)
+    SWEEP x IN b:
+        ANNEX(out, x)
+    DELIVER out
+"""),
+    # SHATTER on operands of unknown type: FUSE joins text, ANNEX joins lists,
     # WEAVE adds numbers; tuples keep SHATTER (nothing else builds a tuple).
     "av_add": ("SHATTER", """
 CRAFT av_add(a, b):
@@ -281,6 +289,10 @@ HELPER_OF: dict[str, dict[str, str]] = {
     "EVERY_OF": {"sweep": "av_every"}, "ORDER": {"insertion": "av_order"},
     "GATHER": {"sweep": "av_gather"}, "STRAIN": {"sweep": "av_strain"},
 }
+# What the syntax alone says an operation gives (PARE gives a number only
+# from numbers: it also repeats text and lists).
+NUMERIC = frozenset({"GAUGE", "WEAVE", "FRACTURE", "HALVE", "RESIDUE", "COIL"})
+LISTY = frozenset({"STRAND", "GATHER", "ORDER", "EXTENT", "INDEX", "PAIR", "STRAIN"})
 FLIPPED = {"OVER": "UNDER", "UNDER": "OVER", "ATOP": "BENEATH", "BENEATH": "ATOP"}
 COMPLEMENT = {"OVER": "BENEATH", "UNDER": "ATOP", "ATOP": "UNDER", "BENEATH": "OVER",
               "AKIN": "APART", "APART": "AKIN"}
@@ -463,6 +475,39 @@ def _pure(e: s.Expr) -> bool:
                    for n in _walk(e))
 
 
+def value_kind(e: s.Expr) -> str | None:
+    """"number", "text" or "list" when the syntax shows what e gives; else None."""
+    if isinstance(e, (s.IntLit, s.FloatLit)):
+        return "number"
+    if isinstance(e, s.StrLit):
+        return "text"
+    if not isinstance(e, s.OpCall):
+        return None
+    if e.op in NUMERIC:
+        return "number"
+    if e.op in LISTY:
+        return "list"
+    if e.op == "FUSE":
+        return "text"
+    kinds = {value_kind(a) for a in e.args}
+    if e.op == "PARE" and kinds == {"number"}:
+        return "number"
+    if e.op == "SHATTER":
+        return next((k for k in map(value_kind, e.args) if k), None)
+    return None
+
+
+def typed_add(e: s.OpCall, a: s.Expr, b: s.Expr, zero: s.Expr) -> s.Expr | str:
+    """SHATTER(a, b) without SHATTER: by the operands' kind when the syntax
+    shows it, else the name of the helper that decides at run time."""
+    kind = next((k for k in map(value_kind, e.args) if k), None)
+    if kind == "number":
+        return op("WEAVE", a, op("WEAVE", zero, b))
+    if kind == "text":
+        return op("FUSE", a, b)
+    return "av_join" if kind == "list" else "av_add"
+
+
 def _boolish(e: s.Expr) -> bool:
     """e is YES or NO under the manual (so De Morgan keeps its value)."""
     if isinstance(e, s.BoolLit):
@@ -515,6 +560,9 @@ class Rewrite:
         if option == "keep":
             return kept
         helper = HELPER_OF.get(e.op, {}).get(option)
+        if e.op == "SHATTER" and n == 2:
+            form = typed_add(e, *args, int_expr(0, self.option("int")))
+            return self.helper(form, *args) if isinstance(form, str) else form
         if helper and e.op == "CARVE" and n in (2, 3):
             return self.helper(helper, *args, *([] if n == 3 else [s.NoneLit(P)]))
         if helper and e.op == "EXTENT" and n in (1, 2):
@@ -635,14 +683,23 @@ def _kinds_used(tree: s.Program) -> frozenset[str]:
     return frozenset(kinds)
 
 
+@cache
+def helper_kinds(name: str) -> frozenset[str]:
+    return _kinds_used(parse(HELPERS[name][1], {}))
+
+
 def relevant(core: Core, kinds: frozenset[str]) -> tuple[tuple[str, str], ...]:
-    """The part of a core that can act on a program using `kinds`: two cores
-    with the same part write the same program. A helper brings in every kind
-    (helpers use most), so any helper-calling choice makes the whole core count."""
-    if any(core.option(k) != "keep" for k in HELPER_OF if k in kinds):
-        return tuple(sorted(core.choices.items()))
-    used = kinds | {"counter"}
-    return tuple(sorted((k, v) for k, v in core.choices.items() if k in used and v != "keep"))
+    """The part of a core that can act on a program using `kinds` (and on the
+    helpers it brings in): two cores with the same part write the same
+    program. Integers count always: rewrites write 0 and -1 of their own."""
+    reach = set(kinds | {"counter", "int"})
+    size = -1
+    while size != len(reach):
+        size = len(reach)
+        for kind, helpers in HELPER_OF.items():
+            if kind in reach and core.option(kind) in helpers:
+                reach |= helper_kinds(helpers[core.option(kind)])
+    return tuple(sorted((k, core.option(k)) for k in reach if core.option(k) != "keep"))
 
 
 def rewrites(source: str, world: World, params: tuple[str, ...],
