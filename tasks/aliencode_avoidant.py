@@ -22,10 +22,10 @@ private calls or expected outputs.
 from __future__ import annotations
 
 import random
-from functools import cache
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
+from functools import cache
 from typing import Callable, Mapping
 
 from aliencode import AlienSyntaxError, World, parse
@@ -351,7 +351,8 @@ def float_expr(lit: s.FloatLit, int_option: str) -> s.Expr:
     except ArithmeticError:
         return lit
     num, den = exact.numerator, exact.denominator
-    if max(abs(num), den) >= 2 ** 53 or num / den != lit.value:
+    # repr, not ==: -0.0 must stay -0.0
+    if max(abs(num), den) >= 2 ** 53 or repr(num / den) != repr(lit.value):
         return lit
     return op("FRACTURE", int_expr(num, int_option), int_expr(den, int_option))
 
