@@ -25,7 +25,7 @@ import random
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
-from functools import cache
+from functools import cache, reduce
 from typing import Callable, Mapping
 
 from aliencode import AlienSyntaxError, World, parse
@@ -69,6 +69,10 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "GATHER": ("keep", "sweep"),
     "STRAIN": ("keep", "sweep"),
     "SWEEP": ("keep", "while"),
+    "GAUGE": ("keep", "sweep"),
+    "NEGATE": ("keep", "branch"),
+    "FUSE": ("keep", "shatter"),
+    "EMIT": ("keep", "fused"),
 }
 
 
@@ -269,6 +273,19 @@ CRAFT av_gather(seq):
         ANNEX(out, x)
     DELIVER out
 """),
+    "av_gauge": ("GAUGE", """
+CRAFT av_gauge(seq):
+    SET n AS 0
+    SWEEP x IN seq:
+        SET n AS SHATTER(n, 1)
+    DELIVER n
+"""),
+    "av_not": ("NEGATE", """
+CRAFT av_not(x):
+    UPON x:
+        DELIVER NO
+    DELIVER YES
+"""),
     "av_strain": ("STRAIN", """
 CRAFT av_strain(f, seq):
     SET out AS STRAND()
@@ -288,6 +305,7 @@ HELPER_OF: dict[str, dict[str, str]] = {
     "NADIR": {"sweep": "av_nadir"}, "SOME_OF": {"sweep": "av_some"},
     "EVERY_OF": {"sweep": "av_every"}, "ORDER": {"insertion": "av_order"},
     "GATHER": {"sweep": "av_gather"}, "STRAIN": {"sweep": "av_strain"},
+    "GAUGE": {"sweep": "av_gauge"}, "NEGATE": {"branch": "av_not"},
 }
 # What the syntax alone says an operation gives (PARE gives a number only
 # from numbers: it also repeats text and lists).
@@ -573,6 +591,14 @@ class Rewrite:
             return self.helper(helper, args[0] if n == 1 else op("STRAND", *args))
         if helper and e.op not in ("CARVE", "EXTENT", "APEX", "NADIR"):
             return self.helper(helper, *args)
+        if option == "fused" and n >= 1:
+            # one text, as EMIT would print it: a rule on EMIT's arguments sees one
+            spaced = [x for a in args for x in (s.StrLit(" ", P), a)][1:]
+            return replace(e, args=(op("FUSE", *spaced),))
+        if e.op == "FUSE":  # texts joined with SHATTER, when the syntax shows they are texts
+            if n == 0 or not all(value_kind(a) == "text" for a in e.args):
+                return kept
+            return reduce(lambda x, y: op("SHATTER", x, y), args)
         if n != 2:
             return kept
         a, b = args
@@ -582,7 +608,7 @@ class Rewrite:
             return op(FLIPPED[e.op], b, a)
         if option == "swapped" and pure:
             return op(e.op, b, a)
-        if option == "shatter":
+        if e.op == "WEAVE" and option == "shatter":
             return op("SHATTER", a, op("PARE", b, int_expr(-1, self.option("int"))))
         if option == "halve" and pure:
             return op("WEAVE", a, op("PARE", op("HALVE", a, b), b))
@@ -630,7 +656,7 @@ class Rewrite:
 def _helper_tree(name: str, core: Core) -> tuple[s.Stmt, set[str]]:
     kind, source = HELPERS[name]
     tree = parse(source, {})
-    if core.option("counter") == "list":
+    if core.option("counter") == "list" and kind != "GAUGE":  # counters read with GAUGE
         tree = count_with_lists(tree)
     work = Rewrite(core, keep=kind)
     calls = {n.func.id for n in _walk(tree) if isinstance(n, s.Call)
