@@ -653,44 +653,66 @@ class Rewrite:
         )
 
 
-def _helper_tree(name: str, core: Core) -> tuple[s.Stmt, set[str]]:
-    kind, source = HELPERS[name]
-    tree = parse(source, {})
+@cache
+def helper_program(name: str) -> s.Program:
+    return parse(HELPERS[name][1], {})
+
+
+@cache
+def _helper_tree(name: str, choices: tuple[tuple[str, str], ...]) -> tuple[s.Stmt, frozenset[str]]:
+    """Helper `name` on the core of these choices, and the helpers it calls
+    (cached: every program on the same core uses the same helpers)."""
+    kind = HELPERS[name][0]
+    core = Core("helper", dict(choices))
+    tree = helper_program(name)
     if core.option("counter") == "list" and kind != "GAUGE":  # counters read with GAUGE
         tree = count_with_lists(tree)
     work = Rewrite(core, keep=kind)
     calls = {n.func.id for n in _walk(tree) if isinstance(n, s.Call)
              and isinstance(n.func, s.Name) and n.func.id in HELPERS}
-    return work.body(tree.body)[0], work.helpers | calls
+    return work.body(tree.body)[0], frozenset(work.helpers | calls)
 
 
-def rewrite_tree(tree: s.Program, core: Core) -> s.Program:
-    """`tree` on `core`, the helpers it needs (and theirs) defined first."""
+def _choices(core: Core) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(core.choices.items()))
+
+
+def _rewrite(tree: s.Program, core: Core) -> tuple[tuple[str, ...], tuple[s.Stmt, ...]]:
+    """The helpers `tree` needs on `core` (and theirs), and its rewritten body."""
     if core.option("counter") == "list":
         tree = count_with_lists(tree)
     work = Rewrite(core)
     body = work.body(tree.body)
-    defined: dict[str, s.Stmt] = {}
+    defined: set[str] = set()
     todo = sorted(work.helpers)
     while todo:
         name = todo.pop()
         if name not in defined:
-            defined[name], more = _helper_tree(name, core)
-            todo.extend(sorted(more))
-    return s.Program((*[defined[n] for n in sorted(defined)], *body))
+            defined.add(name)
+            todo.extend(sorted(_helper_tree(name, _choices(core))[1]))
+    return tuple(sorted(defined)), body
 
 
-def wrap_tree(tree: s.Program, params: tuple[str, ...]) -> s.Program | None:
-    """The program's top-level statements moved into a CRAFT, called once;
-    None when there is nothing at top level but CRAFTs."""
-    crafts = tuple(st for st in tree.body if isinstance(st, s.Craft)
-                   and st.name.startswith("av_"))
-    rest = tuple(st for st in tree.body if st not in crafts)
-    if all(isinstance(st, s.Craft) for st in rest):
+def rewrite_tree(tree: s.Program, core: Core) -> s.Program:
+    """`tree` on `core`, the helpers it needs defined first."""
+    helpers, body = _rewrite(tree, core)
+    return s.Program((*(_helper_tree(n, _choices(core))[0] for n in helpers), *body))
+
+
+def wrap_body(body: tuple[s.Stmt, ...], params: tuple[str, ...]) -> tuple[s.Stmt, ...] | None:
+    """The statements moved into a CRAFT, called once; None when they are
+    nothing but CRAFTs."""
+    if all(isinstance(st, s.Craft) for st in body):
         return None
     names = tuple(s.Name(p, P) for p in params)
-    return s.Program((*crafts, s.Craft(WRAPPER, params, rest, P),
-                      s.ExprStmt(s.Call(s.Name(WRAPPER, P), names, P), P)))
+    return (s.Craft(WRAPPER, params, body, P),
+            s.ExprStmt(s.Call(s.Name(WRAPPER, P), names, P), P))
+
+
+@cache
+def _helper_text(name: str, choices: tuple[tuple[str, str], ...],
+                 keywords: tuple[tuple[str, str], ...]) -> str:
+    return unparse(s.Program((_helper_tree(name, choices)[0],)), dict(keywords))
 
 
 # -- answers -------------------------------------------------------------------------------
@@ -712,7 +734,7 @@ def _kinds_used(tree: s.Program) -> frozenset[str]:
 
 @cache
 def helper_kinds(name: str) -> frozenset[str]:
-    return _kinds_used(parse(HELPERS[name][1], {}))
+    return _kinds_used(helper_program(name))
 
 
 def relevant(core: Core, kinds: frozenset[str]) -> tuple[tuple[str, str], ...]:
@@ -744,9 +766,14 @@ def rewrites(source: str, world: World, params: tuple[str, ...],
         if key in seen:
             continue
         seen.add(key)
-        new = rewrite_tree(tree, core)
-        wrapped = wrap_tree(new, params)
-        out.extend(unparse(t, world.keywords) for t in (new, wrapped) if t is not None)
+        helpers, body = _rewrite(tree, core)
+        if not helpers and body == tree.body:
+            continue  # unchanged: the naive, wrapped and variants strategies run it already
+        keywords = tuple(sorted(world.keywords.items()))
+        head = "".join(_helper_text(name, _choices(core), keywords) for name in helpers)
+        wrapped = wrap_body(body, params)
+        out.extend(head + unparse(s.Program(b), world.keywords)
+                   for b in (body, wrapped) if b is not None)
     return out
 
 
