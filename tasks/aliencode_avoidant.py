@@ -13,10 +13,17 @@ calls of helper CRAFTs (HELPERS, written in the manual's standard spelling);
 the helpers are rewritten with the same core, so they avoid what the program
 avoids, except the operation a helper stands for (it never calls itself).
 
-The answers see only what a knowledge-free system sees: the world's keywords,
-the manual's semantics, the task's naive solution, variants, prompt, example
-and input names. They never read the world's rules, the reference, the
-private calls or expected outputs.
+`answers(task, world)` reads only what a knowledge-free system sees: the
+world's keywords and the task's naive solution, variants and input names. It
+never reads the world's rules, the reference, the private calls or expected
+outputs. Cores are deduplicated per program (two cores that agree on every
+kind the program and its helpers reach write the same program).
+
+The identities hold on the values a task's solutions compute; they may differ
+from the manual where the original fails (an index out of range gives none,
+not an IndexError), on a CARVE of a tuple (a list comes back) and on NaN
+(a negated comparison). tests/tasks/test_aliencode_avoidant.py checks every
+core on a sample of the main bank against the manual.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache, reduce
-from typing import Callable, Mapping
+from typing import Callable, Iterator, Mapping
 
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
@@ -88,7 +95,8 @@ class Core:
 _SAFE = {"int": "yes-10", "counter": "list", "PLUCK": "sweep", "CARVE": "sweep",
          "EXTENT": "while", "INDEX": "sweep", "PAIR": "expel"}
 # The new user's safe core; one that also negates and retypes what it keeps;
-# one that walks everything with WHILE and EXPEL.
+# one that walks everything with WHILE and EXPEL; two that rewrite every kind,
+# with its first and with its last way.
 HAND_CORES = (
     Core("safe", _SAFE),
     Core("negated", {**_SAFE, "AKIN": "negated", "APART": "negated", "OVER": "negated",
@@ -100,6 +108,8 @@ HAND_CORES = (
                    "BENEATH": "flipped", "APEX": "sweep", "NADIR": "sweep",
                    "SOME_OF": "sweep", "EVERY_OF": "sweep", "ORDER": "insertion",
                    "GATHER": "sweep", "STRAIN": "sweep"}),
+    Core("all-first", {kind: options[1] for kind, options in OPTIONS.items()}),
+    Core("all-last", {kind: options[-1] for kind, options in OPTIONS.items()}),
 )
 N_RANDOM = 24
 
@@ -336,6 +346,7 @@ def yes_no(value: bool) -> s.BoolLit:
 
 # -- literals ------------------------------------------------------------------------------
 
+# the element of the lists whose lengths stand for integers, per "int" option
 INT_ELEMENT: dict[str, Callable[[], s.Expr]] = {
     "yes": lambda: yes_no(True),
     "no": lambda: yes_no(False),
@@ -391,11 +402,7 @@ def bool_expr(lit: s.BoolLit) -> s.Expr:
 # -- counters: SET n AS 0 ... SET n AS SHATTER(n, 1) becomes a list of YES ----------------
 
 
-def _is_zero(e: s.Expr) -> bool:
-    return isinstance(e, s.IntLit) and e.value == 0
-
-
-def _is_one(e: s.Expr, value: int = 1) -> bool:
+def _is_int(e: s.Expr, value: int) -> bool:
     return isinstance(e, s.IntLit) and e.value == value
 
 
@@ -404,11 +411,12 @@ def _is_increment(name: str, e: s.Expr) -> bool:
         return False
     a, b = e.args
     named = lambda x: isinstance(x, s.Name) and x.id == name  # noqa: E731
-    return ((e.op == "SHATTER" and ((named(a) and _is_one(b)) or (_is_one(a) and named(b))))
-            or (e.op == "WEAVE" and named(a) and _is_one(b, -1)))
+    one = lambda x: _is_int(x, 1)  # noqa: E731
+    return ((e.op == "SHATTER" and ((named(a) and one(b)) or (one(a) and named(b))))
+            or (e.op == "WEAVE" and named(a) and _is_int(b, -1)))
 
 
-def _walk(node: object):
+def _walk(node: object) -> Iterator[object]:
     stack = [node]
     while stack:
         n = stack.pop()
@@ -434,7 +442,7 @@ def counters(tree: s.Program) -> frozenset[str]:
             for target, value in zip(node.targets, node.values):
                 if _is_increment(target, value):
                     good.add(target)
-                elif not _is_zero(value):
+                elif not _is_int(value, 0):
                     bad.add(target)
     return frozenset(good - bad)
 
@@ -455,7 +463,7 @@ def _counter_stmt(st: s.Stmt, names: frozenset[str]) -> s.Stmt:
     body = lambda b: tuple(_counter_stmt(x, names) for x in b)  # noqa: E731
     if isinstance(st, s.Set):
         if len(st.targets) == 1 and st.targets[0] in names:
-            if _is_zero(st.values[0]):
+            if _is_int(st.values[0], 0):
                 return replace(st, values=(op("STRAND"),))
             return s.ExprStmt(op("ANNEX", s.Name(st.targets[0], P), yes_no(True)), st.pos)
         values = tuple(op("STRAND") if t in names else reads(v)
