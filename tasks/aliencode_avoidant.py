@@ -52,7 +52,7 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "str": ("keep", "chars"),
     "bool": ("keep", "negate"),
     "PLUCK": ("keep", "sweep", "expel"),
-    "CARVE": ("keep", "sweep"),
+    "CARVE": ("keep", "sweep", "pluck"),
     "EXTENT": ("keep", "while"),
     "INDEX": ("keep", "sweep"),
     "PAIR": ("keep", "expel"),
@@ -143,6 +143,31 @@ CRAFT av_pluck_back(seq, i):
     WHILE OVER(GAUGE(rest), SHATTER(i, 1)):
         EXPEL(rest)
     DELIVER EXPEL(rest)
+"""),
+    "av_carve_pluck": ("CARVE", """
+CRAFT av_carve_pluck(seq, lo, hi):
+    SET n AS GAUGE(seq)
+    UPON AKIN(hi, none):
+        SET hi AS n
+    UPON UNDER(lo, 0):
+        SET lo AS SHATTER(lo, n)
+    UPON UNDER(hi, 0):
+        SET hi AS SHATTER(hi, n)
+    UPON UNDER(lo, 0):
+        SET lo AS 0
+    UPON OVER(hi, n):
+        SET hi AS n
+    SET text AS AKIN(FUSE(seq), seq)
+    SET out AS STRAND()
+    SET joined AS FUSE()
+    WHILE UNDER(lo, hi):
+        ANNEX(out, PLUCK(seq, lo))
+        UPON text:
+            SET joined AS FUSE(joined, PLUCK(seq, lo))
+        SET lo AS SHATTER(lo, 1)
+    UPON text:
+        DELIVER joined
+    DELIVER out
 """),
     "av_carve": ("CARVE", """
 CRAFT av_carve(seq, lo, hi):
@@ -309,7 +334,7 @@ CRAFT av_strain(f, seq):
 # operation -> option -> helper it calls
 HELPER_OF: dict[str, dict[str, str]] = {
     "PLUCK": {"sweep": "av_pluck", "expel": "av_pluck_back"},
-    "CARVE": {"sweep": "av_carve"}, "EXTENT": {"while": "av_extent"},
+    "CARVE": {"sweep": "av_carve", "pluck": "av_carve_pluck"}, "EXTENT": {"while": "av_extent"},
     "INDEX": {"sweep": "av_index"}, "PAIR": {"expel": "av_pair"},
     "SHATTER": {"typed": "av_add"}, "APEX": {"sweep": "av_apex"},
     "NADIR": {"sweep": "av_nadir"}, "SOME_OF": {"sweep": "av_some"},
