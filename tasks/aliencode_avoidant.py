@@ -752,7 +752,7 @@ def _helper_text(name: str, choices: tuple[tuple[str, str], ...],
 
 
 def _kinds_used(tree: s.Program) -> frozenset[str]:
-    """The rewrite kinds that can change this program (or its helpers)."""
+    """The rewrite kinds that can change this program."""
     kinds: set[str] = set()
     for node in _walk(tree):
         if isinstance(node, s.OpCall):
@@ -773,8 +773,11 @@ def helper_kinds(name: str) -> frozenset[str]:
 def relevant(core: Core, kinds: frozenset[str]) -> tuple[tuple[str, str], ...]:
     """The part of a core that can act on a program using `kinds` (and on the
     helpers it brings in): two cores with the same part write the same
-    program. Integers count always: rewrites write 0 and -1 of their own."""
+    program. Integers count always: rewrites write 0 and -1 of their own; a
+    counter made a list is grown with YES."""
     reach = set(kinds | {"counter", "int"})
+    if core.option("counter") == "list":
+        reach.add("bool")
     size = -1
     while size != len(reach):
         size = len(reach)
