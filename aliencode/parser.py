@@ -8,6 +8,7 @@ errors become AlienSyntaxError with a line, a column and what was expected.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -266,9 +267,6 @@ _TERMINAL_TEXT = {
 }
 
 
-_LAYOUT = frozenset(("_NL", "_INDENT", "_DEDENT"))
-
-
 class Parser:
     """A parser for one keyword spelling (the standard one or a world's)."""
 
@@ -315,32 +313,6 @@ class Parser:
             raise AlienSyntaxError("the program is nested too deeply", None, None) from None
         except Exception as exc:  # noqa: BLE001 - a failure of ours, reported without host detail
             raise internal_error(exc) from None
-
-    def tokens(self, source: str, limits: Limits | None = None, stop_after: int | None = None) -> int:
-        """How many tokens `source` holds: names, keywords, numbers, strings
-        and punctuation; comments, line breaks and indentation are free (the
-        unit of an answer's source budget). With `stop_after`, counting stops
-        at the first token past it (enough to know the text is over a
-        budget). Raises AlienSyntaxError where the text does not lex, or
-        beyond the limits' source size and tokens."""
-        limits = limits or Limits()
-        if len(source) > limits.max_source:
-            raise too_large(f"source size of {limits.max_source} characters")
-        text = source.replace("\r\n", "\n")
-        layout = self._lark.options.postlex
-        layout.budget = _Budget(limits, time.monotonic() + limits.wall_seconds)
-        try:
-            count = 0
-            for tok in self._lark.lex(text + "\n"):
-                if tok.type not in _LAYOUT:
-                    count += 1
-                    if stop_after is not None and count > stop_after:
-                        break
-            return count
-        except AlienSyntaxError:
-            raise
-        except UnexpectedInput as exc:
-            raise self._syntax_error(exc, text + "\n") from None
 
     def _describe(self, terminal: str) -> str:
         if terminal in _TERMINAL_TEXT:
@@ -413,10 +385,39 @@ def parser_for(keywords: Mapping[str, str] | None = None) -> Parser:
     return _parser_for(tuple(sorted((keywords or {}).items())))
 
 
-def token_count(source: str, keywords: Mapping[str, str] | None = None, limits: Limits | None = None,
-                stop_after: int | None = None) -> int:
-    """The tokens of `source` (see `Parser.tokens`)."""
-    return parser_for(keywords).tokens(source, limits, stop_after)
+# The grammar's terminals as one pattern, in the lexer's order of priority
+# (a float before an integer, a number before a name), plus what the lexer
+# ignores (comments, white space, line breaks, continuations) and a catch-all
+# for a character no terminal takes. Counting with it is several times faster
+# than running the lexer, and a test checks both agree.
+_TOKEN = re.compile(r"""
+    (?P<string>"([^"\\\n]|\\[^\n])*"|'([^'\\\n]|\\[^\n])*')
+  | (?P<free>\#[^\n]*|\\[\t\ \f]*\r?\n|[\t\ \f\r\n]+)
+  | (?P<number>-?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?|-?\d+[eE][+-]?\d+|-?\d+)
+  | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<mark>[(),:])
+  | (?P<other>.)
+""", re.VERBOSE)
+
+
+def token_count(source: str, stop_after: int | None = None) -> int | None:
+    """How many tokens `source` holds: names, keywords, numbers, strings
+    and punctuation; comments, line breaks and indentation are free (the
+    unit of an answer's source budget). With `stop_after`, counting stops at
+    the first token past it (enough to know the text is over a budget).
+    None when a character before that point is no token's (the text does
+    not lex)."""
+    count = 0
+    for match in _TOKEN.finditer(source):
+        kind = match.lastgroup
+        if kind == "free":
+            continue
+        if kind == "other":
+            return None
+        count += 1
+        if stop_after is not None and count > stop_after:
+            break
+    return count
 
 
 def parse(source: str, keywords: Mapping[str, str] | None = None, limits: Limits | None = None,

@@ -24,13 +24,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from math import ceil
-from typing import TYPE_CHECKING
-
-from aliencode import AlienSyntaxError
-from aliencode.parser import token_count
-
-if TYPE_CHECKING:
-    from alienworlds.ruleset import World
 
 TOKEN_MARGIN = 2.5
 TOKEN_SLACK = 20
@@ -51,15 +44,6 @@ class Budget:
 
     def as_dict(self) -> dict[str, int]:
         return {"tokens": self.tokens, "steps": self.steps}
-
-
-def tokens_of(source: str, world: World, stop_after: int | None = None) -> int | None:
-    """The tokens of `source` in the world's keywords (counting stops at the
-    first past `stop_after`); None when it does not lex that far."""
-    try:
-        return token_count(source, world.keywords, stop_after=stop_after)
-    except AlienSyntaxError:
-        return None
 
 
 def derive(solution_tokens: list[int], run_steps: list[int]) -> Budget:

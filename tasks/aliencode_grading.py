@@ -20,10 +20,11 @@ from typing import Callable, Iterator, Sequence
 
 from aliencode import AlienSyntaxError, Limits, Program, RunResult, Session, World, compile_program, compile_source, parse
 from aliencode import syntax as s
+from aliencode.parser import token_count
 from aliencode.walk import sites_in
 from alienworlds.ruleset import standard_world
 
-from .aliencode_budget import Budget, derive, over_steps, over_tokens, tokens_of
+from .aliencode_budget import Budget, derive, over_steps, over_tokens
 from .bank import Bank, Task
 from .compare import same_output
 
@@ -272,7 +273,7 @@ class AlienCodeGrader:
             self.expected(task)
             manual = manual_world(self.world)
             solutions = [task.reference, task.naive, *task.variants]
-            tokens = [n for n in (tokens_of(source, self.world) for source in solutions) if n is not None]
+            tokens = [n for n in map(token_count, solutions) if n is not None]
             steps = list(self._reference_steps[task.id])
             for source in solutions[1:]:
                 steps += run_steps(manual, self.limits, source, task)
@@ -293,7 +294,7 @@ class AlienCodeGrader:
 
     def _synthesis(self, task: Task, answer: str, expected: list[str], stop_at_failure: bool) -> list[CallGrade]:
         budget = self.budget(task)
-        tokens = tokens_of(answer, self.world, stop_after=budget.tokens)
+        tokens = token_count(answer, stop_after=budget.tokens)
         if tokens is not None and tokens > budget.tokens:
             return [CallGrade(False, over_tokens(budget))] * len(expected)
         try:

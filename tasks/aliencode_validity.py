@@ -21,6 +21,9 @@
 * `self-calibrating` (tasks/aliencode_calibrating.py): the naive solution
   and the variants rewritten onto a run-time library in AlienCode that tests
   each operation and keeps the first compensation that checks out.
+* `avoidant` (tasks/aliencode_avoidant.py): the naive solution and the
+  variants rewritten onto safe cores through the manual's own identities
+  (five cores by hand, 24 drawn from fixed seeds), plain and in a CRAFT.
 
 A prediction task is answered with the manual's output (`naive`, `printer`)
 or a worked example's output (`example-copy`).
@@ -37,13 +40,14 @@ import time
 from aliencode import AlienSyntaxError, Limits, Session, World, compile_source, parse
 from aliencode import syntax as s
 
+from .aliencode_avoidant import answers as avoiding
 from .aliencode_calibrating import answers as calibrated
 from .aliencode_grading import AlienCodeGrader, BankProblem, compile_binding, manual_world, program_output, run_pair
 from .bank import Bank, Task
 from .compare import normalise
 from .validity import Validity, tally
 
-STRATEGIES = ("naive", "wrapped", "literal-free", "printer", "example-copy", "variants", "self-calibrating")
+STRATEGIES = ("naive", "wrapped", "literal-free", "printer", "example-copy", "variants", "self-calibrating", "avoidant")
 WRAPPER = "trivial_main"
 PRINTER = "trivial_print"
 SMALL = 12  # integers up to this are written as GAUGE(STRAND(YES, ...)) directly
@@ -246,6 +250,7 @@ def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[st
     out["example-copy"] = [answer for text in dict.fromkeys(worked_outputs) for answer in printers(text, task, world)]
     out["variants"] = list(task.variants)
     out["self-calibrating"] = calibrated(task, world)
+    out["avoidant"] = avoiding(task, world)
     return out
 
 
