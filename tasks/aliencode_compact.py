@@ -1,0 +1,572 @@
+"""A budget-aware `self-calibrating` strategy (DESIGN §10.1, docs/tasks.md).
+
+The big calibrator (tasks/aliencode_calibrating.py) tests every operation
+with a library that is far over any answer budget. This one spends only the
+tokens a budget leaves beside the manual-trusting solution: it reroutes the
+operations it can afford through small helper CRAFTs, each of which tests its
+operation once per call and undoes the single most likely change (positions
+counted from one, operands swapped, a comparison admitting equality, a
+result off by a constant, ...), and it replaces literals by values whose
+manual meaning it can derive (integers as lengths of strings of one repeated
+character, which no reversal or rotation of a string literal changes).
+
+It never reads a world's rules, a reference, a private call or an expected
+output: it sees the world's keywords, the task's prompt, example, input
+names, naive solution, variants and budget (every system sees the budget).
+
+Why it is built the way it is:
+
+* A helper's raw operation stands in a CRAFT body outside any loop, so every
+  use of a calibrated operation is bound to one rule (scoped rules apply by
+  place); a helper call is no site, and costs the same tokens as the
+  operation it replaces, so only the helper's definition is paid for.
+* Tests read truthiness, lengths and EXPEL (none of them a site the
+  compensations are for), on values built from "", "x", "xx", ...
+* Which helpers to include is a greedy choice by how likely the operation is
+  changed (PRIOR, a guess about worlds in general) per token; several
+  allocations and ways of printing give several candidates, all in budget.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from aliencode import AlienSyntaxError, World, parse
+from aliencode import syntax as s
+from aliencode.parser import token_count
+from aliencode.unparse import UnparseError, string_literal, unparse
+
+from .aliencode_budget import Budget
+from .bank import Task
+
+PREFIX = "zq_"
+MAIN = "zq_main"
+LONGEST_INT = 300  # integer literals up to this become lengths of strings
+POS = s.Pos(0, 0)
+COMPARE = {"AKIN": (True, False), "APART": (False, True), "OVER": (False, True),
+           "UNDER": (False, False), "ATOP": (True, True), "BENEATH": (True, False)}
+# (manual result on (1, 1), manual result on (2, 1)) for each comparison
+
+# How likely a world changes each operation, guessed once for all worlds:
+# the order in which spare tokens are spent.
+PRIOR = {"PLUCK": 0.8, "CARVE2": 0.7, "CARVE3": 0.8, "INT": 0.6, "EXTENT": 0.35,
+         "INDEX": 0.3, "IMPRINT": 0.2, "PAIR": 0.2, "ANNEX": 0.2, "EMIT": 0.3,
+         "SHATTER": 0.3, "WEAVE": 0.3, "PARE": 0.2, "HALVE": 0.25, "RESIDUE": 0.35,
+         "FRACTURE": 0.3, "COIL": 0.3, "AKIN": 0.25, "APART": 0.25, "OVER": 0.3,
+         "UNDER": 0.3, "ATOP": 0.3, "BENEATH": 0.3, "APEX1": 0.25, "APEX2": 0.25,
+         "NADIR1": 0.25, "NADIR2": 0.25, "EVERY_OF": 0.25, "SOME_OF": 0.25,
+         "ORDER": 0.25, "GATHER": 0.25, "GAUGE": 0.15, "BOND": 0.25, "RIFT": 0.25,
+         "BOOL": 0.2}
+
+# Helper CRAFTs in the standard keywords, each as alternatives from the most
+# thorough to the cheapest. `@OP(` is the calibrated OP when it is included
+# too, else the raw one; `k_nK` is K as a length (see _constant), `k_m1` is -1.
+HELPERS: dict[str, tuple[str, ...]] = {
+    # the element at position 1 of ["", "x", "xx"] tells how positions are
+    # shifted; the cheap form only tells counting from one from counting from 0
+    "PLUCK": ("""CRAFT zq_PLUCK(s, i):
+    DELIVER PLUCK(s, @WEAVE(@SHATTER(i, k_n1), GAUGE(PLUCK(STRAND("", "x", "xx"), k_n1))))""",
+              """CRAFT zq_PLUCK(s, i):
+    DELIVER PLUCK(s, @SHATTER(i, PLUCK(STRAND(k_n0, k_n1), k_n0)))"""),
+    "CARVE2": ("""CRAFT zq_CARVE2(s, lo):
+    DELIVER CARVE(s, @WEAVE(@SHATTER(lo, GAUGE(CARVE(STRAND("", "x", "xx"), k_n1))), k_n2))""",),
+    # the last element and the length of a known slice give both shifts
+    "CARVE3": ("""CRAFT zq_CARVE3(s, lo, hi):
+    SET r AS CARVE(STRAND("", "x", "xx", "xxx", "xxxx"), k_n1, k_n3)
+    SET h AS GAUGE(EXPEL(r))
+    DELIVER CARVE(s, @SHATTER(@WEAVE(lo, h), @SHATTER(GAUGE(r), k_n1)), @WEAVE(@SHATTER(hi, k_n2), h))""",),
+    "EXTENT": ("""CRAFT zq_EXTENT(a, b):
+    SET d AS GAUGE(EXTENT(k_n1, k_n1))
+    DELIVER EXTENT(@WEAVE(a, @WEAVE(@SHATTER(k_n2, d), GAUGE(EXTENT(k_n0, k_n2)))), @WEAVE(b, d))""",
+               """CRAFT zq_EXTENT(a, b):
+    DELIVER EXTENT(a, @WEAVE(b, GAUGE(EXTENT(k_n1, k_n1))))"""),
+    "INDEX": ("""CRAFT zq_INDEX(s):
+    SWEEP i, v IN INDEX("x"):
+        UPON i:
+            DELIVER PAIR(EXTENT(GAUGE(s)), s)
+    DELIVER INDEX(s)""",),
+    "PAIR": ("""CRAFT zq_PAIR(a, b):
+    SWEEP i, v IN PAIR(STRAND(k_n0), STRAND(k_n1)):
+        UPON i:
+            DELIVER PAIR(b, a)
+    DELIVER PAIR(a, b)""",),
+    "IMPRINT": ("""CRAFT zq_IMPRINT(s, i, v):
+    SET t AS STRAND(k_n0, k_n0)
+    IMPRINT(t, k_n1, k_n1)
+    UPON EXPEL(t):
+        DELIVER IMPRINT(s, i, v)
+    DELIVER IMPRINT(s, @SHATTER(i, k_n1), v)""",),
+    # an ANNEX that prepends: empty the list, add the value, refill it
+    "ANNEX": ("""CRAFT zq_ANNEX(s, v):
+    SET t AS STRAND(k_n0)
+    ANNEX(t, k_n1)
+    UPON EXPEL(t):
+        DELIVER ANNEX(s, v)
+    WHILE s:
+        ANNEX(t, EXPEL(s))
+    ANNEX(s, v)
+    WHILE t:
+        ANNEX(s, EXPEL(t))""",),
+    # SHATTER that subtracts, multiplies, or is off by a constant
+    "SHATTER": ("""CRAFT zq_SHATTER(a, b):
+    UPON NEGATE(SHATTER(k_n1, k_n1)):
+        DELIVER SHATTER(a, @WEAVE(k_n0, b))
+    UPON NEGATE(SHATTER(k_n2, k_n0)):
+        DELIVER @WEAVE(a, @WEAVE(k_n0, b))
+    UPON SHATTER(k_n0, k_n0):
+        DELIVER @WEAVE(SHATTER(a, b), SHATTER(k_n0, k_n0))
+    DELIVER SHATTER(a, b)""",
+                """CRAFT zq_SHATTER(a, b):
+    UPON NEGATE(SHATTER(k_n2, k_n0)):
+        DELIVER @WEAVE(a, @WEAVE(k_n0, b))
+    DELIVER SHATTER(a, b)"""),
+    # (a - b + c) - ((a - a + c) - 0 + c) + c is a - b for any offset c
+    "WEAVE": ("""CRAFT zq_WEAVE(a, b):
+    UPON WEAVE(k_n1, k_n1):
+        DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), k_n0))
+    UPON WEAVE(WEAVE(k_n1, k_n0), k_n1):
+        DELIVER WEAVE(b, a)
+    DELIVER WEAVE(a, b)""",
+              """CRAFT zq_WEAVE(a, b):
+    DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), k_n0))"""),
+    "PARE": ("""CRAFT zq_PARE(a, b):
+    UPON PARE(k_n0, k_n0):
+        DELIVER @WEAVE(PARE(a, b), PARE(k_n0, k_n0))
+    DELIVER PARE(a, b)""",),
+    "HALVE": ("""CRAFT zq_HALVE(a, b):
+    UPON HALVE(k_n0, k_n1):
+        DELIVER @WEAVE(HALVE(a, b), HALVE(k_n0, k_n1))
+    UPON HALVE(k_n1, k_n2):
+        DELIVER HALVE(b, a)
+    DELIVER HALVE(a, b)""",),
+    "RESIDUE": ("""CRAFT zq_RESIDUE(a, b):
+    UPON RESIDUE(k_n2, k_n1):
+        DELIVER RESIDUE(b, a)
+    DELIVER RESIDUE(a, b)""",),
+    "FRACTURE": ("""CRAFT zq_FRACTURE(a, b):
+    UPON HALVE(FRACTURE(k_n1, k_n2), k_n1):
+        DELIVER FRACTURE(b, a)
+    DELIVER FRACTURE(a, b)""",),
+    "COIL": ("""CRAFT zq_COIL(a, b):
+    UPON COIL(k_n0, k_n1):
+        DELIVER COIL(b, a)
+    DELIVER COIL(a, b)""",),
+    "APEX1": ("""CRAFT zq_APEX1(s):
+    UPON APEX(STRAND(k_n0, k_n1)):
+        DELIVER APEX(s)
+    DELIVER NADIR(s)""",),
+    "APEX2": ("""CRAFT zq_APEX2(a, b):
+    UPON APEX(k_n0, k_n1):
+        DELIVER APEX(a, b)
+    DELIVER NADIR(a, b)""",),
+    "NADIR1": ("""CRAFT zq_NADIR1(s):
+    UPON NADIR(STRAND(k_n2, k_n1)):
+        DELIVER NADIR(s)
+    DELIVER APEX(s)""",),
+    "NADIR2": ("""CRAFT zq_NADIR2(a, b):
+    UPON NADIR(k_n2, k_n1):
+        DELIVER NADIR(a, b)
+    DELIVER APEX(a, b)""",),
+    # EVERY_OF and SOME_OF rebuilt from truthiness (order does not matter)
+    "EVERY_OF": ("""CRAFT zq_EVERY_OF(s):
+    SWEEP x IN s:
+        UPON NEGATE(x):
+            DELIVER NEGATE(s)
+    DELIVER NEGATE(k_n0)""",),
+    "SOME_OF": ("""CRAFT zq_SOME_OF(s):
+    SWEEP x IN s:
+        UPON x:
+            DELIVER NEGATE(k_n0)
+    DELIVER NEGATE(k_n1)""",),
+    "ORDER": ("""CRAFT zq_ORDER(s):
+    SET r AS ORDER(s)
+    UPON EXPEL(ORDER(STRAND(k_n1, k_n0))):
+        DELIVER r
+    SET t AS STRAND()
+    WHILE r:
+        ANNEX(t, EXPEL(r))
+    DELIVER t""",),
+    "GATHER": ("""CRAFT zq_GATHER(s):
+    SET r AS GATHER(s)
+    UPON EXPEL(GATHER(STRAND(k_n0, k_n1))):
+        DELIVER r
+    SET t AS STRAND()
+    WHILE r:
+        ANNEX(t, EXPEL(r))
+    DELIVER t""",),
+    "GAUGE": ("""CRAFT zq_GAUGE(s):
+    DELIVER WEAVE(GAUGE(s), GAUGE(""))""",),
+    # BOND and RIFT from truthiness (their second operand is then evaluated
+    # eagerly, so they are rerouted only where that operand is harmless)
+    "BOND": ("""CRAFT zq_BOND(a, b):
+    UPON a:
+        DELIVER b
+    DELIVER a""",),
+    "RIFT": ("""CRAFT zq_RIFT(a, b):
+    UPON a:
+        DELIVER a
+    DELIVER b""",),
+}
+
+
+def _comparison(op: str) -> tuple[str, ...]:
+    """A comparison that differs from the manual on equal values is its
+    inverse or its other strictness, undone by negating it with operands
+    swapped; one that differs on ("b", "a") only compares the other way.
+    One-character strings are tested: no string literal rule changes them."""
+    equal, greater = COMPARE[op]
+    on_equal = f'{op}("a", "a")' if not equal else f'NEGATE({op}("a", "a"))'
+    on_greater = f'{op}("b", "a")' if not greater else f'NEGATE({op}("b", "a"))'
+    head = f"CRAFT zq_{op}(a, b):"
+    fix_equal = f"    UPON {on_equal}:\n        DELIVER NEGATE({op}(b, a))"
+    fix_greater = f"    UPON {on_greater}:\n        DELIVER {op}(b, a)"
+    last = f"    DELIVER {op}(a, b)"
+    forms = [[fix_equal, fix_greater], [fix_equal], [fix_greater]]
+    return tuple("\n".join([head, *fixes, last]) for fixes in forms)
+
+
+HELPERS.update({op: _comparison(op) for op in COMPARE})
+_NUMBER = re.compile(r"\bk_n(\d+)\b")
+_USES = re.compile(r"@([A-Z_]+)\(")
+SAFE_SECOND = set(COMPARE) | {"NEGATE", "GAUGE"}  # BOND/RIFT operands that cannot fail
+
+
+# -- what a solution uses -------------------------------------------------------------------
+
+
+def _walk(node: object):
+    yield node
+    for child in s.children(node):
+        yield from _walk(child)
+
+
+def _harmless(e: s.Expr) -> bool:
+    """Whether evaluating `e` eagerly can neither fail nor act (names,
+    literals, comparisons, NEGATE and GAUGE of those)."""
+    if isinstance(e, s.OpCall):
+        return e.op in SAFE_SECOND and all(_harmless(a) for a in e.args)
+    return not isinstance(e, s.Call)
+
+
+def op_key(e: s.OpCall) -> str | None:
+    """The helper that can stand for this operation call, if any."""
+    arity = len(e.args)
+    if e.op == "CARVE":
+        return f"CARVE{arity}" if arity in (2, 3) else None
+    if e.op in ("APEX", "NADIR"):
+        return f"{e.op}{arity}" if arity in (1, 2) else None
+    if e.op == "EXTENT":
+        return "EXTENT" if arity in (1, 2) else None
+    if e.op in ("BOND", "RIFT"):
+        return e.op if arity == 2 and _harmless(e.args[1]) else None
+    if e.op == "EMIT":
+        return "EMIT" if arity >= 1 else None
+    return e.op if e.op in HELPERS else None
+
+
+def _int_ok(value: int | None) -> bool:
+    return value is not None and -LONGEST_INT <= value <= LONGEST_INT
+
+
+# -- the rewrite ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One allocation: the helpers (each key with the index of its form), how
+    EMIT prints, and whether a whole program moves into a CRAFT body."""
+    forms: tuple[tuple[str, int], ...] = ()
+    emit: str = "plain"  # "plain" | "padded": a padded line survives an EMIT that drops its first value
+    wrap: bool = False
+
+    @property
+    def keys(self) -> frozenset[str]:
+        return frozenset(key for key, _ in self.forms)
+
+
+def _name(ident: str) -> s.Name:
+    return s.Name(ident, POS)
+
+
+def _call(func: str, args: tuple[s.Expr, ...]) -> s.Call:
+    return s.Call(_name(func), args, POS)
+
+
+def _number(value: int) -> str:
+    return f"k_n{value}" if value >= 0 else f"k_m{-value}"
+
+
+@dataclass
+class Rewriter:
+    """Reroutes the plan's operations and literals; records the numbers and
+    EMIT arities the library must then define."""
+    keys: frozenset[str]
+    numbers: set[int] = field(default_factory=set)
+    emits: set[int] = field(default_factory=set)
+
+    def expr(self, e: s.Expr) -> s.Expr:
+        if isinstance(e, s.IntLit) and "INT" in self.keys and _int_ok(e.value):
+            self.numbers.add(e.value)
+            return _name(_number(e.value))
+        if isinstance(e, s.BoolLit) and "BOOL" in self.keys:
+            self.numbers.add(0 if e.value else 1)
+            return s.OpCall("NEGATE", "", (_name(_number(0 if e.value else 1)),), POS)
+        if isinstance(e, s.Call):
+            return s.Call(self.expr(e.func), tuple(self.expr(a) for a in e.args), e.pos)
+        if not isinstance(e, s.OpCall):
+            return e
+        args = tuple(self.expr(a) for a in e.args)
+        key = op_key(e)
+        if key not in self.keys:
+            return replace(e, args=args)
+        if key == "EXTENT" and len(args) == 1:
+            self.numbers.add(0)
+            args = (_name(_number(0)),) + args
+        if key == "EMIT":
+            self.emits.add(len(args))
+            return _call(f"zq_EMIT{len(args)}", args)
+        return _call(PREFIX + key, args)
+
+    def body(self, stmts: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
+        return tuple(self.stmt(st) for st in stmts)
+
+    def stmt(self, st: s.Stmt) -> s.Stmt:
+        if isinstance(st, s.Set):
+            return replace(st, values=tuple(self.expr(v) for v in st.values))
+        if isinstance(st, s.ExprStmt):
+            return replace(st, expr=self.expr(st.expr))
+        if isinstance(st, s.Deliver):
+            return st if st.value is None else replace(st, value=self.expr(st.value))
+        if isinstance(st, s.If):
+            branches = tuple((self.expr(c), self.body(b)) for c, b in st.branches)
+            default = None if st.default is None else self.body(st.default)
+            return replace(st, branches=branches, default=default)
+        if isinstance(st, s.While):
+            return replace(st, cond=self.expr(st.cond), body=self.body(st.body))
+        if isinstance(st, s.Sweep):
+            return replace(st, iterable=self.expr(st.iterable), body=self.body(st.body))
+        if isinstance(st, s.Craft):
+            return replace(st, body=self.body(st.body))
+        return st
+
+
+def _helper_source(key: str, form: int, keys: frozenset[str]) -> str:
+    """A helper's text, each `@OP(` bound to the calibrated OP when it is included."""
+    return _USES.sub(lambda m: (PREFIX if m.group(1) in keys else "") + m.group(1) + "(",
+                     HELPERS[key][form])
+
+
+def _emit_source(arity: int, mode: str) -> str:
+    """EMIT of `arity` values as one line (their texts joined by spaces), so
+    no reordering of EMIT's values matters; padded, after an empty value."""
+    params = [f"a{i}" for i in range(arity)]
+    line = params[0] if arity == 1 else f"FUSE({', k_sp, '.join(params)})"
+    printed = line if mode == "plain" else f"FUSE(), {line}"
+    return f"CRAFT zq_EMIT{arity}({', '.join(params)}):\n    EMIT({printed})"
+
+
+def _constant(value: int, keys: frozenset[str]) -> str:
+    """A small integer as the length of a string of one repeated character
+    (a string literal rule that reverses or rotates cannot change it)."""
+    if value >= 0:
+        gauge = "zq_GAUGE" if "GAUGE" in keys else "GAUGE"
+        return f"SET {_number(value)} AS {gauge}({string_literal('x' * value)})"
+    weave = "zq_WEAVE" if "WEAVE" in keys else "WEAVE"
+    return f"SET {_number(value)} AS {weave}(k_n0, k_n{-value})"
+
+
+def _needed(numbers: set[int]) -> set[int]:
+    """The numbers to define: a negative one is computed from 0 and its magnitude."""
+    return numbers | ({0} | {-v for v in numbers if v < 0} if any(v < 0 for v in numbers) else set())
+
+
+def library(plan: Plan, numbers: set[int], emits: set[int]) -> str:
+    """Helpers, then the constants everything uses (each after what it uses)."""
+    keys = plan.keys
+    crafts = [_helper_source(k, f, keys) for k, f in sorted(plan.forms) if k in HELPERS]
+    crafts += [_emit_source(k, plan.emit) for k in sorted(emits)]
+    text = "\n".join(crafts)
+    wanted = _needed(set(numbers) | _numbers_in(text))
+    lines = [_constant(v, keys) for v in sorted(wanted, key=lambda v: (v < 0, abs(v)))]
+    if "k_sp" in text:
+        lines.append('SET k_sp AS " "')
+    return "\n".join(crafts + lines)
+
+
+def _numbers_in(text: str) -> set[int]:
+    return {int(v) for v in _NUMBER.findall(text)} | ({-1} if "k_m1" in text else set())
+
+
+@lru_cache(maxsize=4096)
+def _parsed(source: str) -> s.Program | None:
+    try:
+        return parse(source, {})
+    except AlienSyntaxError:
+        return None
+
+
+def rewrite(tree: s.Program, task: Task, plan: Plan, keywords: dict[str, str]) -> str | None:
+    """The solution on the plan's helpers, in the world's keywords."""
+    rewriter = Rewriter(plan.keys)
+    body = rewriter.body(tree.body)
+    if plan.wrap:
+        params = tuple(task.inputs[0]) if task.inputs else ()
+        call = s.ExprStmt(_call(MAIN, tuple(map(_name, params))), POS)
+        body = (s.Craft(MAIN, params, body, POS), call)
+    lib = _parsed(library(plan, rewriter.numbers, rewriter.emits))
+    if lib is None:
+        return None
+    try:
+        return unparse(s.Program(lib.body + body), keywords)
+    except UnparseError:
+        return None
+
+
+# -- allocation: what the spare tokens buy -------------------------------------------------
+
+
+@lru_cache(maxsize=512)
+def _form_tokens(key: str, form: int) -> int:
+    return token_count(HELPERS[key][form].replace("@", ""), {})
+
+
+@lru_cache(maxsize=512)
+def _form_numbers(key: str, form: int) -> frozenset[int]:
+    return frozenset(_numbers_in(HELPERS[key][form]))
+
+
+def _constant_tokens(value: int) -> int:
+    return 7 if value >= 0 else 9  # SET k AS GAUGE("x..") · SET k AS WEAVE(k_n0, k_nV)
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What a solution uses that a plan may reroute, and what that costs."""
+    counts: dict[str, int]  # reroutable keys (INT, BOOL for literals) and their uses
+    ints: frozenset[int]  # the integer literals that would become lengths
+    extent1: int  # one-argument EXTENTs (they gain an argument)
+    emit_arities: frozenset[int]
+
+    def estimate(self, base: int, forms: dict[str, int], emit: str) -> int:
+        """The answer's tokens for helpers `forms`, `base` being those of the solution as it is."""
+        total = base
+        numbers: set[int] = set()
+        for key, form in forms.items():
+            if key == "INT":
+                numbers |= self.ints
+            elif key == "BOOL":
+                total += 3 * self.counts["BOOL"]
+                numbers |= {0, 1}
+            elif key == "EMIT":
+                for arity in self.emit_arities:
+                    total += token_count(_emit_source(arity, emit), {})
+                total += 4 if max(self.emit_arities) > 1 else 0
+            else:
+                total += _form_tokens(key, form)
+                numbers |= _form_numbers(key, form)
+            if key == "EXTENT":
+                total += 2 * self.extent1
+                numbers.add(0)
+        return total + sum(_constant_tokens(v) for v in _needed(numbers))
+
+
+def usage(tree: s.Program) -> Usage:
+    counts: dict[str, int] = {}
+    ints: set[int] = set()
+    extent1 = 0
+    arities: set[int] = set()
+    for node in _walk(tree):
+        key = None
+        if isinstance(node, s.OpCall):
+            key = op_key(node)
+            extent1 += key == "EXTENT" and len(node.args) == 1
+            if key == "EMIT":
+                arities.add(len(node.args))
+        elif isinstance(node, s.IntLit) and _int_ok(node.value):
+            key = "INT"
+            ints.add(node.value)
+        elif isinstance(node, s.BoolLit):
+            key = "BOOL"
+        if key:
+            counts[key] = counts.get(key, 0) + 1
+    # helpers shift positions with SHATTER and WEAVE: calibrating those helps them too
+    if any("@" in HELPERS[k][0] for k in counts if k in HELPERS):
+        counts = {"SHATTER": 0, "WEAVE": 0, **counts}
+    return Usage(counts, frozenset(ints), extent1, frozenset(arities))
+
+
+def _worth(key: str, use: Usage) -> float:
+    """Calibrating `key` removes a chance PRIOR[key] of failing; per token spent."""
+    if key in HELPERS:
+        cost = _form_tokens(key, len(HELPERS[key]) - 1)
+    else:
+        cost = use.estimate(0, {key: 0}, "plain")
+    return -math.log(1 - PRIOR.get(key, 0.2)) / max(cost, 1)
+
+
+def order_keys(use: Usage, by: str) -> list[str]:
+    """The keys in the order they are added: by worth per token, or by prior alone."""
+    if by == "prior":
+        return sorted(use.counts, key=lambda k: -PRIOR.get(k, 0.2))
+    return sorted(use.counts, key=lambda k: -_worth(k, use))
+
+
+def allocate(use: Usage, base: int, budget: int, order: list[str], emit: str) -> dict[str, int]:
+    """Greedily the most thorough form of each key, in order, that keeps the estimate in budget."""
+    forms: dict[str, int] = {}
+    for key in order:
+        for form in range(len(HELPERS.get(key, (None,)))):
+            if use.estimate(base, {**forms, key: form}, emit) <= budget:
+                forms[key] = form
+                break
+    return forms
+
+
+def _tokens(source: str, world: World) -> int:
+    try:
+        return token_count(source, world.keywords)
+    except AlienSyntaxError:
+        return 1 << 30
+
+
+def answers(task: Task, world: World, budget: Budget | None) -> list[str]:
+    """Candidate answers for a synthesis task (none for a prediction), each
+    within the budget: the naive solution and each variant, with helpers
+    chosen two ways, printing plainly or padded, in place or in a CRAFT."""
+    if task.kind != "synthesis" or budget is None:
+        return []
+    out: list[str] = []
+    for source in [task.naive, *task.variants]:
+        try:
+            tree = parse(source, world.keywords)
+        except AlienSyntaxError:
+            continue
+        use = usage(tree)
+        for wrap in (False, True) if task.whole_program else (False,):
+            plain = rewrite(tree, task, Plan((), "plain", wrap), world.keywords)
+            if plain is None:
+                continue
+            base = _tokens(plain, world)
+            for by in ("worth", "prior"):
+                for emit in ("plain", "padded") if use.emit_arities else ("plain",):
+                    forms = allocate(use, base, budget.tokens, order_keys(use, by), emit)
+                    text = _fitting(tree, task, world, budget, Plan(tuple(forms.items()), emit, wrap))
+                    if text is not None and text not in out:
+                        out.append(text)
+    return out
+
+
+def _fitting(tree: s.Program, task: Task, world: World, budget: Budget, plan: Plan) -> str | None:
+    """The plan's answer, dropping its last helpers while the text is over the
+    budget (the estimate may miss a few tokens)."""
+    forms = list(plan.forms)
+    while True:
+        text = rewrite(tree, task, replace(plan, forms=tuple(forms)), world.keywords)
+        if text is not None and _tokens(text, world) <= budget.tokens:
+            return text
+        if not forms:
+            return None
+        forms.pop()
