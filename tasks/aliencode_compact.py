@@ -62,27 +62,34 @@ PRIOR = {"PLUCK": 0.8, "CARVE2": 0.7, "CARVE3": 0.8, "INT": 0.6, "EXTENT": 0.35,
          "BOOL": 0.2}
 
 # Helper CRAFTs in the standard keywords, each as alternatives from the most
-# thorough to the cheapest. `@OP(` is the calibrated OP when it is included
-# too, else the raw one; `k_nK` is K as a length (see _constant), `k_m1` is -1.
+# thorough to the cheapest; `k_nK` is K as a length (see _constant). Positions
+# are shifted as WEAVE(x, WEAVE(y, z)), which is x - y + z even for a WEAVE
+# off by a constant (the two offsets cancel), so no helper needs SHATTER.
 HELPERS: dict[str, tuple[str, ...]] = {
     # the element at position 1 of ["", "x", "xx"] tells how positions are
     # shifted; the cheap form only tells counting from one from counting from 0
     "PLUCK": ("""CRAFT zq_PLUCK(s, i):
-    DELIVER PLUCK(s, @WEAVE(@SHATTER(i, k_n1), GAUGE(PLUCK(STRAND("", "x", "xx"), k_n1))))""",
+    DELIVER PLUCK(s, WEAVE(i, WEAVE(GAUGE(PLUCK(STRAND("", "x", "xx"), k_n1)), k_n1)))""",
               """CRAFT zq_PLUCK(s, i):
-    DELIVER PLUCK(s, @SHATTER(i, PLUCK(STRAND(k_n0, k_n1), k_n0)))"""),
+    DELIVER PLUCK(s, WEAVE(i, WEAVE(k_n0, PLUCK(STRAND(k_n0, k_n1), k_n0))))"""),
     "CARVE2": ("""CRAFT zq_CARVE2(s, lo):
-    DELIVER CARVE(s, @WEAVE(@SHATTER(lo, GAUGE(CARVE(STRAND("", "x", "xx"), k_n1))), k_n2))""",),
+    DELIVER CARVE(s, WEAVE(lo, WEAVE(k_n2, GAUGE(CARVE(STRAND("", "x", "xx"), k_n1)))))""",),
     # the last element and the length of a known slice give both shifts
     "CARVE3": ("""CRAFT zq_CARVE3(s, lo, hi):
     SET r AS CARVE(STRAND("", "x", "xx", "xxx", "xxxx"), k_n1, k_n3)
+    SET c AS GAUGE(r)
     SET h AS GAUGE(EXPEL(r))
-    DELIVER CARVE(s, @SHATTER(@WEAVE(lo, h), @SHATTER(GAUGE(r), k_n1)), @WEAVE(@SHATTER(hi, k_n2), h))""",),
+    DELIVER CARVE(s, WEAVE(lo, WEAVE(h, c)), WEAVE(hi, WEAVE(h, k_n2)))""",),
     "EXTENT": ("""CRAFT zq_EXTENT(a, b):
-    SET d AS GAUGE(EXTENT(k_n1, k_n1))
-    DELIVER EXTENT(@WEAVE(a, @WEAVE(@SHATTER(k_n2, d), GAUGE(EXTENT(k_n0, k_n2)))), @WEAVE(b, d))""",
+    UPON EXTENT(k_n1, k_n1):
+        DELIVER EXTENT(a, WEAVE(b, WEAVE(k_n1, k_n0)))
+    UPON NEGATE(EXTENT(k_n0, k_n1)):
+        DELIVER EXTENT(WEAVE(a, WEAVE(k_n1, k_n0)), b)
+    DELIVER EXTENT(a, b)""",
                """CRAFT zq_EXTENT(a, b):
-    DELIVER EXTENT(a, @WEAVE(b, GAUGE(EXTENT(k_n1, k_n1))))"""),
+    UPON EXTENT(k_n1, k_n1):
+        DELIVER EXTENT(a, WEAVE(b, WEAVE(k_n1, k_n0)))
+    DELIVER EXTENT(a, b)"""),
     "INDEX": ("""CRAFT zq_INDEX(s):
     SWEEP i, v IN INDEX("x"):
         UPON i:
@@ -98,7 +105,7 @@ HELPERS: dict[str, tuple[str, ...]] = {
     IMPRINT(t, k_n1, k_n1)
     UPON EXPEL(t):
         DELIVER IMPRINT(s, i, v)
-    DELIVER IMPRINT(s, @SHATTER(i, k_n1), v)""",),
+    DELIVER IMPRINT(s, WEAVE(i, WEAVE(k_n0, k_n1)), v)""",),
     # an ANNEX that prepends: empty the list, add the value, refill it
     "ANNEX": ("""CRAFT zq_ANNEX(s, v):
     SET t AS STRAND(k_n0)
@@ -113,15 +120,15 @@ HELPERS: dict[str, tuple[str, ...]] = {
     # SHATTER that subtracts, multiplies, or is off by a constant
     "SHATTER": ("""CRAFT zq_SHATTER(a, b):
     UPON NEGATE(SHATTER(k_n1, k_n1)):
-        DELIVER SHATTER(a, @WEAVE(k_n0, b))
+        DELIVER SHATTER(a, WEAVE(k_n0, b))
     UPON NEGATE(SHATTER(k_n2, k_n0)):
-        DELIVER @WEAVE(a, @WEAVE(k_n0, b))
+        DELIVER WEAVE(a, WEAVE(k_n0, b))
     UPON SHATTER(k_n0, k_n0):
-        DELIVER @WEAVE(SHATTER(a, b), SHATTER(k_n0, k_n0))
+        DELIVER WEAVE(SHATTER(a, b), WEAVE(SHATTER(k_n0, k_n0), k_n0))
     DELIVER SHATTER(a, b)""",
                 """CRAFT zq_SHATTER(a, b):
     UPON NEGATE(SHATTER(k_n2, k_n0)):
-        DELIVER @WEAVE(a, @WEAVE(k_n0, b))
+        DELIVER WEAVE(a, WEAVE(k_n0, b))
     DELIVER SHATTER(a, b)"""),
     # (a - b + c) - ((a - a + c) - 0 + c) + c is a - b for any offset c
     "WEAVE": ("""CRAFT zq_WEAVE(a, b):
@@ -134,11 +141,11 @@ HELPERS: dict[str, tuple[str, ...]] = {
     DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), k_n0))"""),
     "PARE": ("""CRAFT zq_PARE(a, b):
     UPON PARE(k_n0, k_n0):
-        DELIVER @WEAVE(PARE(a, b), PARE(k_n0, k_n0))
+        DELIVER WEAVE(PARE(a, b), WEAVE(PARE(k_n0, k_n0), k_n0))
     DELIVER PARE(a, b)""",),
     "HALVE": ("""CRAFT zq_HALVE(a, b):
     UPON HALVE(k_n0, k_n1):
-        DELIVER @WEAVE(HALVE(a, b), HALVE(k_n0, k_n1))
+        DELIVER WEAVE(HALVE(a, b), WEAVE(HALVE(k_n0, k_n1), k_n0))
     UPON HALVE(k_n1, k_n2):
         DELIVER HALVE(b, a)
     DELIVER HALVE(a, b)""",),
@@ -230,7 +237,6 @@ def _comparison(op: str) -> tuple[str, ...]:
 
 HELPERS.update({op: _comparison(op) for op in COMPARE})
 _NUMBER = re.compile(r"\bk_n(\d+)\b")
-_USES = re.compile(r"@([A-Z_]+)\(")
 SAFE_SECOND = set(COMPARE) | {"NEGATE", "GAUGE"}  # BOND/RIFT operands that cannot fail
 
 
@@ -353,12 +359,6 @@ class Rewriter:
         return st
 
 
-def _helper_source(key: str, form: int, keys: frozenset[str]) -> str:
-    """A helper's text, each `@OP(` bound to the calibrated OP when it is included."""
-    return _USES.sub(lambda m: (PREFIX if m.group(1) in keys else "") + m.group(1) + "(",
-                     HELPERS[key][form])
-
-
 def _emit_source(arity: int, mode: str) -> str:
     """EMIT of `arity` values as one line (their texts joined by spaces), so
     no reordering of EMIT's values matters; padded, after an empty value."""
@@ -375,7 +375,7 @@ def _constant(value: int, keys: frozenset[str]) -> str:
         gauge = "zq_GAUGE" if "GAUGE" in keys else "GAUGE"
         return f"SET {_number(value)} AS {gauge}({string_literal('x' * value)})"
     weave = "zq_WEAVE" if "WEAVE" in keys else "WEAVE"
-    return f"SET {_number(value)} AS {weave}(k_n0, k_n{-value})"
+    return f"SET {_number(value)} AS {weave}(k_n0, {weave}(k_n{-value}, k_n0))"
 
 
 def _needed(numbers: set[int]) -> set[int]:
@@ -386,7 +386,7 @@ def _needed(numbers: set[int]) -> set[int]:
 def library(plan: Plan, numbers: set[int], emits: set[int]) -> str:
     """Helpers, then the constants everything uses (each after what it uses)."""
     keys = plan.keys
-    crafts = [_helper_source(k, f, keys) for k, f in sorted(plan.forms) if k in HELPERS]
+    crafts = [HELPERS[k][f] for k, f in sorted(plan.forms) if k in HELPERS]
     crafts += [_emit_source(k, plan.emit) for k in sorted(emits)]
     text = "\n".join(crafts)
     wanted = _needed(set(numbers) | _numbers_in(text))
@@ -430,7 +430,7 @@ def rewrite(tree: s.Program, task: Task, plan: Plan, keywords: dict[str, str]) -
 
 @lru_cache(maxsize=512)
 def _form_tokens(key: str, form: int) -> int:
-    return token_count(HELPERS[key][form].replace("@", ""), {})
+    return token_count(HELPERS[key][form], {})
 
 
 @lru_cache(maxsize=512)
@@ -439,7 +439,7 @@ def _form_numbers(key: str, form: int) -> frozenset[int]:
 
 
 def _constant_tokens(value: int) -> int:
-    return 7 if value >= 0 else 9  # SET k AS GAUGE("x..") · SET k AS WEAVE(k_n0, k_nV)
+    return 7 if value >= 0 else 14  # SET k AS GAUGE("x..") · SET k AS WEAVE(k_n0, WEAVE(k_nV, k_n0))
 
 
 @dataclass(frozen=True)
@@ -492,9 +492,6 @@ def usage(tree: s.Program) -> Usage:
             key = "BOOL"
         if key:
             counts[key] = counts.get(key, 0) + 1
-    # helpers shift positions with SHATTER and WEAVE: calibrating those helps them too
-    if any("@" in HELPERS[k][0] for k in counts if k in HELPERS):
-        counts = {"SHATTER": 0, "WEAVE": 0, **counts}
     return Usage(counts, frozenset(ints), extent1, frozenset(arities))
 
 
@@ -525,6 +522,12 @@ def allocate(use: Usage, base: int, budget: int, order: list[str], emit: str) ->
     return forms
 
 
+def _reroute_emit(use: Usage, emit: str) -> bool:
+    """A plain helper changes nothing for EMITs of one value: it is worth its
+    tokens only padded or for EMITs of several values (printed as one)."""
+    return emit == "padded" or max(use.emit_arities) > 1
+
+
 def _tokens(source: str, world: World) -> int:
     try:
         return token_count(source, world.keywords)
@@ -552,7 +555,8 @@ def answers(task: Task, world: World, budget: Budget | None) -> list[str]:
             base = _tokens(plain, world)
             for by in ("worth", "prior"):
                 for emit in ("plain", "padded") if use.emit_arities else ("plain",):
-                    forms = allocate(use, base, budget.tokens, order_keys(use, by), emit)
+                    order = [k for k in order_keys(use, by) if k != "EMIT" or _reroute_emit(use, emit)]
+                    forms = allocate(use, base, budget.tokens, order, emit)
                     text = _fitting(tree, task, world, budget, Plan(tuple(forms.items()), emit, wrap))
                     if text is not None and text not in out:
                         out.append(text)
