@@ -46,9 +46,10 @@ PREFIX = "zq_"
 MAIN = "zq_main"
 LONGEST_INT = 300  # integer literals up to this become lengths of strings
 POS = s.Pos(0, 0)
-COMPARE = {"AKIN": (True, False), "APART": (False, True), "OVER": (False, True),
-           "UNDER": (False, False), "ATOP": (True, True), "BENEATH": (True, False)}
-# (manual result on (1, 1), manual result on (2, 1)) for each comparison
+# each comparison: the manual's result on equal values, and a pair of values
+# the manual denies but the comparison the other way holds for
+COMPARE = {"AKIN": (True, None), "APART": (False, None), "OVER": (False, '"a", "b"'),
+           "UNDER": (False, '"b", "a"'), "ATOP": (True, '"a", "b"'), "BENEATH": (True, '"b", "a"')}
 
 # How likely a world changes each operation, guessed once for all worlds:
 # the order in which spare tokens are spent.
@@ -222,16 +223,17 @@ HELPERS: dict[str, tuple[str, ...]] = {
 def _comparison(op: str) -> tuple[str, ...]:
     """A comparison that differs from the manual on equal values is its
     inverse or its other strictness, undone by negating it with operands
-    swapped; one that differs on ("b", "a") only compares the other way.
-    One-character strings are tested: no string literal rule changes them."""
-    equal, greater = COMPARE[op]
+    swapped; one that holds on a pair the manual denies compares the other
+    way. One-character strings are tested: no string literal rule changes them."""
+    equal, other_way = COMPARE[op]
     on_equal = f'{op}("a", "a")' if not equal else f'NEGATE({op}("a", "a"))'
-    on_greater = f'{op}("b", "a")' if not greater else f'NEGATE({op}("b", "a"))'
     head = f"CRAFT zq_{op}(a, b):"
     fix_equal = f"    UPON {on_equal}:\n        DELIVER NEGATE({op}(b, a))"
-    fix_greater = f"    UPON {on_greater}:\n        DELIVER {op}(b, a)"
     last = f"    DELIVER {op}(a, b)"
-    forms = [[fix_equal, fix_greater], [fix_equal], [fix_greater]]
+    if other_way is None:
+        return ("\n".join([head, fix_equal, last]),)
+    fix_other = f"    UPON {op}({other_way}):\n        DELIVER {op}(b, a)"
+    forms = [[fix_equal, fix_other], [fix_equal], [fix_other]]
     return tuple("\n".join([head, *fixes, last]) for fixes in forms)
 
 
