@@ -36,7 +36,6 @@ from functools import lru_cache
 
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
-from aliencode.parser import token_count
 from aliencode.unparse import UnparseError, string_literal, unparse
 
 from .aliencode_budget import Budget
@@ -287,7 +286,7 @@ class Plan:
     """One allocation: the helpers (each key with the index of its form), how
     EMIT prints, and whether a whole program moves into a CRAFT body."""
     forms: tuple[tuple[str, int], ...] = ()
-    emit: str = "plain"  # "plain" | "padded": a padded line survives an EMIT that drops its first value
+    emit: str = "plain"  # "raw" | "plain" | "padded": see _emit_modes
     wrap: bool = False
 
     @property
@@ -314,8 +313,11 @@ class Rewriter:
     keys: frozenset[str]
     numbers: set[int] = field(default_factory=set)
     emits: set[int] = field(default_factory=set)
+    names: dict[str, s.Expr] = field(default_factory=dict)  # names to write as these expressions
 
     def expr(self, e: s.Expr) -> s.Expr:
+        if isinstance(e, s.Name) and e.id in self.names:
+            return self.names[e.id]
         if isinstance(e, s.IntLit) and "INT" in self.keys and _int_ok(e.value):
             self.numbers.add(e.value)
             return _name(_number(e.value))
@@ -385,46 +387,93 @@ def _needed(numbers: set[int]) -> set[int]:
     return numbers | ({0} | {-v for v in numbers if v < 0} if any(v < 0 for v in numbers) else set())
 
 
-def library(plan: Plan, numbers: set[int], emits: set[int]) -> str:
+def library(plan: Plan, numbers: set[int], emits: set[int]) -> tuple[s.Stmt, ...]:
     """Helpers, then the constants everything uses (each after what it uses)."""
-    keys = plan.keys
     crafts = [HELPERS[k][f] for k, f in sorted(plan.forms) if k in HELPERS]
     crafts += [_emit_source(k, plan.emit) for k in sorted(emits)]
-    text = "\n".join(crafts)
-    wanted = _needed(set(numbers) | _numbers_in(text))
-    lines = [_constant(v, keys) for v in sorted(wanted, key=lambda v: (v < 0, abs(v)))]
-    if "k_sp" in text:
+    wanted = _needed(set(numbers).union(*map(_numbers_in, crafts)))
+    lines = [_constant(v, plan.keys) for v in sorted(wanted, key=lambda v: (v < 0, abs(v)))]
+    if any("k_sp" in craft for craft in crafts):
         lines.append('SET k_sp AS " "')
-    return "\n".join(crafts + lines)
+    return tuple(st for piece in crafts + lines for st in _parsed(piece))
 
 
-def _numbers_in(text: str) -> set[int]:
-    return {int(v) for v in _NUMBER.findall(text)} | ({-1} if "k_m1" in text else set())
+@lru_cache(maxsize=1024)
+def _numbers_in(text: str) -> frozenset[int]:
+    return frozenset({int(v) for v in _NUMBER.findall(text)} | ({-1} if "k_m1" in text else set()))
 
 
-@lru_cache(maxsize=4096)
-def _parsed(source: str) -> s.Program | None:
-    try:
-        return parse(source, {})
-    except AlienSyntaxError:
-        return None
+@lru_cache(maxsize=1024)
+def _parsed(source: str) -> tuple[s.Stmt, ...]:
+    """A library piece's statements (pieces recur across answers)."""
+    return parse(source, {}).body
 
 
-def rewrite(tree: s.Program, task: Task, plan: Plan, keywords: dict[str, str]) -> str | None:
-    """The solution on the plan's helpers, in the world's keywords."""
+def build(tree: s.Program, task: Task, plan: Plan) -> s.Program:
+    """The solution on the plan's helpers."""
     rewriter = Rewriter(plan.keys)
     body = rewriter.body(tree.body)
     if plan.wrap:
         params = tuple(task.inputs[0]) if task.inputs else ()
         call = s.ExprStmt(_call(MAIN, tuple(map(_name, params))), POS)
         body = (s.Craft(MAIN, params, body, POS), call)
-    lib = _parsed(library(plan, rewriter.numbers, rewriter.emits))
-    if lib is None:
-        return None
+    lib = library(plan, rewriter.numbers, rewriter.emits)
+    return s.Program(_inline_once(lib + body))
+
+
+def render(program: s.Program, keywords: dict[str, str]) -> str | None:
     try:
-        return unparse(s.Program(lib.body + body), keywords)
+        return unparse(program, keywords)
     except UnparseError:
         return None
+
+
+def count(node: object) -> int:
+    """The tokens of a tree as the grader counts its source (names, keywords,
+    literals and punctuation; layout is free; an empty block gets IDLE)."""
+    if isinstance(node, (s.OpCall, s.Call)):
+        args = node.args
+        head = 1 if isinstance(node, s.OpCall) else count(node.func)
+        return head + 2 + sum(map(count, args)) + max(len(args) - 1, 0)
+    if isinstance(node, s.Set):
+        return 2 + 2 * len(node.targets) - 1 + sum(map(count, node.values)) + len(node.values) - 1
+    if isinstance(node, s.ExprStmt):
+        return count(node.expr)
+    if isinstance(node, s.If):
+        total = sum(2 + count(c) + _block(b) for c, b in node.branches)
+        return total + (2 + _block(node.default) if node.default is not None else 0)
+    if isinstance(node, s.Sweep):
+        return 3 + 2 * len(node.names) - 1 + count(node.iterable) + _block(node.body)
+    if isinstance(node, s.While):
+        return 2 + count(node.cond) + _block(node.body)
+    if isinstance(node, s.Craft):
+        return 5 + 2 * len(node.params) - (1 if node.params else 0) + _block(node.body)
+    if isinstance(node, s.Deliver):
+        return 1 + (count(node.value) if node.value is not None else 0)
+    if isinstance(node, s.Program):
+        return sum(map(count, node.body))
+    return 1
+
+
+def _block(body: tuple[s.Stmt, ...]) -> int:
+    return sum(map(count, body)) if body else 1
+
+
+def _inline_once(body: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
+    """Constants used once written where they are used: a name and its
+    definition cost more tokens than the expression. Their expressions read
+    lengths of one-character strings only, so no scoped rule changes them."""
+    while True:
+        uses: dict[str, int] = {}
+        for node in _walk(s.Program(body)):
+            if isinstance(node, s.Name) and node.id.startswith("k_"):
+                uses[node.id] = uses.get(node.id, 0) + 1
+        once = {st.targets[0]: st.values[0] for st in body if isinstance(st, s.Set)
+                and st.targets[0].startswith("k_") and uses.get(st.targets[0]) == 1}
+        if not once:
+            return body
+        kept = tuple(st for st in body if not (isinstance(st, s.Set) and st.targets[0] in once))
+        body = Rewriter(frozenset(), names=once).body(kept)
 
 
 # -- allocation: what the spare tokens buy -------------------------------------------------
@@ -432,7 +481,11 @@ def rewrite(tree: s.Program, task: Task, plan: Plan, keywords: dict[str, str]) -
 
 @lru_cache(maxsize=512)
 def _form_tokens(key: str, form: int) -> int:
-    return token_count(HELPERS[key][form], {})
+    return _piece_tokens(HELPERS[key][form])
+
+
+def _piece_tokens(piece: str) -> int:
+    return sum(map(count, _parsed(piece)))
 
 
 @lru_cache(maxsize=512)
@@ -464,7 +517,7 @@ class Usage:
                 numbers |= {0, 1}
             elif key == "EMIT":
                 for arity in self.emit_arities:
-                    total += token_count(_emit_source(arity, emit), {})
+                    total += _piece_tokens(_emit_source(arity, emit))
                 total += 4 if max(self.emit_arities) > 1 else 0
             else:
                 total += _form_tokens(key, form)
@@ -524,23 +577,18 @@ def allocate(use: Usage, base: int, budget: int, order: list[str], emit: str) ->
     return forms
 
 
-def _reroute_emit(use: Usage, emit: str) -> bool:
-    """A plain helper changes nothing for EMITs of one value: it is worth its
-    tokens only padded or for EMITs of several values (printed as one)."""
-    return emit == "padded" or max(use.emit_arities) > 1
-
-
-def _tokens(source: str, world: World) -> int:
-    try:
-        return token_count(source, world.keywords)
-    except AlienSyntaxError:
-        return 1 << 30
+def _emit_modes(use: Usage) -> tuple[str, ...]:
+    """EMIT as it is ("raw"), or through a helper printing one line, joined by
+    FUSE ("plain", which only changes EMITs of several values) or padded."""
+    if not use.emit_arities:
+        return ("raw",)
+    return ("raw", "plain", "padded") if max(use.emit_arities) > 1 else ("raw", "padded")
 
 
 def answers(task: Task, world: World, budget: Budget | None) -> list[str]:
     """Candidate answers for a synthesis task (none for a prediction), each
     within the budget: the naive solution and each variant, with helpers
-    chosen two ways, printing plainly or padded, in place or in a CRAFT."""
+    chosen two ways, printing in each way, in place or in a CRAFT."""
     if task.kind != "synthesis" or budget is None:
         return []
     out: list[str] = []
@@ -551,28 +599,47 @@ def answers(task: Task, world: World, budget: Budget | None) -> list[str]:
             continue
         use = usage(tree)
         for wrap in (False, True) if task.whole_program else (False,):
-            plain = rewrite(tree, task, Plan((), "plain", wrap), world.keywords)
-            if plain is None:
-                continue
-            base = _tokens(plain, world)
+            base = count(build(tree, task, Plan((), "raw", wrap)))
+            tried: set[Plan] = set()
             for by in ("worth", "prior"):
-                for emit in ("plain", "padded") if use.emit_arities else ("plain",):
-                    order = [k for k in order_keys(use, by) if k != "EMIT" or _reroute_emit(use, emit)]
+                for emit in _emit_modes(use):
+                    order = [k for k in order_keys(use, by) if k != "EMIT" or emit != "raw"]
                     forms = allocate(use, base, budget.tokens, order, emit)
-                    text = _fitting(tree, task, world, budget, Plan(tuple(forms.items()), emit, wrap))
+                    plan = Plan(tuple(forms.items()), emit, wrap)
+                    if plan in tried:
+                        continue
+                    tried.add(plan)
+                    program = _fitting(tree, task, budget, plan, order, use, base)
+                    text = render(program, world.keywords) if program is not None else None
                     if text is not None and text not in out:
                         out.append(text)
     return out
 
 
-def _fitting(tree: s.Program, task: Task, world: World, budget: Budget, plan: Plan) -> str | None:
-    """The plan's answer, dropping its last helpers while the text is over the
-    budget (the estimate may miss a few tokens)."""
+SHORTFALL = 24  # how far over its estimate a plan may be and still fit once written out
+
+
+def _fitting(tree: s.Program, task: Task, budget: Budget, plan: Plan, order: list[str],
+             use: Usage, base: int) -> s.Program | None:
+    """The plan's answer, dropping its last helpers while it is over the
+    budget, then adding helpers it left out that fit once written out (the
+    estimate does not count constants written in place)."""
     forms = list(plan.forms)
-    while True:
-        text = rewrite(tree, task, replace(plan, forms=tuple(forms)), world.keywords)
-        if text is not None and _tokens(text, world) <= budget.tokens:
-            return text
+    program = build(tree, task, plan)
+    while count(program) > budget.tokens:
         if not forms:
             return None
         forms.pop()
+        program = build(tree, task, replace(plan, forms=tuple(forms)))
+    for key in order:
+        if key in dict(forms):
+            continue
+        for form in range(len(HELPERS.get(key, (None,)))):
+            trial = replace(plan, forms=tuple(forms) + ((key, form),))
+            if use.estimate(base, dict(trial.forms), plan.emit) > budget.tokens + SHORTFALL:
+                continue
+            more = build(tree, task, trial)
+            if count(more) <= budget.tokens:
+                forms, program = list(trial.forms), more
+                break
+    return program
