@@ -43,6 +43,7 @@ from .bank import Task
 
 PREFIX = "zq_"
 MAIN = "zq_main"
+CONSTANT = "zq_c"  # numbers are zq_cK (zq_cmK for -K), the space is zq_csp
 LONGEST_INT = 300  # integer literals up to this become lengths of strings
 POS = s.Pos(0, 0)
 # each comparison: the manual's result on equal values, and a pair of values
@@ -62,33 +63,33 @@ PRIOR = {"PLUCK": 0.8, "CARVE2": 0.7, "CARVE3": 0.8, "INT": 0.6, "EXTENT": 0.35,
          "BOOL": 0.2}
 
 # Helper CRAFTs in the standard keywords, each as alternatives from the most
-# thorough to the cheapest; `k_nK` is K as a length (see _constant). Positions
+# thorough to the cheapest; `zq_cK` is K as a length (see _constant). Positions
 # are shifted as WEAVE(x, WEAVE(y, z)), which is x - y + z even for a WEAVE
 # off by a constant (the two offsets cancel), so no helper needs SHATTER.
 HELPERS: dict[str, tuple[str, ...]] = {
     # the element at position 1 of ["", "x", "xx"] tells how positions are
     # shifted; the cheap form only tells counting from one from counting from 0
     "PLUCK": ("""CRAFT zq_PLUCK(s, i):
-    DELIVER PLUCK(s, WEAVE(i, WEAVE(GAUGE(PLUCK(STRAND("", "x", "xx"), k_n1)), k_n1)))""",
+    DELIVER PLUCK(s, WEAVE(i, WEAVE(GAUGE(PLUCK(STRAND("", "x", "xx"), zq_c1)), zq_c1)))""",
               """CRAFT zq_PLUCK(s, i):
-    DELIVER PLUCK(s, WEAVE(i, WEAVE(k_n0, PLUCK(STRAND(k_n0, k_n1), k_n0))))"""),
+    DELIVER PLUCK(s, WEAVE(i, WEAVE(zq_c0, PLUCK(STRAND(zq_c0, zq_c1), zq_c0))))"""),
     "CARVE2": ("""CRAFT zq_CARVE2(s, lo):
-    DELIVER CARVE(s, WEAVE(lo, WEAVE(k_n2, GAUGE(CARVE(STRAND("", "x", "xx"), k_n1)))))""",),
+    DELIVER CARVE(s, WEAVE(lo, WEAVE(zq_c2, GAUGE(CARVE(STRAND("", "x", "xx"), zq_c1)))))""",),
     # the last element and the length of a known slice give both shifts
     "CARVE3": ("""CRAFT zq_CARVE3(s, lo, hi):
-    SET r AS CARVE(STRAND("", "x", "xx", "xxx", "xxxx"), k_n1, k_n3)
+    SET r AS CARVE(STRAND("", "x", "xx", "xxx", "xxxx"), zq_c1, zq_c3)
     SET c AS GAUGE(r)
     SET h AS GAUGE(EXPEL(r))
-    DELIVER CARVE(s, WEAVE(lo, WEAVE(h, c)), WEAVE(hi, WEAVE(h, k_n2)))""",),
+    DELIVER CARVE(s, WEAVE(lo, WEAVE(h, c)), WEAVE(hi, WEAVE(h, zq_c2)))""",),
     "EXTENT": ("""CRAFT zq_EXTENT(a, b):
-    UPON EXTENT(k_n1, k_n1):
-        DELIVER EXTENT(a, WEAVE(b, WEAVE(k_n1, k_n0)))
-    UPON NEGATE(EXTENT(k_n0, k_n1)):
-        DELIVER EXTENT(WEAVE(a, WEAVE(k_n1, k_n0)), b)
+    UPON EXTENT(zq_c1, zq_c1):
+        DELIVER EXTENT(a, WEAVE(b, WEAVE(zq_c1, zq_c0)))
+    UPON NEGATE(EXTENT(zq_c0, zq_c1)):
+        DELIVER EXTENT(WEAVE(a, WEAVE(zq_c1, zq_c0)), b)
     DELIVER EXTENT(a, b)""",
                """CRAFT zq_EXTENT(a, b):
-    UPON EXTENT(k_n1, k_n1):
-        DELIVER EXTENT(a, WEAVE(b, WEAVE(k_n1, k_n0)))
+    UPON EXTENT(zq_c1, zq_c1):
+        DELIVER EXTENT(a, WEAVE(b, WEAVE(zq_c1, zq_c0)))
     DELIVER EXTENT(a, b)"""),
     "INDEX": ("""CRAFT zq_INDEX(s):
     SWEEP i, v IN INDEX("x"):
@@ -96,20 +97,20 @@ HELPERS: dict[str, tuple[str, ...]] = {
             DELIVER PAIR(EXTENT(GAUGE(s)), s)
     DELIVER INDEX(s)""",),
     "PAIR": ("""CRAFT zq_PAIR(a, b):
-    SWEEP i, v IN PAIR(STRAND(k_n0), STRAND(k_n1)):
+    SWEEP i, v IN PAIR(STRAND(zq_c0), STRAND(zq_c1)):
         UPON i:
             DELIVER PAIR(b, a)
     DELIVER PAIR(a, b)""",),
     "IMPRINT": ("""CRAFT zq_IMPRINT(s, i, v):
-    SET t AS STRAND(k_n0, k_n0)
-    IMPRINT(t, k_n1, k_n1)
+    SET t AS STRAND(zq_c0, zq_c0)
+    IMPRINT(t, zq_c1, zq_c1)
     UPON EXPEL(t):
         DELIVER IMPRINT(s, i, v)
-    DELIVER IMPRINT(s, WEAVE(i, WEAVE(k_n0, k_n1)), v)""",),
+    DELIVER IMPRINT(s, WEAVE(i, WEAVE(zq_c0, zq_c1)), v)""",),
     # an ANNEX that prepends: empty the list, add the value, refill it
     "ANNEX": ("""CRAFT zq_ANNEX(s, v):
-    SET t AS STRAND(k_n0)
-    ANNEX(t, k_n1)
+    SET t AS STRAND(zq_c0)
+    ANNEX(t, zq_c1)
     UPON EXPEL(t):
         DELIVER ANNEX(s, v)
     WHILE s:
@@ -119,62 +120,62 @@ HELPERS: dict[str, tuple[str, ...]] = {
         ANNEX(s, EXPEL(t))""",),
     # SHATTER that subtracts, multiplies, or is off by a constant
     "SHATTER": ("""CRAFT zq_SHATTER(a, b):
-    UPON NEGATE(SHATTER(k_n1, k_n1)):
-        DELIVER SHATTER(a, WEAVE(k_n0, b))
-    UPON NEGATE(SHATTER(k_n2, k_n0)):
-        DELIVER WEAVE(a, WEAVE(k_n0, b))
-    UPON SHATTER(k_n0, k_n0):
-        DELIVER WEAVE(SHATTER(a, b), WEAVE(SHATTER(k_n0, k_n0), k_n0))
+    UPON NEGATE(SHATTER(zq_c1, zq_c1)):
+        DELIVER SHATTER(a, WEAVE(zq_c0, b))
+    UPON NEGATE(SHATTER(zq_c2, zq_c0)):
+        DELIVER WEAVE(a, WEAVE(zq_c0, b))
+    UPON SHATTER(zq_c0, zq_c0):
+        DELIVER WEAVE(SHATTER(a, b), WEAVE(SHATTER(zq_c0, zq_c0), zq_c0))
     DELIVER SHATTER(a, b)""",
                 """CRAFT zq_SHATTER(a, b):
-    UPON NEGATE(SHATTER(k_n2, k_n0)):
-        DELIVER WEAVE(a, WEAVE(k_n0, b))
+    UPON NEGATE(SHATTER(zq_c2, zq_c0)):
+        DELIVER WEAVE(a, WEAVE(zq_c0, b))
     DELIVER SHATTER(a, b)"""),
     # (a - b + c) - ((a - a + c) - 0 + c) + c is a - b for any offset c
     "WEAVE": ("""CRAFT zq_WEAVE(a, b):
-    UPON WEAVE(k_n1, k_n1):
-        DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), k_n0))
-    UPON WEAVE(WEAVE(k_n1, k_n0), k_n1):
+    UPON WEAVE(zq_c1, zq_c1):
+        DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), zq_c0))
+    UPON WEAVE(WEAVE(zq_c1, zq_c0), zq_c1):
         DELIVER WEAVE(b, a)
     DELIVER WEAVE(a, b)""",
               """CRAFT zq_WEAVE(a, b):
-    DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), k_n0))"""),
+    DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), zq_c0))"""),
     "PARE": ("""CRAFT zq_PARE(a, b):
-    UPON PARE(k_n0, k_n0):
-        DELIVER WEAVE(PARE(a, b), WEAVE(PARE(k_n0, k_n0), k_n0))
+    UPON PARE(zq_c0, zq_c0):
+        DELIVER WEAVE(PARE(a, b), WEAVE(PARE(zq_c0, zq_c0), zq_c0))
     DELIVER PARE(a, b)""",),
     "HALVE": ("""CRAFT zq_HALVE(a, b):
-    UPON HALVE(k_n0, k_n1):
-        DELIVER WEAVE(HALVE(a, b), WEAVE(HALVE(k_n0, k_n1), k_n0))
-    UPON HALVE(k_n1, k_n2):
+    UPON HALVE(zq_c0, zq_c1):
+        DELIVER WEAVE(HALVE(a, b), WEAVE(HALVE(zq_c0, zq_c1), zq_c0))
+    UPON HALVE(zq_c1, zq_c2):
         DELIVER HALVE(b, a)
     DELIVER HALVE(a, b)""",),
     "RESIDUE": ("""CRAFT zq_RESIDUE(a, b):
-    UPON RESIDUE(k_n2, k_n1):
+    UPON RESIDUE(zq_c2, zq_c1):
         DELIVER RESIDUE(b, a)
     DELIVER RESIDUE(a, b)""",),
     "FRACTURE": ("""CRAFT zq_FRACTURE(a, b):
-    UPON HALVE(FRACTURE(k_n1, k_n2), k_n1):
+    UPON HALVE(FRACTURE(zq_c1, zq_c2), zq_c1):
         DELIVER FRACTURE(b, a)
     DELIVER FRACTURE(a, b)""",),
     "COIL": ("""CRAFT zq_COIL(a, b):
-    UPON COIL(k_n0, k_n1):
+    UPON COIL(zq_c0, zq_c1):
         DELIVER COIL(b, a)
     DELIVER COIL(a, b)""",),
     "APEX1": ("""CRAFT zq_APEX1(s):
-    UPON APEX(STRAND(k_n0, k_n1)):
+    UPON APEX(STRAND(zq_c0, zq_c1)):
         DELIVER APEX(s)
     DELIVER NADIR(s)""",),
     "APEX2": ("""CRAFT zq_APEX2(a, b):
-    UPON APEX(k_n0, k_n1):
+    UPON APEX(zq_c0, zq_c1):
         DELIVER APEX(a, b)
     DELIVER NADIR(a, b)""",),
     "NADIR1": ("""CRAFT zq_NADIR1(s):
-    UPON NADIR(STRAND(k_n2, k_n1)):
+    UPON NADIR(STRAND(zq_c2, zq_c1)):
         DELIVER NADIR(s)
     DELIVER APEX(s)""",),
     "NADIR2": ("""CRAFT zq_NADIR2(a, b):
-    UPON NADIR(k_n2, k_n1):
+    UPON NADIR(zq_c2, zq_c1):
         DELIVER NADIR(a, b)
     DELIVER APEX(a, b)""",),
     # EVERY_OF and SOME_OF rebuilt from truthiness (order does not matter)
@@ -182,15 +183,15 @@ HELPERS: dict[str, tuple[str, ...]] = {
     SWEEP x IN s:
         UPON NEGATE(x):
             DELIVER NEGATE(s)
-    DELIVER NEGATE(k_n0)""",),
+    DELIVER NEGATE(zq_c0)""",),
     "SOME_OF": ("""CRAFT zq_SOME_OF(s):
     SWEEP x IN s:
         UPON x:
-            DELIVER NEGATE(k_n0)
-    DELIVER NEGATE(k_n1)""",),
+            DELIVER NEGATE(zq_c0)
+    DELIVER NEGATE(zq_c1)""",),
     "ORDER": ("""CRAFT zq_ORDER(s):
     SET r AS ORDER(s)
-    UPON EXPEL(ORDER(STRAND(k_n1, k_n0))):
+    UPON EXPEL(ORDER(STRAND(zq_c1, zq_c0))):
         DELIVER r
     SET t AS STRAND()
     WHILE r:
@@ -198,7 +199,7 @@ HELPERS: dict[str, tuple[str, ...]] = {
     DELIVER t""",),
     "GATHER": ("""CRAFT zq_GATHER(s):
     SET r AS GATHER(s)
-    UPON EXPEL(GATHER(STRAND(k_n0, k_n1))):
+    UPON EXPEL(GATHER(STRAND(zq_c0, zq_c1))):
         DELIVER r
     SET t AS STRAND()
     WHILE r:
@@ -237,8 +238,8 @@ def _comparison(op: str) -> tuple[str, ...]:
 
 
 HELPERS.update({op: _comparison(op) for op in COMPARE})
-_NUMBER = re.compile(r"\bk_n(\d+)\b")
-SAFE_SECOND = set(COMPARE) | {"NEGATE", "GAUGE"}  # BOND/RIFT operands that cannot fail
+_NUMBER = re.compile(r"\bzq_c(\d+)\b")
+SAFE_SECOND = {"AKIN", "APART", "NEGATE"}  # BOND/RIFT operands that cannot fail (an order may)
 
 
 # -- what a solution uses -------------------------------------------------------------------
@@ -270,7 +271,7 @@ def op_key(e: s.OpCall) -> str | None:
     if e.op in ("BOND", "RIFT"):
         return e.op if arity == 2 and _harmless(e.args[1]) else None
     if e.op == "EMIT":
-        return "EMIT" if arity >= 1 else None
+        return "EMIT" if arity >= 2 else None  # one value prints the same in any order
     return e.op if e.op in HELPERS else None
 
 
@@ -286,7 +287,7 @@ class Plan:
     """One allocation: the helpers (each key with the index of its form), how
     EMIT prints, and whether a whole program moves into a CRAFT body."""
     forms: tuple[tuple[str, int], ...] = ()
-    emit: str = "plain"  # "raw" | "plain" | "padded": see _emit_modes
+    emit: str = "raw"  # "raw" | "joined": see _emit_modes
     wrap: bool = False
 
     @property
@@ -303,7 +304,7 @@ def _call(func: str, args: tuple[s.Expr, ...]) -> s.Call:
 
 
 def _number(value: int) -> str:
-    return f"k_n{value}" if value >= 0 else f"k_m{-value}"
+    return f"zq_c{value}" if value >= 0 else f"zq_cm{-value}"
 
 
 @dataclass
@@ -363,13 +364,12 @@ class Rewriter:
         return st
 
 
-def _emit_source(arity: int, mode: str) -> str:
-    """EMIT of `arity` values as one line (their texts joined by spaces), so
-    no reordering of EMIT's values matters; padded, after an empty value."""
+def _emit_source(arity: int) -> str:
+    """EMIT of `arity` values as one value (their texts joined by spaces), so
+    no reordering of EMIT's values matters."""
     params = [f"a{i}" for i in range(arity)]
-    line = params[0] if arity == 1 else f"FUSE({', k_sp, '.join(params)})"
-    printed = line if mode == "plain" else f"FUSE(), {line}"
-    return f"CRAFT zq_EMIT{arity}({', '.join(params)}):\n    EMIT({printed})"
+    line = params[0] if arity == 1 else f"FUSE({', zq_csp, '.join(params)})"
+    return f"CRAFT zq_EMIT{arity}({', '.join(params)}):\n    EMIT({line})"
 
 
 def _constant(value: int, keys: frozenset[str]) -> str:
@@ -379,7 +379,7 @@ def _constant(value: int, keys: frozenset[str]) -> str:
         gauge = "zq_GAUGE" if "GAUGE" in keys else "GAUGE"
         return f"SET {_number(value)} AS {gauge}({string_literal('x' * value)})"
     weave = "zq_WEAVE" if "WEAVE" in keys else "WEAVE"
-    return f"SET {_number(value)} AS {weave}(k_n0, {weave}(k_n{-value}, k_n0))"
+    return f"SET {_number(value)} AS {weave}(zq_c0, {weave}(zq_c{-value}, zq_c0))"
 
 
 def _needed(numbers: set[int]) -> set[int]:
@@ -390,17 +390,17 @@ def _needed(numbers: set[int]) -> set[int]:
 def library(plan: Plan, numbers: set[int], emits: set[int]) -> tuple[s.Stmt, ...]:
     """Helpers, then the constants everything uses (each after what it uses)."""
     crafts = [HELPERS[k][f] for k, f in sorted(plan.forms) if k in HELPERS]
-    crafts += [_emit_source(k, plan.emit) for k in sorted(emits)]
+    crafts += [_emit_source(k) for k in sorted(emits)]
     wanted = _needed(set(numbers).union(*map(_numbers_in, crafts)))
     lines = [_constant(v, plan.keys) for v in sorted(wanted, key=lambda v: (v < 0, abs(v)))]
-    if any("k_sp" in craft for craft in crafts):
-        lines.append('SET k_sp AS " "')
+    if any("zq_csp" in craft for craft in crafts):
+        lines.append('SET zq_csp AS " "')
     return tuple(st for piece in crafts + lines for st in _parsed(piece))
 
 
 @lru_cache(maxsize=1024)
 def _numbers_in(text: str) -> frozenset[int]:
-    return frozenset({int(v) for v in _NUMBER.findall(text)} | ({-1} if "k_m1" in text else set()))
+    return frozenset({int(v) for v in _NUMBER.findall(text)} | ({-1} if "zq_cm1" in text else set()))
 
 
 @lru_cache(maxsize=1024)
@@ -466,14 +466,15 @@ def _inline_once(body: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
     while True:
         uses: dict[str, int] = {}
         for node in _walk(s.Program(body)):
-            if isinstance(node, s.Name) and node.id.startswith("k_"):
+            if isinstance(node, s.Name) and node.id.startswith(CONSTANT):
                 uses[node.id] = uses.get(node.id, 0) + 1
-        once = {st.targets[0]: st.values[0] for st in body if isinstance(st, s.Set)
-                and st.targets[0].startswith("k_") and uses.get(st.targets[0]) == 1}
+        # one at a time: a constant's expression may name another one
+        once = [st for st in body if isinstance(st, s.Set) and st.targets[0].startswith(CONSTANT)
+                and uses.get(st.targets[0]) == 1][:1]
         if not once:
             return body
-        kept = tuple(st for st in body if not (isinstance(st, s.Set) and st.targets[0] in once))
-        body = Rewriter(frozenset(), names=once).body(kept)
+        kept = tuple(st for st in body if st is not once[0])
+        body = Rewriter(frozenset(), names={once[0].targets[0]: once[0].values[0]}).body(kept)
 
 
 # -- allocation: what the spare tokens buy -------------------------------------------------
@@ -494,7 +495,7 @@ def _form_numbers(key: str, form: int) -> frozenset[int]:
 
 
 def _constant_tokens(value: int) -> int:
-    return 7 if value >= 0 else 14  # SET k AS GAUGE("x..") · SET k AS WEAVE(k_n0, WEAVE(k_nV, k_n0))
+    return 7 if value >= 0 else 14  # SET k AS GAUGE("x..") · SET k AS WEAVE(zq_c0, WEAVE(zq_cV, zq_c0))
 
 
 @dataclass(frozen=True)
@@ -503,9 +504,9 @@ class Usage:
     counts: dict[str, int]  # reroutable keys (INT, BOOL for literals) and their uses
     ints: frozenset[int]  # the integer literals that would become lengths
     extent1: int  # one-argument EXTENTs (they gain an argument)
-    emit_arities: frozenset[int]
+    emit_arities: frozenset[int]  # of EMITs of several values
 
-    def estimate(self, base: int, forms: dict[str, int], emit: str) -> int:
+    def estimate(self, base: int, forms: dict[str, int]) -> int:
         """The answer's tokens for helpers `forms`, `base` being those of the solution as it is."""
         total = base
         numbers: set[int] = set()
@@ -516,9 +517,7 @@ class Usage:
                 total += 3 * self.counts["BOOL"]
                 numbers |= {0, 1}
             elif key == "EMIT":
-                for arity in self.emit_arities:
-                    total += _piece_tokens(_emit_source(arity, emit))
-                total += 4 if max(self.emit_arities) > 1 else 0
+                total += 4 + sum(_piece_tokens(_emit_source(k)) for k in self.emit_arities)
             else:
                 total += _form_tokens(key, form)
                 numbers |= _form_numbers(key, form)
@@ -555,7 +554,7 @@ def _worth(key: str, use: Usage) -> float:
     if key in HELPERS:
         cost = _form_tokens(key, len(HELPERS[key]) - 1)
     else:
-        cost = use.estimate(0, {key: 0}, "plain")
+        cost = use.estimate(0, {key: 0})
     return -math.log(1 - PRIOR.get(key, 0.2)) / max(cost, 1)
 
 
@@ -566,23 +565,23 @@ def order_keys(use: Usage, by: str) -> list[str]:
     return sorted(use.counts, key=lambda k: -_worth(k, use))
 
 
-def allocate(use: Usage, base: int, budget: int, order: list[str], emit: str) -> dict[str, int]:
+def allocate(use: Usage, base: int, budget: int, order: list[str]) -> dict[str, int]:
     """Greedily the most thorough form of each key, in order, that keeps the estimate in budget."""
     forms: dict[str, int] = {}
     for key in order:
         for form in range(len(HELPERS.get(key, (None,)))):
-            if use.estimate(base, {**forms, key: form}, emit) <= budget:
+            if use.estimate(base, {**forms, key: form}) <= budget:
                 forms[key] = form
                 break
     return forms
 
 
 def _emit_modes(use: Usage) -> tuple[str, ...]:
-    """EMIT as it is ("raw"), or through a helper printing one line, joined by
-    FUSE ("plain", which only changes EMITs of several values) or padded."""
-    if not use.emit_arities:
-        return ("raw",)
-    return ("raw", "plain", "padded") if max(use.emit_arities) > 1 else ("raw", "padded")
+    """EMIT as it is ("raw"), or, when it prints several values, through a
+    helper printing them as one value joined by FUSE ("joined"). (Printing an
+    empty value first would survive a world whose EMIT drops its first value,
+    but it is not what the manual prints, so it is not tried.)"""
+    return ("raw", "joined") if use.emit_arities else ("raw",)
 
 
 def answers(task: Task, world: World, budget: Budget | None) -> list[str]:
@@ -604,7 +603,7 @@ def answers(task: Task, world: World, budget: Budget | None) -> list[str]:
             for by in ("worth", "prior"):
                 for emit in _emit_modes(use):
                     order = [k for k in order_keys(use, by) if k != "EMIT" or emit != "raw"]
-                    forms = allocate(use, base, budget.tokens, order, emit)
+                    forms = allocate(use, base, budget.tokens, order)
                     plan = Plan(tuple(forms.items()), emit, wrap)
                     if plan in tried:
                         continue
@@ -636,7 +635,7 @@ def _fitting(tree: s.Program, task: Task, budget: Budget, plan: Plan, order: lis
             continue
         for form in range(len(HELPERS.get(key, (None,)))):
             trial = replace(plan, forms=tuple(forms) + ((key, form),))
-            if use.estimate(base, dict(trial.forms), plan.emit) > budget.tokens + SHORTFALL:
+            if use.estimate(base, dict(trial.forms)) > budget.tokens + SHORTFALL:
                 continue
             more = build(tree, task, trial)
             if count(more) <= budget.tokens:
