@@ -113,6 +113,7 @@ HELPERS: dict[str, tuple[str, ...]] = {
     ANNEX(t, zq_c1)
     UPON EXPEL(t):
         DELIVER ANNEX(s, v)
+    SET t AS STRAND()
     WHILE s:
         ANNEX(t, EXPEL(s))
     ANNEX(s, v)
@@ -162,22 +163,26 @@ HELPERS: dict[str, tuple[str, ...]] = {
     UPON COIL(zq_c0, zq_c1):
         DELIVER COIL(b, a)
     DELIVER COIL(a, b)""",),
+    # an APEX that gives the smallest: the last of the sorted values instead;
+    # a NADIR that gives the largest: the first of them
     "APEX1": ("""CRAFT zq_APEX1(s):
     UPON APEX(STRAND(zq_c0, zq_c1)):
         DELIVER APEX(s)
-    DELIVER NADIR(s)""",),
+    DELIVER EXPEL(ORDER(s))""",),
     "APEX2": ("""CRAFT zq_APEX2(a, b):
     UPON APEX(zq_c0, zq_c1):
         DELIVER APEX(a, b)
-    DELIVER NADIR(a, b)""",),
+    DELIVER EXPEL(ORDER(STRAND(a, b)))""",),
     "NADIR1": ("""CRAFT zq_NADIR1(s):
-    UPON NADIR(STRAND(zq_c2, zq_c1)):
-        DELIVER NADIR(s)
-    DELIVER APEX(s)""",),
+    UPON NADIR(STRAND(zq_c0, zq_c1)):
+        SWEEP x IN ORDER(s):
+            DELIVER x
+    DELIVER NADIR(s)""",),
     "NADIR2": ("""CRAFT zq_NADIR2(a, b):
-    UPON NADIR(zq_c2, zq_c1):
-        DELIVER NADIR(a, b)
-    DELIVER APEX(a, b)""",),
+    UPON NADIR(zq_c0, zq_c1):
+        SWEEP x IN ORDER(STRAND(a, b)):
+            DELIVER x
+    DELIVER NADIR(a, b)""",),
     # EVERY_OF and SOME_OF rebuilt from truthiness (order does not matter)
     "EVERY_OF": ("""CRAFT zq_EVERY_OF(s):
     SWEEP x IN s:
