@@ -60,7 +60,7 @@ PRIOR = {"PLUCK": 0.8, "CARVE2": 0.7, "CARVE3": 0.8, "INT": 0.6, "EXTENT": 0.35,
          "UNDER": 0.3, "ATOP": 0.3, "BENEATH": 0.3, "APEX1": 0.25, "APEX2": 0.25,
          "NADIR1": 0.25, "NADIR2": 0.25, "EVERY_OF": 0.25, "SOME_OF": 0.25,
          "ORDER": 0.25, "GATHER": 0.25, "GAUGE": 0.15, "BOND": 0.25, "RIFT": 0.25,
-         "BOOL": 0.2}
+         "BOOL": 0.2, "FUSE": 0.2, "KNOT": 0.2}
 
 # Helper CRAFTs in the standard keywords, each as alternatives from the most
 # thorough to the cheapest; `zq_cK` is K as a length (see _constant). Positions
@@ -243,6 +243,29 @@ def _comparison(op: str) -> tuple[str, ...]:
 
 
 HELPERS.update({op: _comparison(op) for op in COMPARE})
+# Operations of any arity a world may apply to its arguments reversed: lines
+# that end in a condition holding when it does ("ab" is less than "b", "ba"
+# is not; a tuple's first element is read by walking it).
+REORDERED = {
+    "FUSE": ('UPON AKIN(NADIR(FUSE("a", "b"), "b"), "b"):',),
+    "KNOT": ("SWEEP x IN KNOT(zq_c0, zq_c1):", "    CEASE", "UPON x:"),
+}
+
+
+@lru_cache(maxsize=64)
+def forms_of(key: str) -> tuple[str, ...]:
+    """The helper's forms (none for INT, BOOL and EMIT, which are not helpers)."""
+    op = key.rstrip("0123456789")
+    if op not in REORDERED or op == key:
+        return HELPERS.get(key, ())
+    params = [f"a{i}" for i in range(int(key[len(op):]))]
+    test = "\n".join("    " + line for line in REORDERED[op])
+    return (f"""CRAFT zq_{key}({', '.join(params)}):
+{test}
+        DELIVER {op}({', '.join(reversed(params))})
+    DELIVER {op}({', '.join(params)})""",)
+
+
 _NUMBER = re.compile(r"\bzq_c(\d+)\b")
 SAFE_SECOND = {"AKIN", "APART", "NEGATE"}  # BOND/RIFT operands that cannot fail (an order may)
 
@@ -277,6 +300,8 @@ def op_key(e: s.OpCall) -> str | None:
         return e.op if arity == 2 and _harmless(e.args[1]) else None
     if e.op == "EMIT":
         return "EMIT" if arity >= 2 else None  # one value prints the same in any order
+    if e.op in REORDERED:
+        return f"{e.op}{arity}" if arity >= 2 else None
     return e.op if e.op in HELPERS else None
 
 
@@ -394,7 +419,7 @@ def _needed(numbers: set[int]) -> set[int]:
 
 def library(plan: Plan, numbers: set[int], emits: set[int]) -> tuple[s.Stmt, ...]:
     """Helpers, then the constants everything uses (each after what it uses)."""
-    crafts = [HELPERS[k][f] for k, f in sorted(plan.forms) if k in HELPERS]
+    crafts = [forms_of(k)[f] for k, f in sorted(plan.forms) if forms_of(k)]
     crafts += [_emit_source(k) for k in sorted(emits)]
     wanted = _needed(set(numbers).union(*map(_numbers_in, crafts)))
     lines = [_constant(v, plan.keys) for v in sorted(wanted, key=lambda v: (v < 0, abs(v)))]
@@ -487,7 +512,7 @@ def _inline_once(body: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
 
 @lru_cache(maxsize=512)
 def _form_tokens(key: str, form: int) -> int:
-    return _piece_tokens(HELPERS[key][form])
+    return _piece_tokens(forms_of(key)[form])
 
 
 def _piece_tokens(piece: str) -> int:
@@ -496,7 +521,7 @@ def _piece_tokens(piece: str) -> int:
 
 @lru_cache(maxsize=512)
 def _form_numbers(key: str, form: int) -> frozenset[int]:
-    return frozenset(_numbers_in(HELPERS[key][form]))
+    return frozenset(_numbers_in(forms_of(key)[form]))
 
 
 def _constant_tokens(value: int) -> int:
@@ -556,25 +581,34 @@ def usage(tree: s.Program) -> Usage:
 
 def _worth(key: str, use: Usage) -> float:
     """Calibrating `key` removes a chance PRIOR[key] of failing; per token spent."""
-    if key in HELPERS:
-        cost = _form_tokens(key, len(HELPERS[key]) - 1)
+    if forms_of(key):
+        cost = _form_tokens(key, len(forms_of(key)) - 1)
     else:
         cost = use.estimate(0, {key: 0})
-    return -math.log(1 - PRIOR.get(key, 0.2)) / max(cost, 1)
+    return -math.log(1 - _prior(key)) / max(cost, 1)
 
 
-def order_keys(use: Usage, by: str) -> list[str]:
-    """The keys in the order they are added: by worth per token, or by prior alone."""
-    if by == "prior":
-        return sorted(use.counts, key=lambda k: -PRIOR.get(k, 0.2))
-    return sorted(use.counts, key=lambda k: -_worth(k, use))
+def _prior(key: str) -> float:
+    return PRIOR.get(key, PRIOR.get(key.rstrip("0123456789"), 0.2))
+
+
+FIRSTS = 4  # further allocations each start with one of this many likeliest changes
+
+
+def orders(use: Usage) -> list[list[str]]:
+    """The orders in which keys are added: by worth per token, by prior alone,
+    and by worth after one of the likeliest (a budget too small for all of
+    them then still buys each in some candidate)."""
+    worth = sorted(use.counts, key=lambda k: -_worth(k, use))
+    likeliest = sorted(use.counts, key=lambda k: -_prior(k))
+    return [worth, likeliest] + [[k] + [o for o in worth if o != k] for k in likeliest[:FIRSTS]]
 
 
 def allocate(use: Usage, base: int, budget: int, order: list[str]) -> dict[str, int]:
     """Greedily the most thorough form of each key, in order, that keeps the estimate in budget."""
     forms: dict[str, int] = {}
     for key in order:
-        for form in range(len(HELPERS.get(key, (None,)))):
+        for form in range(len(forms_of(key)) or 1):
             if use.estimate(base, {**forms, key: form}) <= budget:
                 forms[key] = form
                 break
@@ -605,9 +639,9 @@ def answers(task: Task, world: World, budget: Budget | None) -> list[str]:
         for wrap in (False, True) if task.whole_program else (False,):
             base = count(build(tree, task, Plan((), "raw", wrap)))
             tried: set[Plan] = set()
-            for by in ("worth", "prior"):
+            for by in orders(use):
                 for emit in _emit_modes(use):
-                    order = [k for k in order_keys(use, by) if k != "EMIT" or emit != "raw"]
+                    order = [k for k in by if k != "EMIT" or emit != "raw"]
                     forms = allocate(use, base, budget.tokens, order)
                     plan = Plan(tuple(forms.items()), emit, wrap)
                     if plan in tried:
@@ -638,7 +672,7 @@ def _fitting(tree: s.Program, task: Task, budget: Budget, plan: Plan, order: lis
     for key in order:
         if key in dict(forms):
             continue
-        for form in range(len(HELPERS.get(key, (None,)))):
+        for form in range(len(forms_of(key)) or 1):
             trial = replace(plan, forms=tuple(forms) + ((key, form),))
             if use.estimate(base, dict(trial.forms)) > budget.tokens + SHORTFALL:
                 continue
