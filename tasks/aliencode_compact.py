@@ -107,18 +107,19 @@ HELPERS: dict[str, tuple[str, ...]] = {
     UPON EXPEL(t):
         DELIVER IMPRINT(s, i, v)
     DELIVER IMPRINT(s, WEAVE(i, WEAVE(zq_c0, zq_c1)), v)""",),
-    # an ANNEX that prepends: empty the list, add the value, refill it
+    # an ANNEX that prepends: then moving the last element to the front as
+    # many times as the list has other elements puts the new one last
     "ANNEX": ("""CRAFT zq_ANNEX(s, v):
+    ANNEX(s, v)
     SET t AS STRAND(zq_c0)
     ANNEX(t, zq_c1)
     UPON EXPEL(t):
-        DELIVER ANNEX(s, v)
-    SET t AS STRAND()
-    WHILE s:
-        ANNEX(t, EXPEL(s))
-    ANNEX(s, v)
+        DELIVER
+    SET t AS GATHER(s)
+    EXPEL(t)
     WHILE t:
-        ANNEX(s, EXPEL(t))""",),
+        EXPEL(t)
+        ANNEX(s, EXPEL(s))""",),
     # SHATTER that subtracts, multiplies, or is off by a constant
     "SHATTER": ("""CRAFT zq_SHATTER(a, b):
     UPON NEGATE(SHATTER(zq_c1, zq_c1)):
@@ -592,7 +593,7 @@ def _prior(key: str) -> float:
     return PRIOR.get(key, PRIOR.get(key.rstrip("0123456789"), 0.2))
 
 
-FIRSTS = 4  # further allocations each start with one of this many likeliest changes
+FIRSTS = 6  # further allocations each start with one of this many likeliest changes
 
 
 def orders(use: Usage) -> list[list[str]]:
