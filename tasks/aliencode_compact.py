@@ -65,31 +65,32 @@ PRIOR = {"PLUCK": 0.8, "CARVE2": 0.7, "CARVE3": 0.8, "INT": 0.6, "EXTENT": 0.35,
 # Helper CRAFTs in the standard keywords, each as alternatives from the most
 # thorough to the cheapest; `zq_cK` is K as a length (see _constant). Positions
 # are shifted as WEAVE(x, WEAVE(y, z)), which is x - y + z even for a WEAVE
-# off by a constant (the two offsets cancel), so no helper needs SHATTER.
+# off by a constant (the two offsets cancel), so no helper needs SHATTER;
+# `@WEAVE(` is the calibrated WEAVE when it is included too, else the raw one.
 HELPERS: dict[str, tuple[str, ...]] = {
     # the element at position 1 of ["", "x", "xx"] tells how positions are
     # shifted; the cheap form only tells counting from one from counting from 0
     "PLUCK": ("""CRAFT zq_PLUCK(s, i):
-    DELIVER PLUCK(s, WEAVE(i, WEAVE(GAUGE(PLUCK(STRAND("", "x", "xx"), zq_c1)), zq_c1)))""",
+    DELIVER PLUCK(s, @WEAVE(i, @WEAVE(GAUGE(PLUCK(STRAND("", "x", "xx"), zq_c1)), zq_c1)))""",
               """CRAFT zq_PLUCK(s, i):
-    DELIVER PLUCK(s, WEAVE(i, WEAVE(zq_c0, PLUCK(STRAND(zq_c0, zq_c1), zq_c0))))"""),
+    DELIVER PLUCK(s, @WEAVE(i, @WEAVE(zq_c0, PLUCK(STRAND(zq_c0, zq_c1), zq_c0))))"""),
     "CARVE2": ("""CRAFT zq_CARVE2(s, lo):
-    DELIVER CARVE(s, WEAVE(lo, WEAVE(zq_c2, GAUGE(CARVE(STRAND("", "x", "xx"), zq_c1)))))""",),
+    DELIVER CARVE(s, @WEAVE(lo, @WEAVE(zq_c2, GAUGE(CARVE(STRAND("", "x", "xx"), zq_c1)))))""",),
     # the last element and the length of a known slice give both shifts
     "CARVE3": ("""CRAFT zq_CARVE3(s, lo, hi):
     SET r AS CARVE(STRAND("", "x", "xx", "xxx", "xxxx"), zq_c1, zq_c3)
     SET c AS GAUGE(r)
     SET h AS GAUGE(EXPEL(r))
-    DELIVER CARVE(s, WEAVE(lo, WEAVE(h, c)), WEAVE(hi, WEAVE(h, zq_c2)))""",),
+    DELIVER CARVE(s, @WEAVE(lo, @WEAVE(h, c)), @WEAVE(hi, @WEAVE(h, zq_c2)))""",),
     "EXTENT": ("""CRAFT zq_EXTENT(a, b):
     UPON EXTENT(zq_c1, zq_c1):
-        DELIVER EXTENT(a, WEAVE(b, WEAVE(zq_c1, zq_c0)))
+        DELIVER EXTENT(a, @WEAVE(b, @WEAVE(zq_c1, zq_c0)))
     UPON NEGATE(EXTENT(zq_c0, zq_c1)):
-        DELIVER EXTENT(WEAVE(a, WEAVE(zq_c1, zq_c0)), b)
+        DELIVER EXTENT(@WEAVE(a, @WEAVE(zq_c1, zq_c0)), b)
     DELIVER EXTENT(a, b)""",
                """CRAFT zq_EXTENT(a, b):
     UPON EXTENT(zq_c1, zq_c1):
-        DELIVER EXTENT(a, WEAVE(b, WEAVE(zq_c1, zq_c0)))
+        DELIVER EXTENT(a, @WEAVE(b, @WEAVE(zq_c1, zq_c0)))
     DELIVER EXTENT(a, b)"""),
     "INDEX": ("""CRAFT zq_INDEX(s):
     SWEEP i, v IN INDEX("x"):
@@ -106,7 +107,7 @@ HELPERS: dict[str, tuple[str, ...]] = {
     IMPRINT(t, zq_c1, zq_c1)
     UPON EXPEL(t):
         DELIVER IMPRINT(s, i, v)
-    DELIVER IMPRINT(s, WEAVE(i, WEAVE(zq_c0, zq_c1)), v)""",),
+    DELIVER IMPRINT(s, @WEAVE(i, @WEAVE(zq_c0, zq_c1)), v)""",),
     # an ANNEX that prepends: then moving the last element to the front as
     # many times as the list has other elements puts the new one last
     "ANNEX": ("""CRAFT zq_ANNEX(s, v):
@@ -123,20 +124,24 @@ HELPERS: dict[str, tuple[str, ...]] = {
     # SHATTER that subtracts, multiplies, or is off by a constant
     "SHATTER": ("""CRAFT zq_SHATTER(a, b):
     UPON NEGATE(SHATTER(zq_c1, zq_c1)):
-        DELIVER SHATTER(a, WEAVE(zq_c0, b))
+        DELIVER SHATTER(a, @WEAVE(zq_c0, b))
     UPON NEGATE(SHATTER(zq_c2, zq_c0)):
-        DELIVER WEAVE(a, WEAVE(zq_c0, b))
+        DELIVER @WEAVE(a, @WEAVE(zq_c0, b))
     UPON SHATTER(zq_c0, zq_c0):
-        DELIVER WEAVE(SHATTER(a, b), WEAVE(SHATTER(zq_c0, zq_c0), zq_c0))
+        DELIVER @WEAVE(SHATTER(a, b), @WEAVE(SHATTER(zq_c0, zq_c0), zq_c0))
     DELIVER SHATTER(a, b)""",
                 """CRAFT zq_SHATTER(a, b):
     UPON NEGATE(SHATTER(zq_c2, zq_c0)):
-        DELIVER WEAVE(a, WEAVE(zq_c0, b))
+        DELIVER @WEAVE(a, @WEAVE(zq_c0, b))
     DELIVER SHATTER(a, b)"""),
     # (a - b + c) - ((a - a + c) - 0 + c) + c is a - b for any offset c
+    # a WEAVE that is off by a constant: (a - b + c) - ((a - a + c) - 0 + c) + c
+    # is a - b; one that adds or multiplies: a + b × -1
     "WEAVE": ("""CRAFT zq_WEAVE(a, b):
     UPON WEAVE(zq_c1, zq_c1):
-        DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), zq_c0))
+        UPON WEAVE(zq_c0, zq_c0):
+            DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), zq_c0))
+        DELIVER SHATTER(a, PARE(b, -1))
     UPON WEAVE(WEAVE(zq_c1, zq_c0), zq_c1):
         DELIVER WEAVE(b, a)
     DELIVER WEAVE(a, b)""",
@@ -144,11 +149,11 @@ HELPERS: dict[str, tuple[str, ...]] = {
     DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), zq_c0))"""),
     "PARE": ("""CRAFT zq_PARE(a, b):
     UPON PARE(zq_c0, zq_c0):
-        DELIVER WEAVE(PARE(a, b), WEAVE(PARE(zq_c0, zq_c0), zq_c0))
+        DELIVER @WEAVE(PARE(a, b), @WEAVE(PARE(zq_c0, zq_c0), zq_c0))
     DELIVER PARE(a, b)""",),
     "HALVE": ("""CRAFT zq_HALVE(a, b):
     UPON HALVE(zq_c0, zq_c1):
-        DELIVER WEAVE(HALVE(a, b), WEAVE(HALVE(zq_c0, zq_c1), zq_c0))
+        DELIVER @WEAVE(HALVE(a, b), @WEAVE(HALVE(zq_c0, zq_c1), zq_c0))
     UPON HALVE(zq_c1, zq_c2):
         DELIVER HALVE(b, a)
     DELIVER HALVE(a, b)""",),
@@ -420,7 +425,8 @@ def _needed(numbers: set[int]) -> set[int]:
 
 def library(plan: Plan, numbers: set[int], emits: set[int]) -> tuple[s.Stmt, ...]:
     """Helpers, then the constants everything uses (each after what it uses)."""
-    crafts = [forms_of(k)[f] for k, f in sorted(plan.forms) if forms_of(k)]
+    weave = "zq_WEAVE(" if "WEAVE" in plan.keys else "WEAVE("
+    crafts = [forms_of(k)[f].replace("@WEAVE(", weave) for k, f in sorted(plan.forms) if forms_of(k)]
     crafts += [_emit_source(k) for k in sorted(emits)]
     wanted = _needed(set(numbers).union(*map(_numbers_in, crafts)))
     lines = [_constant(v, plan.keys) for v in sorted(wanted, key=lambda v: (v < 0, abs(v)))]
@@ -513,7 +519,7 @@ def _inline_once(body: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
 
 @lru_cache(maxsize=512)
 def _form_tokens(key: str, form: int) -> int:
-    return _piece_tokens(forms_of(key)[form])
+    return _piece_tokens(forms_of(key)[form].replace("@", ""))
 
 
 def _piece_tokens(piece: str) -> int:
@@ -577,6 +583,9 @@ def usage(tree: s.Program) -> Usage:
             key = "BOOL"
         if key:
             counts[key] = counts.get(key, 0) + 1
+    # helpers shift positions with WEAVE: calibrating it helps them too
+    if any("@WEAVE(" in form for key in counts for form in forms_of(key)):
+        counts.setdefault("WEAVE", 0)
     return Usage(counts, frozenset(ints), extent1, frozenset(arities))
 
 
@@ -600,9 +609,13 @@ def orders(use: Usage) -> list[list[str]]:
     """The orders in which keys are added: by worth per token, by prior alone,
     and by worth after one of the likeliest (a budget too small for all of
     them then still buys each in some candidate)."""
-    worth = sorted(use.counts, key=lambda k: -_worth(k, use))
-    likeliest = sorted(use.counts, key=lambda k: -_prior(k))
-    return [worth, likeliest] + [[k] + [o for o in worth if o != k] for k in likeliest[:FIRSTS]]
+    # a key the solution does not use itself (WEAVE for the helpers) comes last but once
+    def rank(score):
+        return sorted(use.counts, key=lambda k: (not use.counts[k], -score(k)))
+
+    worth, likeliest = rank(lambda k: _worth(k, use)), rank(_prior)
+    firsts = [k for k in likeliest if use.counts[k]][:FIRSTS] + [k for k in worth if not use.counts[k]]
+    return [worth, likeliest] + [[k] + [o for o in worth if o != k] for k in firsts]
 
 
 def allocate(use: Usage, base: int, budget: int, order: list[str]) -> dict[str, int]:
