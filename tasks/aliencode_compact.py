@@ -60,13 +60,13 @@ PRIOR = {"PLUCK": 0.8, "CARVE2": 0.7, "CARVE3": 0.8, "INT": 0.6, "EXTENT": 0.35,
          "UNDER": 0.3, "ATOP": 0.3, "BENEATH": 0.3, "APEX1": 0.25, "APEX2": 0.25,
          "NADIR1": 0.25, "NADIR2": 0.25, "EVERY_OF": 0.25, "SOME_OF": 0.25,
          "ORDER": 0.25, "GATHER": 0.25, "GAUGE": 0.15, "BOND": 0.25, "RIFT": 0.25,
-         "BOOL": 0.2, "FUSE": 0.2, "KNOT": 0.2}
+         "BOOL": 0.2, "FUSE": 0.2, "KNOT": 0.2, "LCAT": 0.3}
 
 # Helper CRAFTs in the standard keywords, each as alternatives from the most
 # thorough to the cheapest; `zq_cK` is K as a length (see _constant). Positions
 # are shifted as WEAVE(x, WEAVE(y, z)), which is x - y + z even for a WEAVE
 # off by a constant (the two offsets cancel), so no helper needs SHATTER;
-# `@WEAVE(` is the calibrated WEAVE when it is included too, else the raw one.
+# `@OP(` is the calibrated OP when it is included too, else the raw one.
 HELPERS: dict[str, tuple[str, ...]] = {
     # the element at position 1 of ["", "x", "xx"] tells how positions are
     # shifted; the cheap form only tells counting from one from counting from 0
@@ -121,6 +121,15 @@ HELPERS: dict[str, tuple[str, ...]] = {
     WHILE t:
         EXPEL(t)
         ANNEX(s, EXPEL(s))""",),
+    # SHATTER of lists: the raw one when SHATTER adds numbers right (lists then
+    # concatenate too), else a copy of the first with the second's elements added
+    "LCAT": ("""CRAFT zq_LCAT(a, b):
+    UPON NEGATE(@WEAVE(SHATTER(zq_c1, zq_c1), @WEAVE(zq_c2, zq_c0))):
+        DELIVER SHATTER(a, b)
+    SET r AS @GATHER(a)
+    SWEEP x IN b:
+        @ANNEX(r, x)
+    DELIVER r""",),
     # SHATTER that subtracts, multiplies, or is off by a constant
     "SHATTER": ("""CRAFT zq_SHATTER(a, b):
     UPON NEGATE(SHATTER(zq_c1, zq_c1)):
@@ -273,6 +282,7 @@ def forms_of(key: str) -> tuple[str, ...]:
 
 
 _NUMBER = re.compile(r"\bzq_c(\d+)\b")
+_USES = re.compile(r"@([A-Z_]+[0-9]*)\(")
 SAFE_SECOND = {"AKIN", "APART", "NEGATE"}  # BOND/RIFT operands that cannot fail (an order may)
 
 
@@ -293,9 +303,47 @@ def _harmless(e: s.Expr) -> bool:
     return not isinstance(e, s.Call)
 
 
-def op_key(e: s.OpCall) -> str | None:
-    """The helper that can stand for this operation call, if any."""
+LISTS = {"STRAND", "GATHER", "ORDER", "EXTENT", "INDEX", "PAIR", "STRAIN"}
+
+
+def kind(e: s.Expr, kinds: dict[str, str]) -> str | None:
+    """"str" or "list" when the expression is surely one, as far as its syntax tells."""
+    if isinstance(e, s.StrLit):
+        return "str"
+    if isinstance(e, s.Name):
+        return kinds.get(e.id)
+    if not isinstance(e, s.OpCall):
+        return None
+    if e.op == "FUSE":
+        return "str"
+    if e.op in LISTS:
+        return "list"
+    if e.op in ("CARVE", "SHATTER"):
+        return next(filter(None, (kind(a, kinds) for a in e.args)), None)
+    return None
+
+
+def kinds_of(tree: s.Program) -> dict[str, str]:
+    """The names every assignment gives a string, or a list (twice over, for
+    names assigned from names)."""
+    kinds: dict[str, str] = {}
+    for _ in range(2):
+        found: dict[str, set[str | None]] = {}
+        for node in _walk(tree):
+            if isinstance(node, s.Set) and len(node.targets) == len(node.values):
+                for target, value in zip(node.targets, node.values):
+                    found.setdefault(target, set()).add(kind(value, kinds))
+        kinds = {name: ks.pop() for name, ks in found.items() if len(ks) == 1 and None not in ks}
+    return kinds
+
+
+def op_key(e: s.OpCall, kinds: dict[str, str]) -> str | None:
+    """The helper that can stand for this operation call, if any: SHATTER of
+    strings is FUSE's (its helper serves), of lists a concatenation's."""
     arity = len(e.args)
+    if e.op == "SHATTER" and arity == 2:
+        joined = kind(e, kinds)
+        return {"str": "FUSE2", "list": "LCAT"}.get(joined or "", "SHATTER")
     if e.op == "CARVE":
         return f"CARVE{arity}" if arity in (2, 3) else None
     if e.op in ("APEX", "NADIR"):
@@ -348,6 +396,7 @@ class Rewriter:
     """Reroutes the plan's operations and literals; records the numbers and
     EMIT arities the library must then define."""
     keys: frozenset[str]
+    kinds: dict[str, str] = field(default_factory=dict)  # see kinds_of
     numbers: set[int] = field(default_factory=set)
     emits: set[int] = field(default_factory=set)
     names: dict[str, s.Expr] = field(default_factory=dict)  # names to write as these expressions
@@ -366,7 +415,7 @@ class Rewriter:
         if not isinstance(e, s.OpCall):
             return e
         args = tuple(self.expr(a) for a in e.args)
-        key = op_key(e)
+        key = op_key(e, self.kinds)
         if key not in self.keys:
             return replace(e, args=args)
         if key == "EXTENT" and len(args) == 1:
@@ -425,14 +474,18 @@ def _needed(numbers: set[int]) -> set[int]:
 
 def library(plan: Plan, numbers: set[int], emits: set[int]) -> tuple[s.Stmt, ...]:
     """Helpers, then the constants everything uses (each after what it uses)."""
-    weave = "zq_WEAVE(" if "WEAVE" in plan.keys else "WEAVE("
-    crafts = [forms_of(k)[f].replace("@WEAVE(", weave) for k, f in sorted(plan.forms) if forms_of(k)]
+    crafts = [_bound(forms_of(k)[f], plan.keys) for k, f in sorted(plan.forms) if forms_of(k)]
     crafts += [_emit_source(k) for k in sorted(emits)]
     wanted = _needed(set(numbers).union(*map(_numbers_in, crafts)))
     lines = [_constant(v, plan.keys) for v in sorted(wanted, key=lambda v: (v < 0, abs(v)))]
     if any("zq_csp" in craft for craft in crafts):
         lines.append('SET zq_csp AS " "')
     return tuple(st for piece in crafts + lines for st in _parsed(piece))
+
+
+def _bound(text: str, keys: frozenset[str]) -> str:
+    """A helper's text, each `@OP(` the calibrated OP when it is included, else the raw one."""
+    return _USES.sub(lambda m: (PREFIX if m.group(1) in keys else "") + m.group(1) + "(", text)
 
 
 @lru_cache(maxsize=1024)
@@ -446,9 +499,9 @@ def _parsed(source: str) -> tuple[s.Stmt, ...]:
     return parse(source, {}).body
 
 
-def build(tree: s.Program, task: Task, plan: Plan) -> s.Program:
+def build(tree: s.Program, task: Task, plan: Plan, kinds: dict[str, str]) -> s.Program:
     """The solution on the plan's helpers."""
-    rewriter = Rewriter(plan.keys)
+    rewriter = Rewriter(plan.keys, kinds)
     body = rewriter.body(tree.body)
     if plan.wrap:
         params = tuple(task.inputs[0]) if task.inputs else ()
@@ -542,6 +595,7 @@ class Usage:
     ints: frozenset[int]  # the integer literals that would become lengths
     extent1: int  # one-argument EXTENTs (they gain an argument)
     emit_arities: frozenset[int]  # of EMITs of several values
+    kinds: dict[str, str]  # see kinds_of
 
     def estimate(self, base: int, forms: dict[str, int]) -> int:
         """The answer's tokens for helpers `forms`, `base` being those of the solution as it is."""
@@ -569,10 +623,11 @@ def usage(tree: s.Program) -> Usage:
     ints: set[int] = set()
     extent1 = 0
     arities: set[int] = set()
+    kinds = kinds_of(tree)
     for node in _walk(tree):
         key = None
         if isinstance(node, s.OpCall):
-            key = op_key(node)
+            key = op_key(node, kinds)
             extent1 += key == "EXTENT" and len(node.args) == 1
             if key == "EMIT":
                 arities.add(len(node.args))
@@ -583,10 +638,12 @@ def usage(tree: s.Program) -> Usage:
             key = "BOOL"
         if key:
             counts[key] = counts.get(key, 0) + 1
-    # helpers shift positions with WEAVE: calibrating it helps them too
-    if any("@WEAVE(" in form for key in counts for form in forms_of(key)):
-        counts.setdefault("WEAVE", 0)
-    return Usage(counts, frozenset(ints), extent1, frozenset(arities))
+    # what the helpers use themselves (WEAVE to shift positions): calibrating it helps them too
+    for key in list(counts):
+        for form in forms_of(key):
+            for used in _USES.findall(form):
+                counts.setdefault(used, 0)
+    return Usage(counts, frozenset(ints), extent1, frozenset(arities), kinds)
 
 
 def _worth(key: str, use: Usage) -> float:
@@ -651,7 +708,7 @@ def answers(task: Task, world: World, budget: Budget | None) -> list[str]:
             continue
         use = usage(tree)
         for wrap in (False, True) if task.whole_program else (False,):
-            base = count(build(tree, task, Plan((), "raw", wrap)))
+            base = count(build(tree, task, Plan((), "raw", wrap), use.kinds))
             tried: set[Plan] = set()
             for by in orders(use):
                 for emit in _emit_modes(use):
@@ -677,12 +734,12 @@ def _fitting(tree: s.Program, task: Task, budget: Budget, plan: Plan, order: lis
     budget, then adding helpers it left out that fit once written out (the
     estimate does not count constants written in place)."""
     forms = list(plan.forms)
-    program = build(tree, task, plan)
+    program = build(tree, task, plan, use.kinds)
     while count(program) > budget.tokens:
         if not forms:
             return None
         forms.pop()
-        program = build(tree, task, replace(plan, forms=tuple(forms)))
+        program = build(tree, task, replace(plan, forms=tuple(forms)), use.kinds)
     for key in order:
         if key in dict(forms):
             continue
@@ -690,7 +747,7 @@ def _fitting(tree: s.Program, task: Task, budget: Budget, plan: Plan, order: lis
             trial = replace(plan, forms=tuple(forms) + ((key, form),))
             if use.estimate(base, dict(trial.forms)) > budget.tokens + SHORTFALL:
                 continue
-            more = build(tree, task, trial)
+            more = build(tree, task, trial, use.kinds)
             if count(more) <= budget.tokens:
                 forms, program = list(trial.forms), more
                 break
