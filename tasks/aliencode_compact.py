@@ -60,7 +60,7 @@ PRIOR = {"PLUCK": 0.8, "CARVE2": 0.7, "CARVE3": 0.8, "INT": 0.6, "EXTENT": 0.35,
          "UNDER": 0.3, "ATOP": 0.3, "BENEATH": 0.3, "APEX1": 0.25, "APEX2": 0.25,
          "NADIR1": 0.25, "NADIR2": 0.25, "EVERY_OF": 0.25, "SOME_OF": 0.25,
          "ORDER": 0.25, "GATHER": 0.25, "GAUGE": 0.15, "BOND": 0.25, "RIFT": 0.25,
-         "BOOL": 0.2, "FUSE": 0.2, "KNOT": 0.2, "LCAT": 0.3}
+         "BOOL": 0.2, "STR": 0.15, "FUSE": 0.2, "KNOT": 0.2, "LCAT": 0.3}
 
 # Helper CRAFTs in the standard keywords, each as alternatives from the most
 # thorough to the cheapest; `zq_cK` is K as a length (see _constant). Positions
@@ -399,6 +399,7 @@ class Rewriter:
     kinds: dict[str, str] = field(default_factory=dict)  # see kinds_of
     numbers: set[int] = field(default_factory=set)
     emits: set[int] = field(default_factory=set)
+    strings: dict[str, str] = field(default_factory=dict)  # string literal -> its constant
     names: dict[str, s.Expr] = field(default_factory=dict)  # names to write as these expressions
 
     def expr(self, e: s.Expr) -> s.Expr:
@@ -407,6 +408,8 @@ class Rewriter:
         if isinstance(e, s.IntLit) and "INT" in self.keys and _int_ok(e.value):
             self.numbers.add(e.value)
             return _name(_number(e.value))
+        if isinstance(e, s.StrLit) and "STR" in self.keys and _turnable(e.value):
+            return _name(self.strings.setdefault(e.value, f"zq_s{len(self.strings)}"))
         if isinstance(e, s.BoolLit) and "BOOL" in self.keys:
             self.numbers.add(0 if e.value else 1)
             return s.OpCall("NEGATE", "", (_name(_number(0 if e.value else 1)),), POS)
@@ -472,15 +475,33 @@ def _needed(numbers: set[int]) -> set[int]:
     return numbers | ({0} | {-v for v in numbers if v < 0} if any(v < 0 for v in numbers) else set())
 
 
-def library(plan: Plan, numbers: set[int], emits: set[int]) -> tuple[s.Stmt, ...]:
+def library(plan: Plan, rewriter: Rewriter) -> tuple[s.Stmt, ...]:
     """Helpers, then the constants everything uses (each after what it uses)."""
     crafts = [_bound(forms_of(k)[f], plan.keys) for k, f in sorted(plan.forms) if forms_of(k)]
-    crafts += [_emit_source(k) for k in sorted(emits)]
-    wanted = _needed(set(numbers).union(*map(_numbers_in, crafts)))
+    crafts += [_emit_source(k) for k in sorted(rewriter.emits)]
+    wanted = _needed(set(rewriter.numbers).union(*map(_numbers_in, crafts)))
     lines = [_constant(v, plan.keys) for v in sorted(wanted, key=lambda v: (v < 0, abs(v)))]
     if any("zq_csp" in craft for craft in crafts):
         lines.append('SET zq_csp AS " "')
+    if rewriter.strings:
+        lines.append(STRINGS)
+        lines += [f"SET {name} AS zq_str({string_literal(text)}, {string_literal(text[::-1])})"
+                  for text, name in rewriter.strings.items()]
     return tuple(st for piece in crafts + lines for st in _parsed(piece))
+
+
+# String literals stored backwards: every string constant is defined at top
+# level, where a two-letter literal tells whether that happens there.
+STRINGS = """SET zq_sback AS AKIN(NADIR("ab", "b"), "b")
+CRAFT zq_str(text, back):
+    UPON zq_sback:
+        DELIVER back
+    DELIVER text"""
+
+
+def _turnable(text: str) -> bool:
+    """Whether storing the literal backwards changes it."""
+    return text != text[::-1]
 
 
 def _bound(text: str, keys: frozenset[str]) -> str:
@@ -507,7 +528,7 @@ def build(tree: s.Program, task: Task, plan: Plan, kinds: dict[str, str]) -> s.P
         params = tuple(task.inputs[0]) if task.inputs else ()
         call = s.ExprStmt(_call(MAIN, tuple(map(_name, params))), POS)
         body = (s.Craft(MAIN, params, body, POS), call)
-    lib = library(plan, rewriter.numbers, rewriter.emits)
+    lib = library(plan, rewriter)
     return s.Program(_inline_once(lib + body))
 
 
@@ -596,6 +617,7 @@ class Usage:
     extent1: int  # one-argument EXTENTs (they gain an argument)
     emit_arities: frozenset[int]  # of EMITs of several values
     kinds: dict[str, str]  # see kinds_of
+    strings: int  # distinct string literals that read differently backwards
 
     def estimate(self, base: int, forms: dict[str, int]) -> int:
         """The answer's tokens for helpers `forms`, `base` being those of the solution as it is."""
@@ -607,6 +629,8 @@ class Usage:
             elif key == "BOOL":
                 total += 3 * self.counts["BOOL"]
                 numbers |= {0, 1}
+            elif key == "STR":
+                total += _piece_tokens(STRINGS) + 9 * self.strings
             elif key == "EMIT":
                 total += 4 + sum(_piece_tokens(_emit_source(k)) for k in self.emit_arities)
             else:
@@ -623,6 +647,7 @@ def usage(tree: s.Program) -> Usage:
     ints: set[int] = set()
     extent1 = 0
     arities: set[int] = set()
+    strings: set[str] = set()
     kinds = kinds_of(tree)
     for node in _walk(tree):
         key = None
@@ -636,6 +661,9 @@ def usage(tree: s.Program) -> Usage:
             ints.add(node.value)
         elif isinstance(node, s.BoolLit):
             key = "BOOL"
+        elif isinstance(node, s.StrLit) and _turnable(node.value):
+            key = "STR"
+            strings.add(node.value)
         if key:
             counts[key] = counts.get(key, 0) + 1
     # what the helpers use themselves (WEAVE to shift positions): calibrating it helps them too
@@ -643,7 +671,7 @@ def usage(tree: s.Program) -> Usage:
         for form in forms_of(key):
             for used in _USES.findall(form):
                 counts.setdefault(used, 0)
-    return Usage(counts, frozenset(ints), extent1, frozenset(arities), kinds)
+    return Usage(counts, frozenset(ints), extent1, frozenset(arities), kinds, len(strings))
 
 
 def _worth(key: str, use: Usage) -> float:
