@@ -1,18 +1,21 @@
 """A budget-aware `self-calibrating` strategy (DESIGN §10.1, docs/tasks.md).
 
 The big calibrator (tasks/aliencode_calibrating.py) tests every operation
-with a library that is far over any answer budget. This one spends only the
-tokens a budget leaves beside the manual-trusting solution: it reroutes the
-operations it can afford through small helper CRAFTs, each of which tests its
-operation once per call and undoes the single most likely change (positions
-counted from one, operands swapped, a comparison admitting equality, a
-result off by a constant, ...), and it replaces literals by values whose
-manual meaning it can derive (integers as lengths of strings of one repeated
-character, which no reversal or rotation of a string literal changes).
+with a library far over any answer budget. This one spends only the tokens a
+budget leaves beside a manual-trusting solution (the naive one or a variant):
+it reroutes the operations it can afford through small helper CRAFTs, each of
+which tests its operation when called and undoes the single most likely
+change (positions counted from one or shifted, operands swapped, a comparison
+inverted, admitting equality or the other way round, a result off by a
+constant, arguments reversed, an extreme swapped, ANNEX prepending, ...), and
+it replaces literals by values it can derive: integers as lengths of strings
+of one repeated character (no reversal or rotation of a string literal
+changes them), string literals forwards or backwards as a two-letter probe
+says. Every candidate prints what the manual says under the manual.
 
 It never reads a world's rules, a reference, a private call or an expected
-output: it sees the world's keywords, the task's prompt, example, input
-names, naive solution, variants and budget (every system sees the budget).
+output: it sees the world's keywords, the task's input names, naive solution,
+variants and budget (every system sees the budget).
 
 Why it is built the way it is:
 
@@ -20,11 +23,20 @@ Why it is built the way it is:
   use of a calibrated operation is bound to one rule (scoped rules apply by
   place); a helper call is no site, and costs the same tokens as the
   operation it replaces, so only the helper's definition is paid for.
-* Tests read truthiness, lengths and EXPEL (none of them a site the
-  compensations are for), on values built from "", "x", "xx", ...
-* Which helpers to include is a greedy choice by how likely the operation is
-  changed (PRIOR, a guess about worlds in general) per token; several
-  allocations and ways of printing give several candidates, all in budget.
+* Tests are cheap: truthiness, lengths, EXPEL and one-character strings
+  (which no string literal rule changes), sometimes one other operation
+  (AKIN, NADIR, ORDER), which a world may change too.
+* Which helpers to include is greedy, by how likely the operation is changed
+  (PRIOR, a guess about worlds in general) per token; several orders (and
+  printing EMIT's values as one, and moving a whole program into a CRAFT)
+  give several candidates, all within the budget.
+
+Known gaps: no compensation for SWEEP, STRAND, FUSE of one value, floats,
+PLUCK counted from the end, a WEAVE that adds or multiplies when integer
+literals are changed too; ANNEX prepending is undone by rotating the list
+(steps grow with its length); BOND and RIFT are rerouted only where their
+second operand is harmless to evaluate eagerly; helpers test on every call,
+so loops cost several times the steps.
 """
 
 from __future__ import annotations
@@ -269,7 +281,7 @@ REORDERED = {
 
 @lru_cache(maxsize=64)
 def forms_of(key: str) -> tuple[str, ...]:
-    """The helper's forms (none for INT, BOOL and EMIT, which are not helpers)."""
+    """The helper's forms (none for INT, BOOL, STR and EMIT, which are not helpers)."""
     op = key.rstrip("0123456789")
     if op not in REORDERED or op == key:
         return HELPERS.get(key, ())
@@ -297,7 +309,7 @@ def _walk(node: object):
 
 def _harmless(e: s.Expr) -> bool:
     """Whether evaluating `e` eagerly can neither fail nor act (names,
-    literals, comparisons, NEGATE and GAUGE of those)."""
+    literals, and AKIN, APART and NEGATE of those)."""
     if isinstance(e, s.OpCall):
         return e.op in SAFE_SECOND and all(_harmless(a) for a in e.args)
     return not isinstance(e, s.Call)
@@ -472,7 +484,8 @@ def _constant(value: int, keys: frozenset[str]) -> str:
 
 def _needed(numbers: set[int]) -> set[int]:
     """The numbers to define: a negative one is computed from 0 and its magnitude."""
-    return numbers | ({0} | {-v for v in numbers if v < 0} if any(v < 0 for v in numbers) else set())
+    negatives = {-v for v in numbers if v < 0}
+    return numbers | negatives | ({0} if negatives else set())
 
 
 def library(plan: Plan, rewriter: Rewriter) -> tuple[s.Stmt, ...]:
@@ -511,7 +524,8 @@ def _bound(text: str, keys: frozenset[str]) -> str:
 
 @lru_cache(maxsize=1024)
 def _numbers_in(text: str) -> frozenset[int]:
-    return frozenset({int(v) for v in _NUMBER.findall(text)} | ({-1} if "zq_cm1" in text else set()))
+    minus_one = {-1} if "zq_cm1" in text else set()
+    return frozenset({int(v) for v in _NUMBER.findall(text)} | minus_one)
 
 
 @lru_cache(maxsize=1024)
@@ -606,7 +620,8 @@ def _form_numbers(key: str, form: int) -> frozenset[int]:
 
 
 def _constant_tokens(value: int) -> int:
-    return 7 if value >= 0 else 14  # SET k AS GAUGE("x..") · SET k AS WEAVE(zq_c0, WEAVE(zq_cV, zq_c0))
+    # SET k AS GAUGE("x..") · SET k AS WEAVE(zq_c0, WEAVE(zq_cV, zq_c0))
+    return 7 if value >= 0 else 14
 
 
 @dataclass(frozen=True)
@@ -699,7 +714,8 @@ def orders(use: Usage) -> list[list[str]]:
         return sorted(use.counts, key=lambda k: (not use.counts[k], -score(k)))
 
     worth, likeliest = rank(lambda k: _worth(k, use)), rank(_prior)
-    firsts = [k for k in likeliest if use.counts[k]][:FIRSTS] + [k for k in worth if not use.counts[k]]
+    firsts = [k for k in likeliest if use.counts[k]][:FIRSTS]
+    firsts += [k for k in worth if not use.counts[k]]
     return [worth, likeliest] + [[k] + [o for o in worth if o != k] for k in firsts]
 
 

@@ -140,5 +140,5 @@ def test_helpers_undo_the_changes_they_test_for(tmp_path):
     limits = Limits()
     want = outcomes(manual_world(world), limits, SOLUTION, task)
     assert outcomes(world, limits, SOLUTION, task) != want
-    got = [outcomes(world, limits, answer, task) for answer in answers(task, world, Budget(600, 10**5))]
-    assert want in got
+    candidates = answers(task, world, Budget(600, 10**5))
+    assert want in [outcomes(world, limits, answer, task) for answer in candidates]
