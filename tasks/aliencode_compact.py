@@ -107,7 +107,7 @@ HELPERS: dict[str, tuple[str, ...]] = {
     "INDEX": ("""CRAFT zq_INDEX(s):
     SWEEP i, v IN INDEX("x"):
         UPON i:
-            DELIVER PAIR(EXTENT(GAUGE(s)), s)
+            DELIVER @PAIR(@EXTENT(zq_c0, GAUGE(s)), s)
     DELIVER INDEX(s)""",),
     "PAIR": ("""CRAFT zq_PAIR(a, b):
     SWEEP i, v IN PAIR(STRAND(zq_c0), STRAND(zq_c1)):
@@ -195,19 +195,19 @@ HELPERS: dict[str, tuple[str, ...]] = {
     "APEX1": ("""CRAFT zq_APEX1(s):
     UPON APEX(STRAND(zq_c0, zq_c1)):
         DELIVER APEX(s)
-    DELIVER EXPEL(ORDER(s))""",),
+    DELIVER EXPEL(@ORDER(s))""",),
     "APEX2": ("""CRAFT zq_APEX2(a, b):
     UPON APEX(zq_c0, zq_c1):
         DELIVER APEX(a, b)
-    DELIVER EXPEL(ORDER(STRAND(a, b)))""",),
+    DELIVER EXPEL(@ORDER(STRAND(a, b)))""",),
     "NADIR1": ("""CRAFT zq_NADIR1(s):
     UPON NADIR(STRAND(zq_c0, zq_c1)):
-        SWEEP x IN ORDER(s):
+        SWEEP x IN @ORDER(s):
             DELIVER x
     DELIVER NADIR(s)""",),
     "NADIR2": ("""CRAFT zq_NADIR2(a, b):
     UPON NADIR(zq_c0, zq_c1):
-        SWEEP x IN ORDER(STRAND(a, b)):
+        SWEEP x IN @ORDER(STRAND(a, b)):
             DELIVER x
     DELIVER NADIR(a, b)""",),
     # EVERY_OF and SOME_OF rebuilt from truthiness (order does not matter)
@@ -715,7 +715,7 @@ def orders(use: Usage) -> list[list[str]]:
 
     worth, likeliest = rank(lambda k: _worth(k, use)), rank(_prior)
     firsts = [k for k in likeliest if use.counts[k]][:FIRSTS]
-    firsts += [k for k in worth if not use.counts[k]]
+    firsts += [k for k in worth if not use.counts[k]][:1]
     return [worth, likeliest] + [[k] + [o for o in worth if o != k] for k in firsts]
 
 
