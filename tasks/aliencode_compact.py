@@ -142,20 +142,22 @@ HELPERS: dict[str, tuple[str, ...]] = {
     SWEEP x IN b:
         @ANNEX(r, x)
     DELIVER r""",),
-    # SHATTER that subtracts, multiplies, or is off by a constant
+    # SHATTER that subtracts (1 + 1 is 0) or multiplies (2 + 0 is 0): a - (0 - b);
+    # off by a constant (0 + 0 is not 0): that constant taken off
     "SHATTER": ("""CRAFT zq_SHATTER(a, b):
-    UPON NEGATE(SHATTER(zq_c1, zq_c1)):
-        DELIVER SHATTER(a, @WEAVE(zq_c0, b))
-    UPON NEGATE(SHATTER(zq_c2, zq_c0)):
+    UPON NEGATE(PARE(SHATTER(zq_c1, zq_c1), SHATTER(zq_c2, zq_c0))):
         DELIVER @WEAVE(a, @WEAVE(zq_c0, b))
     UPON SHATTER(zq_c0, zq_c0):
         DELIVER @WEAVE(SHATTER(a, b), @WEAVE(SHATTER(zq_c0, zq_c0), zq_c0))
     DELIVER SHATTER(a, b)""",
                 """CRAFT zq_SHATTER(a, b):
+    UPON NEGATE(PARE(SHATTER(zq_c1, zq_c1), SHATTER(zq_c2, zq_c0))):
+        DELIVER @WEAVE(a, @WEAVE(zq_c0, b))
+    DELIVER SHATTER(a, b)""",
+                """CRAFT zq_SHATTER(a, b):
     UPON NEGATE(SHATTER(zq_c2, zq_c0)):
         DELIVER @WEAVE(a, @WEAVE(zq_c0, b))
     DELIVER SHATTER(a, b)"""),
-    # (a - b + c) - ((a - a + c) - 0 + c) + c is a - b for any offset c
     # a WEAVE that is off by a constant: (a - b + c) - ((a - a + c) - 0 + c) + c
     # is a - b; one that adds or multiplies: a + b × -1
     "WEAVE": ("""CRAFT zq_WEAVE(a, b):
