@@ -304,6 +304,7 @@ SAFE_SECOND = {"AKIN", "APART", "NEGATE"}  # BOND/RIFT operands that cannot fail
 
 
 def _walk(node: object):
+    """The node and everything under it."""
     yield node
     for child in s.children(node):
         yield from _walk(child)
@@ -549,6 +550,7 @@ def build(tree: s.Program, task: Task, plan: Plan, kinds: dict[str, str]) -> s.P
 
 
 def render(program: s.Program, keywords: dict[str, str]) -> str | None:
+    """The program's source in the world's keywords (None if a float cannot be spelt)."""
     try:
         return unparse(program, keywords)
     except UnparseError:
@@ -742,8 +744,9 @@ def _emit_modes(use: Usage) -> tuple[str, ...]:
 
 def answers(task: Task, world: World, budget: Budget | None) -> list[str]:
     """Candidate answers for a synthesis task (none for a prediction), each
-    within the budget: the naive solution and each variant, with helpers
-    chosen two ways, printing in each way, in place or in a CRAFT."""
+    within the token budget (its steps are not checked): the naive solution
+    and each variant, with helpers added in each order of `orders`, printing
+    each way of `_emit_modes`, in place or (a whole program) in a CRAFT."""
     if task.kind != "synthesis" or budget is None:
         return []
     out: list[str] = []
