@@ -592,18 +592,20 @@ def _inline_once(body: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
     """Constants used once written where they are used: a name and its
     definition cost more tokens than the expression. Their expressions read
     lengths of one-character strings only, so no scoped rule changes them."""
-    while True:
-        uses: dict[str, int] = {}
-        for node in _walk(s.Program(body)):
-            if isinstance(node, s.Name) and node.id.startswith(CONSTANT):
-                uses[node.id] = uses.get(node.id, 0) + 1
-        # one at a time: a constant's expression may name another one
-        once = [st for st in body if isinstance(st, s.Set) and st.targets[0].startswith(CONSTANT)
-                and uses.get(st.targets[0]) == 1][:1]
-        if not once:
-            return body
-        kept = tuple(st for st in body if st is not once[0])
-        body = Rewriter(frozenset(), names={once[0].targets[0]: once[0].values[0]}).body(kept)
+    uses: dict[str, int] = {}
+    for node in _walk(s.Program(body)):
+        if isinstance(node, s.Name) and node.id.startswith(CONSTANT):
+            uses[node.id] = uses.get(node.id, 0) + 1
+    # a constant's expression may name an earlier constant used once: resolved in order
+    resolver = Rewriter(frozenset())
+    for st in body:
+        name = st.targets[0] if isinstance(st, s.Set) else ""
+        if name.startswith(CONSTANT) and uses.get(name) == 1:
+            resolver.names[name] = resolver.expr(st.values[0])
+    if not resolver.names:
+        return body
+    kept = (st for st in body if not (isinstance(st, s.Set) and st.targets[0] in resolver.names))
+    return resolver.body(tuple(kept))
 
 
 # -- allocation: what the spare tokens buy -------------------------------------------------
