@@ -7,8 +7,9 @@ from dataclasses import replace
 import pytest
 
 from aliencode import Limits, parse
+from aliencode.parser import token_count
 from aliencode.world_schema import load
-from alienworlds.tasks.aliencode_budget import Budget, tokens_of
+from alienworlds.tasks.aliencode_budget import Budget
 from alienworlds.tasks.aliencode_compact import answers, count
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader, manual_world, outcomes
 from alienworlds.tasks.bank import Task, load_bank
@@ -38,8 +39,8 @@ def test_every_candidate_fits_the_budget(main):
         candidates = answers(task, world, budget)
         assert candidates, task.id
         for answer in candidates:
-            assert tokens_of(answer, world) <= budget.tokens, (task.id, answer)
-            assert count(parse(answer, world.keywords)) == tokens_of(answer, world)
+            assert token_count(answer) <= budget.tokens, (task.id, answer)
+            assert count(parse(answer, world.keywords)) == token_count(answer)
 
 
 def test_candidates_print_what_the_manual_says(main):
