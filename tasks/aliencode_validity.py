@@ -21,6 +21,9 @@
 * `self-calibrating` (tasks/aliencode_calibrating.py): the naive solution
   and the variants rewritten onto a run-time library in AlienCode that tests
   each operation and keeps the first compensation that checks out.
+* `compact-calibrating` (tasks/aliencode_compact.py): calibration within
+  the task's stated answer budget: small helper CRAFTs that test the likeliest
+  change of each operation and undo it, chosen to fit the token budget.
 * `avoidant` (tasks/aliencode_avoidant.py): the naive solution and the
   variants rewritten onto safe cores through the manual's own identities
   (five cores by hand, 24 drawn from fixed seeds), plain and in a CRAFT.
@@ -41,13 +44,16 @@ from aliencode import AlienSyntaxError, Limits, Session, World, compile_source, 
 from aliencode import syntax as s
 
 from .aliencode_avoidant import answers as avoiding
+from .aliencode_budget import Budget
 from .aliencode_calibrating import answers as calibrated
+from .aliencode_compact import answers as compact
 from .aliencode_grading import AlienCodeGrader, BankProblem, compile_binding, manual_world, program_output, run_pair
 from .bank import Bank, Task
 from .compare import normalise
 from .validity import Validity, tally
 
-STRATEGIES = ("naive", "wrapped", "literal-free", "printer", "example-copy", "variants", "self-calibrating", "avoidant")
+STRATEGIES = ("naive", "wrapped", "literal-free", "printer", "example-copy", "variants", "self-calibrating", "compact-calibrating",
+              "avoidant")
 WRAPPER = "trivial_main"
 PRINTER = "trivial_print"
 SMALL = 12  # integers up to this are written as GAUGE(STRAND(YES, ...)) directly
@@ -231,8 +237,9 @@ def constants_fail(task: Task, expected: list[str], world: World) -> bool:
 
 
 def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[str],
-               strategies: tuple[str, ...] = STRATEGIES) -> dict[str, list[str]]:
-    """Each named strategy's candidate answers for one task."""
+               strategies: tuple[str, ...] = STRATEGIES, budget: Budget | None = None) -> dict[str, list[str]]:
+    """Each named strategy's candidate answers for one task (`budget`: the
+    answer budget its prompt states, which a strategy may use)."""
     out: dict[str, list[str]] = {name: [] for name in STRATEGIES}
     predicted = manual_prediction(task, world, limits)
     if task.kind == "prediction":
@@ -252,6 +259,8 @@ def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[st
     out["variants"] = list(task.variants)
     if "self-calibrating" in strategies:
         out["self-calibrating"] = calibrated(task, world)
+    if "compact-calibrating" in strategies:
+        out["compact-calibrating"] = compact(task, world, budget)
     if "avoidant" in strategies:
         out["avoidant"] = avoiding(task, world)
     return {name: answers for name, answers in out.items() if name in strategies}
@@ -275,7 +284,8 @@ def battery(world: World, bank: Bank, limits: Limits | None = None, grader: Alie
             continue  # a broken task is the audit's problem; nothing to measure
         skip_constants = constants_fail(task, expected, world)
         verdicts: dict[str, bool] = {}
-        for name, answers in candidates(task, world, limits, worked_outputs, strategies).items():
+        shown = candidates(task, world, limits, worked_outputs, strategies, grader.budget(task))
+        for name, answers in shown.items():
             if name in CONSTANT and skip_constants:
                 continue  # they fail, provably (see constants_fail)
             for answer in answers:

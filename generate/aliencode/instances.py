@@ -41,11 +41,12 @@ from alienworlds.tasks.compare import normalise
 from .draws import shown
 from .library import ExampleTemplate, Template, fill
 
-# Generated banks report the avoidant strategy without flagging tasks: a
-# world drawn as now leaves most tasks a safe core, and keeping only the
-# tasks it cannot pass leaves too few (docs/validity.md). The bank says so
-# in its [audit] table, and its floor counts it.
-REPORTED = ("avoidant",)
+# Generated banks report the avoidant and compact-calibrating strategies
+# without flagging tasks: a world drawn as now leaves most tasks a safe core
+# or a cheap compensation, and keeping only the tasks they cannot pass leaves
+# too few (docs/validity.md). The bank says so in its [audit] table, and its
+# floor counts them.
+REPORTED = ("compact-calibrating", "avoidant")
 FLAGGING = tuple(name for name in STRATEGIES if name not in REPORTED)
 
 RUNS = 6  # private calls or input tables per task

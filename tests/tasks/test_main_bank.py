@@ -98,11 +98,17 @@ def test_variants_are_manual_correct_and_fail_in_the_world():
             assert not grader.grade(task.id, variant).passed, task.id
 
 
-def test_no_trivial_strategy_scores(report):
+def test_no_flagging_strategy_scores(report):
     validity = report.validity
-    assert validity.floor == 0.0 and validity.flagged == ()
-    assert set(validity.strategies) == {"naive", "wrapped", "literal-free", "printer", "example-copy", "variants"}
-    assert all(s.passed == () for s in validity.strategies.values())
+    assert validity.flagged == ()
+    assert set(validity.strategies) == {"naive", "wrapped", "literal-free", "printer", "example-copy", "variants",
+                                        "self-calibrating", "compact-calibrating", "avoidant"}
+    assert validity.reported == ("compact-calibrating", "avoidant")
+    for name, score in validity.strategies.items():
+        assert (score.passed == ()) == (name not in validity.reported), name
+    # the floor is the best strategy's, reported ones included: main's tasks do
+    # not yet resist them (docs/validity.md)
+    assert validity.floor == max(s.accuracy for s in validity.strategies.values()) > 0
 
 
 def test_no_primitive_adds():

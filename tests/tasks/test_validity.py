@@ -54,9 +54,14 @@ def test_demo_bank_battery():
         "printer": ["T4"],  # a whole program without inputs: its manual output printed
         "example-copy": [],
         "variants": [],  # the demo bank has none
+        "self-calibrating": [],  # its run-time library is far over every answer budget
+        # calibration within the budget, and safe cores: demo's rules change
+        # few operations, and mostly by a shift or a reversal
+        "compact-calibrating": ["T2", "T3", "T4", "T6"],
+        "avoidant": ["T1", "T3", "T4", "T6"],
     }
-    assert v.floor == round(100 * 2 / 6, 4)
-    assert v.flagged == ("T1", "T4", "T6")
+    assert v.floor == round(100 * 4 / 6, 4)
+    assert v.flagged == ("T1", "T2", "T3", "T4", "T6")
     assert v.as_dict()["strategies"]["printer"] == {"accuracy": round(100 / 6, 4), "passed": ["T4"]}
 
 
@@ -99,16 +104,18 @@ def test_world_check_json_reports_validity():
     from alienworlds.cli.aliencode import main
 
     data = json.loads(CliRunner().invoke(main, ["world", "check", "demo", "--json"]).output)
-    assert data["validity"]["floor"] == round(100 * 2 / 6, 4)
-    assert data["validity"]["flagged"] == ["T1", "T4", "T6"]
-    assert set(data["validity"]["strategies"]) == {"naive", "wrapped", "literal-free", "printer", "example-copy", "variants"}
+    assert data["validity"]["floor"] == round(100 * 4 / 6, 4)
+    assert data["validity"]["flagged"] == ["T1", "T2", "T3", "T4", "T6"]
+    assert data["validity"]["reported_only"] == []
+    assert set(data["validity"]["strategies"]) == {"naive", "wrapped", "literal-free", "printer", "example-copy", "variants",
+                                                   "self-calibrating", "compact-calibrating", "avoidant"}
 
 
 def test_alienlogic_world_check_json_reports_validity():
     from alienworlds.cli.alienlogic import cli
 
     data = json.loads(CliRunner().invoke(cli, ["world", "check", "main", "--json", "--no-prover"]).output)
-    assert set(data["validity"]) == {"strategies", "floor", "flagged"}
+    assert set(data["validity"]) == {"strategies", "floor", "flagged", "reported_only"}
     strategies = set(data["validity"]["strategies"])
     assert {"refuse-all", "standard-proof", "standard-prover", "prove-else-refuse-intuitionistic"} <= strategies
     assert data["validity"]["flagged"] == []
