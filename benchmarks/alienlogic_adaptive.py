@@ -5,7 +5,8 @@
 A WORLD is a shipped name or a generated world's folder or world.toml (its
 bank.toml beside it). Prints each strategy's accuracy per world, the
 refuse-all floor beside it, and the battery's time; `*` marks a strategy
-above refuse-all.
+above refuse-all. Below, per world, which combination of a style and a cut
+`prove-else-refuse-best-cut` is.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import argparse
 from pathlib import Path
 
 from alienlogic import load_world
+from alienworlds.tasks.alienlogic_adaptive import Answerer, best, checker, combinations, graded
+from alienworlds.tasks.alienlogic_grading import logic_tasks
 from alienworlds.tasks.alienlogic_validity import battery
 from alienworlds.tasks.bank import load_bank
 
@@ -32,7 +35,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("worlds", nargs="*", default=["main"])
     args = parser.parse_args()
-    results = {spec: battery(*load(spec)) for spec in args.worlds}
+    loaded = {spec: load(spec) for spec in args.worlds}
+    answerers = {spec: Answerer() for spec in args.worlds}
+    results = {spec: battery(*loaded[spec], answerers[spec]) for spec in args.worlds}
     names = list(next(iter(results.values())).strategies)
     for v in results.values():
         names += [n for n in v.strategies if n not in names]
@@ -46,6 +51,11 @@ def main() -> None:
             cells.append("-" if score is None else f"{score.accuracy:.1f}{mark}")
         print(f"{name:<42}" + "".join(f"{c:>16}" for c in cells))
     print(f"{'battery seconds':<42}" + "".join(f"{v.seconds:>16.2f}" for v in results.values()))
+    for spec, (world, bank) in loaded.items():
+        # the answers are cached already: this grades them again, proving nothing
+        tasks = logic_tasks(bank)
+        name, ids = best(combinations(tasks, *graded(tasks, checker(world), answerers[spec])))
+        print(f"best cut in {Path(spec).name}: {name} {100 * len(ids) / len(tasks):.1f}%")
 
 
 if __name__ == "__main__":

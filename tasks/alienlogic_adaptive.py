@@ -17,6 +17,12 @@ and the theorem's syntax. None reads the world file or the references.
   (`size-gt-k`: prove above k, `size-le-k`: prove at most k, the cuts at the
   bank's quartiles), or whether it is first-order (`syntax-first-order`,
   `syntax-propositional`: prove those, refuse the others).
+* `prove-else-refuse-best-cut`: the best combination of a style and a cut:
+  prove-else-refuse in the style on one side of a cut, refuse on the other,
+  for every style, feature, side and every cut at a value the bank's
+  theorems take (an adversary reading the prompts may cut anywhere). Only
+  the best is reported, to keep the battery readable; `combinations` names
+  them all.
 
 The prover is bounded by a count of search steps (`StepClock`), never by
 seconds, so an answer is the same on any machine; `Answerer` caches its
@@ -165,11 +171,27 @@ def quartiles(values: list[int]) -> list[int]:
     return sorted(c for c in cuts if c < ordered[-1])
 
 
-def syntactic(feature: Feature, cut: int, above: bool) -> Strategy:
-    """Prove with the standard prover when the feature lies on the chosen
-    side of the cut, else refuse."""
+@dataclass(frozen=True)
+class Cut:
+    """One side of a syntactic cut: the theorems whose feature lies above
+    `k` (`above`) or at most `k`."""
+
+    feature: Feature
+    k: int
+    above: bool
+
+    def holds(self, theorem: Theorem) -> bool:
+        return (self.feature.measure(theorem) > self.k) == self.above
+
+    @property
+    def name(self) -> str:
+        return self.feature.sides[not self.above].format(k=self.k)
+
+
+def syntactic(cut: Cut) -> Strategy:
+    """Prove with the standard prover on the cut's side, else refuse."""
     def answer(task: LogicTask, answerer: Answerer) -> str:
-        if (feature.measure(task.theorem) > cut) == above:
+        if cut.holds(task.theorem):
             return answerer.prove_else_refuse(task.theorem, "standard")
         return REFUSAL_TEXT
     return answer
@@ -180,10 +202,10 @@ def syntactic_strategies(tasks: list[LogicTask]) -> Iterator[tuple[str, Strategy
         cuts = feature.cuts
         if cuts is None:
             cuts = tuple(quartiles([feature.measure(t.theorem) for t in tasks]))
-        for cut in cuts:
+        for k in cuts:
             for above in (True, False):
-                name = f"syntax-{feature.sides[not above].format(k=cut)}"
-                yield name, syntactic(feature, cut, above)
+                side = Cut(feature, k, above)
+                yield f"syntax-{side.name}", syntactic(side)
 
 
 def strategies(tasks: list[LogicTask]) -> dict[str, Strategy]:
@@ -202,19 +224,70 @@ def strategies(tasks: list[LogicTask]) -> dict[str, Strategy]:
 Grade = Callable[[LogicTask, str], bool]
 
 
-def passes(tasks: list[LogicTask], grade: Grade, answerer: Answerer) -> dict[str, set[str]]:
-    """The ids of the tasks each strategy passes. Strategies often give the
-    same answer, so each distinct text is graded once per task."""
+BEST_CUT = "prove-else-refuse-best-cut"
+
+
+def every_cut(tasks: list[LogicTask]) -> list[Cut]:
+    """Both sides of a cut at every value a feature takes in the bank but
+    the largest (a cut there leaves one side empty), or at its fixed cuts."""
+    cuts: list[Cut] = []
+    for feature in FEATURES:
+        ks = feature.cuts
+        if ks is None:
+            ks = tuple(sorted({feature.measure(t.theorem) for t in tasks}))[:-1]
+        cuts += [Cut(feature, k, above) for k in ks for above in (True, False)]
+    return cuts
+
+
+def combinations(tasks: list[LogicTask], passed: dict[str, set[str]],
+                 refused: set[str]) -> dict[str, set[str]]:
+    """The tasks each combination of a style and a cut passes: the style's
+    prove-else-refuse passes (in `passed`) on the cut's side, the tasks a
+    refusal passes (`refused`) on the other. Selecting among answers graded
+    already, so it costs no proof and no grading."""
+    out: dict[str, set[str]] = {}
+    for style in STYLES:
+        proving = passed[f"prove-else-refuse-{style}"]
+        for cut in every_cut(tasks):
+            out[f"{style}-if-{cut.name}"] = {
+                t.id for t in tasks if t.id in (proving if cut.holds(t.theorem) else refused)}
+    return out
+
+
+def best(passed: dict[str, set[str]]) -> tuple[str, set[str]]:
+    """The strategy passing most tasks; the first named on a tie."""
+    name = max(passed, key=lambda n: len(passed[n]))
+    return name, passed[name]
+
+
+def graded(tasks: list[LogicTask], grade: Grade, answerer: Answerer
+           ) -> tuple[dict[str, set[str]], set[str]]:
+    """The ids of the tasks each named strategy passes, and those a refusal
+    passes. Strategies often give the same answer, so each distinct text is
+    graded once per task."""
     named = strategies(tasks)
     passed: dict[str, set[str]] = {name: set() for name in named}
+    refused: set[str] = set()
     for task in tasks:
         grades: dict[str, bool] = {}
-        for name, strategy in named.items():
-            answer = strategy(task, answerer)
+
+        def passing(answer: str) -> bool:
             if answer not in grades:
                 grades[answer] = bool(answer) and grade(task, answer)
-            if grades[answer]:
+            return grades[answer]
+        for name, strategy in named.items():
+            if passing(strategy(task, answerer)):
                 passed[name].add(task.id)
+        if passing(REFUSAL_TEXT):
+            refused.add(task.id)
+    return passed, refused
+
+
+def passes(tasks: list[LogicTask], grade: Grade, answerer: Answerer) -> dict[str, set[str]]:
+    """The ids of the tasks each strategy passes, the best combination of a
+    style and a cut (`BEST_CUT`) included."""
+    passed, refused = graded(tasks, grade, answerer)
+    passed[BEST_CUT] = best(combinations(tasks, passed, refused))[1]
     return passed
 
 

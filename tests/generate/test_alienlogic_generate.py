@@ -29,9 +29,10 @@ from logic_proofgen import generate as random_proof  # noqa: E402
 from logic_proofgen import mutate  # noqa: E402
 
 SMALL = Knobs(patches=4, theorems=6, unprovable=1, first_order=1, examples=1)
-# test-5 draws no bank with these knobs since generator version 2 (its worlds stay one
-# unprovable theorem short, with or without the balance against knowledge-free provers)
-SEEDS = [f"test-{k}" for k in range(11) if k != 5]
+# test-8 draws no bank with these knobs under generator version 3: balanced against the
+# combinations of a style and a cut too, its worlds stay one unprovable or first-order
+# theorem short (without the combinations it gives a bank)
+SEEDS = [f"test-{k}" for k in range(11) if k != 8]
 
 
 @lru_cache(maxsize=None)

@@ -8,9 +8,10 @@ from alienlogic import check, load_world, parse_proof
 from alienlogic.prover import StepClock, prove
 from alienworlds.ruleset.world import standard_world
 from alienworlds.tasks import alienlogic_adaptive as adaptive
-from alienworlds.tasks.alienlogic_adaptive import (CLASSICAL_ONLY, STYLES, Answerer, above_refusal,
-                                                   checker, library_guards, passes, quartiles, size,
-                                                   strategies, style_world)
+from alienworlds.tasks.alienlogic_adaptive import (BEST_CUT, CLASSICAL_ONLY, STYLES, Answerer,
+                                                   above_refusal, best, checker, combinations,
+                                                   every_cut, graded, library_guards, passes,
+                                                   quartiles, size, strategies, style_world)
 from alienworlds.tasks.alienlogic_grading import REFUSAL_TEXT, logic_tasks
 from alienworlds.tasks.alienlogic_validity import battery
 from alienworlds.tasks.bank import load_bank
@@ -90,6 +91,45 @@ def test_library_guards_are_the_conditions_the_library_leaves_no_choice_about():
     assert not {expr for target, expr in guards if target == "BOT_E"}
 
 
+@pytest.fixture(scope="module")
+def main_graded(answerer):
+    """Each named strategy's passes on main and the refusal's, by the world's checker."""
+    return graded(TASKS, checker(WORLD), answerer)
+
+
+def test_combinations_cut_at_every_value_the_bank_takes():
+    cuts = every_cut(TASKS)
+    sizes = sorted({size(t.theorem) for t in TASKS})
+    # every size but the largest (above it nothing is left), both sides
+    assert {c.k for c in cuts if c.name.startswith("size-")} == set(sizes[:-1])
+    assert len([c for c in cuts if c.name.startswith("size-")]) == 2 * (len(sizes) - 1)
+    assert {c.name for c in cuts} >= {"first-order", "propositional", "premises-le-0"}
+
+
+def test_a_combination_proves_in_its_style_on_its_side_and_refuses_elsewhere(main_graded):
+    passed, refused = main_graded
+    combos = combinations(TASKS, passed, refused)
+    assert len(combos) == len(STYLES) * len(every_cut(TASKS))
+    proving = passed["prove-else-refuse-library-guarded"]
+    for cut in every_cut(TASKS)[:6]:
+        ids = combos[f"library-guarded-if-{cut.name}"]
+        for task in TASKS:
+            side = proving if cut.holds(task.theorem) else refused
+            assert (task.id in ids) == (task.id in side), (cut.name, task.id)
+    # the named syntactic heuristics are standard-style combinations
+    assert passed["syntax-first-order"] == combos["standard-if-first-order"]
+    assert best({"a": {"x"}, "b": {"x", "y"}, "c": {"y", "z"}}) == ("b", {"x", "y"})
+
+
+def test_no_combination_of_a_style_and_a_cut_beats_refusing_everything_on_main(main_graded):
+    # the balance of DESIGN.md §10.1 in every slice an adversary can cut: knowledge-free
+    # proofs succeed no more often on provable tasks than they "prove" unprovable ones
+    passed, refused = main_graded
+    assert refused == {t.id for t in TASKS if not t.provable}
+    combos = combinations(TASKS, passed, refused)
+    assert {name: len(ids) for name, ids in combos.items() if len(ids) > len(refused)} == {}
+
+
 def test_syntactic_heuristics_split_at_the_quartiles(answerer):
     assert quartiles([1, 2, 3, 4, 5, 6, 7, 8, 9]) == [3, 5, 7]
     assert quartiles([4, 4, 4]) == [] and quartiles([]) == []
@@ -110,7 +150,7 @@ def test_the_battery_runs_every_adaptive_strategy(validity):
     names = set(validity.strategies)
     assert {"refuse-all", "standard-proof", "standard-prover"} <= names
     assert {f"prove-else-refuse-{s}" for s in STYLES} <= names
-    assert {"syntax-first-order", "syntax-propositional"} <= names
+    assert {"syntax-first-order", "syntax-propositional", BEST_CUT} <= names
     assert any(n.startswith("syntax-size-") for n in names)
     assert any(n.startswith("syntax-premises-") for n in names)
 
