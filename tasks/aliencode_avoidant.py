@@ -1,4 +1,4 @@
-"""The `avoidant` knowledge-free strategy (DESIGN §10.1): manual-correct
+"""The `avoidant` knowledge-free strategy (docs/validity.md): manual-correct
 rewrites of a task's manual-trusting solutions onto a small "safe" core.
 
 A *core* is data: for each rewrite kind (an operation, a literal kind, the

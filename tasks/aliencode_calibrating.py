@@ -1,4 +1,4 @@
-"""The `self-calibrating` knowledge-free strategy (DESIGN §10.1).
+"""The `self-calibrating` knowledge-free strategy (docs/validity.md).
 
 It never reads a world's rules, a reference or a private call: it rewrites the
 bank's manual-trusting solutions (`naive` and the `variants`) so that every

@@ -1,4 +1,4 @@
-"""A budget-aware `self-calibrating` strategy (DESIGN §10.1, docs/tasks.md).
+"""A budget-aware `self-calibrating` strategy (docs/validity.md).
 
 The big calibrator (tasks/aliencode_calibrating.py) tests every operation
 with a library far over any answer budget. This one spends only the tokens a

@@ -1,4 +1,4 @@
-"""Adaptive knowledge-free AlienLogic strategies (DESIGN.md §10.1).
+"""Adaptive knowledge-free AlienLogic strategies (docs/validity.md).
 
 Each strategy answers from what any system knows without the world: the
 standard calculus, the patch library's public families of side conditions,

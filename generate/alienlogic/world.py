@@ -320,7 +320,7 @@ class _Labels:
 
 @dataclass
 class _Balance:
-    """What keeps a bank from rewarding knowing nothing (DESIGN.md §10.1):
+    """What keeps a bank from rewarding knowing nothing (docs/validity.md):
     the adaptive strategies' answers (`tasks.alienlogic_adaptive`), graded in
     the world drawn."""
 

@@ -127,10 +127,11 @@ def test_cli_report_prints_the_leaderboard_and_writes_the_files(tmp_path):
                                   "--leaderboard", str(out / "lb.json"), "--leaderboard", str(out / "lb.html")])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
-    assert lines[0].startswith("aliencode · world demo") and "condition direct" in lines[0] and "floor 33.3%" in lines[0]
+    assert lines[0].startswith("aliencode · world demo") and "condition direct" in lines[0] and "floor 66.7%" in lines[0]
     rows = [line.split() for line in lines[3:5]]
     assert rows[0][:3] == ["1", "oracle", "2"] and rows[1][:3] == ["2", "naive", "2"]
-    assert rows[0][3:7] == ["100.0"] * 4 and rows[1][3] == "0.0"
+    # naive passes 2 of 6 demo tasks, under the floor of 4 of 6: 100 × (33.3 − 66.7) / 33.3
+    assert rows[0][3:7] == ["100.0"] * 4 and rows[1][3] == "-100.0"
     for name in ("lb.md", "lb.json", "lb.html", "index.html", "report.md", "curves.png", "curves.svg", "summary.json"):
         assert (out / name).exists(), name
     board = json.loads((out / "lb.json").read_text())["boards"][0]

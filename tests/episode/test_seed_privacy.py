@@ -38,7 +38,7 @@ def environments(tmp_path_factory):
     (code_dir / "world.toml").write_text(code.text, encoding="utf-8")
     (code_dir / "bank.toml").write_text(code.bank_text, encoding="utf-8")
     logic_dir = tmp_path_factory.mktemp("alienlogic") / "world"
-    logic = gen_logic.generate(SEED, gen_logic.Knobs(patches=1, theorems=2, unprovable=1,
+    logic = gen_logic.generate(SEED, gen_logic.Knobs(patches=4, theorems=6, unprovable=1,
                                                      first_order=0, examples=1))
     gen_logic.write(logic, logic_dir)
     return {

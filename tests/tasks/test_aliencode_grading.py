@@ -130,8 +130,9 @@ def test_cli_world_check_json_shape():
     assert out.exit_code == 0
     data = json.loads(out.output)
     assert set(data) >= {"world", "hash", "ok", "problems", "rules", "tasks", "worked_examples", "reference_pass", "naive_pass"}
-    assert set(data["tasks"][0]) == {"id", "kind", "band", "family", "representation", "depth", "rules", "n_calls", "distinct_outputs", "variants"}
-    assert set(data["validity"]) == {"strategies", "floor", "flagged"}
+    assert set(data["tasks"][0]) == {"id", "kind", "band", "family", "representation", "depth", "rules", "n_calls", "distinct_outputs", "variants",
+                                 "unavoidable", "budget"}
+    assert set(data["validity"]) == {"strategies", "floor", "flagged", "reported_only"}
 
 
 def _counting_runs(monkeypatch) -> list[int]:

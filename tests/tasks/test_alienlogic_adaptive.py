@@ -1,4 +1,4 @@
-"""The adaptive knowledge-free AlienLogic strategies (DESIGN.md §10.1): their
+"""The adaptive knowledge-free AlienLogic strategies (docs/validity.md): their
 answers are deterministic, their proofs are real proofs of their calculus, and
 on the main bank none of them beats refusing everything."""
 
@@ -122,7 +122,7 @@ def test_a_combination_proves_in_its_style_on_its_side_and_refuses_elsewhere(mai
 
 
 def test_no_combination_of_a_style_and_a_cut_beats_refusing_everything_on_main(main_graded):
-    # the balance of DESIGN.md §10.1 in every slice an adversary can cut: knowledge-free
+    # the balance of docs/validity.md in every slice an adversary can cut: knowledge-free
     # proofs succeed no more often on provable tasks than they "prove" unprovable ones
     passed, refused = main_graded
     assert refused == {t.id for t in TASKS if not t.provable}

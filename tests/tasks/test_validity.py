@@ -72,9 +72,15 @@ def test_a_flagged_task_fails_the_audit_unless_the_bank_only_reports(tmp_path):
     path = tmp_path / "bank.toml"
     path.write_text(text.replace('validity = "report"', ""))
     problems = audit(DEMO, load_bank("aliencode", "demo", path)).problems
-    assert "task T6: passed by the trivial strategy literal-free" in problems
-    assert "task T4: passed by the trivial strategies naive, literal-free, printer" in problems
+    assert "task T2: passed by the trivial strategy compact-calibrating" in problems
+    assert "task T4: passed by the trivial strategies naive, literal-free, printer, compact-calibrating, avoidant" in problems
     assert not any("T5" in p for p in problems)
+    # a strategy the bank reports only counts in the floor and flags nothing
+    path.write_text(text.replace('validity = "report"', 'report_only = ["compact-calibrating"]'))
+    report = audit(DEMO, load_bank("aliencode", "demo", path))
+    assert not any(p.startswith("task T2:") for p in report.problems)
+    assert "task T6: passed by the trivial strategies literal-free, compact-calibrating, avoidant" in report.problems
+    assert report.validity.reported == ("compact-calibrating",) and report.validity.floor == round(100 * 4 / 6, 4)
 
 
 def test_tally_and_chance_correction():
