@@ -101,7 +101,8 @@ def test_variants_are_manual_correct_and_fail_in_the_world():
 def test_no_trivial_strategy_scores(report):
     validity = report.validity
     assert validity.floor == 0.0 and validity.flagged == ()
-    assert set(validity.strategies) == {"naive", "wrapped", "literal-free", "printer", "example-copy", "variants"}
+    assert set(validity.strategies) == {"naive", "wrapped", "literal-free", "printer", "example-copy", "variants",
+                                        "self-calibrating", "avoidant"}
     assert all(s.passed == () for s in validity.strategies.values())
 
 
