@@ -27,7 +27,7 @@ from .aliencode_routes import unavoidable_rules
 from .aliencode_validity import battery
 from .bank import Bank, Task
 from .compare import normalise, same_output
-from .validity import Validity
+from .validity import Validity, reported_only
 
 MAX_LINES = 40
 
@@ -187,7 +187,7 @@ def _check_validity(report: Audit, bank: Bank, grader: AlienCodeGrader, limits: 
     """Run the trivial-strategy battery: a task some strategy passes measures
     nothing (a bank may only report this, with [audit] validity = "report")."""
     outputs = [str(e["output"]) for e in report.examples]
-    report.validity = battery(report.world, bank, limits, grader, outputs)
+    report.validity = battery(report.world, bank, limits, grader, outputs, reported=reported_only(bank))
     if bank.requirements.get("validity") == "report":
         return
     for task_id in report.validity.flagged:

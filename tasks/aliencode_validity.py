@@ -230,8 +230,9 @@ def constants_fail(task: Task, expected: list[str], world: World) -> bool:
     return any(len(outputs) > 1 for outputs in groups.values())
 
 
-def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[str]) -> dict[str, list[str]]:
-    """Each strategy's candidate answers for one task."""
+def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[str],
+               strategies: tuple[str, ...] = STRATEGIES) -> dict[str, list[str]]:
+    """Each named strategy's candidate answers for one task."""
     out: dict[str, list[str]] = {name: [] for name in STRATEGIES}
     predicted = manual_prediction(task, world, limits)
     if task.kind == "prediction":
@@ -239,7 +240,7 @@ def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[st
             out["naive"] = [predicted]
             out["printer"] = [predicted]
         out["example-copy"] = list(dict.fromkeys(worked_outputs))
-        return out
+        return {name: answers for name, answers in out.items() if name in strategies}
     out["naive"] = [task.naive]
     wrap = wrapped(task, world)
     out["wrapped"] = [wrap if wrap is not None else task.naive]
@@ -249,20 +250,24 @@ def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[st
         out["printer"] = printers(predicted, task, world)
     out["example-copy"] = [answer for text in dict.fromkeys(worked_outputs) for answer in printers(text, task, world)]
     out["variants"] = list(task.variants)
-    out["self-calibrating"] = calibrated(task, world)
-    out["avoidant"] = avoiding(task, world)
-    return out
+    if "self-calibrating" in strategies:
+        out["self-calibrating"] = calibrated(task, world)
+    if "avoidant" in strategies:
+        out["avoidant"] = avoiding(task, world)
+    return {name: answers for name, answers in out.items() if name in strategies}
 
 
 def battery(world: World, bank: Bank, limits: Limits | None = None, grader: AlienCodeGrader | None = None,
-            worked_outputs: list[str] | None = None) -> Validity:
-    """Every strategy on every task; every task some strategy passes is flagged."""
+            worked_outputs: list[str] | None = None, strategies: tuple[str, ...] = STRATEGIES,
+            reported: tuple[str, ...] = ()) -> Validity:
+    """The named strategies on every task; every task some strategy passes
+    is flagged, unless only `reported` strategies pass it."""
     start = time.perf_counter()
     limits = limits or Limits()
     grader = grader or AlienCodeGrader(world, bank, limits)
     if worked_outputs is None:
         worked_outputs = [program_output(world, limits, e.program) for e in bank.examples]
-    passed: dict[str, set[str]] = {name: set() for name in STRATEGIES}
+    passed: dict[str, set[str]] = {name: set() for name in strategies}
     for task in bank.tasks:
         try:
             expected = grader.expected(task)
@@ -270,7 +275,7 @@ def battery(world: World, bank: Bank, limits: Limits | None = None, grader: Alie
             continue  # a broken task is the audit's problem; nothing to measure
         skip_constants = constants_fail(task, expected, world)
         verdicts: dict[str, bool] = {}
-        for name, answers in candidates(task, world, limits, worked_outputs).items():
+        for name, answers in candidates(task, world, limits, worked_outputs, strategies).items():
             if name in CONSTANT and skip_constants:
                 continue  # they fail, provably (see constants_fail)
             for answer in answers:
@@ -279,4 +284,5 @@ def battery(world: World, bank: Bank, limits: Limits | None = None, grader: Alie
                 if verdicts[answer]:
                     passed[name].add(task.id)
                     break
-    return tally([t.id for t in bank.tasks], passed, flag=True, seconds=time.perf_counter() - start)
+    return tally([t.id for t in bank.tasks], passed, flag=True, seconds=time.perf_counter() - start,
+                 reported=reported)

@@ -15,7 +15,7 @@ from typing import Mapping
 from alienworlds.tasks.bank import BANDS, FAMILIES, Task
 
 from .bank import KEYSTONE, BankDraw
-from .instances import MIN_DISTINCT, RUNS
+from .instances import MIN_DISTINCT, REPORTED, RUNS
 
 
 def _string(text: str) -> str:
@@ -104,6 +104,7 @@ def bank_toml(world_name: str, drawn: BankDraw, version: str, settings: str, wor
         "examples_per_band = 2",
         f"rules = {rules}",
         f"red_herrings = {red_herrings}",
+        f"report_only = {_value(list(REPORTED))}",
     ]
     for k, example in enumerate(drawn.examples, 1):
         lines += ["", "[[examples]]", f"id = \"E{k:02d}\"", f"band = {_string(example.template.band)}",

@@ -34,12 +34,19 @@ from alienworlds.tasks.aliencode_audit import exposed_rules, task_rules
 from alienworlds.tasks.aliencode_disclosure import leaks
 from alienworlds.tasks.aliencode_grading import (AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, prints,
                                                  program_output)
-from alienworlds.tasks.aliencode_validity import battery
+from alienworlds.tasks.aliencode_validity import STRATEGIES, battery
 from alienworlds.tasks.bank import Bank, Task
 from alienworlds.tasks.compare import normalise
 
 from .draws import shown
 from .library import ExampleTemplate, Template, fill
+
+# Generated banks report the avoidant strategy without flagging tasks: a
+# world drawn as now leaves most tasks a safe core, and keeping only the
+# tasks it cannot pass leaves too few (docs/validity.md). The bank says so
+# in its [audit] table, and its floor counts it.
+REPORTED = ("avoidant",)
+FLAGGING = tuple(name for name in STRATEGIES if name not in REPORTED)
 
 RUNS = 6  # private calls or input tables per task
 MIN_DISTINCT = 3  # distinct expected outputs over the private runs
@@ -158,7 +165,7 @@ class Instantiation:
             return "port disagrees"
         if leaks(task, got, self.world, self.limits):
             return "shows an output"
-        validity = battery(self.world, bank, self.limits, grader, worked_outputs)
+        validity = battery(self.world, bank, self.limits, grader, worked_outputs, strategies=FLAGGING)
         if validity.flagged:
             return "flagged"
         rules = task_rules(self.world, self.limits, task, self.programs)

@@ -49,7 +49,7 @@ from .library import support
 from .probes import check_site
 from .writer import world_toml
 
-VERSION = "3"
+VERSION = "4"
 MAX_DRAWS = 400  # draws for one world before giving up
 SCOPES = ("function", "loop", "top")
 PLACE_WORDS = {"function": "in functions", "loop": "in loops", "top": "at top level"}

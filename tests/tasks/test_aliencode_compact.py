@@ -1,0 +1,145 @@
+"""The budget-aware calibrating strategy (tasks.aliencode_compact): every
+candidate fits its task's answer budget, prints what the manual says, and
+never depends on a world's rules; its helpers undo the changes they test for."""
+
+from dataclasses import replace
+
+import pytest
+
+from aliencode import Limits, parse
+from aliencode.parser import token_count
+from aliencode.world_schema import load
+from alienworlds.tasks.aliencode_budget import Budget
+from alienworlds.tasks.aliencode_compact import answers, count
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader, manual_world, outcomes
+from alienworlds.tasks.bank import Task, load_bank
+
+SAMPLE = slice(None, None, 6)  # every sixth task of the main bank keeps the tests fast
+
+
+@pytest.fixture(scope="module")
+def main():
+    world = load("main")
+    bank = load_bank("aliencode", "main")
+    grader = AlienCodeGrader(world, bank)
+    tasks = [t for t in bank.tasks if t.kind == "synthesis"][SAMPLE]
+    return world, grader, {t.id: (t, grader.budget(t)) for t in tasks}
+
+
+def _shown(task: Task) -> Task:
+    """The task with its example as its only run (what every system sees)."""
+    if task.calls:
+        return replace(task, calls=(task.example,))
+    return replace(task, inputs=(task.example_inputs,) if task.example_inputs else ())
+
+
+def test_every_candidate_fits_the_budget(main):
+    world, _, tasks = main
+    for task, budget in tasks.values():
+        candidates = answers(task, world, budget)
+        assert candidates, task.id
+        for answer in candidates:
+            assert token_count(answer) <= budget.tokens, (task.id, answer)
+            assert count(parse(answer, world.keywords)) == token_count(answer)
+
+
+def test_candidates_print_what_the_manual_says(main):
+    world, grader, tasks = main
+    manual = manual_world(world)
+    for task, budget in tasks.values():
+        shown = _shown(task)
+        want = outcomes(manual, grader.limits, task.naive, shown)
+        for answer in answers(task, world, budget):
+            assert outcomes(manual, grader.limits, answer, shown) == want, (task.id, answer)
+
+
+def test_answers_never_depend_on_the_rules(main):
+    world, _, tasks = main
+    bare = replace(world, rules=())
+    for task, budget in tasks.values():
+        assert answers(task, world, budget) == answers(task, bare, budget), task.id
+
+
+def test_prediction_tasks_get_no_answers(main):
+    world, _, _ = main
+    task = Task(id="P", kind="prediction", prompt="", program="EMIT(1)")
+    assert answers(task, world, None) == []
+
+
+SKEWED = """format = 1
+name = "skewed-compact"
+language = "aliencode"
+description = "One change per helper the compact calibrator has."
+
+[[rules]]
+id = "S1"
+name = "PLUCK counts from one"
+target = "PLUCK"
+actual = "(get seq (- i 1))"
+
+[[rules]]
+id = "S2"
+name = "CARVE includes its end"
+target = "CARVE"
+actual = "(slice seq lo (if (== hi none) none (+ hi 1)))"
+
+[[rules]]
+id = "S3"
+name = "OVER compares the other way"
+target = "OVER"
+actual = "(< a b)"
+
+[[rules]]
+id = "S4"
+name = "WEAVE is off by three"
+target = "WEAVE"
+actual = "(+ (- a b) 3)"
+
+[[rules]]
+id = "S5"
+name = "Integer literals in CRAFT bodies are encoded (the calls' literals are not)"
+target = "literal.int"
+actual = "(^ n 27)"
+scope = "function"
+
+[[rules]]
+id = "S6"
+name = "RESIDUE takes its operands the other way"
+target = "RESIDUE"
+actual = "(% b a)"
+
+[[rules]]
+id = "S7"
+name = "ANNEX puts the value first"
+target = "ANNEX"
+actual = "(prepend seq val)"
+
+[[rules]]
+id = "S8"
+name = "APEX gives the smallest"
+target = "APEX"
+actual = "(min (if (== (len args) 1) (get args 0) args))"
+"""
+
+SOLUTION = """CRAFT f(xs):
+    SET out AS STRAND()
+    SWEEP x IN CARVE(xs, 1, 3):
+        UPON OVER(x, PLUCK(xs, 0)):
+            ANNEX(out, WEAVE(x, RESIDUE(x, 3)))
+    ANNEX(out, APEX(xs))
+    DELIVER out
+"""
+
+
+def test_helpers_undo_the_changes_they_test_for(tmp_path):
+    path = tmp_path / "world.toml"
+    path.write_text(SKEWED)
+    world = load(str(path))
+    task = Task(id="X", kind="synthesis", prompt="", example="EMIT(f(STRAND(2, 5, 1, 7)))",
+                calls=("EMIT(f(STRAND(4, 9, 3, 8)))", "EMIT(f(STRAND(1, 2, 3, 4)))"),
+                naive=SOLUTION)
+    limits = Limits()
+    want = outcomes(manual_world(world), limits, SOLUTION, task)
+    assert outcomes(world, limits, SOLUTION, task) != want
+    candidates = answers(task, world, Budget(600, 10**5))
+    assert want in [outcomes(world, limits, answer, task) for answer in candidates]
