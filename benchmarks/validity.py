@@ -30,7 +30,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from aliencode.world_schema import load  # noqa: E402
 from alienlogic import load_world  # noqa: E402
 from alienworlds.episode import Episode, Settings  # noqa: E402
-from alienworlds.episode.agents import Request, ScriptedAgent  # noqa: E402
+from alienworlds.episode.agent import Request  # noqa: E402
+from alienworlds.episode.scripted_agents import ScriptedAgent  # noqa: E402
 from alienworlds.episode.aliencode_env import AlienCodeEnvironment  # noqa: E402
 from alienworlds.tasks.aliencode_validity import manual_prediction, printers  # noqa: E402
 from alienworlds.tasks.bank import load_bank, own_bank_path  # noqa: E402

@@ -15,7 +15,8 @@ the sample with:
 * `open_book`: accuracy at M4+O (condition open-book-m4);
 * `floor`: the best trivial strategy's accuracy on the bank (the validity
   battery of docs/tasks.md), and `chance_corrected`: the endpoint as
-  100 x (endpoint - floor) / (100 - floor). Both reducers keep them right:
+  100 x (endpoint - floor) / (100 - floor), left out when the floor is 100.
+  Both reducers keep them right:
   Best@n picks one epoch's values, and the mean of chance-corrected scores is
   the chance-corrected mean (the map is linear).
 
@@ -52,6 +53,9 @@ def score_value(report: dict) -> dict[str, float]:
         value["open_book"] = report["open_book"]["accuracy"]
     if report.get("floor") is not None:
         value["floor"] = report["floor"]
+    # None when the floor is 100 (nothing is left to earn): Inspect's reducers
+    # take numbers only, so the key is left out
+    if report.get("endpoint_chance_corrected") is not None:
         value["chance_corrected"] = report["endpoint_chance_corrected"]
     return value
 

@@ -44,7 +44,8 @@ def test_every_episode_has_its_folder_and_the_leaderboard_ranks_systems_per_fami
     for b in boards:
         rows = {r["system"]: r for r in b["rows"]}
         assert rows["oracle"]["rank"] == 1 and rows["oracle"]["best_at_n_chance_corrected"] == 100.0
-        assert rows["naive"]["best_at_n_chance_corrected"] == 0.0  # at the floor
+        # naive passes 2 of demo's 6 tasks; the floor is 4 of 6 (the adaptive strategies)
+        assert rows["naive"]["best_at_n_chance_corrected"] == pytest.approx(-100.0, abs=0.01)
         assert all(r["n"] == 2 and r["failures"] == 0 for r in rows.values())
     autonomous = {r["system"]: r for r in boards[1]["rows"]}
     assert autonomous["fixed"]["gain_mean"] > 0  # its probes teach it rules
