@@ -205,10 +205,12 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
 @click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's own: bank.toml beside a world file, else the shipped bank).")
 @click.option("--json", "as_json", is_flag=True, help="Print the tasks as JSON.")
 def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
-    """List a world's held-out tasks: prompts and interfaces only.
+    """List a world's held-out tasks: prompts, interfaces and answer budgets.
 
     Solutions, private calls and private inputs are never shown; a
-    whole-program task names the inputs its program reads.
+    whole-program task names the inputs its program reads. A synthesis
+    task's budget (tokens of code, steps per run) is what its prompt states
+    and its grader enforces.
     """
     loaded = load_world_or_exit(world_spec)
     bank = bank_or_exit("aliencode", loaded, bank_file, required=True)

@@ -29,10 +29,11 @@ from logic_proofgen import generate as random_proof  # noqa: E402
 from logic_proofgen import mutate  # noqa: E402
 
 SMALL = Knobs(patches=4, theorems=6, unprovable=1, first_order=1, examples=1)
-# test-8 draws no bank with these knobs under generator version 3: balanced against the
-# combinations of a style and a cut too, its worlds stay one unprovable or first-order
-# theorem short (without the combinations it gives a bank)
-SEEDS = [f"test-{k}" for k in range(11) if k != 8]
+# Balancing a bank against the adaptive strategies costs about 11 s a seed, so the
+# suite checks six; benchmarks/alienlogic_generated_worlds.py runs many more. (test-8
+# draws no bank with these knobs under generator version 3: balanced against the
+# combinations of a style and a cut too, its worlds stay one theorem short.)
+SEEDS = [f"test-{k}" for k in range(6)]
 
 
 @lru_cache(maxsize=None)
