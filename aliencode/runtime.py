@@ -58,11 +58,13 @@ class Session:
     meter: Meter = field(init=False)
     output: list[str] = field(init=False, default_factory=list)
     namespace: dict[str, object] = field(init=False)
+    base: object = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         from alienworlds.ruleset import Limits
 
         self.meter = Meter(self.limits or Limits())
+        self.base = self.meter.limits  # a run's max_steps lowers these for that run only
         self.namespace = build(self.meter, self.output)
         self.meter.roots = partial(_roots, self.namespace)
 
@@ -70,7 +72,7 @@ class Session:
         """Run `program`; the wall-clock backstop runs until `deadline` (a
         time.monotonic() value; default: the limits' wall clock from now).
         `max_steps` lowers this run's step limit (a grader's answer budget)."""
-        limits = self.limits or self.meter.limits
+        limits = self.base
         self.meter.limits = limits if max_steps is None else limits.replace(max_steps=min(max_steps, limits.max_steps))
         self.meter.reset(deadline)
         self.output.clear()

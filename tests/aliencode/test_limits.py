@@ -16,7 +16,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from aliencode import Limits, compile_source, parse, run_source
+from aliencode import Limits, Session, compile_source, parse, run_source
 from aliencode.world_schema import load
 from alienworlds.cli.aliencode import main
 
@@ -264,3 +264,12 @@ def test_extremes_are_charged_per_element_regression(op):
     loop = build + f"WHILE YES:\n    SET m AS {op}(xs)"
     first, second = run_source(loop), run_source(loop)
     assert first.error.message == "step limit of 2000000 steps" and first.as_dict() == second.as_dict()
+
+
+def test_a_run_capped_by_max_steps_leaves_the_next_run_its_full_limit():
+    loop = compile_source("SET n AS 0\nWHILE UNDER(n, 200):\n    SET n AS SHATTER(n, 1)\nEMIT(n)\n")
+    for session in (Session(), Session(Limits(max_steps=100_000))):
+        capped = session.execute(loop, max_steps=50)
+        assert capped.error is not None and capped.error.kind == "LimitExceeded" and "step limit of 50" in capped.error.message
+        again = session.execute(loop)
+        assert again.error is None and again.output == "200" and again.steps > 50
