@@ -15,8 +15,10 @@ of its sites there. A capability with no open route anywhere is
 altered rule, and its rules are the task's unavoidable rules.
 
 The routes are the identities the project knows, not every program the
-manual allows: a capability reported avoidable is avoidable; one reported
-unavoidable may still have a route nobody wrote down.
+manual allows, and they are not typed: a capability reported unavoidable may
+still have a route nobody wrote down (a SWEEP with a counter instead of
+PLUCK), and an identity that holds for numbers only (SHATTER as WEAVE) counts
+for text too. The battery decides; this report explains.
 """
 
 from __future__ import annotations
