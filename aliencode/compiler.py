@@ -35,13 +35,13 @@ from .parser import CLOCK_EVERY, internal_error, time_limit
 from .inline import in_place_form, operator_call, splice, spliceable
 from .operations import SAME_AS_OPERATOR, literal_ok
 from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
+from .walk import LITERAL_SITES
 
 FILENAME = "<aliencode>"
 PREFIX = "a_"
 DEPTH = "_d"  # hidden first parameter of every generated function
 MAX_NESTING = 500  # blocks plus expressions, one inside another
 MAX_LOOPS = 20  # nested loops in one function (the host's static block limit)
-_LITERAL_SITES = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
 
 
 @dataclass(frozen=True)
@@ -207,7 +207,7 @@ class Compiler:
         site bound to a world rule costs one more step per operator of the
         rule beyond the first, so a large rule is paid for where it runs."""
         def extra(node: s.Expr) -> int:
-            site = _LITERAL_SITES.get(type(node)) or (node.op if isinstance(node, s.OpCall) else None)
+            site = LITERAL_SITES.get(type(node)) or (node.op if isinstance(node, s.OpCall) else None)
             rule = self.bindings.rule_for(site, ctx) if site else None
             return 0 if rule is None else self.bindings.operators(rule) - 1
 

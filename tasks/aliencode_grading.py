@@ -127,33 +127,56 @@ class Programs:
         return self._memo(key, lambda: compile_program(tree, world, self.limits))
 
 
-def each_outcome(world: World, limits: Limits, solution: str, task: Task,
-                 programs: Programs | None = None) -> Iterator[str]:
-    """What a solution prints on each private run of `task` in `world`
-    (error lines included), one run at a time: one entry per call or input
-    table, or one for a whole program without inputs (or for a solution
-    that does not compile)."""
+@dataclass(frozen=True)
+class Run:
+    """One private run of a solution: the solution's own result and steps
+    (its definitions' run plus the call's; an input binding is not its own),
+    or the syntax error that kept it from running."""
+
+    result: RunResult | None
+    steps: int = 0
+    refused: AlienSyntaxError | None = None
+
+    def text(self) -> str:
+        return str(self.refused) if self.refused is not None else self.result.text()
+
+
+def each_run(world: World, limits: Limits, solution: str, task: Task,
+             programs: Programs | None = None) -> Iterator[Run]:
+    """Each private run of `task` with `solution` in `world`, one at a time:
+    one per call or input table, or one for a whole program without inputs
+    (or for a solution that does not compile)."""
     programs = programs or Programs(limits)
     try:
         program = programs.get(solution, world)
     except AlienSyntaxError as exc:
-        yield str(exc)
+        yield Run(None, refused=exc)
         return
     if task.calls:
         runs = [(lambda call=call: programs.get(call, world), False) for call in task.calls]
     elif task.inputs:
         runs = [(lambda table=table: programs.binding(table, world), True) for table in task.inputs]
     else:
-        yield run_pair(None, program, limits)[1].text()
+        result = run_pair(None, program, limits)[1]
+        yield Run(result, result.steps)
         return
     for make, binding_first in runs:
         try:
             other = make()
         except AlienSyntaxError as exc:
-            yield str(exc)
+            yield Run(None, refused=exc)
             continue
         first, second = (other, program) if binding_first else (program, other)
-        yield run_pair(first, second, limits)[1].text()
+        setup, result = run_pair(first, second, limits)
+        own = result.steps if binding_first else setup.steps + (result.steps if result is not setup else 0)
+        yield Run(result, own)
+
+
+def each_outcome(world: World, limits: Limits, solution: str, task: Task,
+                 programs: Programs | None = None) -> Iterator[str]:
+    """What a solution prints on each private run of `task` in `world`
+    (error lines included), one run at a time (see each_run)."""
+    return (run.text() for run in each_run(world, limits, solution, task, programs))
 
 
 def outcomes(world: World, limits: Limits, solution: str, task: Task, programs: Programs | None = None) -> tuple[str, ...]:
@@ -173,31 +196,10 @@ def prints(world: World, limits: Limits, solution: str, task: Task, expected: Se
 
 def run_steps(world: World, limits: Limits, solution: str, task: Task) -> list[int]:
     """The steps a solution takes on each private run of `task` that it
-    completes without error in `world` (its own run plus the call's; an input
-    binding is not the solution's): the measure of answer budgets."""
-    try:
-        program = compile_source(solution, world, limits)
-    except AlienSyntaxError:
-        return []
-    steps = []
-    if task.calls:
-        for call in task.calls:
-            try:
-                setup, result = run_pair(program, compile_source(call, world, limits), limits)
-            except AlienSyntaxError:
-                continue
-            if result.error is None:
-                steps.append(setup.steps + result.steps)
-    else:
-        for table in task.inputs or [None]:
-            try:
-                binding = compile_binding(table, world, limits) if table is not None else None
-            except AlienSyntaxError:
-                continue
-            _, result = run_pair(binding, program, limits)
-            if result.error is None:
-                steps.append(result.steps)
-    return steps
+    completes without error in `world` (see each_run): the measure of answer
+    budgets."""
+    return [run.steps for run in each_run(world, limits, solution, task)
+            if run.result is not None and run.result.error is None]
 
 
 def program_output(world: World, limits: Limits, source: str) -> str:
