@@ -36,7 +36,7 @@ def test_audit_is_clean(report):
 
 def test_world_shape(report):
     rules = report.world.rules
-    assert len(rules) == 31
+    assert len(rules) == 33
     assert sum(r.red_herring for r in rules) == 8
     assert sum(r.scope != "anywhere" and not r.red_herring for r in rules) >= 2
     by_target = {r.target: r.actual for r in rules if not r.red_herring}
@@ -68,7 +68,7 @@ def test_every_task_has_enough_private_runs_and_outputs(expected):
 
 def test_whole_program_tasks_take_inputs():
     assert all(t.inputs for t in BANK.tasks if t.whole_program)
-    assert sum(bool(t.inputs) for t in BANK.tasks) == 23
+    assert sum(bool(t.inputs) for t in BANK.tasks) == 18
 
 
 def test_nothing_shown_is_private_or_an_expected_output(expected):
@@ -98,17 +98,23 @@ def test_variants_are_manual_correct_and_fail_in_the_world():
             assert not grader.grade(task.id, variant).passed, task.id
 
 
-def test_no_flagging_strategy_scores(report):
+def test_every_strategy_stays_at_zero(report):
+    """Every strategy flags, the adaptive ones included, and none passes a
+    task: the floor is 0 (docs/validity.md)."""
     validity = report.validity
-    assert validity.flagged == ()
     assert set(validity.strategies) == {"naive", "wrapped", "literal-free", "printer", "example-copy", "variants",
                                         "self-calibrating", "compact-calibrating", "avoidant"}
-    assert validity.reported == ("compact-calibrating",)
-    for name, score in validity.strategies.items():
-        assert (score.passed == ()) == (name not in validity.reported), name
-    # the floor is the best strategy's, reported ones included: main's tasks do
-    # not yet resist the compact calibrator (docs/validity.md)
-    assert validity.floor == max(s.accuracy for s in validity.strategies.values()) > 0
+    assert validity.reported == () and validity.flagged == ()
+    assert all(score.passed == () for score in validity.strategies.values())
+    assert validity.floor == 0
+
+
+def test_operations_a_calibrator_trusts_are_changed():
+    """Lists built in CRAFT bodies come out backwards and lengths taken at
+    top level are one short, and tasks need both (docs/validity.md)."""
+    world = load("main")
+    assert run_source("CRAFT f():\n    DELIVER STRAND(26, 25)\nEMIT(f(), STRAND(26, 25))", world).output == "[2, 1] [1, 2]"
+    assert run_source('CRAFT f():\n    DELIVER GAUGE("ab")\nEMIT(GAUGE("ab"), f())', world).output == "1 2"
 
 
 def test_no_primitive_adds():
