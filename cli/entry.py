@@ -34,8 +34,9 @@ def _say(line: str) -> None:
 
 def _usage(prog: str, exc: click.UsageError) -> str:
     where = exc.ctx.command_path if exc.ctx is not None else prog
+    message = exc.format_message().rstrip()
     hint = f" Try '{where} --help'." if exc.ctx is not None else ""
-    return f"{where}: {exc.format_message()}{hint}"
+    return f"{where}: {message}{'' if message.endswith(('.', '!', '?')) else '.'}{hint}"
 
 
 def _status(code: object) -> int:

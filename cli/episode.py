@@ -22,6 +22,7 @@ from alienworlds.episode.leaderboard import RANKINGS
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
 from alienworlds.episode.report import trajectory_dirs, write_summary
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
+from alienworlds.sweep import limits
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 SCORECARD_LEGEND = "\n".join((
@@ -113,19 +114,19 @@ def episode_command(language: str) -> click.Command:
                        "tasks/<language>/<world>.toml; a world given as a path without either needs one).")
     @click.option("--condition", type=click.Choice(list(CONDITIONS)), default=None,
                   help="The exploration condition (default autonomous; a replay takes its trace's).")
-    @click.option("--trajectories", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+    @click.option("--trajectories", type=click.IntRange(*limits.TRAJECTORIES), default=1, show_default=True, metavar="N",
                   help="Independent trajectories; with N > 1 each goes to OUT/t1 ... OUT/tN.")
     @click.option("--out", "out", type=click.Path(file_okay=False), default=None, metavar="DIR",
                   help="Where the trace and reports go (default: out/episodes/<world>-<agent>-<condition>).")
     @click.option("--resume", is_flag=True, help="Continue the trace in DIR if there is one (a finished run is left unchanged).")
-    @click.option("--seed", type=int, default=None,
+    @click.option("--seed", type=click.IntRange(*limits.SEED), default=None,
                   help="The base seed (default 0): trajectory i gets seed + i - 1, recorded in its trace. It drives the fixed-probe "
                        "sequence and the fixed agent, and the openai agent sends it as the request's seed.")
     @click.option("--probes-from", type=click.Path(exists=True), metavar="TRACE",
                   help="hindsight: the trace (or its folder) whose probes are replayed.")
     @click.option("--fixed-calls", type=click.IntRange(min=1, max=CALLS_PER_ROUND), default=CALLS_PER_ROUND, show_default=True,
                   help="fixed-probe: calls per round.")
-    @click.option("--passes", type=click.IntRange(min=1), default=PASSES, show_default=True, help="Answers per task and milestone.")
+    @click.option("--passes", type=click.IntRange(*limits.PASSES), default=PASSES, show_default=True, help="Answers per task and milestone.")
     @click.option("--from", "source", type=click.Path(exists=True), metavar="TRACE", help="replay: the recorded trace (or its folder).")
     @click.option("--base-url", help="openai: the endpoint's base URL (default $OPENAI_BASE_URL, else https://api.openai.com/v1).")
     @click.option("--model", help="openai: the model name.")
@@ -173,6 +174,8 @@ def episode_command(language: str) -> click.Command:
         world_name = world_spec or (recorded["world"] if recorded else None)
         condition = condition or (recorded["condition"] if recorded else "autonomous")
         seed = seed if seed is not None else (int(recorded["seed"]) if recorded else 0)
+        if not limits.SEED[0] <= seed <= limits.SEED[1] - trajectories + 1:
+            fail(f"seeds {seed} to {seed + trajectories - 1} leave the range {limits.SEED[0]} to {limits.SEED[1]}")
         if condition == "hindsight" and not probes_from:
             fail("the hindsight condition needs --probes-from TRACE")
         from alienworlds.ruleset import WorldError

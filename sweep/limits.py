@@ -21,6 +21,7 @@ AGENTS = 100
 ENDPOINTS = 100
 EPISODES = 10_000  # worlds × agents × conditions × trajectories
 ANSWER_ROUNDS = 100_000  # episodes × passes: the answering work the plan asks for
+JOBS = 256  # episodes at once (--jobs): worker processes, or Ray tasks in flight
 
 
 def plan_problem(worlds: int, agents: int, conditions: int, trajectories: int, passes: int) -> str | None:
