@@ -3,16 +3,18 @@ its arrays and tables nest, and how long its integers are.
 
 The standard parser recurses once per nested array or inline table, so a
 file of a few kilobytes (`[[[[...]]]]`) exhausts the host stack, and where
-it does depends on how deep the caller already was; it also raises a plain
-ValueError for an integer of more than 4,300 digits. `nesting` counts the
-depth in one pass over the text (strings and comments skipped), so the
-verdict is the same on any machine and at any stack depth; `depth` measures
-the parsed data without recursion, since dotted keys (`a.b.c = 1`) nest
-tables without brackets.
+it does depends on how deep the caller already was; its time grows with the
+square of a dotted key's parts (`a.a.a...`: 40,000 parts take 20 s); and it
+raises a plain ValueError for an integer of more than 4,300 digits. `shape`
+counts nesting and key parts in one pass over the text (strings and
+comments skipped), so the verdict is the same on any machine and at any
+stack depth; `depth` measures the parsed data without recursion, since a
+table header and the dotted keys under it nest tables together.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 
@@ -28,33 +30,69 @@ class BoundsError(ValueError):
     where (a line) when it can."""
 
 
+_SPECIAL = re.compile(r"""[\n=,\[\]{}#"'.]""")  # what `shape` looks at; the rest is skipped in C
+_BASIC_STOP = re.compile(r'[\\"\n]')
+_LITERAL_STOP = re.compile(r"['\n]")
+
+
 def _skip_string(text: str, start: int, quote: str) -> int:
     """The index just past the string opening at `start` (an unterminated
     string ends at the end of its line, or of the text when multi-line)."""
     triple = text.startswith(quote * 3, start)
     i = start + (3 if triple else 1)
-    escapes = quote == '"'
-    while i < len(text):
+    if quote == "'":  # literal strings have no escapes
+        if triple:
+            end = text.find("'''", i)
+            return len(text) if end < 0 else end + 3
+        found = _LITERAL_STOP.search(text, i)
+        return len(text) if found is None else found.start() + 1
+    while True:
+        found = _BASIC_STOP.search(text, i)
+        if found is None:
+            return len(text)
+        i = found.start()
         char = text[i]
-        if escapes and char == "\\":
+        if char == "\\":
             i += 2
-            continue
-        if triple and text.startswith(quote * 3, i):
-            return i + 3
-        if not triple and (char == quote or char == "\n"):
+        elif char == "\n":
+            if not triple:
+                return i + 1
+            i += 1
+        elif not triple:
             return i + 1
-        i += 1
-    return i
+        elif text.startswith('"""', i):
+            return i + 3
+        else:
+            i += 1
 
 
-def nesting(text: str) -> tuple[int, int]:
-    """The deepest nesting of brackets and braces outside strings and
-    comments, and the line where it is first reached (1-based)."""
-    depth = deepest = 0
-    line = where = 1
+@dataclass(frozen=True)
+class Shape:
+    """What the text nests: the deepest brackets and braces, and the most
+    parts of one dotted key (or table header), each with the line (1-based)
+    where it is first reached."""
+
+    depth: int
+    depth_line: int
+    key_parts: int
+    key_line: int
+
+
+def shape(text: str) -> Shape:
+    """The Shape of `text`, in one pass; strings and comments are skipped.
+    Dots are counted between delimiters (a line end, '=', ',', a bracket or
+    a brace), so a float or a date counts one and a key `a.b.c` counts two."""
+    depth = deepest = dots = most_dots = 0
+    line = depth_line = key_line = 1
     i = 0
-    while i < len(text):
+    while True:
+        found = _SPECIAL.search(text, i)
+        if found is None:
+            break
+        i = found.start()
         char = text[i]
+        if char in "\n=,[]{}":
+            dots = 0
         if char == "\n":
             line += 1
         elif char == "#":
@@ -66,14 +104,18 @@ def nesting(text: str) -> tuple[int, int]:
             line += text.count("\n", i, end)
             i = end
             continue
+        elif char == ".":
+            dots += 1
+            if dots > most_dots:
+                most_dots, key_line = dots, line
         elif char in "[{":
             depth += 1
             if depth > deepest:
-                deepest, where = depth, line
+                deepest, depth_line = depth, line
         elif char in "]}":
             depth = max(0, depth - 1)
         i += 1
-    return deepest, where
+    return Shape(deepest, depth_line, most_dots + 1, key_line)
 
 
 def depth(value: object) -> int:
@@ -98,9 +140,11 @@ def load(data: bytes, bounds: TomlBounds) -> tuple[str, dict]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BoundsError(f"not UTF-8 text (byte {exc.start + 1})") from None
-    deepest, line = nesting(text)
-    if deepest + 1 > bounds.max_depth:  # + 1: the top table
-        raise BoundsError(f"line {line}: arrays and tables nest deeper than {bounds.max_depth} levels")
+    found = shape(text)
+    if found.depth + 1 > bounds.max_depth:  # + 1: the top table
+        raise BoundsError(f"line {found.depth_line}: arrays and tables nest deeper than {bounds.max_depth} levels")
+    if found.key_parts > bounds.max_depth:  # the parser's time grows with the square of a key's parts
+        raise BoundsError(f"line {found.key_line}: a dotted key of more than {bounds.max_depth} parts")
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
