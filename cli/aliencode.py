@@ -9,7 +9,8 @@ import click
 
 from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
 from alienworlds.cli.entry import run as run_cli
-from alienworlds.cli.knob_options import SEED_HELP, SeedText, knob_options
+from alienworlds.cli.knob_options import SEED_HELP, knob_options
+from alienworlds.cli.param_types import SeedText
 from alienworlds.cli.lazy import episode_commands
 from alienworlds.ruleset.inputs import InputError, read_input
 from alienworlds.ruleset import Limits, WorldError

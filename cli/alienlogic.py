@@ -10,7 +10,8 @@ import click
 
 from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
 from alienworlds.cli.entry import run as run_cli
-from alienworlds.cli.knob_options import SEED_HELP, SeedText, knob_options
+from alienworlds.cli.knob_options import SEED_HELP, knob_options
+from alienworlds.cli.param_types import Seconds, SeedText
 from alienworlds.cli.lazy import episode_commands
 from alienworlds.ruleset.inputs import InputError, read_input
 
@@ -24,6 +25,7 @@ from alienlogic.proof import Theorem
 from alienlogic.worlds import DEFAULT_WORLD_ENV, audit, load_world
 
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2
+LONGEST = 3600.0  # seconds a search may be given per theorem
 
 WORLD_HELP = (
     "A shipped world's name or a path to a world TOML file. "
@@ -337,7 +339,8 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 @click.option("--check-stored", is_flag=True, help="With --all: re-check the bank's stored certificates instead of searching.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write the certificate found to this file.")
 @click.option("--write", is_flag=True, help="With --task/--all: store the certificate at the path the bank names.")
-@click.option("--seconds", default=30.0, show_default=True, help="Time for the certificate search, per theorem.")
+@click.option("--seconds", type=Seconds(LONGEST), default=30.0, show_default=True,
+              help=f"Time for the certificate search, per theorem (above 0, at most {LONGEST:g}).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_tasks, check_stored, out_file, write, seconds, as_json) -> None:
     """Certify that a theorem has no proof in a world, or re-check a certificate.
@@ -453,8 +456,10 @@ def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: 
 @click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
 @click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
 @click.option("--all", "all_tasks", is_flag=True, help="Every provable task of the bank: report which are proved and how fast.")
-@click.option("--seconds", default=20.0, show_default=True, help="CPU time limit per theorem.")
-@click.option("--budget", default=14, show_default=True, help="Largest proof-tree height the direct search tries.")
+@click.option("--seconds", type=Seconds(LONGEST), default=20.0, show_default=True,
+              help=f"CPU time limit per theorem (above 0, at most {LONGEST:g}).")
+@click.option("--budget", type=click.IntRange(1, 64), default=14, show_default=True,
+              help="Largest proof-tree height the direct search tries.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"found", "proof", "seconds", "reason", "stage", "lines"}.')
 def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, seconds, budget, as_json) -> None:
     """Find a proof under the world's rules and print it in the proof format.

@@ -152,3 +152,16 @@ def test_episode_bounds_are_checked_before_a_world_is_loaded(trajectories, passe
     assert result.exit_code == 2 and "Traceback" not in result.output
     # in range, the command goes on to the world, which does not exist
     assert ("no-such-world" in result.output) == inside, result.output
+
+
+@settings(max_examples=40, deadline=None)
+@given(text=st.one_of(st.sampled_from(["nan", "inf", "-inf", "0", "-1", "3600.5", "1e400", "x", ""]),
+                      st.floats(allow_nan=True, allow_infinity=True).map(repr)))
+def test_seconds_are_finite_positive_and_bounded(text):
+    result = CliRunner().invoke(alienlogic, ["prove", "--world", "no-such-world", "--goal", "p", "--seconds", text])
+    try:
+        inside = 0 < float(text) <= 3600
+    except ValueError:
+        inside = False
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert ("Invalid value for '--seconds'" in result.output) == (not inside), result.output
