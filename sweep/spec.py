@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
+from alienworlds.generate.knobs import knob_problems, seed_problem
 
 from . import limits
 from .bounded_toml import BoundsError, load as load_toml
-from alienworlds.generate.knobs import knob_problems, seed_problem
 
 TOP_KEYS = ("language", "worlds", "agents", "conditions", "trajectories", "passes", "seed", "fixed_calls", "endpoints")
 WORLD_KEYS = ("name", "path", "bank", "label")
@@ -220,10 +220,11 @@ def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[Worl
     labels: dict[str, str] = {}
     hashes: dict[str, str] = {}
     worlds = _entries(reader, data, "worlds", limits.WORLDS)
-    seeds = sum(len(item["seeds"]) for _, item in worlds if isinstance(item, dict) and isinstance(item.get("seeds"), list))
-    if seeds + len(worlds) > limits.WORLDS:  # checked before a world is loaded or a seed generated
-        reader.problem("worlds", f"{seeds:,} seeds of generated worlds besides the other entries, more than the "
-                                 f"{limits.WORLDS} worlds a sweep may have")
+    count = sum(len(item["seeds"]) if isinstance(item, dict) and isinstance(item.get("seeds"), list) else 1
+                for _, item in worlds)
+    if count > limits.WORLDS:  # checked before a world is loaded or a seed generated
+        reader.problem("worlds", f"{count:,} worlds with each seed of a generated family, more than the "
+                                 f"{limits.WORLDS} a sweep may have")
         return []
     for where, item in worlds:
         if isinstance(item, str):

@@ -95,7 +95,9 @@ ISSUE_CASES = {  # the text after the agents and conditions, and what a problem 
     "answering rounds": ("worlds = [" + ", ".join(f'{{ seeds = ["s{i}"], family = "f{i}" }}' for i in range(20))
                          + "]\ntrajectories = 500\npasses = 11\n", "10,000 episodes × 11 passes is 110,000 answering rounds"),
     "1,000 generated worlds": ('worlds = [{ seeds = [' + ", ".join(str(i) for i in range(1000)) + "] }]\n",
-                               "more than the 200 worlds a sweep may have"),
+                               "1,000 worlds with each seed of a generated family, more than the 200"),
+    "200 worlds exactly, one of them shipped": ('worlds = ["demo", { seeds = [' + ", ".join(str(i) for i in range(200)) + "] }]\n",
+                                                "201 worlds with each seed of a generated family, more than the 200"),
 }
 
 
@@ -145,3 +147,12 @@ def test_a_huge_value_is_cut_short_in_its_problem(tmp_path):
     with pytest.raises(SweepError) as caught:
         load_sweep(path, "aliencode")
     assert [len(p) for p in caught.value.problems] == [MAX_MESSAGE]
+
+
+def test_the_bounds_themselves_are_allowed(tmp_path):
+    path = tmp_path / "sweep.toml"
+    seeds = ", ".join(str(i) for i in range(limits.WORLDS))
+    path.write_text(HEAD + f"worlds = [{{ seeds = [{seeds}] }}]\ntrajectories = {limits.EPISODES // limits.WORLDS}\n"
+                    f"passes = {limits.ANSWER_ROUNDS // limits.EPISODES}\nseed = {limits.SEED[1] - 49}\n", encoding="utf-8")
+    sweep = load_sweep(path, "aliencode")
+    assert len(plan(sweep)) == limits.EPISODES and plan(sweep)[-1].seed == limits.SEED[1]
