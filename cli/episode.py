@@ -24,6 +24,7 @@ from alienworlds.episode.report import trajectory_dirs, write_summary
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
 from alienworlds.cli.param_types import Seconds
 from alienworlds.sweep import limits
+from alienworlds.sweep.bounded_toml import shape
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 SCORECARD_LEGEND = "\n".join((
@@ -42,6 +43,9 @@ def _param(values: tuple[str, ...]) -> dict[str, object]:
         if "=" not in item:
             raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--param")
         key, value = item.split("=", 1)
+        if shape(value).depth > limits.FILE.max_depth:  # the JSON parser recurses once per level
+            raise click.BadParameter(f"{key}: arrays and objects nest deeper than {limits.FILE.max_depth} levels",
+                                     param_hint="--param")
         try:
             out[key] = json.loads(value)
         except ValueError:
@@ -164,6 +168,7 @@ def episode_command(language: str) -> click.Command:
         for name in names:
             if name not in AGENTS:
                 fail(f"unknown agent {name!r}; built in: {', '.join(AGENTS)}")
+        request_params = _param(params)  # checked before any world is loaded
         recorded = None
         if "replay" in names:
             if not source:
@@ -187,7 +192,7 @@ def episode_command(language: str) -> click.Command:
         except (WorldError, BankError, ValueError, FileNotFoundError, NotImplementedError) as exc:  # no traceback
             fail(str(exc))
         base = Path(out) if out else Path("out") / "episodes" / f"{env.world_name}-{'-'.join(names)}-{condition}"
-        options = {"source": source, "base_url": base_url, "model": model, "api_key_env": api_key_env, "params": _param(params),
+        options = {"source": source, "base_url": base_url, "model": model, "api_key_env": api_key_env, "params": request_params,
                    "concurrency": concurrency, "timeout": timeout, "max_retries": max_retries, "backoff": backoff,
                    "drop_fields": drop_fields}
         rows, reports, all_dirs = [], [], []

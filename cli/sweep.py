@@ -14,6 +14,7 @@ import click
 
 from alienworlds.episode.leaderboard import RANKINGS
 from alienworlds.sweep import limits
+from alienworlds.sweep.bounded_toml import shape
 
 EXIT_OK, EXIT_STOPPED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_FAILURES = 10  # 10 + k: k episodes failed (k capped at 100)
@@ -90,6 +91,8 @@ def sweep_command(language: str) -> click.Command:
         runtime = None
         if runtime_env is not None:
             try:
+                if shape(runtime_env).depth > limits.FILE.max_depth:  # the JSON parser recurses once per level
+                    raise ValueError("nested too deeply")
                 runtime = json.loads(runtime_env)
             except ValueError as exc:
                 runtime = exc
