@@ -137,12 +137,14 @@ def episode_command(language: str) -> click.Command:
     @click.option("--model", help="openai: the model name.")
     @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, metavar="VAR", help="openai: the environment variable holding the key.")
     @click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="openai: an extra request field (VALUE as JSON when it parses), e.g. temperature=1.")
-    @click.option("--concurrency", type=click.IntRange(1, 256), default=4, show_default=True, help="openai: milestone requests at once.")
-    @click.option("--timeout", type=Seconds(86400.0), default=600.0, show_default=True, help="openai: seconds per request.")
-    @click.option("--max-retries", type=click.IntRange(0, 100), default=6, show_default=True,
+    @click.option("--concurrency", type=click.IntRange(*limits.COUNTS["concurrency"]), default=4, show_default=True,
+                  help="openai: milestone requests at once.")
+    @click.option("--timeout", type=Seconds(limits.SECONDS["timeout"]), default=600.0, show_default=True,
+                  help="openai: seconds per request.")
+    @click.option("--max-retries", type=click.IntRange(*limits.COUNTS["max_retries"]), default=6, show_default=True,
                   help="openai: retries on 408/409/429/5xx, timeouts and dropped connections (the SDK's backoff, Retry-After "
                        "honoured), and on 200 replies without choices.")
-    @click.option("--backoff", type=Seconds(3600.0), default=2.0, show_default=True,
+    @click.option("--backoff", type=Seconds(limits.SECONDS["backoff"]), default=2.0, show_default=True,
                   help="openai: the first delay in seconds (doubling) before asking again after a 200 reply without choices.")
     @click.option("--drop-field", "drop_fields", multiple=True, metavar="FIELD", help="openai: an assistant-message field not to send back.")
     @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON instead of the scorecard.")

@@ -22,6 +22,9 @@ ENDPOINTS = 100
 EPISODES = 10_000  # worlds × agents × conditions × trajectories
 ANSWER_ROUNDS = 100_000  # episodes × passes: the answering work the plan asks for
 JOBS = 256  # episodes at once (--jobs): worker processes, or Ray tasks in flight
+# the openai agent's options, in a sweep file and on `episode`'s command line
+COUNTS = {"concurrency": (1, 256), "max_retries": (0, 100)}
+SECONDS = {"timeout": 86400.0, "backoff": 3600.0}  # finite, above 0, at most this
 
 
 def plan_problem(worlds: int, agents: int, conditions: int, trajectories: int, passes: int) -> str | None:

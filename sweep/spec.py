@@ -10,6 +10,7 @@ file are taken from the file's own folder.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import re
 from dataclasses import dataclass, field
@@ -386,9 +387,15 @@ def _openai_options(reader: _Reader, where: str, options: dict) -> bool:
     if not isinstance(options.get("model"), str) or not options.get("model"):
         reader.problem(f"{where}.model", "expected the model's name (the openai agent needs one)")
         ok = False
-    for key in ("concurrency",):
-        if isinstance(options.get(key), int) and options[key] < 1:
-            reader.problem(f"{where}.{key}", f"expected an integer at least 1, got {options[key]!r}")
+    for key, (low, high) in limits.COUNTS.items():
+        if isinstance(options.get(key), int) and not low <= options[key] <= high:
+            reader.problem(f"{where}.{key}", f"expected an integer from {low} to {high}, got {options[key]!r}")
+            ok = False
+    for key, most in limits.SECONDS.items():
+        seconds = options.get(key)
+        if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and not (
+                math.isfinite(seconds) and 0 < seconds <= most):
+            reader.problem(f"{where}.{key}", f"expected seconds above 0 and at most {most:g}, got {seconds!r}")
             ok = False
     if isinstance(options.get("drop_fields"), list) and not all(isinstance(f, str) for f in options["drop_fields"]):
         reader.problem(f"{where}.drop_fields", "expected an array of strings")

@@ -156,3 +156,25 @@ def test_the_bounds_themselves_are_allowed(tmp_path):
                     f"passes = {limits.ANSWER_ROUNDS // limits.EPISODES}\nseed = {limits.SEED[1] - 49}\n", encoding="utf-8")
     sweep = load_sweep(path, "aliencode")
     assert len(plan(sweep)) == limits.EPISODES and plan(sweep)[-1].seed == limits.SEED[1]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(key=st.sampled_from(sorted({*limits.COUNTS, *limits.SECONDS})),
+       number=st.one_of(st.integers(-5, 300), st.integers(-10**30, 10**30),
+                        st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0, 0.0, 86400.5, 3600.5])))
+def test_the_openai_agents_counts_and_seconds_are_bounded_as_on_the_command_line(tmp_path, key, number):
+    spelled = {float("inf"): "inf", float("-inf"): "-inf"}.get(number, "nan" if number != number else repr(number))
+    path = tmp_path / "sweep.toml"
+    path.write_text(f'worlds = ["demo"]\nagents = [{{ name = "openai", model = "m", {key} = {spelled} }}]\n', encoding="utf-8")
+    if key in limits.COUNTS:
+        low, high = limits.COUNTS[key]
+        inside = isinstance(number, int) and low <= number <= high
+    else:
+        inside = number == number and 0 < number <= limits.SECONDS[key]
+    try:
+        load_sweep(path, "aliencode")
+    except SweepError as exc:
+        assert not inside, exc.problems
+        assert any(f"agents[0].{key}: expected" in p for p in exc.problems), exc.problems
+    else:
+        assert inside
