@@ -8,6 +8,9 @@ import sys
 import click
 
 from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
+from alienworlds.cli.entry import run as run_cli
+from alienworlds.cli.knob_options import SEED_HELP, knob_options
+from alienworlds.cli.param_types import SeedText
 from alienworlds.cli.lazy import episode_commands
 from alienworlds.ruleset.inputs import InputError, read_input
 from alienworlds.ruleset import Limits, WorldError
@@ -284,17 +287,8 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 
 
 @world.command("generate")
-@click.option("--seed", required=True, metavar="S", help="The seed (any text). Keep it private: it is the world.")
-@click.option("--altered", type=click.IntRange(min=2), default=12, show_default=True, metavar="N",
-              help="Rules that differ from the manual (the PLUCK and CARVE keystone rules included).")
-@click.option("--red-herrings", type=click.IntRange(min=0), default=4, show_default=True, metavar="N",
-              help="Places where an altered operation keeps the manual's meaning (IDENTITY in a narrower scope).")
-@click.option("--scoped", type=click.IntRange(min=0), default=3, show_default=True, metavar="N",
-              help="Altered rules that hold only at top level, in CRAFT bodies or in loops.")
-@click.option("--renamed", type=click.IntRange(min=0), default=3, show_default=True, metavar="N",
-              help="Keywords spelled with invented words (the manual shows them).")
-@click.option("--tasks", type=click.IntRange(min=1), default=40, show_default=True, metavar="N",
-              help="Tasks of the bank, drawn from the template library.")
+@click.option("--seed", required=True, type=SeedText(), metavar="S", help=SEED_HELP)
+@knob_options("aliencode")
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
               help="Directory to write world.toml and bank.toml into (created if missing).")
 @click.option("--json", "as_json", is_flag=True,
@@ -312,15 +306,20 @@ def world_generate(seed: str, altered: int, red_herrings: int, scoped: int, rena
     manual's semantics; each reference is its template ported to the world.
     `episode --world DIR/world.toml` and `world check DIR/world.toml` find
     the bank beside the world. Exit status: 0 written, 1 the knobs cannot be
-    met, 2 bad input.
+    met by any world drawn, 2 bad input (a knob out of its range, knobs that
+    contradict each other, a seed --seed refuses).
     """
     from pathlib import Path
 
     from alienworlds.generate.aliencode import GenerationError, Knobs, generate
 
+    knobs = Knobs(altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed, tasks=tasks)
     try:
-        result = generate(seed, Knobs(altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed,
-                                      tasks=tasks))
+        knobs.check()
+    except GenerationError as exc:
+        fail(str(exc))
+    try:
+        result = generate(seed, knobs)
     except GenerationError as exc:
         click.echo(f"aliencode: cannot generate: {exc}", err=True)
         sys.exit(EXIT_ERROR)
@@ -439,5 +438,10 @@ def repl(world_spec: str | None) -> None:
 
 
 
+def entry(argv: list[str] | None = None) -> None:
+    """The console script: `main` without tracebacks, streams guarded (see entry.py)."""
+    run_cli(main, "aliencode", argv, internal=EXIT_INTERNAL)
+
+
 if __name__ == "__main__":
-    main()
+    entry()

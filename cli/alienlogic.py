@@ -9,6 +9,9 @@ from collections import Counter
 import click
 
 from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
+from alienworlds.cli.entry import run as run_cli
+from alienworlds.cli.knob_options import SEED_HELP, knob_options
+from alienworlds.cli.param_types import Seconds, SeedText
 from alienworlds.cli.lazy import episode_commands
 from alienworlds.ruleset.inputs import InputError, read_input
 
@@ -22,6 +25,7 @@ from alienlogic.proof import Theorem
 from alienlogic.worlds import DEFAULT_WORLD_ENV, audit, load_world
 
 EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2
+LONGEST = 3600.0  # seconds a search may be given per theorem
 
 WORLD_HELP = (
     "A shipped world's name or a path to a world TOML file. "
@@ -187,15 +191,10 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
 
 
 @world.command("generate")
-@click.option("--seed", required=True, help="Any text. Keep it secret: with the generator version it gives back the world.")
+@click.option("--seed", required=True, type=SeedText(), metavar="S", help=SEED_HELP)
 @click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
               help="Where world.toml, bank.toml and certificates/ go.")
-@click.option("--patches", type=click.IntRange(min=1), default=24, show_default=True, help="Patched rules (discovery targets).")
-@click.option("--theorems", type=click.IntRange(min=1, max=99), default=70, show_default=True, help="Held-out theorems in the bank.")
-@click.option("--unprovable", type=click.IntRange(min=0), default=25, show_default=True, help="Of them, unprovable in the world (each with a certificate).")
-@click.option("--first-order", "first_order", type=click.IntRange(min=0), default=12, show_default=True,
-              help="Of them, provable first-order theorems (0: a propositional world and bank).")
-@click.option("--examples", type=click.IntRange(min=0), default=8, show_default=True, help="Worked proofs shown with the manual.")
+@knob_options("alienlogic")
 @click.option("--force", is_flag=True, help="Replace the world.toml, bank.toml and certificates/ already in DIR.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was generated and how (labels, CPU seconds by stage) as JSON.")
 def world_generate(seed, out_dir, patches, theorems, unprovable, first_order, examples, force, as_json) -> None:
@@ -208,7 +207,8 @@ def world_generate(seed, out_dir, patches, theorems, unprovable, first_order, ex
     accepts, and no proof by bounded search), or discarded. The files are
     written only once they pass the same audit as `world check`. Exit
     status: 0 written, 1 the knobs cannot be met (or the audit failed),
-    2 bad input.
+    2 bad input (a knob out of its range, knobs that contradict each other,
+    a seed --seed refuses).
     """
     import time
     from pathlib import Path
@@ -339,7 +339,8 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 @click.option("--check-stored", is_flag=True, help="With --all: re-check the bank's stored certificates instead of searching.")
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write the certificate found to this file.")
 @click.option("--write", is_flag=True, help="With --task/--all: store the certificate at the path the bank names.")
-@click.option("--seconds", default=30.0, show_default=True, help="Time for the certificate search, per theorem.")
+@click.option("--seconds", type=Seconds(LONGEST), default=30.0, show_default=True,
+              help=f"Time for the certificate search, per theorem (above 0, at most {LONGEST:g}).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_tasks, check_stored, out_file, write, seconds, as_json) -> None:
     """Certify that a theorem has no proof in a world, or re-check a certificate.
@@ -455,8 +456,10 @@ def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: 
 @click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
 @click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
 @click.option("--all", "all_tasks", is_flag=True, help="Every provable task of the bank: report which are proved and how fast.")
-@click.option("--seconds", default=20.0, show_default=True, help="CPU time limit per theorem.")
-@click.option("--budget", default=14, show_default=True, help="Largest proof-tree height the direct search tries.")
+@click.option("--seconds", type=Seconds(LONGEST), default=20.0, show_default=True,
+              help=f"CPU time limit per theorem (above 0, at most {LONGEST:g}).")
+@click.option("--budget", type=click.IntRange(1, 64), default=14, show_default=True,
+              help="Largest proof-tree height the direct search tries.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"found", "proof", "seconds", "reason", "stage", "lines"}.')
 def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, seconds, budget, as_json) -> None:
     """Find a proof under the world's rules and print it in the proof format.
@@ -507,12 +510,8 @@ def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, sec
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: the CLI, with a last guard so no traceback ever reaches a user."""
-    try:
-        cli.main(args=argv, prog_name="alienlogic")
-    except Exception as exc:  # noqa: BLE001 - a bug must still end in a clean message
-        click.echo(f"alienlogic: internal error ({exc.__class__.__name__}); please report it", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+    """The console script: `cli` without tracebacks, streams guarded (see entry.py)."""
+    run_cli(cli, "alienlogic", argv, internal=EXIT_BAD_INPUT)
 
 
 @cli.command()

@@ -22,6 +22,9 @@ from alienworlds.episode.leaderboard import RANKINGS
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
 from alienworlds.episode.report import trajectory_dirs, write_summary
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
+from alienworlds.cli.param_types import Seconds
+from alienworlds.sweep import limits
+from alienworlds.sweep.bounded_toml import shape
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 SCORECARD_LEGEND = "\n".join((
@@ -40,6 +43,9 @@ def _param(values: tuple[str, ...]) -> dict[str, object]:
         if "=" not in item:
             raise click.BadParameter(f"expected KEY=VALUE, got {item!r}", param_hint="--param")
         key, value = item.split("=", 1)
+        if shape(value).depth > limits.FILE.max_depth:  # the JSON parser recurses once per level
+            raise click.BadParameter(f"{key}: arrays and objects nest deeper than {limits.FILE.max_depth} levels",
+                                     param_hint="--param")
         try:
             out[key] = json.loads(value)
         except ValueError:
@@ -113,30 +119,32 @@ def episode_command(language: str) -> click.Command:
                        "tasks/<language>/<world>.toml; a world given as a path without either needs one).")
     @click.option("--condition", type=click.Choice(list(CONDITIONS)), default=None,
                   help="The exploration condition (default autonomous; a replay takes its trace's).")
-    @click.option("--trajectories", type=click.IntRange(min=1), default=1, show_default=True, metavar="N",
+    @click.option("--trajectories", type=click.IntRange(*limits.TRAJECTORIES), default=1, show_default=True, metavar="N",
                   help="Independent trajectories; with N > 1 each goes to OUT/t1 ... OUT/tN.")
     @click.option("--out", "out", type=click.Path(file_okay=False), default=None, metavar="DIR",
                   help="Where the trace and reports go (default: out/episodes/<world>-<agent>-<condition>).")
     @click.option("--resume", is_flag=True, help="Continue the trace in DIR if there is one (a finished run is left unchanged).")
-    @click.option("--seed", type=int, default=None,
+    @click.option("--seed", type=click.IntRange(*limits.SEED), default=None,
                   help="The base seed (default 0): trajectory i gets seed + i - 1, recorded in its trace. It drives the fixed-probe "
                        "sequence and the fixed agent, and the openai agent sends it as the request's seed.")
     @click.option("--probes-from", type=click.Path(exists=True), metavar="TRACE",
                   help="hindsight: the trace (or its folder) whose probes are replayed.")
     @click.option("--fixed-calls", type=click.IntRange(min=1, max=CALLS_PER_ROUND), default=CALLS_PER_ROUND, show_default=True,
                   help="fixed-probe: calls per round.")
-    @click.option("--passes", type=click.IntRange(min=1), default=PASSES, show_default=True, help="Answers per task and milestone.")
+    @click.option("--passes", type=click.IntRange(*limits.PASSES), default=PASSES, show_default=True, help="Answers per task and milestone.")
     @click.option("--from", "source", type=click.Path(exists=True), metavar="TRACE", help="replay: the recorded trace (or its folder).")
     @click.option("--base-url", help="openai: the endpoint's base URL (default $OPENAI_BASE_URL, else https://api.openai.com/v1).")
     @click.option("--model", help="openai: the model name.")
     @click.option("--api-key-env", default="OPENAI_API_KEY", show_default=True, metavar="VAR", help="openai: the environment variable holding the key.")
     @click.option("--param", "params", multiple=True, metavar="KEY=VALUE", help="openai: an extra request field (VALUE as JSON when it parses), e.g. temperature=1.")
-    @click.option("--concurrency", type=click.IntRange(min=1), default=4, show_default=True, help="openai: milestone requests at once.")
-    @click.option("--timeout", type=float, default=600.0, show_default=True, help="openai: seconds per request.")
-    @click.option("--max-retries", type=click.IntRange(min=0), default=6, show_default=True,
+    @click.option("--concurrency", type=click.IntRange(*limits.COUNTS["concurrency"]), default=4, show_default=True,
+                  help="openai: milestone requests at once.")
+    @click.option("--timeout", type=Seconds(limits.SECONDS["timeout"]), default=600.0, show_default=True,
+                  help="openai: seconds per request.")
+    @click.option("--max-retries", type=click.IntRange(*limits.COUNTS["max_retries"]), default=6, show_default=True,
                   help="openai: retries on 408/409/429/5xx, timeouts and dropped connections (the SDK's backoff, Retry-After "
                        "honoured), and on 200 replies without choices.")
-    @click.option("--backoff", type=float, default=2.0, show_default=True,
+    @click.option("--backoff", type=Seconds(limits.SECONDS["backoff"]), default=2.0, show_default=True,
                   help="openai: the first delay in seconds (doubling) before asking again after a 200 reply without choices.")
     @click.option("--drop-field", "drop_fields", multiple=True, metavar="FIELD", help="openai: an assistant-message field not to send back.")
     @click.option("--json", "as_json", is_flag=True, help="Print the reports as JSON instead of the scorecard.")
@@ -162,6 +170,7 @@ def episode_command(language: str) -> click.Command:
         for name in names:
             if name not in AGENTS:
                 fail(f"unknown agent {name!r}; built in: {', '.join(AGENTS)}")
+        request_params = _param(params)  # checked before any world is loaded
         recorded = None
         if "replay" in names:
             if not source:
@@ -173,6 +182,8 @@ def episode_command(language: str) -> click.Command:
         world_name = world_spec or (recorded["world"] if recorded else None)
         condition = condition or (recorded["condition"] if recorded else "autonomous")
         seed = seed if seed is not None else (int(recorded["seed"]) if recorded else 0)
+        if not limits.SEED[0] <= seed <= limits.SEED[1] - trajectories + 1:
+            fail(f"seeds {seed} to {seed + trajectories - 1} leave the range {limits.SEED[0]} to {limits.SEED[1]}")
         if condition == "hindsight" and not probes_from:
             fail("the hindsight condition needs --probes-from TRACE")
         from alienworlds.ruleset import WorldError
@@ -183,7 +194,7 @@ def episode_command(language: str) -> click.Command:
         except (WorldError, BankError, ValueError, FileNotFoundError, NotImplementedError) as exc:  # no traceback
             fail(str(exc))
         base = Path(out) if out else Path("out") / "episodes" / f"{env.world_name}-{'-'.join(names)}-{condition}"
-        options = {"source": source, "base_url": base_url, "model": model, "api_key_env": api_key_env, "params": _param(params),
+        options = {"source": source, "base_url": base_url, "model": model, "api_key_env": api_key_env, "params": request_params,
                    "concurrency": concurrency, "timeout": timeout, "max_retries": max_retries, "backoff": backoff,
                    "drop_fields": drop_fields}
         rows, reports, all_dirs = [], [], []

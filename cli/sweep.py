@@ -13,6 +13,8 @@ from pathlib import Path
 import click
 
 from alienworlds.episode.leaderboard import RANKINGS
+from alienworlds.sweep import limits
+from alienworlds.sweep.bounded_toml import shape
 
 EXIT_OK, EXIT_STOPPED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_FAILURES = 10  # 10 + k: k episodes failed (k capped at 100)
@@ -37,7 +39,7 @@ def sweep_command(language: str) -> click.Command:
     @click.option("--resume", is_flag=True,
                   help="Continue the sweep in DIR: finished episodes are skipped, unfinished and failed ones continue "
                        "from their traces.")
-    @click.option("--jobs", type=click.IntRange(min=1), default=None, metavar="N",
+    @click.option("--jobs", type=click.IntRange(1, limits.JOBS), default=None, metavar="N",
                   help="Episodes at once: the local pool's workers (default: the number of cores); with --ray, at most "
                        "this many tasks in flight (default: as many as the cluster's CPUs take).")
     @click.option("--ray", "ray_address", metavar="ADDRESS",
@@ -89,6 +91,8 @@ def sweep_command(language: str) -> click.Command:
         runtime = None
         if runtime_env is not None:
             try:
+                if shape(runtime_env).depth > limits.FILE.max_depth:  # the JSON parser recurses once per level
+                    raise ValueError("nested too deeply")
                 runtime = json.loads(runtime_env)
             except ValueError as exc:
                 runtime = exc

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .spec import Sweep
+from . import limits
+from .spec import Sweep, SweepError
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,12 @@ def _read(path: str | None) -> tuple[str | None, str | None]:
 
 def plan(sweep: Sweep) -> list[Job]:
     """Every episode of the sweep, in a fixed order (world, agent, condition,
-    trajectory)."""
+    trajectory); raises SweepError, before building any, when they are too
+    many (limits.py)."""
+    too_large = limits.plan_problem(len(sweep.worlds), len(sweep.agents), len(sweep.conditions), sweep.trajectories,
+                                    sweep.passes)
+    if too_large is not None:
+        raise SweepError([f"{sweep.source}: {too_large}"])
     jobs = []
     for world in sweep.worlds:
         if world.generated and not world.spec:  # its generation failed: its episodes are recorded as failed

@@ -10,18 +10,21 @@ file are taken from the file's own folder.
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
+from alienworlds.generate.knobs import knob_problems, seed_problem
+
+from . import limits
+from .bounded_toml import BoundsError, load as load_toml
 
 TOP_KEYS = ("language", "worlds", "agents", "conditions", "trajectories", "passes", "seed", "fixed_calls", "endpoints")
 WORLD_KEYS = ("name", "path", "bank", "label")
 GENERATED_KEYS = ("seeds", "family", "knobs")
-KNOB = re.compile(r"[a-z][a-z0-9_]{0,39}")
 BUILT_IN_AGENTS = ("oracle", "naive", "fixed")
 OPENAI_KEYS = {"model": str, "base_url": str, "api_key_env": str, "params": dict, "concurrency": int, "timeout": (int, float),
                "max_retries": int, "backoff": (int, float), "drop_fields": list}
@@ -31,6 +34,8 @@ NOT_IN_SWEEPS = {
     "replay": "the replay agent replays one given trace; run it with `episode --agent replay --from TRACE`",
 }
 LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
+MAX_PROBLEMS = 50  # listed; past them a file is better fixed from the top
+MAX_MESSAGE = 1000  # characters of one problem: a huge value shown in it is cut short
 
 
 class SweepError(Exception):
@@ -105,14 +110,24 @@ def _type_name(expected: object) -> str:
 
 
 class _Reader:
-    """Collects problems as `FILE: KEY: message`."""
+    """Collects problems as `FILE: KEY: message`, at most MAX_PROBLEMS of
+    them, each at most MAX_MESSAGE characters."""
 
     def __init__(self, source: Path) -> None:
         self.source = source
         self.problems: list[str] = []
+        self.unlisted = 0
 
     def problem(self, key: str, message: str) -> None:
-        self.problems.append(f"{self.source}: {key}: {message}" if key else f"{self.source}: {message}")
+        if len(self.problems) >= MAX_PROBLEMS:
+            self.unlisted += 1
+            return
+        line = f"{self.source}: {key}: {message}" if key else f"{self.source}: {message}"
+        self.problems.append(line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…")
+
+    def all_problems(self) -> list[str]:
+        more = [f"{self.source}: {self.unlisted} more problems not listed"] if self.unlisted else []
+        return self.problems + more
 
     def known_keys(self, table: dict, allowed: tuple[str, ...], where: str = "") -> None:
         for key in table:
@@ -137,13 +152,14 @@ def load_sweep(path: str | Path, language: str) -> Sweep:
     source = Path(path)
     reader = _Reader(source)
     try:
-        text = source.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SweepError([f"{source}: cannot read the file: {exc.__class__.__name__}: {exc}"]) from None
+        with source.open("rb") as handle:
+            raw = handle.read(limits.FILE.max_bytes + 1)  # one byte more tells a file over the bound
+    except OSError as exc:
+        raise SweepError([f"{source}: cannot read the file: {exc.strerror or exc.__class__.__name__}"]) from None
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SweepError([f"{source}: not valid TOML: {exc}"]) from None
+        text, data = load_toml(raw, limits.FILE)
+    except BoundsError as exc:
+        raise SweepError([f"{source}: {exc}"]) from None
     reader.known_keys(data, TOP_KEYS)
     declared = data.get("language", language)
     if declared != language:
@@ -153,26 +169,29 @@ def load_sweep(path: str | Path, language: str) -> Sweep:
     worlds = _worlds(reader, data, base, language)
     agents = _agents(reader, data)
     conditions = _conditions(reader, data)
-    trajectories = reader.integer(data, "trajectories", 1, 1)
-    passes = reader.integer(data, "passes", PASSES, 1)
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        reader.problem("seed", f"expected an integer, got {seed!r}")
-        seed = 0
+    trajectories = reader.integer(data, "trajectories", 1, *limits.TRAJECTORIES)
+    passes = reader.integer(data, "passes", PASSES, *limits.PASSES)
+    seed = reader.integer(data, "seed", 0, limits.SEED[0], limits.SEED[1] - trajectories + 1)
     fixed_calls = reader.integer(data, "fixed_calls", CALLS_PER_ROUND, 1, CALLS_PER_ROUND)
     endpoints = _endpoints(reader, data, agents)
+    too_large = limits.plan_problem(len(worlds), len(agents), len(conditions), trajectories, passes)
+    if too_large is not None:
+        reader.problem("", too_large)
     if reader.problems:
-        raise SweepError(reader.problems)
+        raise SweepError(reader.all_problems())
     return Sweep(source, text, language, worlds, agents, conditions, trajectories, passes, seed, fixed_calls, endpoints)
 
 
-def _entries(reader: _Reader, data: dict, key: str) -> list[tuple[str, object]]:
+def _entries(reader: _Reader, data: dict, key: str, most: int) -> list[tuple[str, object]]:
     raw = data.get(key)
     if raw is None:
         reader.problem(key, "missing; expected a non-empty array")
         return []
     if not isinstance(raw, list) or not raw:
         reader.problem(key, f"expected a non-empty array, got {raw!r}")
+        return []
+    if len(raw) > most:
+        reader.problem(key, f"{len(raw):,} entries, more than the {most} a sweep may have")
         return []
     return [(f"{key}[{i}]", item) for i, item in enumerate(raw)]
 
@@ -201,7 +220,14 @@ def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[Worl
     out: list[WorldSpec] = []
     labels: dict[str, str] = {}
     hashes: dict[str, str] = {}
-    for where, item in _entries(reader, data, "worlds"):
+    worlds = _entries(reader, data, "worlds", limits.WORLDS)
+    count = sum(len(item["seeds"]) if isinstance(item, dict) and isinstance(item.get("seeds"), list) else 1
+                for _, item in worlds)
+    if count > limits.WORLDS:  # checked before a world is loaded or a seed generated
+        reader.problem("worlds", f"{count:,} worlds with each seed of a generated family, more than the "
+                                 f"{limits.WORLDS} a sweep may have")
+        return []
+    for where, item in worlds:
         if isinstance(item, str):
             item = {"path": item} if ("/" in item or item.endswith(".toml")) else {"name": item}
         if not isinstance(item, dict):
@@ -209,7 +235,7 @@ def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[Worl
                                   f"`seeds`; got {item!r}")
             continue
         if "seeds" in item:
-            out.extend(_generated(reader, where, item, labels))
+            out.extend(_generated(reader, where, item, labels, language))
             continue
         reader.known_keys(item, WORLD_KEYS, where)
         if ("name" in item) == ("path" in item):
@@ -264,10 +290,12 @@ def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[Worl
     return out
 
 
-def _generated(reader: _Reader, where: str, item: dict, labels: dict[str, str]) -> list[WorldSpec]:
+def _generated(reader: _Reader, where: str, item: dict, labels: dict[str, str], language: str) -> list[WorldSpec]:
     """`{ seeds = [...], family = F, knobs = {...} }`: one world per seed, to
     be generated before the episodes, labelled F-1, F-2, ... (never by the
-    seed, which stays private)."""
+    seed, which stays private). Knobs and seeds are checked as `world
+    generate` checks them (generate/knobs.py), so a generation never fails
+    on what the file says."""
     reader.known_keys(item, GENERATED_KEYS, where)
     seeds, family, knobs = item["seeds"], item.get("family", "generated"), item.get("knobs", {})
     if not isinstance(seeds, list) or not seeds or not all(isinstance(x, (str, int)) and not isinstance(x, bool) for x in seeds):
@@ -276,10 +304,17 @@ def _generated(reader: _Reader, where: str, item: dict, labels: dict[str, str]) 
     if len({str(x) for x in seeds}) != len(seeds):
         reader.problem(f"{where}.seeds", "a seed is named twice; each gives the same world")
         return []
-    if not isinstance(knobs, dict) or not all(isinstance(k, str) and KNOB.fullmatch(k) and isinstance(v, int)
-                                              and not isinstance(v, bool) and v >= 0 for k, v in knobs.items()):
-        reader.problem(f"{where}.knobs", "expected a table of the generator's options with non-negative integer values "
+    bad_seeds = [(i, problem) for i, x in enumerate(seeds) for problem in [seed_problem(str(x))] if problem]
+    for i, problem in bad_seeds:
+        reader.problem(f"{where}.seeds[{i}]", problem)
+    if not isinstance(knobs, dict):
+        reader.problem(f"{where}.knobs", "expected a table of the generator's options with integer values "
                                          f"(e.g. {{ altered = 6 }}), got {knobs!r}")
+        return []
+    knob_errors = knob_problems(language, knobs)
+    for problem in knob_errors:
+        reader.problem(f"{where}.knobs", problem)
+    if bad_seeds or knob_errors:
         return []
     out = []
     for index, seed in enumerate(seeds, start=1):
@@ -301,7 +336,7 @@ def _agents(reader: _Reader, data: dict) -> list[AgentSpec]:
 
     out: list[AgentSpec] = []
     labels: dict[str, str] = {}
-    for where, item in _entries(reader, data, "agents"):
+    for where, item in _entries(reader, data, "agents", limits.AGENTS):
         if isinstance(item, str):
             item = {"name": item}
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"]:
@@ -352,9 +387,15 @@ def _openai_options(reader: _Reader, where: str, options: dict) -> bool:
     if not isinstance(options.get("model"), str) or not options.get("model"):
         reader.problem(f"{where}.model", "expected the model's name (the openai agent needs one)")
         ok = False
-    for key in ("concurrency",):
-        if isinstance(options.get(key), int) and options[key] < 1:
-            reader.problem(f"{where}.{key}", f"expected an integer at least 1, got {options[key]!r}")
+    for key, (low, high) in limits.COUNTS.items():
+        if isinstance(options.get(key), int) and not low <= options[key] <= high:
+            reader.problem(f"{where}.{key}", f"expected an integer from {low} to {high}, got {options[key]!r}")
+            ok = False
+    for key, most in limits.SECONDS.items():
+        seconds = options.get(key)
+        if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) and not (
+                math.isfinite(seconds) and 0 < seconds <= most):
+            reader.problem(f"{where}.{key}", f"expected seconds above 0 and at most {most:g}, got {seconds!r}")
             ok = False
     if isinstance(options.get("drop_fields"), list) and not all(isinstance(f, str) for f in options["drop_fields"]):
         reader.problem(f"{where}.drop_fields", "expected an array of strings")
@@ -395,6 +436,9 @@ def _endpoints(reader: _Reader, data: dict, agents: list[AgentSpec]) -> dict[str
     raw = data.get("endpoints", [])
     if not isinstance(raw, list):
         reader.problem("endpoints", "expected an array of tables ([[endpoints]] with base_url and max_in_flight)")
+        return {}
+    if len(raw) > limits.ENDPOINTS:
+        reader.problem("endpoints", f"{len(raw):,} entries, more than the {limits.ENDPOINTS} a sweep may have")
         return {}
     used = {a.base_url for a in agents if a.base_url}
     out: dict[str, int] = {}

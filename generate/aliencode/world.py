@@ -42,6 +42,7 @@ from aliencode.world_schema import SCHEMA
 from alienworlds.porting import Bounds, Porter
 from alienworlds.porting.compensation import Memo
 from alienworlds.porting.semantics import STANDARD
+from alienworlds.generate.knobs import knob, knob_problems
 
 from . import families as fam
 from .exposure import shows
@@ -63,23 +64,17 @@ class GenerationError(Exception):
 
 @dataclass(frozen=True)
 class Knobs:
-    altered: int = 12  # rules that differ from the manual (the keystone pair included)
-    red_herrings: int = 4  # IDENTITY rules shadowing an altered rule in a narrower scope
-    scoped: int = 3  # altered rules limited to one scope
-    renamed: int = 3  # keywords spelled with invented words
-    tasks: int = 40  # tasks of the bank
+    altered: int = knob("aliencode", "altered").default  # rules that differ from the manual (the keystone pair included)
+    red_herrings: int = knob("aliencode", "red_herrings").default  # IDENTITY rules shadowing an altered rule in a narrower scope
+    scoped: int = knob("aliencode", "scoped").default  # altered rules limited to one scope
+    renamed: int = knob("aliencode", "renamed").default  # keywords spelled with invented words
+    tasks: int = knob("aliencode", "tasks").default  # tasks of the bank
 
     def check(self) -> None:
-        if self.altered < 2:
-            raise GenerationError("--altered must be at least 2 (the PLUCK and CARVE keystone rules)")
-        if self.scoped > self.altered - 2:
-            raise GenerationError("--scoped cannot exceed the altered rules beyond the keystone pair")
-        if self.red_herrings > self.altered - self.scoped:
-            raise GenerationError("--red-herrings needs as many altered rules without a scope to shadow")
-        if min(self.red_herrings, self.scoped, self.renamed) < 0:
-            raise GenerationError("knobs must not be negative")
-        if self.tasks < 1:
-            raise GenerationError("--tasks must be at least 1")
+        """Raise GenerationError unless every knob is in its range (see generate/knobs.py)."""
+        problems = knob_problems("aliencode", vars(self))
+        if problems:
+            raise GenerationError("; ".join(problems))
 
 
 @dataclass

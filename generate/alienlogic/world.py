@@ -48,6 +48,7 @@ from alienworlds.tasks.alienlogic_adaptive import Answerer, Grade, above_refusal
 from alienworlds.tasks.alienlogic_audit import first_order as is_first_order
 from alienworlds.tasks.alienlogic_grading import LogicTask
 from alienworlds.tasks.bank import load_bank
+from alienworlds.generate.knobs import knob, knob_problems
 
 from . import files
 from .classify import LABELS, Classifier, Outcome, find_proof
@@ -79,19 +80,17 @@ class GenerationError(Exception):
 
 @dataclass(frozen=True)
 class Knobs:
-    patches: int = 24
-    theorems: int = 70
-    unprovable: int = 25
-    first_order: int = 12  # provable first-order theorems
-    examples: int = 8
+    patches: int = knob("alienlogic", "patches").default
+    theorems: int = knob("alienlogic", "theorems").default
+    unprovable: int = knob("alienlogic", "unprovable").default
+    first_order: int = knob("alienlogic", "first_order").default  # provable first-order theorems
+    examples: int = knob("alienlogic", "examples").default
 
     def check(self) -> None:
-        if min(self.patches, self.unprovable, self.first_order, self.examples) < 0 or self.patches < 1 or self.theorems < 1:
-            raise GenerationError("knobs must not be negative, and a world needs at least one patch and one theorem")
-        if self.unprovable + self.first_order > self.theorems:
-            raise GenerationError("--unprovable and --first-order together exceed --theorems")
-        if self.theorems > 99:
-            raise GenerationError("--theorems is at most 99 (ids L01 ... L99)")
+        """Raise GenerationError unless every knob is in its range (see generate/knobs.py)."""
+        problems = knob_problems("alienlogic", vars(self))
+        if problems:
+            raise GenerationError("; ".join(problems))
 
     @property
     def shape(self) -> Shape:

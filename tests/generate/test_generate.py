@@ -131,7 +131,7 @@ def test_the_command_writes_world_toml(tmp_path):
     assert report["endpoint"] == 100.0
     refused = CliRunner().invoke(main, ["world", "generate", "--seed", "x", "--altered", "2", "--scoped", "1",
                                         "--out", str(tmp_path / "v")])
-    assert refused.exit_code == 1 and "scoped" in refused.output and not (tmp_path / "v").exists()
+    assert refused.exit_code == 2 and "scoped" in refused.output and not (tmp_path / "v").exists()
 
 
 @settings(max_examples=5, deadline=None)

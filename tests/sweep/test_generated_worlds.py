@@ -15,6 +15,7 @@ from click.testing import CliRunner
 
 from alienworlds.cli.aliencode import main
 from alienworlds.cli.sweep import failures_status
+from alienworlds.sweep import generation
 from alienworlds.sweep.generation import command, wanted
 from alienworlds.sweep.plan import plan
 from alienworlds.sweep.spec import SweepError, load_sweep
@@ -27,17 +28,18 @@ def load(tmp_path, text):
 
 
 def test_seeds_give_one_world_each_labelled_by_family_and_position(tmp_path):
-    sweep = load(tmp_path, 'worlds = ["demo", { seeds = [5, "private words"], family = "fresh", knobs = { altered = 4, red_herrings = 1 } }]\n'
+    sweep = load(tmp_path, 'worlds = ["demo", { seeds = [5, "private words"], family = "fresh", knobs = { altered = 4, red_herrings = 1, scoped = 1 } }]\n'
                            'agents = ["oracle"]\n')
     demo, first, second = sweep.worlds
     assert not demo.generated and demo.board_family == "demo"
     assert [(w.label, w.seed, w.family, w.knobs) for w in (first, second)] == [
-        ("fresh-1", "5", "fresh", {"altered": 4, "red_herrings": 1}), ("fresh-2", "private words", "fresh", {"altered": 4, "red_herrings": 1})]
+        ("fresh-1", "5", "fresh", {"altered": 4, "red_herrings": 1, "scoped": 1}),
+        ("fresh-2", "private words", "fresh", {"altered": 4, "red_herrings": 1, "scoped": 1})]
     assert all("private" not in w.label for w in sweep.worlds)
     jobs = plan(sweep)
     assert {j.world_family for j in jobs} == {"demo", "fresh"}
-    assert command("aliencode", "5", first.knobs, tmp_path / "w")[-6:] == [
-        "--out", str(tmp_path / "w"), "--altered", "4", "--red-herrings", "1"]
+    assert command("aliencode", "5", first.knobs, tmp_path / "w")[-8:] == [
+        "--out", str(tmp_path / "w"), "--altered", "4", "--red-herrings", "1", "--scoped", "1"]
 
 
 def test_the_record_of_a_generation_holds_a_digest_of_the_seed_not_the_seed():
@@ -49,9 +51,15 @@ def test_the_record_of_a_generation_holds_a_digest_of_the_seed_not_the_seed():
     ("{ seeds = [] }", r"worlds\[0\]\.seeds: expected a non-empty array of seeds"),
     ("{ seeds = [1, true] }", r"worlds\[0\]\.seeds: expected a non-empty array of seeds"),
     ("{ seeds = [3, 3] }", r"worlds\[0\]\.seeds: a seed is named twice"),
-    ('{ seeds = [3], knobs = { altered = "2" } }', r"worlds\[0\]\.knobs: expected a table of the generator's options"),
-    ("{ seeds = [3], knobs = { altered = -1 } }", r"worlds\[0\]\.knobs: expected a table"),
-    ('{ seeds = [3], knobs = { "--out" = 1 } }', r"worlds\[0\]\.knobs: expected a table"),
+    ('{ seeds = [3], knobs = [1] }', r"worlds\[0\]\.knobs: expected a table of the generator's options"),
+    ('{ seeds = [3], knobs = { altered = "2" } }', r"worlds\[0\]\.knobs: --altered must be an integer from 2 to 24, got a str"),
+    ("{ seeds = [3], knobs = { altered = -1 } }", r"worlds\[0\]\.knobs: --altered must be an integer from 2 to 24, got -1"),
+    ("{ seeds = [3], knobs = { renamed = 60 } }", r"worlds\[0\]\.knobs: --renamed must be an integer from 0 to 36, got 60"),
+    ("{ seeds = [3], knobs = { altered = 3, scoped = 2 } }", r"worlds\[0\]\.knobs: --scoped cannot exceed"),
+    ('{ seeds = [3], knobs = { "--out" = 1 } }', r"worlds\[0\]\.knobs: unknown knob '--out'; aliencode's generator takes altered"),
+    ('{ seeds = ["x\\u0007"] }', r"worlds\[0\]\.seeds\[0\]: character 2 of the seed is a control character \(U\+0007\)"),
+    (f'{{ seeds = ["{"s" * 201}"] }}', r"worlds\[0\]\.seeds\[0\]: a seed has 1 to 200 characters, this one 201"),
+    ('{ seeds = [""] }', r"worlds\[0\]\.seeds\[0\]: a seed has 1 to 200 characters, this one 0"),
     ('{ seeds = [3], name = "demo" }', r"worlds\[0\]\.name: unknown key; expected one of seeds, family, knobs"),
     ('{ seeds = [3], family = "../up" }', r"worlds\[0\]\.label: expected a folder name"),
 ])
@@ -61,9 +69,12 @@ def test_each_mistake_in_a_generated_entry_is_named(tmp_path, entry, expected):
     assert any(re.search(expected, p) for p in caught.value.problems), caught.value.problems
 
 
-def test_a_failed_generation_fails_only_its_own_episodes(tmp_path):
+def test_a_failed_generation_fails_only_its_own_episodes(tmp_path, monkeypatch):
+    # the sweep file refuses knobs the generator would refuse: the generator is made to fail by its command line
+    made = generation.command
+    monkeypatch.setattr(generation, "command", lambda *args: [*made(*args), "--no-such-knob", "1"])
     spec = tmp_path / "sweep.toml"
-    spec.write_text('worlds = ["demo", { seeds = [1], family = "bad", knobs = { no_such_knob = 1 } }]\n'
+    spec.write_text('worlds = ["demo", { seeds = [1], family = "bad" }]\n'
                     'agents = ["oracle"]\nconditions = ["direct"]\npasses = 1\n', encoding="utf-8")
     out = tmp_path / "out"
     result = CliRunner().invoke(main, ["sweep", str(spec), "--out", str(out), "--jobs", "1", "--no-progress"],

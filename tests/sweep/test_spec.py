@@ -80,7 +80,7 @@ max_in_flight = 2
     ('worlds = ["demo"]\nagents = [{ name = "x", class = "not a path" }]', r"agents\[0\]\.class: expected \"package\.module:Class\""),
     ('worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["hindsight"]', r"conditions\[0\]: 'hindsight' is not for sweeps"),
     ('worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["lazy"]', r"conditions\[0\]: unknown condition 'lazy'"),
-    ('worlds = ["demo"]\nagents = ["oracle"]\ntrajectories = 0', r"trajectories: expected an integer at least 1, got 0"),
+    ('worlds = ["demo"]\nagents = ["oracle"]\ntrajectories = 0', r"trajectories: expected an integer from 1 to 1000, got 0"),
     ('worlds = ["demo"]\nagents = ["oracle"]\nfixed_calls = 13', r"fixed_calls: expected an integer from 1 to 12, got 13"),
     ('worlds = ["demo"]\nagents = ["oracle"]\nlanguage = "alienlogic"', r"language: this sweep is for 'alienlogic'; run it with `alienlogic sweep`"),
     ('worlds = ["demo"]\nagents = ["oracle"]\n[[endpoints]]\nbase_url = "http://h/v1"\nmax_in_flight = 2',
