@@ -6,7 +6,8 @@ A WORLD is a shipped name or a generated world's folder or world.toml (its
 bank.toml beside it). Prints each strategy's accuracy per world, the
 refuse-all floor beside it, and the battery's time; `*` marks a strategy
 above refuse-all. Below, per world, which combination of a style and a cut
-`prove-else-refuse-best-cut` is.
+`prove-else-refuse-best-cut` is, and which of a style and up to two cuts
+`prove-else-refuse-best-cuts` is.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import argparse
 from pathlib import Path
 
 from alienlogic import load_world
-from alienworlds.tasks.alienlogic_adaptive import Answerer, best, checker, combinations, graded
+from alienworlds.tasks.alienlogic_adaptive import Answerer, best_combination, checker, graded
 from alienworlds.tasks.alienlogic_grading import logic_tasks
 from alienworlds.tasks.alienlogic_validity import battery
 from alienworlds.tasks.bank import load_bank
@@ -54,8 +55,10 @@ def main() -> None:
     for spec, (world, bank) in loaded.items():
         # the answers are cached already: this grades them again, proving nothing
         tasks = logic_tasks(bank)
-        name, ids = best(combinations(tasks, *graded(tasks, checker(world), answerers[spec])))
-        print(f"best cut in {Path(spec).name}: {name} {100 * len(ids) / len(tasks):.1f}%")
+        passed, refused = graded(tasks, checker(world), answerers[spec])
+        for label, boxes in (("best cut", False), ("best cuts", True)):
+            name, ids = best_combination(tasks, passed, refused, boxes)
+            print(f"{label} in {Path(spec).name}: {name} {100 * len(ids) / len(tasks):.1f}%")
 
 
 if __name__ == "__main__":

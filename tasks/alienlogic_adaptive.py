@@ -20,9 +20,13 @@ and the theorem's syntax. None reads the world file or the references.
 * `prove-else-refuse-best-cut`: the best combination of a style and a cut:
   prove-else-refuse in the style on one side of a cut, refuse on the other,
   for every style, feature, side and every cut at a value the bank's
-  theorems take (an adversary reading the prompts may cut anywhere). Only
-  the best is reported, to keep the battery readable; `combinations` names
-  them all.
+  theorems take (an adversary reading the prompts may cut anywhere).
+* `prove-else-refuse-best-cuts`: the same inside a box of two features,
+  refusing outside it: on each of at most two features a side of a cut or
+  an interval (two cuts), so two cuts on two features, an interval of one,
+  or up to four cuts (`size-gt-9-and-size-le-10-and-premises-gt-1`). Only
+  the best of each is reported, to keep the battery readable;
+  `combinations` names them all.
 
 The prover is bounded by a count of search steps (`StepClock`), never by
 seconds, so an answer is the same on any machine; `Answerer` caches its
@@ -32,9 +36,10 @@ result per (theorem, style) for one battery run.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, reduce
+from operator import and_
 
 from alienlogic import Theorem, check, compile_world
 from alienlogic.prover import StepClock, prove
@@ -225,6 +230,7 @@ Grade = Callable[[LogicTask, str], bool]
 
 
 BEST_CUT = "prove-else-refuse-best-cut"
+BEST_CUTS = "prove-else-refuse-best-cuts"
 
 
 def every_cut(tasks: list[LogicTask]) -> list[Cut]:
@@ -239,19 +245,89 @@ def every_cut(tasks: list[LogicTask]) -> list[Cut]:
     return cuts
 
 
-def combinations(tasks: list[LogicTask], passed: dict[str, set[str]],
-                 refused: set[str]) -> dict[str, set[str]]:
-    """The tasks each combination of a style and a cut passes: the style's
-    prove-else-refuse passes (in `passed`) on the cut's side, the tasks a
-    refusal passes (`refused`) on the other. Selecting among answers graded
-    already, so it costs no proof and no grading."""
-    out: dict[str, set[str]] = {}
+@dataclass(frozen=True)
+class Region:
+    """Where a combination proves: the theorems on the side of every one of
+    its cuts."""
+
+    cuts: tuple[Cut, ...]
+
+    def holds(self, theorem: Theorem) -> bool:
+        return all(cut.holds(theorem) for cut in self.cuts)
+
+    @property
+    def name(self) -> str:
+        return "-and-".join(cut.name for cut in self.cuts)
+
+
+def conditions(cuts: list[Cut]) -> list[tuple[Cut, ...]]:
+    """What a combination may ask of one feature: one side of a cut, or an
+    interval (above a and at most b, a < b). Other pairs of sides of one
+    feature are one side or nothing."""
+    sides = [(cut,) for cut in cuts]
+    intervals = [(low, high) for low in cuts if low.above
+                 for high in cuts if not high.above and low.k < high.k]
+    return sides + intervals
+
+
+def every_region(tasks: list[LogicTask], boxes: bool = True) -> list[Region]:
+    """Every side of one cut; with `boxes`, also every interval of one
+    feature and every conjunction of conditions on two features (each a
+    side or an interval: at most four cuts, two per feature). The order is
+    fixed: one cut first, so a tie keeps the simplest."""
+    cuts = every_cut(tasks)
+    regions = [Region((cut,)) for cut in cuts]
+    if not boxes:
+        return regions
+    by_feature = [conditions([c for c in cuts if c.feature is f]) for f in FEATURES]
+    regions += [Region(c) for options in by_feature for c in options if len(c) > 1]
+    for i, first in enumerate(by_feature):
+        for second in by_feature[i + 1:]:
+            regions += [Region(a + b) for a in first for b in second]
+    return regions
+
+
+def scored(tasks: list[LogicTask], passed: dict[str, set[str]], refused: set[str],
+           boxes: bool = True) -> Iterator[tuple[str, int]]:
+    """Each combination of a style and a region (`every_region`) with the
+    tasks it passes as a bit mask (bit i: `tasks[i]`): the style's
+    prove-else-refuse passes (in `passed`) inside the region, the tasks a
+    refusal passes (`refused`) outside. It selects among answers graded
+    already, so a combination costs no proof and no grading, only two masks
+    joined: thousands stay cheap."""
+    bit = {t.id: 1 << i for i, t in enumerate(tasks)}
+
+    def mask(ids: Iterable[str]) -> int:
+        return sum(bit[i] for i in set(ids) if i in bit)
+    refusing = mask(refused)
+    inside = {cut: mask(t.id for t in tasks if cut.holds(t.theorem)) for cut in every_cut(tasks)}
+    everything = mask(bit)
+    regions = [(region.name, reduce(and_, (inside[c] for c in region.cuts), everything))
+               for region in every_region(tasks, boxes)]
     for style in STYLES:
-        proving = passed[f"prove-else-refuse-{style}"]
-        for cut in every_cut(tasks):
-            out[f"{style}-if-{cut.name}"] = {
-                t.id for t in tasks if t.id in (proving if cut.holds(t.theorem) else refused)}
-    return out
+        proving = mask(passed[f"prove-else-refuse-{style}"])
+        for name, region in regions:
+            yield f"{style}-if-{name}", proving & region | refusing & ~region
+
+
+def task_ids(tasks: list[LogicTask], m: int) -> set[str]:
+    """The ids of the tasks a mask of `scored` holds."""
+    return {t.id for i, t in enumerate(tasks) if m >> i & 1}
+
+
+def combinations(tasks: list[LogicTask], passed: dict[str, set[str]], refused: set[str],
+                 boxes: bool = True) -> dict[str, set[str]]:
+    """The tasks each combination of a style and a region passes, by name
+    (`scored`)."""
+    return {name: task_ids(tasks, m) for name, m in scored(tasks, passed, refused, boxes)}
+
+
+def best_combination(tasks: list[LogicTask], passed: dict[str, set[str]], refused: set[str],
+                     boxes: bool = True) -> tuple[str, set[str]]:
+    """The combination passing most tasks, the first named on a tie, and
+    the tasks it passes."""
+    name, m = max(scored(tasks, passed, refused, boxes), key=lambda s: s[1].bit_count())
+    return name, task_ids(tasks, m)
 
 
 def best(passed: dict[str, set[str]]) -> tuple[str, set[str]]:
@@ -285,9 +361,11 @@ def graded(tasks: list[LogicTask], grade: Grade, answerer: Answerer
 
 def passes(tasks: list[LogicTask], grade: Grade, answerer: Answerer) -> dict[str, set[str]]:
     """The ids of the tasks each strategy passes, the best combination of a
-    style and a cut (`BEST_CUT`) included."""
+    style and a cut (`BEST_CUT`) and of a style and two cuts (`BEST_CUTS`)
+    included."""
     passed, refused = graded(tasks, grade, answerer)
-    passed[BEST_CUT] = best(combinations(tasks, passed, refused))[1]
+    passed[BEST_CUT] = best_combination(tasks, passed, refused, boxes=False)[1]
+    passed[BEST_CUTS] = best_combination(tasks, passed, refused)[1]
     return passed
 
 

@@ -30,9 +30,9 @@ from logic_proofgen import mutate  # noqa: E402
 
 SMALL = Knobs(patches=4, theorems=6, unprovable=1, first_order=1, examples=1)
 # Balancing a bank against the adaptive strategies costs about 11 s a seed, so the
-# suite checks six; benchmarks/alienlogic_generated_worlds.py runs many more. (test-8
-# draws no bank with these knobs under generator version 3: balanced against the
-# combinations of a style and a cut too, its worlds stay one theorem short.)
+# suite checks six; benchmarks/alienlogic_generated_worlds.py runs many more. (Under
+# generator version 3 test-8 drew no bank with these knobs; under version 4, balanced
+# against boxes of two features too, test-6, test-7 and test-8 each draw one.)
 SEEDS = [f"test-{k}" for k in range(6)]
 
 
@@ -122,7 +122,8 @@ def test_a_theorem_labelled_unprovable_that_bounded_search_proves_fails_generati
     block = text[start:end if end != -1 else len(text)]
     bad = block.replace("provable = true", f'provable = false\ncertificate = "{donor["certificate"]}"', 1)
     forged = replace(g, files={**g.files, "bank.toml": text.replace(block, bad)})
-    with pytest.raises(GenerationError, match="labelled unprovable, but bounded search proves it"):
+    # bounded search proves it outright, or derives it once layout conditions are ignored
+    with pytest.raises(GenerationError, match="labelled unprovable, but bounded search (proves|derives) it"):
         write(forged, tmp_path / "w")
     assert not (tmp_path / "w" / "world.toml").exists()
 
