@@ -14,9 +14,13 @@ checked once more, whole, before it is returned.
    a complete method for classical propositional logic and, by iterative
    deepening over Herbrand levels, for first-order logic without equality.
 
-In the standard world a theorem that is not a classical consequence is
-reported at once (a propositional countermodel, or a first-order branch that
-stays open with nothing left to add), since no proof of it exists.
+In the standard world the prover may also answer that a theorem is not a
+classical consequence, and then only with a countermodel that
+`countermodel.verified` has checked by evaluating the premises and the goal
+in it: a propositional one from the solver, or, when the refutation leaves a
+first-order branch open with nothing left to add, a small one found by
+grounding. Without a checked countermodel it says it could not decide: a
+search that looks complete is evidence, never a verdict.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from dataclasses import dataclass
 
 from alienworlds.ruleset.world import World
 
-from .formulas import Formula, Not, Pred
+from . import countermodel
+from .countermodel import Countermodel
+from .formulas import Not, Pred
 from .kernel import check
 from .oracle import Oracle
 from .proof import Proof, Theorem
@@ -72,10 +78,15 @@ class ProverResult:
     reason: str = ""
     trees: int = 0
     stage: str = ""  # "search" or "refutation": which stage found the proof
+    countermodel: Countermodel | None = None  # checked: the theorem is not a classical consequence
 
     @property
     def found(self) -> bool:
         return self.proof is not None
+
+    @property
+    def refuted(self) -> bool:
+        return self.countermodel is not None
 
 
 class _Attempt:
@@ -93,6 +104,11 @@ class _Attempt:
 
     def result(self, proof: Proof | None, reason: str = "", stage: str = "") -> ProverResult:
         return ProverResult(proof, self.clock() - self.start, self.searched, reason, self.trees, stage)
+
+    def refuted(self, model: Countermodel) -> ProverResult:
+        result = self.result(None, f"not a classical consequence (countermodel: {model.describe()})")
+        result.countermodel = model
+        return result
 
     def write(self, node: Node) -> Proof | None:
         """The tree written out and checked whole, or None (the reason kept)."""
@@ -126,7 +142,10 @@ def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float =
     if standard and _propositional(theorem):
         outcome = solve((*theorem.premises, Not(theorem.goal)))
         if outcome.satisfiable:
-            return run.result(None, "not a classical consequence (countermodel: " + _assignment(theorem, outcome.model) + ")")
+            model = countermodel.propositional(theorem.premises, theorem.goal, outcome.model)
+            if model is not None:
+                return run.refuted(model)
+            run.reasons.append("could not decide (the solver's countermodel does not check)")
     try:
         if _classical(oracle):
             proof = _search_stage(run, oracle, max_budget, QUICK_STEPS)
@@ -139,9 +158,13 @@ def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float =
                 if proof is not None:
                     return run.result(proof, stage="refutation")
             elif found.complete and standard:
-                return run.result(None, "not a classical consequence (a tableau branch stays open)")
+                model = countermodel.search(theorem.premises, theorem.goal, deadline=run.deadline, clock=run.clock)
+                if model is not None:
+                    return run.refuted(model)
+                run.reasons.append("could not decide (the refutation leaves a branch open, and no countermodel of at "
+                                   f"most {countermodel.MAX_DOMAIN} elements was found)")
         proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS)
-    except (OutOfTime, RefutationOutOfTime):
+    except (OutOfTime, RefutationOutOfTime, countermodel.OutOfTime):
         return run.result(None, "out of time")
     if proof is not None:
         return run.result(proof, stage="search")
@@ -179,7 +202,3 @@ def _classical(oracle: Oracle) -> bool:
 def _propositional(theorem: Theorem) -> bool:
     return all(type(a) is Pred and not a.terms for a in atoms((*theorem.premises, theorem.goal)))
 
-
-def _assignment(theorem: Theorem, true: frozenset[Formula]) -> str:
-    names = atoms((*theorem.premises, theorem.goal))
-    return ", ".join(f"{a} {'true' if a in true else 'false'}" for a in names) or "no atoms"

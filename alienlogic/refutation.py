@@ -114,9 +114,14 @@ class Branch:
     deltas: frozenset[Formula] = frozenset()
     instances: frozenset[tuple[Formula, Term]] = frozenset()
     terms: dict[Term, int] = field(default_factory=dict)
+    # The branch's BOT once found. A closed branch stays closed: the fact that
+    # closed it has left `todo`, so a later goal on this branch (the second
+    # conjunct of AND_I) would otherwise not see the contradiction again.
+    closed: Derivation | None = None
 
     def child(self) -> "Branch":
-        return Branch(dict(self.facts), deque(self.todo), dict(self.watch), self.deltas, self.instances, dict(self.terms))
+        return Branch(dict(self.facts), deque(self.todo), dict(self.watch), self.deltas, self.instances, dict(self.terms),
+                      self.closed)
 
 
 class Refuter:
@@ -266,16 +271,20 @@ class Refuter:
 
     def saturate(self, br: Branch) -> Derivation | None:
         """Close the branch (a BOT derivation) or apply every one-sided rule."""
+        if br.closed is not None:
+            return br.closed
         facts = br.facts
         while br.todo:
             self.tick()
             f = br.todo.popleft()
             d = facts[f]
             if type(f) is Bot:
+                br.closed = d
                 return d
             c = _comp(f)
             if c in facts:
-                return self._clash(d, facts[c])
+                br.closed = self._clash(d, facts[c])
+                return br.closed
             for g, gd in self.alpha(f, d):
                 self.add(br, g, gd)
             for partner in _partners(f):
