@@ -70,12 +70,21 @@ class Node:
         return free
 
     def _compute_free(self) -> frozenset[str]:
-        out: frozenset[str] = frozenset()
-        for value in self.args:
-            for child in value if type(value) is tuple else (value,):
-                if isinstance(child, Node):
-                    out = out | child.free
-        return out
+        # One set filled from every child, frozen once: a union per child
+        # would copy the growing set each time (quadratic in the arguments
+        # of a wide predicate). A single child's set is shared as it is.
+        sets = [child.free for value in self.args
+                for child in (value if type(value) is tuple else (value,)) if isinstance(child, Node)]
+        if not sets:
+            return frozenset()
+        largest = max(sets, key=len)
+        if all(s <= largest for s in sets):
+            return largest
+        out = set(largest)
+        for s in sets:
+            if s is not largest:
+                out.update(s)
+        return frozenset(out)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self}>"

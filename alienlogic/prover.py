@@ -157,12 +157,13 @@ def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float =
                 proof = run.write(to_tree(found.derivation))
                 if proof is not None:
                     return run.result(proof, stage="refutation")
-            elif found.complete and standard:
+            elif standard:
                 model = countermodel.search(theorem.premises, theorem.goal, deadline=run.deadline, clock=run.clock)
                 if model is not None:
                     return run.refuted(model)
-                run.reasons.append("could not decide (the refutation leaves a branch open, and no countermodel of at "
-                                   f"most {countermodel.MAX_DOMAIN} elements was found)")
+                if found.complete:
+                    run.reasons.append("could not decide (the refutation leaves a branch open, and no countermodel "
+                                       f"of at most {countermodel.MAX_DOMAIN} elements was found)")
         proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS)
     except (OutOfTime, RefutationOutOfTime, countermodel.OutOfTime):
         return run.result(None, "out of time")
