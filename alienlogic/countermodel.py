@@ -18,7 +18,6 @@ builds and stops at `budget`, so its outcome depends on the input alone.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import product
@@ -38,10 +37,6 @@ _TRUE = Not(BOT)
 
 class OverBudget(Exception):
     """The countermodel search has built `budget` nodes."""
-
-
-class OutOfTime(Exception):
-    """The caller's deadline passed during the search."""
 
 
 @dataclass(frozen=True)
@@ -94,13 +89,12 @@ def propositional(premises: Sequence[Formula], goal: Formula, true_atoms: frozen
 
 
 def search(premises: Sequence[Formula], goal: Formula, max_size: int = MAX_DOMAIN,
-           budget: int = SEARCH_BUDGET, deadline: float | None = None,
-           clock: Callable[[], float] = time.process_time) -> Countermodel | None:
+           budget: int = SEARCH_BUDGET, stop: Callable[[], None] | None = None) -> Countermodel | None:
     """A countermodel with at most `max_size` elements, or None (none there,
-    or not found within `budget` nodes). Raises OutOfTime once `clock`
-    passes `deadline` (read every 1024 nodes)."""
+    or not found within `budget` nodes). `stop` is called every 1024 nodes
+    and may raise to end the search (a caller's time limit)."""
     sig = signature((*premises, goal))
-    counter = _Budget(budget, deadline, clock)
+    counter = _Budget(budget, stop)
     try:
         for size in range(1, max_size + 1):
             for consts in _namings(len(sig.constants), size):
@@ -114,20 +108,19 @@ def search(premises: Sequence[Formula], goal: Formula, max_size: int = MAX_DOMAI
 
 
 class _Budget:
-    def __init__(self, limit: int, deadline: float | None, clock: Callable[[], float]) -> None:
+    def __init__(self, limit: int, stop: Callable[[], None] | None) -> None:
         self.left = limit
-        self.deadline = deadline
-        self.clock = clock
-        self.next_reading = limit - 1024
+        self.stop = stop
+        self.next_call = limit - 1024
 
     def spend(self, n: int = 1) -> None:
         self.left -= n
         if self.left < 0:
             raise OverBudget()
-        if self.left <= self.next_reading:
-            self.next_reading = self.left - 1024
-            if self.deadline is not None and self.clock() > self.deadline:
-                raise OutOfTime()
+        if self.left <= self.next_call:
+            self.next_call = self.left - 1024
+            if self.stop is not None:
+                self.stop()
 
 
 def _namings(count: int, size: int) -> Iterator[tuple[int, ...]]:

@@ -101,6 +101,16 @@ class _Attempt:
         self.searched = 0
         self.trees = 0
         self.reasons: list[str] = []
+        self._readings = 0
+        # The time limit covers writing and checking a proof too. A counting
+        # clock counts search steps only: what the search built bounds the
+        # write-out, and reading that clock here would change the count.
+        self.stop = None if isinstance(clock, StepClock) else self._stop
+
+    def _stop(self) -> None:
+        self._readings += 1
+        if self._readings % 64 == 0 and self.clock() > self.deadline:
+            raise OutOfTime()
 
     def result(self, proof: Proof | None, reason: str = "", stage: str = "") -> ProverResult:
         return ProverResult(proof, self.clock() - self.start, self.searched, reason, self.trees, stage)
@@ -114,7 +124,7 @@ class _Attempt:
         """The tree written out and checked whole, or None (the reason kept)."""
         self.trees += 1
         try:
-            proof = Emitter(self.world, self.theorem).run(node)
+            proof = Emitter(self.world, self.theorem, self.stop).run(node)
         except EmitFailed as exc:
             self.reasons.append(str(exc))
             return None
@@ -123,7 +133,7 @@ class _Attempt:
             # it is a failure of this attempt, never a crash
             self.reasons.append("the proof is nested too deeply to write out")
             return None
-        verdict = check(proof, self.world, task=self.theorem)
+        verdict = check(proof, self.world, task=self.theorem, stop=self.stop)
         if verdict.accepted:
             return proof
         self.reasons.append(f"the written proof is refused: {verdict.reason_id}")
@@ -139,33 +149,33 @@ def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float =
     run = _Attempt(world, theorem, seconds, clock)
     oracle = Oracle(world)
     standard = not world.rules
-    if standard and _propositional(theorem):
-        outcome = solve((*theorem.premises, Not(theorem.goal)))
-        if outcome.satisfiable:
-            model = countermodel.propositional(theorem.premises, theorem.goal, outcome.model)
-            if model is not None:
-                return run.refuted(model)
-            run.reasons.append("could not decide (the solver's countermodel does not check)")
     try:
+        if standard and _propositional(theorem):
+            outcome = solve((*theorem.premises, Not(theorem.goal)), run.stop)
+            if outcome.satisfiable:
+                model = countermodel.propositional(theorem.premises, theorem.goal, outcome.model)
+                if model is not None:
+                    return run.refuted(model)
+                run.reasons.append("could not decide (the solver's countermodel does not check)")
         if _classical(oracle):
             proof = _search_stage(run, oracle, max_budget, QUICK_STEPS)
             if proof is not None:
                 return run.result(proof, stage="search")
-            found = refute_search(theorem.premises, theorem.goal, run.deadline, clock=run.clock)
+            found = refute_search(theorem.premises, theorem.goal, run.deadline, clock=run.clock, solver_stop=run.stop)
             run.searched += found.steps
             if found.derivation is not None:
                 proof = run.write(to_tree(found.derivation))
                 if proof is not None:
                     return run.result(proof, stage="refutation")
             elif standard:
-                model = countermodel.search(theorem.premises, theorem.goal, deadline=run.deadline, clock=run.clock)
+                model = countermodel.search(theorem.premises, theorem.goal, stop=run.stop)
                 if model is not None:
                     return run.refuted(model)
                 if found.complete:
                     run.reasons.append("could not decide (the refutation leaves a branch open, and no countermodel "
                                        f"of at most {countermodel.MAX_DOMAIN} elements was found)")
         proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS)
-    except (OutOfTime, RefutationOutOfTime, countermodel.OutOfTime):
+    except (OutOfTime, RefutationOutOfTime):
         return run.result(None, "out of time")
     if proof is not None:
         return run.result(proof, stage="search")

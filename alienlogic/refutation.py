@@ -128,7 +128,7 @@ class Refuter:
     """One attempt at one Herbrand level (see module doc)."""
 
     def __init__(self, premises: tuple[Formula, ...], goal: Formula, level: int, deadline: float | None,
-                 clock: Callable[[], float] = time.process_time) -> None:
+                 clock: Callable[[], float] = time.process_time, solver_stop: Callable[[], None] | None = None) -> None:
         self.clock = clock
         self.premises = premises
         self.goal = goal
@@ -143,7 +143,7 @@ class Refuter:
         self.names = names
         self.functions = sorted({s for f in (*premises, goal) for s in f.free if "/" in s})
         self._fresh = 0
-        self.solver = Solver()
+        self.solver = Solver(solver_stop)
         self.nesting = 0
 
     # -- building derivations --------------------------------------------------
@@ -600,11 +600,13 @@ class Refutation:
 
 
 def refute_search(premises: tuple[Formula, ...], goal: Formula, deadline: float | None = None, max_level: int = 8,
-                  clock: Callable[[], float] = time.process_time) -> Refutation:
-    """Iterative deepening over Herbrand levels (see module doc)."""
+                  clock: Callable[[], float] = time.process_time,
+                  solver_stop: Callable[[], None] | None = None) -> Refutation:
+    """Iterative deepening over Herbrand levels (see module doc);
+    `solver_stop` is handed to the propositional solver (`sat.Solver`)."""
     steps = 0
     for level in range(max_level + 1):
-        r = Refuter(premises, goal, level, deadline, clock)
+        r = Refuter(premises, goal, level, deadline, clock, solver_stop)
         try:
             got = r.run()
         finally:
