@@ -181,12 +181,13 @@ class Tally:
     refuted: int = 0
     neither: int = 0
     inconclusive: int = 0  # the reference could not decide (binary first order)
+    both_inconclusive: int = 0  # ... and the prover answered neither way
     disagreements: list[str] = field(default_factory=list)
 
     def line(self, name: str) -> str:
         return (f"{name:14} tried {self.tried:6}  proved {self.proved:6}  refuted {self.refuted:6}  "
-                f"neither {self.neither:4}  reference inconclusive {self.inconclusive:4}  "
-                f"disagreements {len(self.disagreements)}")
+                f"neither {self.neither:4}  reference inconclusive {self.inconclusive:4} "
+                f"(neither side conclusive {self.both_inconclusive:4})  disagreements {len(self.disagreements)}")
 
 
 def compare(t: Theorem, reference: bool | None, tally: Tally, ticks: int = PROVER_TICKS) -> None:
@@ -210,6 +211,7 @@ def compare(t: Theorem, reference: bool | None, tally: Tally, ticks: int = PROVE
             tally.disagreements.append(f"countermodel fails the reference evaluator: {label}")
     else:
         tally.neither += 1
+        tally.both_inconclusive += reference is None
 
 
 def run_propositional(count: int, seed: int) -> Tally:
