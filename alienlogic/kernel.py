@@ -53,6 +53,7 @@ class _ProofState:
         self.listed = Counter(proof.premises)
         self.asserted: Counter[Formula] = Counter()
         self.premise_free = frozenset().union(*(f.free for f in proof.premises))
+        self.assumption_free: dict[int, tuple[Formula, frozenset[str]]] = {}
         self.boxes = Boxes(journal)
         self.formulas: list[Formula | None] = [None]  # by line number
         self.cited: list[int] = [0]  # times each line was cited
@@ -68,9 +69,17 @@ class _ProofState:
         if name in self.premise_free:
             return "a premise"
         for k in self.boxes.open_assumptions():
-            if name in self.formulas[k].free:
+            if name in self._assumption_free(k):
                 return f"the open assumption on line {k}"
         return None
+
+    def _assumption_free(self, k: int) -> frozenset[str]:
+        # kept per line: a node keeps only small sets, and a box may ask
+        # about its assumption at every step inside it
+        free = self.assumption_free.get(k)
+        if free is None or free[0] is not self.formulas[k]:
+            free = self.assumption_free[k] = (self.formulas[k], self.formulas[k].free)
+        return free[1]
 
     # -- one step -------------------------------------------------------------
 
