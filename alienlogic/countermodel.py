@@ -73,8 +73,11 @@ def verified(premises: Sequence[Formula], goal: Formula, model: Interpretation) 
     if any(c not in model.constants for c in sig.constants) or any(p not in model.predicates for p in sig.predicates) \
             or any(f not in model.functions for f in sig.functions):
         return None
-    if all(holds(p, model) for p in premises) and not holds(goal, model):
-        return Countermodel(model)
+    try:
+        if all(holds(p, model) for p in premises) and not holds(goal, model):
+            return Countermodel(model)
+    except (KeyError, IndexError):
+        pass  # a model the evaluator cannot read (a function table with a gap) is no countermodel
     return None
 
 
@@ -97,7 +100,7 @@ def search(premises: Sequence[Formula], goal: Formula, max_size: int = MAX_DOMAI
     counter = _Budget(budget, stop)
     try:
         for size in range(1, max_size + 1):
-            for consts in _namings(len(sig.constants), size):
+            for consts in _namings(len(sig.constants), size, counter):
                 for tables in _function_tables(sig, size, counter):
                     found = _solve_ground(premises, goal, sig, size, dict(zip(sig.constants, consts)), tables, counter)
                     if found is not None:
@@ -123,17 +126,20 @@ class _Budget:
                 self.stop()
 
 
-def _namings(count: int, size: int) -> Iterator[tuple[int, ...]]:
+def _namings(count: int, size: int, counter: _Budget) -> Iterator[tuple[int, ...]]:
     """Values of `count` constants in a domain of `size`, one per pattern of
     equalities (elements are interchangeable): each constant names an
-    element already named or the next unnamed one."""
-    def grow(prefix: tuple[int, ...], used: int) -> Iterator[tuple[int, ...]]:
+    element already named or the next unnamed one. Iterative, and each
+    prefix is paid for: a theorem may name thousands of constants."""
+    stack: list[tuple[tuple[int, ...], int]] = [((), 0)]
+    while stack:
+        prefix, used = stack.pop()
+        counter.spend(1 + len(prefix))
         if len(prefix) == count:
             yield prefix
-            return
-        for v in range(min(used + 1, size)):
-            yield from grow(prefix + (v,), max(used, v + 1))
-    yield from grow((), 0)
+            continue
+        for v in reversed(range(min(used + 1, size))):
+            stack.append((prefix + (v,), max(used, v + 1)))
 
 
 def _function_tables(sig: Signature, size: int, counter: _Budget) -> Iterator[dict]:

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from alienlogic import check, load_world, parse_formula
 from alienlogic import countermodel, prover
-from alienlogic.formulas import Exists, Forall, Or
+from alienlogic.formulas import Exists, Forall, Name, Or, Pred
 from alienlogic.proof import Theorem
 from alienlogic.prover import StepClock, prove
 from alienlogic.semantics import Interpretation
@@ -175,3 +175,14 @@ def test_a_seeded_slice_of_the_differential_has_no_disagreement():
     assert prop.proved > 50 and prop.refuted > 50
     assert monadic.proved > 10 and monadic.refuted > 10
     assert prop.neither == 0  # propositional logic is decided within the allowance
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(min_value=1_000, max_value=20_000))
+def test_a_theorem_naming_thousands_of_constants_ends_the_search_cleanly(count):
+    # one naming of the constants is as long as their count: the budget pays
+    # for it, and nothing recurses once per constant
+    wide = Pred("P", tuple(Name(f"c{i}") for i in range(count)))
+    spent = []
+    assert countermodel.search((wide,), parse_formula("P(a)"), stop=lambda: spent.append(1)) is None
+    assert len(spent) <= countermodel.SEARCH_BUDGET // 1024 + 1
