@@ -27,10 +27,30 @@ class Box:
 class Boxes:
     """The box structure of one proof; `enter` each line in order, 1, 2, ..."""
 
-    def __init__(self) -> None:
+    def __init__(self, journal: bool = False) -> None:
         self.boxes: list[Box] = [Box(-1, 0, 0)]
         self.stack: list[int] = [0]  # open boxes, outermost first
         self.box_of: list[int] = [0]  # innermost box of each line (index 0 unused)
+        # With a journal every change is recorded so that `rollback` can undo
+        # it in time proportional to the change (a copy of the whole
+        # structure per step made writing a proof quadratic).
+        self.journal: list[tuple] | None = [] if journal else None
+
+    def rollback(self, mark: int) -> None:
+        """Undo every change recorded since the journal had `mark` entries."""
+        journal = self.journal
+        while len(journal) > mark:
+            entry = journal.pop()
+            if entry[0] == "line":
+                self.box_of.pop()
+            elif entry[0] == "open":
+                self.boxes.pop()
+                self.stack.pop()
+            else:
+                _, index, last = entry
+                box = self.boxes[index]
+                box.open, box.last = True, last
+                self.stack.append(index)
 
     def enter(self, n: int, depth: int, assumption: bool) -> None:
         """Place line n at `depth`, opening and closing boxes; raise Rejection."""
@@ -45,16 +65,23 @@ class Boxes:
             self._close_to(depth - 1, n)
             self.boxes.append(Box(self.stack[-1], depth, n))
             self.stack.append(len(self.boxes) - 1)
+            if self.journal is not None:
+                self.journal.append(("open",))
         else:
             if depth > current:
                 reason = "BOX_WITHOUT_ASSUMPTION" if depth == current + 1 else "DEPTH_JUMP"
                 raise Rejection(reason, f"line {n} is at depth {depth}, deeper than the line before it ({current}), but only an assumption opens a box")
             self._close_to(depth, n)
         self.box_of.append(self.stack[-1])
+        if self.journal is not None:
+            self.journal.append(("line",))
 
     def _close_to(self, depth: int, n: int) -> None:
         while len(self.stack) - 1 > depth:
-            box = self.boxes[self.stack.pop()]
+            index = self.stack.pop()
+            box = self.boxes[index]
+            if self.journal is not None:
+                self.journal.append(("close", index, box.last))
             box.open = False
             box.last = n - 1
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from itertools import product
 from pathlib import Path
 
@@ -100,11 +101,16 @@ def _header(world: World, theorem: Theorem, task: str | None) -> dict[str, objec
 _SOUND: dict[tuple, bool] = {}
 
 
-def _try(world: World, text: str | None, theorem: Theorem, task: str | None, alg: Algebra, tried: list[str]) -> dict[str, object] | None:
+class _OutOfTime(Exception):
+    """The certificate search's time is spent."""
+
+
+def _try(world: World, text: str | None, theorem: Theorem, task: str | None, alg: Algebra, tried: list[str],
+         stop: Callable[[], None] | None = None) -> dict[str, object] | None:
     """The first model of each domain shape that refutes the theorem, kept if
     the re-checker accepts the certificate."""
     shapes_seen = set()
-    for model in countermodels(alg, theorem.premises, theorem.goal):
+    for model in countermodels(alg, theorem.premises, theorem.goal, stop=stop):
         shape = (model.domain, model.named)
         if shape in shapes_seen:
             continue
@@ -191,20 +197,28 @@ def find_certificate(world: World, theorem: Theorem, task: str | None = None, se
     machine's speed (what a world generator needs to label theorems)."""
     start = time.perf_counter()
     deadline = None if seconds is None else start + seconds
+
+    def stop() -> None:
+        if deadline is not None and time.perf_counter() > deadline:
+            raise _OutOfTime()
+
     text = world_text(world)
     tried: list[str] = []
-    for n, alg in enumerate(candidates(theorem)):
-        if max_candidates is not None and n >= max_candidates:
-            tried.append(f"stopped after {max_candidates} candidates")
-            break
-        if deadline is not None and time.perf_counter() > deadline:
-            tried.append(f"out of time after {seconds:g} s")
-            break
-        data = _try(world, text, theorem, task, alg, tried)
-        if data is not None:
-            return Found(data, time.perf_counter() - start, tried)
-    else:
-        tried.append("no candidate algebra has a countermodel the re-checker accepts")
+    try:
+        for n, alg in enumerate(candidates(theorem)):
+            if max_candidates is not None and n >= max_candidates:
+                tried.append(f"stopped after {max_candidates} candidates")
+                break
+            stop()
+            # the limit also covers the search inside one candidate (the
+            # models of a theorem over many atoms are many)
+            data = _try(world, text, theorem, task, alg, tried, stop if deadline is not None else None)
+            if data is not None:
+                return Found(data, time.perf_counter() - start, tried)
+        else:
+            tried.append("no candidate algebra has a countermodel the re-checker accepts")
+    except _OutOfTime:
+        tried.append(f"out of time after {seconds:g} s")
     return Found(None, time.perf_counter() - start, tried)
 
 

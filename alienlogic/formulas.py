@@ -17,6 +17,9 @@ from weakref import WeakValueDictionary
 
 _TABLE: WeakValueDictionary[tuple, "Node"] = WeakValueDictionary()
 
+# The largest set of free names a node keeps (see `Node.free`).
+FREE_KEPT = 64
+
 
 class Node:
     """A term or formula. Immutable; construct it like a dataclass."""
@@ -62,20 +65,60 @@ class Node:
     def free(self) -> frozenset[str]:
         """Symbols occurring free: constant and free-variable names, and
         function symbols written `name/arity` (a different symbol from a
-        constant of the same name)."""
+        constant of the same name). Kept on the node when it has at most
+        FREE_KEPT members, else gathered again on each request (see
+        `_gather_free`)."""
         free = self._free
         if free is None:
-            free = self._compute_free()
-            object.__setattr__(self, "_free", free)
+            free = self._gather_free()
+            if len(free) <= FREE_KEPT:
+                object.__setattr__(self, "_free", free)
         return free
 
-    def _compute_free(self) -> frozenset[str]:
-        out: frozenset[str] = frozenset()
-        for value in self.args:
-            for child in value if type(value) is tuple else (value,):
-                if isinstance(child, Node):
-                    out = out | child.free
-        return out
+    def has_free(self, name: str, memo: dict[int, bool] | None = None) -> bool:
+        """Whether `name` occurs free in this node. Callers that ask about
+        many nodes of one formula (substitution walks it top down) share a
+        `memo`, so each node is looked at once even when its set of free
+        names is too large to be kept."""
+        free = self._free
+        if free is not None:
+            return name in free
+        if memo is None:
+            return name in self.free
+        got = memo.get(id(self))
+        if got is None:
+            got = self._has_free(name, memo)
+            memo[id(self)] = got
+        return got
+
+    def _has_free(self, name: str, memo: dict[int, bool]) -> bool:
+        return any(child.has_free(name, memo) for child in children(self))
+
+    def _gather_free(self) -> frozenset[str]:
+        # One walk down to the nearest nodes that keep their sets, into one
+        # set: a node holding the union of its children's sets at every level
+        # made memory grow as height × names (a chain of 200 conjunctions of
+        # wide atoms), and a union per argument made time quadratic.
+        out: set[str] = set()
+        stack: list[tuple[Node, frozenset[str]]] = [(self, frozenset())]
+        while stack:
+            node, bound = stack.pop()
+            kept = node._free
+            if kept is not None:
+                out.update(kept - bound if bound else kept)
+                continue
+            cls = type(node)
+            if cls is Name:
+                if node.name not in bound:
+                    out.add(node.name)
+                continue
+            if cls is Fn:
+                out.add(f"{node.name}/{len(node.terms)}")
+            if isinstance(node, Quantified):
+                stack.append((node.body, bound | {node.var}))
+                continue
+            stack.extend((child, bound) for child in children(node))
+        return frozenset(out)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self}>"
@@ -103,8 +146,8 @@ class Name(Term):
     def __new__(cls, name: str) -> "Name":
         return super().__new__(cls, name)
 
-    def _compute_free(self) -> frozenset[str]:
-        return frozenset((self.name,))
+    def _has_free(self, name: str, memo: dict[int, bool]) -> bool:
+        return self.name == name
 
 
 class Fn(Term):
@@ -118,8 +161,8 @@ class Fn(Term):
     def __new__(cls, name: str, terms: tuple[Term, ...]) -> "Fn":
         return super().__new__(cls, name, tuple(terms))
 
-    def _compute_free(self) -> frozenset[str]:
-        return super()._compute_free() | {f"{self.name}/{len(self.terms)}"}
+    def _has_free(self, name: str, memo: dict[int, bool]) -> bool:
+        return name == f"{self.name}/{len(self.terms)}" or super()._has_free(name, memo)
 
 
 # -- formulas -----------------------------------------------------------------
@@ -197,8 +240,8 @@ class Quantified(Formula):
     def __new__(cls, var: str, body: Formula):
         return super().__new__(cls, var, body)
 
-    def _compute_free(self) -> frozenset[str]:
-        return self.body.free - {self.var}
+    def _has_free(self, name: str, memo: dict[int, bool]) -> bool:
+        return name != self.var and self.body.has_free(name, memo)
 
 
 class Forall(Quantified):

@@ -12,7 +12,8 @@ so checking is linear in the length of the proof.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from alienworlds.ruleset.world import World, standard_world
 
@@ -47,12 +48,13 @@ def compile_world(world: World | CompiledWorld | None) -> CompiledWorld:
 class _ProofState:
     """What the checker knows after the steps so far; one per check."""
 
-    def __init__(self, proof: Proof, binding: Binding) -> None:
+    def __init__(self, proof: Proof, binding: Binding, journal: bool = False) -> None:
         self.binding = binding
         self.listed = Counter(proof.premises)
         self.asserted: Counter[Formula] = Counter()
         self.premise_free = frozenset().union(*(f.free for f in proof.premises))
-        self.boxes = Boxes()
+        self.assumption_free: dict[int, tuple[Formula, frozenset[str]]] = {}
+        self.boxes = Boxes(journal)
         self.formulas: list[Formula | None] = [None]  # by line number
         self.cited: list[int] = [0]  # times each line was cited
         self.premise_lines: list[bool] = [False]
@@ -67,9 +69,17 @@ class _ProofState:
         if name in self.premise_free:
             return "a premise"
         for k in self.boxes.open_assumptions():
-            if name in self.formulas[k].free:
+            if name in self._assumption_free(k):
                 return f"the open assumption on line {k}"
         return None
+
+    def _assumption_free(self, k: int) -> frozenset[str]:
+        # kept per line: a node keeps only small sets, and a box may ask
+        # about its assumption at every step inside it
+        free = self.assumption_free.get(k)
+        if free is None or free[0] is not self.formulas[k]:
+            free = self.assumption_free[k] = (self.formulas[k], self.formulas[k].free)
+        return free[1]
 
     # -- one step -------------------------------------------------------------
 
@@ -192,11 +202,14 @@ def walk(proof: Proof) -> list[StepFacts]:
     return out
 
 
-def check(proof: Proof | str, world: World | CompiledWorld | None = None, task: Theorem | None = None) -> Verdict:
+def check(proof: Proof | str, world: World | CompiledWorld | None = None, task: Theorem | None = None,
+          stop: Callable[[], None] | None = None) -> Verdict:
     """Check a proof (or its text) in a world (default: standard).
 
     With a `task`, the proof's premises (as a multiset) and goal must be the
-    task's. Never raises for any proof; a malformed world raises WorldError.
+    task's; when they are not, the steps are not checked. `stop`, called
+    before each step, may raise to end the check (a caller's time limit).
+    Never raises for any proof otherwise; a malformed world raises WorldError.
     """
     if isinstance(proof, str):
         try:
@@ -205,22 +218,26 @@ def check(proof: Proof | str, world: World | CompiledWorld | None = None, task: 
             where = f"line {exc.line}, column {exc.column}: {exc.message}"
             return Verdict(False, False, False, exc.step, PARSE_ERROR, exc.reason_id, 0, exc.message, None, where)
     compiled = compile_world(world)
+    n_steps = len(proof.steps)
+    if task is not None:
+        # a proof of another theorem is refused before any step is checked:
+        # its steps cannot change the verdict, and checking them is work an
+        # answer could make large
+        premises_ok, goal_ok = proof.theorem.same_as(task)
+        if not (premises_ok and goal_ok):
+            reason = "PREMISES_MISMATCH" if not premises_ok else "GOAL_MISMATCH"
+            detail = f"the task asks for {_theorem_text(task)}, the proof claims {_theorem_text(proof.theorem)}"
+            return _rejected(None, Rejection(reason, detail), n_steps, False)
     state = _ProofState(proof, compiled.bind())
     failure: tuple[int, Rejection] | None = None
     for n, step in enumerate(proof.steps, start=1):
+        if stop is not None:
+            stop()
         try:
             state.take(step, n)
         except Rejection as r:
             failure = (n, r)
             break
-    n_steps = len(proof.steps)
-    passed = failure is None
-    if task is not None:
-        premises_ok, goal_ok = proof.theorem.same_as(task)
-        if not (premises_ok and goal_ok):
-            reason = "PREMISES_MISMATCH" if not premises_ok else "GOAL_MISMATCH"
-            detail = f"the task asks for {_theorem_text(task)}, the proof claims {_theorem_text(proof.theorem)}"
-            return _rejected(None, Rejection(reason, detail), n_steps, passed)
     if failure is not None:
         n, r = failure
         rule_name = r.rule_name or proof.steps[n - 1].rule
@@ -252,8 +269,9 @@ class Checker:
 
     def __init__(self, premises: tuple[Formula, ...], world: World | CompiledWorld | None = None) -> None:
         self.premises = tuple(premises)
-        self._state = _ProofState(Proof(self.premises, BOT, ()), compile_world(world).bind())
+        self._state = _ProofState(Proof(self.premises, BOT, ()), compile_world(world).bind(), journal=True)
         self.steps: list[Step] = []
+        self._cites: list[tuple[Citation, ...]] = []  # each taken step's citations, to undo their counts
 
     @property
     def depth(self) -> int:
@@ -273,31 +291,37 @@ class Checker:
     def take(self, formula: Formula, rule: str, citations: tuple[Citation, ...] = (), depth: int | None = None) -> Rejection | None:
         depth = self.depth if depth is None else depth
         step = Step(len(self.steps) + 1, depth, formula, rule, tuple(citations))
-        snap = self.snapshot()
+        mark = len(self._state.boxes.journal)
         try:
+            # a step is recorded only after every check passed, so a refused
+            # step has changed nothing but the boxes
             self._state.take(step, step.number)
         except Rejection as r:
-            self.restore(snap)
+            self._state.boxes.rollback(mark)
             return r
         self.steps.append(step)
+        self._cites.append(step.citations)
         return None
 
-    def snapshot(self) -> tuple:
-        s = self._state
-        b = s.boxes
-        return (len(self.steps), s.asserted.copy(), [replace(x) for x in b.boxes], list(b.stack), list(b.box_of), list(s.cited))
+    def snapshot(self) -> tuple[int, int]:
+        """A point to `restore`: constant work, whatever the proof's length."""
+        return len(self.steps), len(self._state.boxes.journal)
 
-    def restore(self, snap: tuple) -> None:
-        n, asserted, boxes, stack, box_of, cited = snap
+    def restore(self, snap: tuple[int, int]) -> None:
+        n, mark = snap
         s = self._state
-        del self.steps[n:]
+        while len(self.steps) > n:
+            step = self.steps.pop()
+            for c in self._cites.pop():
+                s.cited[c.first] -= 1
+                if c.last != c.first:
+                    s.cited[c.last] -= 1
+            if step.rule == "premise":
+                s.asserted[step.formula] -= 1
         del s.formulas[n + 1:]
         del s.premise_lines[n + 1:]
-        s.asserted = asserted.copy()
-        s.boxes.boxes = [replace(x) for x in boxes]
-        s.boxes.stack = list(stack)
-        s.boxes.box_of = list(box_of)
-        s.cited = list(cited)
+        del s.cited[n + 1:]
+        s.boxes.rollback(mark)
 
     def proof(self, goal: Formula) -> Proof:
         return Proof(self.premises, goal, tuple(self.steps))

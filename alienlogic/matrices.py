@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cached_property, reduce
-from itertools import product
-from typing import Iterable, Iterator, Mapping
+from itertools import islice, product
+from typing import Callable, Iterable, Iterator, Mapping
 
 from alienworlds.ruleset.expr import Call, Sym, parse
 from alienworlds.ruleset.world import World
@@ -398,34 +398,41 @@ def model_shapes(formulas) -> list[tuple[int, tuple[int, ...]]]:
     return [(1, (0,)), (2, (0, 1))] + ([(2, (0,))] if sig.functions else [])
 
 
-def countermodels(alg: Algebra, premises: tuple[Formula, ...], goal: Formula, limit: int = 200_000) -> Iterator[Model]:
+def countermodels(alg: Algebra, premises: tuple[Formula, ...], goal: Formula, limit: int = 200_000,
+                  stop: Callable[[], None] | None = None) -> Iterator[Model]:
     """Models refuting premises ⊢ goal under `alg`, smallest first (at most
-    `limit` candidates per domain shape)."""
+    `limit` candidates per domain shape). `stop` is called every 256
+    candidates and may raise to end the search (a caller's time limit)."""
     formulas = (*premises, goal)
     sig = signature(formulas)
+    for n, named in model_shapes(formulas):
+        # islice ends the shape at the limit: a `break` inside the nested
+        # loops left the outer ones running through every atom valuation
+        for tried, model in enumerate(islice(_models(alg, sig, n, named), limit), start=1):
+            if stop is not None and tried % 256 == 0:
+                stop()
+            if refutes(alg, model, premises, goal):
+                yield model
+
+
+def _models(alg: Algebra, sig, n: int, named: tuple[int, ...]) -> Iterator[Model]:
+    """Every model of the signature with domain range(n), `named` the elements constants may denote."""
     atoms = [name for name, arity in sig.predicates if arity == 0]
     preds = [(name, arity) for name, arity in sig.predicates if arity > 0]
     size = alg.matrix.size
-    for n, named in model_shapes(formulas):
-        dom = range(n)
-        pred_args = [list(product(dom, repeat=a)) for _, a in preds]
-        fn_args = [list(product(dom, repeat=a)) for _, a in sig.functions]
-        tried = 0
-        for consts in product(named, repeat=len(sig.constants)):
-            for fns in product(*(product(dom, repeat=len(args)) for args in fn_args)):
-                for atom_values in product(range(size), repeat=len(atoms)):
-                    for tables in product(*(product(range(size), repeat=len(args)) for args in pred_args)):
-                        tried += 1
-                        if tried > limit:
-                            break
-                        model = Model(
-                            n, named, dict(zip(atoms, atom_values)),
-                            {p: dict(zip(args, t)) for p, args, t in zip(preds, pred_args, tables)},
-                            dict(zip(sig.constants, consts)),
-                            {f: dict(zip(args, t)) for f, args, t in zip(sig.functions, fn_args, fns)},
-                        )
-                        if refutes(alg, model, premises, goal):
-                            yield model
+    dom = range(n)
+    pred_args = [list(product(dom, repeat=a)) for _, a in preds]
+    fn_args = [list(product(dom, repeat=a)) for _, a in sig.functions]
+    for consts in product(named, repeat=len(sig.constants)):
+        for fns in product(*(product(dom, repeat=len(args)) for args in fn_args)):
+            for atom_values in product(range(size), repeat=len(atoms)):
+                for tables in product(*(product(range(size), repeat=len(args)) for args in pred_args)):
+                    yield Model(
+                        n, named, dict(zip(atoms, atom_values)),
+                        {p: dict(zip(args, t)) for p, args, t in zip(preds, pred_args, tables)},
+                        dict(zip(sig.constants, consts)),
+                        {f: dict(zip(args, t)) for f, args, t in zip(sig.functions, fn_args, fns)},
+                    )
 
 
 def _quantified(f: Formula) -> bool:

@@ -14,9 +14,12 @@ checked once more, whole, before it is returned.
    a complete method for classical propositional logic and, by iterative
    deepening over Herbrand levels, for first-order logic without equality.
 
-In the standard world a theorem that is not a classical consequence is
-reported at once (a propositional countermodel, or a first-order branch that
-stays open with nothing left to add), since no proof of it exists.
+In the standard world the prover may also answer that a theorem is not a
+classical consequence, and then only with a countermodel that
+`countermodel.verified` has checked by evaluating the premises and the goal
+in it: a propositional one from the solver, or, when the refutation finds
+no proof, a small one found by grounding (`countermodel.search`). Without a checked countermodel it says it could not decide: a
+search that looks complete is evidence, never a verdict.
 """
 
 from __future__ import annotations
@@ -27,7 +30,9 @@ from dataclasses import dataclass
 
 from alienworlds.ruleset.world import World
 
-from .formulas import Formula, Not, Pred
+from . import countermodel
+from .countermodel import Countermodel
+from .formulas import Not, Pred
 from .kernel import check
 from .oracle import Oracle
 from .proof import Proof, Theorem
@@ -72,10 +77,15 @@ class ProverResult:
     reason: str = ""
     trees: int = 0
     stage: str = ""  # "search" or "refutation": which stage found the proof
+    countermodel: Countermodel | None = None  # checked: the theorem is not a classical consequence
 
     @property
     def found(self) -> bool:
         return self.proof is not None
+
+    @property
+    def refuted(self) -> bool:
+        return self.countermodel is not None
 
 
 class _Attempt:
@@ -90,15 +100,30 @@ class _Attempt:
         self.searched = 0
         self.trees = 0
         self.reasons: list[str] = []
+        self._readings = 0
+        # The time limit covers writing and checking a proof too. A counting
+        # clock counts search steps only: what the search built bounds the
+        # write-out, and reading that clock here would change the count.
+        self.stop = None if isinstance(clock, StepClock) else self._stop
+
+    def _stop(self) -> None:
+        self._readings += 1
+        if self._readings % 64 == 0 and self.clock() > self.deadline:
+            raise OutOfTime()
 
     def result(self, proof: Proof | None, reason: str = "", stage: str = "") -> ProverResult:
         return ProverResult(proof, self.clock() - self.start, self.searched, reason, self.trees, stage)
+
+    def refuted(self, model: Countermodel) -> ProverResult:
+        result = self.result(None, f"not a classical consequence (countermodel: {model.describe()})")
+        result.countermodel = model
+        return result
 
     def write(self, node: Node) -> Proof | None:
         """The tree written out and checked whole, or None (the reason kept)."""
         self.trees += 1
         try:
-            proof = Emitter(self.world, self.theorem).run(node)
+            proof = Emitter(self.world, self.theorem, self.stop).run(node)
         except EmitFailed as exc:
             self.reasons.append(str(exc))
             return None
@@ -107,7 +132,7 @@ class _Attempt:
             # it is a failure of this attempt, never a crash
             self.reasons.append("the proof is nested too deeply to write out")
             return None
-        verdict = check(proof, self.world, task=self.theorem)
+        verdict = check(proof, self.world, task=self.theorem, stop=self.stop)
         if verdict.accepted:
             return proof
         self.reasons.append(f"the written proof is refused: {verdict.reason_id}")
@@ -123,23 +148,31 @@ def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float =
     run = _Attempt(world, theorem, seconds, clock)
     oracle = Oracle(world)
     standard = not world.rules
-    if standard and _propositional(theorem):
-        outcome = solve((*theorem.premises, Not(theorem.goal)))
-        if outcome.satisfiable:
-            return run.result(None, "not a classical consequence (countermodel: " + _assignment(theorem, outcome.model) + ")")
     try:
+        if standard and _propositional(theorem):
+            outcome = solve((*theorem.premises, Not(theorem.goal)), run.stop)
+            if outcome.satisfiable:
+                model = countermodel.propositional(theorem.premises, theorem.goal, outcome.model)
+                if model is not None:
+                    return run.refuted(model)
+                run.reasons.append("could not decide (the solver's countermodel does not check)")
         if _classical(oracle):
             proof = _search_stage(run, oracle, max_budget, QUICK_STEPS)
             if proof is not None:
                 return run.result(proof, stage="search")
-            found = refute_search(theorem.premises, theorem.goal, run.deadline, clock=run.clock)
+            found = refute_search(theorem.premises, theorem.goal, run.deadline, clock=run.clock, solver_stop=run.stop)
             run.searched += found.steps
             if found.derivation is not None:
                 proof = run.write(to_tree(found.derivation))
                 if proof is not None:
                     return run.result(proof, stage="refutation")
-            elif found.complete and standard:
-                return run.result(None, "not a classical consequence (a tableau branch stays open)")
+            elif standard:
+                model = countermodel.search(theorem.premises, theorem.goal, stop=run.stop)
+                if model is not None:
+                    return run.refuted(model)
+                if found.complete:
+                    run.reasons.append("could not decide (the refutation leaves a branch open, and no countermodel "
+                                       f"of at most {countermodel.MAX_DOMAIN} elements was found)")
         proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS)
     except (OutOfTime, RefutationOutOfTime):
         return run.result(None, "out of time")
@@ -179,7 +212,3 @@ def _classical(oracle: Oracle) -> bool:
 def _propositional(theorem: Theorem) -> bool:
     return all(type(a) is Pred and not a.terms for a in atoms((*theorem.premises, theorem.goal)))
 
-
-def _assignment(theorem: Theorem, true: frozenset[Formula]) -> str:
-    names = atoms((*theorem.premises, theorem.goal))
-    return ", ".join(f"{a} {'true' if a in true else 'false'}" for a in names) or "no atoms"

@@ -114,16 +114,21 @@ class Branch:
     deltas: frozenset[Formula] = frozenset()
     instances: frozenset[tuple[Formula, Term]] = frozenset()
     terms: dict[Term, int] = field(default_factory=dict)
+    # The branch's BOT once found. A closed branch stays closed: the fact that
+    # closed it has left `todo`, so a later goal on this branch (the second
+    # conjunct of AND_I) would otherwise not see the contradiction again.
+    closed: Derivation | None = None
 
     def child(self) -> "Branch":
-        return Branch(dict(self.facts), deque(self.todo), dict(self.watch), self.deltas, self.instances, dict(self.terms))
+        return Branch(dict(self.facts), deque(self.todo), dict(self.watch), self.deltas, self.instances, dict(self.terms),
+                      self.closed)
 
 
 class Refuter:
     """One attempt at one Herbrand level (see module doc)."""
 
     def __init__(self, premises: tuple[Formula, ...], goal: Formula, level: int, deadline: float | None,
-                 clock: Callable[[], float] = time.process_time) -> None:
+                 clock: Callable[[], float] = time.process_time, solver_stop: Callable[[], None] | None = None) -> None:
         self.clock = clock
         self.premises = premises
         self.goal = goal
@@ -138,7 +143,7 @@ class Refuter:
         self.names = names
         self.functions = sorted({s for f in (*premises, goal) for s in f.free if "/" in s})
         self._fresh = 0
-        self.solver = Solver()
+        self.solver = Solver(solver_stop)
         self.nesting = 0
 
     # -- building derivations --------------------------------------------------
@@ -266,16 +271,20 @@ class Refuter:
 
     def saturate(self, br: Branch) -> Derivation | None:
         """Close the branch (a BOT derivation) or apply every one-sided rule."""
+        if br.closed is not None:
+            return br.closed
         facts = br.facts
         while br.todo:
             self.tick()
             f = br.todo.popleft()
             d = facts[f]
             if type(f) is Bot:
+                br.closed = d
                 return d
             c = _comp(f)
             if c in facts:
-                return self._clash(d, facts[c])
+                br.closed = self._clash(d, facts[c])
+                return br.closed
             for g, gd in self.alpha(f, d):
                 self.add(br, g, gd)
             for partner in _partners(f):
@@ -591,11 +600,13 @@ class Refutation:
 
 
 def refute_search(premises: tuple[Formula, ...], goal: Formula, deadline: float | None = None, max_level: int = 8,
-                  clock: Callable[[], float] = time.process_time) -> Refutation:
-    """Iterative deepening over Herbrand levels (see module doc)."""
+                  clock: Callable[[], float] = time.process_time,
+                  solver_stop: Callable[[], None] | None = None) -> Refutation:
+    """Iterative deepening over Herbrand levels (see module doc);
+    `solver_stop` is handed to the propositional solver (`sat.Solver`)."""
     steps = 0
     for level in range(max_level + 1):
-        r = Refuter(premises, goal, level, deadline, clock)
+        r = Refuter(premises, goal, level, deadline, clock, solver_stop)
         try:
             got = r.run()
         finally:

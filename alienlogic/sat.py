@@ -20,6 +20,7 @@ subset that is itself unsatisfiable, usually small, not always minimal.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Iterable
 
 from .formulas import And, Bot, Formula, Impl, Not, Or
@@ -65,7 +66,10 @@ class Solver:
     under the call's formulas only; the definitions then fix every other
     variable by propagation."""
 
-    def __init__(self) -> None:
+    def __init__(self, stop: Callable[[], None] | None = None) -> None:
+        # called every 256 decisions; may raise to end a long search (a
+        # caller's time limit: DPLL takes exponential time on some sets)
+        self.stop = stop
         self.lit: dict[Formula, int] = {}
         self.atom_of: dict[int, Formula] = {}
         self.kids: dict[int, tuple[int, int]] = {}
@@ -228,8 +232,12 @@ class Solver:
         conflict = self._propagate(queue)
         stack: list[list] = []
         position = 0  # atoms before it are assigned (decisions go in order)
+        decisions = 0
         while True:
             if conflict is None:
+                decisions += 1
+                if self.stop is not None and decisions % 256 == 0:
+                    self.stop()
                 while position < len(self.decide) and self.value[self.decide[position]] != 0:
                     position += 1
                 if position == len(self.decide):
@@ -257,9 +265,9 @@ class Solver:
                 conflict = (first | conflict) - {var}
 
 
-def solve(formulas: Iterable[Formula]) -> Outcome:
+def solve(formulas: Iterable[Formula], stop: Callable[[], None] | None = None) -> Outcome:
     """Whether `formulas` are jointly satisfiable (see module doc)."""
-    return Solver().solve(formulas)
+    return Solver(stop).solve(formulas)
 
 
 def entails(premises: Iterable[Formula], goal: Formula) -> bool:

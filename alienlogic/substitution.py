@@ -15,23 +15,25 @@ from .formulas import Fn, Formula, Name, Node, Pred, Quantified, Term, children
 _NAMED = (Pred, Fn)
 
 
-def substitute(node: Node, var: str, term: Term) -> Node:
+def substitute(node: Node, var: str, term: Term, memo: dict[int, bool] | None = None) -> Node:
     """`node` with every free occurrence of the variable `var` replaced by `term`."""
-    if var not in node.free:
+    memo = {} if memo is None else memo  # whether `var` is free in each node, asked once
+    if not node.has_free(var, memo):
         return node
     cls = type(node)
     if cls is Name:
         return term
     if cls in _NAMED:
-        return cls(node.name, tuple(substitute(t, var, term) for t in node.terms))
+        return cls(node.name, tuple(substitute(t, var, term, memo) for t in node.terms))
     if issubclass(cls, Quantified):
         bound, body = node.var, node.body
         if bound in term.free:
             fresh = fresh_name(bound, body.free | term.free | {var})
             body = substitute(body, bound, Name(fresh))
             bound = fresh
-        return cls(bound, substitute(body, var, term))
-    return cls(*(substitute(c, var, term) for c in children(node)))
+            memo = {}  # a renamed body is a new formula
+        return cls(bound, substitute(body, var, term, memo))
+    return cls(*(substitute(c, var, term, memo) for c in children(node)))
 
 
 def fresh_name(base: str, avoid: frozenset[str] | set[str]) -> str:
@@ -46,6 +48,7 @@ def fresh_name(base: str, avoid: frozenset[str] | set[str]) -> str:
 def instance_term(pattern: Node, var: str, target: Node) -> Term | None:
     """The term of `target` at the first free occurrence of `var` in `pattern`,
     walking both in parallel; None when the shapes part before that point."""
+    memo: dict[int, bool] = {}
     while True:
         if type(pattern) is Name:
             return target if pattern.name == var and isinstance(target, Term) else None
@@ -54,7 +57,7 @@ def instance_term(pattern: Node, var: str, target: Node) -> Term | None:
         if type(pattern) in _NAMED and (pattern.name != target.name or len(pattern.terms) != len(target.terms)):
             return None
         for p, t in zip(children(pattern), children(target)):
-            if var in p.free:
+            if p.has_free(var, memo):
                 pattern, target = p, t
                 break
         else:
@@ -67,7 +70,7 @@ def match_instance(pattern: Formula, var: str, target: Formula) -> tuple[bool, T
     When `var` does not occur free in `pattern`, every t fits and the term is
     None (`target` must then be `pattern` itself).
     """
-    if var not in pattern.free:
+    if not pattern.has_free(var, {}):
         return pattern is target, None
     term = instance_term(pattern, var, target)
     if term is None:

@@ -12,6 +12,7 @@ belong to an outer box before a box opens.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -61,8 +62,11 @@ class EmitFailed(Exception):
 class Emitter:
     """Write a proof tree as checked Fitch lines (see module doc)."""
 
-    def __init__(self, world: World, theorem: Theorem) -> None:
+    def __init__(self, world: World, theorem: Theorem, stop: Callable[[], None] | None = None) -> None:
         self.theorem = theorem
+        # called once per node written or walked; may raise to end the
+        # write-out (the prover's time limit)
+        self.stop = stop or _never
         self.c = Checker(theorem.premises, world)
         self.hyp_lines: list[int] = []
         self.cache: list[dict[int, int]] = [{}]
@@ -86,6 +90,7 @@ class Emitter:
         return len(self.hyp_lines)
 
     def emit(self, node: Node) -> int:
+        self.stop()
         if node.rule == "premise":
             return self.premise_lines[node.formula][0]
         if node.rule == "hyp":
@@ -112,7 +117,7 @@ class Emitter:
         return n
 
     def emit_box(self, b: BoxRef) -> tuple[int, int]:
-        for n in _hoistable(b.body, self.depth):
+        for n in _hoistable(b.body, self.depth, self.stop):
             self.emit(n)
         if self.c.take(b.assumption, "assume", (), self.depth + 1) is not None:
             raise EmitFailed(f"cannot assume {b.assumption}")
@@ -189,7 +194,11 @@ class Emitter:
         return None
 
 
-def _hoistable(root: Node, depth: int) -> list[Node]:
+def _never() -> None:
+    return None
+
+
+def _hoistable(root: Node, depth: int, stop: Callable[[], None]) -> list[Node]:
     """Nodes under `root` that belong at box depth `depth` or shallower,
     children first (they must be written before a deeper box opens). The
     boxes of such a node are its own: they are written with it, so the
@@ -198,6 +207,7 @@ def _hoistable(root: Node, depth: int) -> list[Node]:
     seen: set[int] = set()
     stack: list[tuple[Node, bool]] = [(root, False)]
     while stack:
+        stop()
         n, done = stack.pop()
         shallow = n.rule not in ("premise", "hyp") and n.depth <= depth
         if done:

@@ -340,7 +340,7 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 @click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write the certificate found to this file.")
 @click.option("--write", is_flag=True, help="With --task/--all: store the certificate at the path the bank names.")
 @click.option("--seconds", type=Seconds(LONGEST), default=30.0, show_default=True,
-              help=f"Time for the certificate search, per theorem (above 0, at most {LONGEST:g}).")
+              help=f"Wall-clock seconds for the certificate search per theorem, checked inside each candidate algebra too (above 0, at most {LONGEST:g}).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_tasks, check_stored, out_file, write, seconds, as_json) -> None:
     """Certify that a theorem has no proof in a world, or re-check a certificate.
@@ -457,7 +457,7 @@ def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: 
 @click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
 @click.option("--all", "all_tasks", is_flag=True, help="Every provable task of the bank: report which are proved and how fast.")
 @click.option("--seconds", type=Seconds(LONGEST), default=20.0, show_default=True,
-              help=f"CPU time limit per theorem (above 0, at most {LONGEST:g}).")
+              help=f"CPU time limit per theorem, covering the search, the write-out and the final check (above 0, at most {LONGEST:g}).")
 @click.option("--budget", type=click.IntRange(1, 64), default=14, show_default=True,
               help="Largest proof-tree height the direct search tries.")
 @click.option("--json", "as_json", is_flag=True, help='Print {"found", "proof", "seconds", "reason", "stage", "lines"}.')
@@ -470,7 +470,10 @@ def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, sec
     the classical rules, a complete refutation (every classical
     propositional tautology is proved; first order by Herbrand levels).
     The proof is written out and checked by the world's checker before it
-    is printed. Exit status: 0 found, 1 not found within the limits, 2 bad
+    is printed. In the standard world "not a classical consequence" is
+    said only with a countermodel that an independent evaluator has
+    confirmed (printed with it); otherwise "could not decide".
+    Exit status: 0 found, 1 not found within the limits, 2 bad
     input.
     """
     import time

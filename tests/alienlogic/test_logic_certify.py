@@ -108,7 +108,9 @@ def test_the_search_finds_each_kind_of_certificate():
     }
     for text, (mode, cls, named) in cases.items():
         premises, goal = text.split("; ")
-        found = find_certificate(MAIN, theorem(premises, goal), seconds=60)
+        # no clock (seconds=None): the candidates in their fixed order, the
+        # same verdict on a busy machine, now that the limit reaches inside a candidate
+        found = find_certificate(MAIN, theorem(premises, goal), seconds=None)
         assert found.found, (text, found.tried)
         data = found.data
         assert data["top_level"] == mode and (cls is None or cls in data["classes"])
@@ -118,13 +120,13 @@ def test_the_search_finds_each_kind_of_certificate():
 
 
 def test_a_provable_theorem_gets_no_certificate():
-    found = find_certificate(MAIN, theorem("IMPL(p, q); p", "q"))
+    found = find_certificate(MAIN, theorem("IMPL(p, q); p", "q"), seconds=None)
     assert not found.found and "no candidate algebra" in found.tried[-1]
 
 
 def test_a_conclusion_patch_reading_the_layout_cannot_be_certified():
     odd = make_world(rule("X1", "AND_E2", conclusion="(if (premise? (refline 1)) (left (ref 1)) (right (ref 1)))"))
-    found = find_certificate(odd, theorem("AND(p, q)", "q"))
+    found = find_certificate(odd, theorem("AND(p, q)", "q"), seconds=None)
     assert not found.found and any("not a path" in t for t in found.tried)
 
 

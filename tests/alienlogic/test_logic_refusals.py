@@ -80,7 +80,10 @@ def test_refusal(reason_id):
     if v.reason_class == PARSE_ERROR:
         assert public["message"].startswith("line ")
     if v.reason_class == ANSWER_MISMATCH:
-        assert v.verifier_passed  # the proof itself is fine, it proves something else
+        # refused before any step is checked: the steps cannot change the verdict
+        assert not v.verifier_passed
+        broken = text.replace("1. IMPL(p, q) [premise]", "1. IMPL(p, q) [reit 9]")
+        assert broken != text and check(broken, task=task).reason_id == reason_id
 
 
 def test_syntax_error_names_line_and_expectation():
