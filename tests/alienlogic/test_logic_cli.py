@@ -155,23 +155,27 @@ def test_version(run):
     assert result.exit_code == 0 and __version__ in result.output
 
 
-def test_main_entry_point_exit_codes(capsys, monkeypatch):
+def test_main_entry_point_exit_codes(capfd, monkeypatch, tmp_path):
+    # the entry point reads and writes the real standard streams (cli/streams.py),
+    # so the proof comes from a file and the output is captured at the descriptors
     monkeypatch.setenv("ALIENLOGIC_WORLD", "standard")
-    monkeypatch.setattr("sys.stdin", type("In", (), {"buffer": type("B", (), {"read": staticmethod(lambda: GOOD.encode())})()})())
+    proof = tmp_path / "good.proof"
+    proof.write_text(GOOD, encoding="utf-8")
     with pytest.raises(SystemExit) as info:
-        main(["check", "-"])
-    assert info.value.code == 0 and "accepted" in capsys.readouterr().out
+        main(["check", str(proof)])
+    assert info.value.code == 0 and "accepted" in capfd.readouterr().out
 
 
-def test_main_turns_an_internal_error_into_a_message(capsys, monkeypatch):
+def test_main_turns_an_internal_error_into_a_message(capfd, monkeypatch, tmp_path):
     def boom(*args, **kwargs):
         raise RuntimeError("bug")
     monkeypatch.setattr("alienworlds.cli.alienlogic.check_proof", boom)
-    monkeypatch.setattr("sys.stdin", type("In", (), {"buffer": type("B", (), {"read": staticmethod(lambda: GOOD.encode())})()})())
+    proof = tmp_path / "good.proof"
+    proof.write_text(GOOD, encoding="utf-8")
     with pytest.raises(SystemExit) as info:
-        main(["check", "-", "--world", "standard"])
+        main(["check", str(proof), "--world", "standard"])
     assert info.value.code == 2
-    assert capsys.readouterr().err == "alienlogic: internal error (RuntimeError); please report it\n"
+    assert capfd.readouterr().err == "alienlogic: internal error (RuntimeError); please report it\n"
 
 
 def test_a_number_of_thousands_of_digits_is_a_rejection_not_an_internal_error():
