@@ -12,9 +12,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tracemalloc
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from aliencode import Limits, Session, compile_source, parse, run_source
 from aliencode.world_schema import load
@@ -126,6 +129,32 @@ def test_tokens_are_capped():
     assert run_source(source).output == " ".join(["1"] * 600)
     proc = invoke(stdin=source)
     assert proc.exit_code == 0
+
+
+# Layout the lexer reads as one line-break token: blank lines (with spaces,
+# tabs or a carriage return), comment lines, comments after indentation.
+_LAYOUT_LINES = st.sampled_from(["\n", "\r\n", "  \n", "\t\n", "#\n", "# note\n", "    # note\n", "#\r\n"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LAYOUT_LINES, min_size=1, max_size=6), st.integers(10_000, 60_000))
+def test_the_lexer_is_linear_in_memory_regression(pattern, repeats):
+    """Was a bug: the line-break token was a greedy repetition, which kept a
+    backtracking record per line: a megabyte of newlines took 677 MB, half a
+    million comment lines 569 MB. Now parsing layout of any shape allocates
+    a few bytes per character of source (traced by tracemalloc, so the bound
+    does not depend on the machine)."""
+    layout = ("".join(pattern) * repeats)[: Limits().max_source - 100]
+    source = "EMIT(1)\n" + layout + "\nEMIT(2)\n"
+    parse("EMIT(1)\n")  # the grammar is built once, outside the measurement
+    tracemalloc.start()
+    try:
+        tree = parse(source)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(tree.body) == 2
+    assert peak < 8 * len(source) + (1 << 20)
 
 
 def test_the_wall_clock_backstop_covers_parsing_and_compiling():
