@@ -13,6 +13,7 @@ import json
 import subprocess
 import sys
 import tracemalloc
+from functools import cmp_to_key
 
 import pytest
 from click.testing import CliRunner
@@ -22,6 +23,7 @@ from hypothesis import strategies as st
 from aliencode import Limits, Session, compile_source, parse, run_source
 from aliencode.world_schema import load
 from alienworlds.cli.aliencode import main
+from alienworlds.ruleset import LanguageError, Meter, make_operators
 
 MAIN = load("main")
 
@@ -302,3 +304,58 @@ def test_a_run_capped_by_max_steps_leaves_the_next_run_its_full_limit():
         assert capped.error is not None and capped.error.kind == "LimitExceeded" and "step limit of 50" in capped.error.message
         again = session.execute(loop)
         assert again.error is None and again.output == "200" and again.steps > 50
+
+
+# -- 5. sorting is charged per comparison, whatever the values -------------------------
+
+_NUMBER = st.one_of(st.integers(-5, 5), st.floats(allow_nan=True, allow_infinity=True), st.booleans(),
+                    st.just(float("nan")))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_NUMBER, max_size=60), st.booleans())
+def test_numbers_with_nan_sort_natively_in_the_compared_order_regression(items, descending):
+    """Was a bug: one NaN sent a list of numbers through a comparison
+    function in host code with the comparisons uncharged, so fourteen sorts
+    of 98,001 numbers fit the step budget but ran into the wall clock and the
+    output depended on the machine's load. Numbers now always sort natively:
+    a sort asks only `x < y`, which for numbers (NaN included) is what the
+    checked comparison decides, so the order is the one it gives, and the
+    charge is the same with or without NaN."""
+    meter = Meter(Limits())
+    ops = make_operators(meter)
+    expected = sorted(items, key=cmp_to_key(lambda x, y: ops["compare"](x, y, "", 0)), reverse=descending)
+    before = meter.steps
+    calls = []
+    sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name) if event == "call" else None)
+    try:
+        result = ops["sort_desc" if descending else "sort_asc"](items)
+    finally:
+        sys.setprofile(None)
+    assert [repr(x) for x in result] == [repr(x) for x in expected]
+    assert "compare" not in calls  # no host code per comparison
+    n = len(items)
+    assert meter.steps - before == 1 + (n * max(1, n.bit_length()) >> 4)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-10**6, 10**6), min_size=2, max_size=300), st.text(max_size=3))
+def test_a_sort_of_mixed_scalars_is_charged_per_comparison(numbers, text):
+    """Mixed scalars go through the checked comparison (and fail at the
+    first number compared with a string): every comparison made before is a
+    step, so no sort does host work its steps do not pay for."""
+    counted = []
+
+    def count(x, y):
+        counted.append(1)
+        return (x > y) - (x < y)
+
+    items = [*numbers, text]
+    with pytest.raises(TypeError):
+        sorted(items, key=cmp_to_key(count))
+    meter = Meter(Limits())
+    ops = make_operators(meter)
+    with pytest.raises(LanguageError):
+        ops["sort_asc"](items)
+    n = len(items)
+    assert meter.steps >= 1 + (n * n.bit_length() >> 4) + len(counted)
