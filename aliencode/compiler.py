@@ -176,11 +176,14 @@ def _tick(weight: int, pos: s.Pos) -> list[ast.stmt]:
 
 
 # Splicing a world's rule into a call site is only a speed-up (see inline.py):
-# rules larger than this, and any splice beyond the program's budget, are
-# called as compiled lambdas instead, so generated code stays linear in the
-# program's size.
+# rules larger than this, and any splice beyond the program's budget, call
+# the rule's one compiled function instead, so generated code stays linear
+# in the program's size. The budget counts the host nodes splicing adds
+# (about five per rule node): 9,000 sites under a 31-node rule once built
+# 1.6 million of them, 767 MB and seconds of compiling.
 SPLICE_MAX_NODES = 32
-SPLICE_BUDGET = 200_000  # rule nodes spliced into one program
+SPLICE_BUDGET = 100_000
+HOST_PER_RULE_NODE = 12  # at most, what `_checked_sum` makes of a `+` (checked before a splice is built)
 
 
 class Compiler:
@@ -427,14 +430,18 @@ class Compiler:
             return _at(self._standard(e.op, args, operands), e.pos)
         expr = self.bindings.expression(rule)
         named = dict(zip(op.operands, operands))
-        if self.inline and e.op not in LAZY_OPERAND and e.op != "EMIT" and self._may_splice(expr) and spliceable(expr, named):
+        rule_nodes = _rule_nodes(expr)
+        if self.inline and e.op not in LAZY_OPERAND and e.op != "EMIT" and rule_nodes <= SPLICE_MAX_NODES \
+                and rule_nodes * HOST_PER_RULE_NODE <= self._splice_left and spliceable(expr, named):
+            spliced: ast.expr | None = None
             if e.op not in IN_PLACE:
-                return _at(splice(expr, named, self.bound, self._fold), e.pos)
-            direct = in_place_form(e.op, expr)
-            if direct is not None:
+                spliced = splice(expr, named, self.bound, self._fold)
+            elif (direct := in_place_form(e.op, expr)) is not None:
                 helper, parts = direct
                 used: set[str] = set()
-                return _at(_call(helper, [splice(part, named, self.bound, self._fold, used) for part in parts]), e.pos)
+                spliced = _call(helper, [splice(part, named, self.bound, self._fold, used) for part in parts])
+            if spliced is not None and self._afford(spliced, operands):
+                return _at(spliced, e.pos)
         fn = self.bindings.function_name(rule)
         if e.op in LAZY_OPERAND:
             thunk = ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), operands[1])
@@ -449,11 +456,18 @@ class Compiler:
             node = _call(fn, operands)
         return _at(node, e.pos)
 
-    def _may_splice(self, expr: Expr) -> bool:
-        size = sum(1 for _ in walk(expr))
-        if size > SPLICE_MAX_NODES or size > self._splice_left:
+    def _afford(self, spliced: ast.expr, operands: list[ast.expr]) -> bool:
+        """Whether the splice budget covers the host nodes `spliced` adds
+        (the operands' own code, placed in it once, is the program's)."""
+        own = {id(node) for node in operands}
+        added, stack = 0, [spliced]
+        while stack:
+            node = stack.pop()
+            added += 1
+            stack.extend(child for child in ast.iter_child_nodes(node) if id(child) not in own)
+        if added > self._splice_left:
             return False
-        self._splice_left -= size
+        self._splice_left -= added
         return True
 
     @staticmethod
@@ -475,6 +489,10 @@ class Compiler:
         top = Context()
         body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(program.body, top)
         return ast.Module(body, [])
+
+
+def _rule_nodes(expr: Expr) -> int:
+    return sum(1 for _ in walk(expr))
 
 
 def check_nesting(tree: s.Program) -> None:

@@ -9,6 +9,7 @@ class run in child processes in test_worst_cases.py.
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -20,10 +21,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from aliencode import Limits, Session, compile_source, parse, run_source
-from aliencode.world_schema import load
+from aliencode import Limits, Session, compile_source, compiler, execute, parse, run_source
+from aliencode.world_schema import SCHEMA, load
 from alienworlds.cli.aliencode import main
-from alienworlds.ruleset import LanguageError, Meter, make_operators
+from alienworlds.ruleset import LanguageError, Meter, make_operators, parse_world
 
 MAIN = load("main")
 
@@ -112,6 +113,49 @@ def test_compiled_size_is_linear_in_the_main_world_regression():
     standard = _bytecode(nested(400, 2000), load("standard"))
     assert main_big < 3 * main_small  # linear: twice the program, about twice the code
     assert main_big < 3 * standard
+
+
+# Rules of up to 31 nodes over a binary site's operands, shaped as splicing
+# expands most: sums with constants (inline integer checks), comparisons,
+# short-circuit forms, and operands used more than once.
+_LEAF = st.one_of(st.sampled_from(["a", "b"]), st.integers(-3, 3).map(str))
+_RULE = st.recursive(
+    _LEAF,
+    lambda inner: st.one_of(
+        st.tuples(st.sampled_from(["+", "-", "*", "==", "<", "and", "or"]), inner, inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(inner, inner, inner).map(lambda t: f"(if {t[0]} {t[1]} {t[2]})"),
+        inner.map(lambda x: f"(neg {x})"),
+    ),
+    max_leaves=16,
+).filter(lambda text: text.count("(") + text.count(" ") - text.count(" (") <= 31)
+_SITE_LINES = ["SET x AS SHATTER(x, 1)\n", "SET x AS SHATTER(1, x)\n", "SET x AS SHATTER(x, y)\n",
+               "SET x AS SHATTER(PLUCK(xs, 0), x)\n"]
+
+
+def _host_nodes(program) -> int:
+    return sum(1 for _ in ast.walk(program))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(_RULE, st.lists(st.sampled_from(_SITE_LINES), min_size=1, max_size=4), st.integers(50, 400))
+def test_splicing_adds_at_most_its_budget_of_host_nodes_regression(monkeypatch, rule, lines, repeats):
+    """Was a bug: the splice budget counted rule nodes (200,000), and each
+    became about five host nodes: 9,000 sites under a 31-node rule built 1.6
+    million host nodes, 767 MB and 7.5 s of compiling, and on a busy machine
+    the verdict became the time limit. The budget now counts the host nodes
+    splicing adds; past it, sites call the rule's one compiled function, with
+    the same result and steps. (Measured with a small budget, so that every
+    example spends it.)"""
+    monkeypatch.setattr(compiler, "SPLICE_BUDGET", 2_000)
+    world = parse_world(f'format = 1\nname = "w"\nlanguage = "aliencode"\n[[rules]]\nid = "R"\nname = "n"\n'
+                        f'target = "SHATTER"\nactual = "{rule}"\n', "w.toml", SCHEMA)
+    source = "SET x AS 1\nSET y AS 2\nSET xs AS STRAND(3)\n" + "".join(lines) * repeats + "EMIT(x)\n"
+    tree = parse(source)
+    spliced = compiler.Compiler(world, Limits()).module(tree)
+    called = compiler.Compiler(world, Limits(), inline=False).module(tree)
+    assert _host_nodes(spliced) <= _host_nodes(called) + 2_000
+    fast, slow = compile_source(source, world), compiler.compile_program(tree, world, inline=False)
+    assert execute(fast).as_dict() == execute(slow).as_dict()
 
 
 def test_source_size_is_capped():
