@@ -112,6 +112,7 @@ class Program:
     rules: dict[str, CompiledRule] = field(default_factory=dict)
     op_sites: dict[tuple[int, int], str] = field(default_factory=dict)  # (line, column) -> surface name
     units: int = 0
+    nesting: int = MAX_NESTING  # blocks and expressions one inside another, at most
 
 
 def _at(node: ast.AST, pos: s.Pos) -> ast.AST:
@@ -495,12 +496,14 @@ def _rule_nodes(expr: Expr) -> int:
     return sum(1 for _ in walk(expr))
 
 
-def check_nesting(tree: s.Program) -> None:
+def check_nesting(tree: s.Program) -> int:
     """Refuse programs nested deeper than MAX_NESTING (iteratively, so the
-    check itself cannot overflow)."""
+    check itself cannot overflow); the deepest nesting found."""
     stack: list[tuple[object, int]] = [(node, 1) for node in tree.body]
+    deepest = 0
     while stack:
         node, depth = stack.pop()
+        deepest = max(deepest, depth)
         if depth > MAX_NESTING:
             pos = getattr(node, "pos", None)
             raise AlienSyntaxError(f"the program is nested too deeply (at most {MAX_NESTING} levels)",
@@ -513,6 +516,7 @@ def check_nesting(tree: s.Program) -> None:
             stack.extend((child, depth + len(node.branches)) for child in node.default or ())
         else:
             stack.extend((child, depth + 1) for child in s.children(node))
+    return deepest
 
 
 def compile_program(tree: s.Program, world: World, limits: Limits | None = None, deadline: float | None = None,
@@ -534,7 +538,7 @@ def compile_program(tree: s.Program, world: World, limits: Limits | None = None,
     # Building, locating and compiling the host AST recurse once per level.
     sys.setrecursionlimit(max(old_limit, 20 * MAX_NESTING + 2000))
     try:
-        check_nesting(tree)
+        nesting = check_nesting(tree)
         compiler = Compiler(world, limits, deadline, inline)
         module = compiler.module(tree)
         ast.fix_missing_locations(module)
@@ -559,4 +563,5 @@ def compile_program(tree: s.Program, world: World, limits: Limits | None = None,
         rules=dict(compiler.bindings.compiled),
         op_sites=compiler.op_sites,
         units=probe_units(tree),
+        nesting=nesting,
     )
