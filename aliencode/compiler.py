@@ -72,7 +72,8 @@ class Bindings:
             self.by_site.setdefault(rule.target, []).append(rule)
         self.compiled: dict[str, CompiledRule] = {}
         self.exprs: dict[str, Expr] = {}
-        self.sizes: dict[str, int] = {}
+        self.sizes: dict[str, int] = {}  # operators of each rule, by id
+        self.node_counts: dict[str, int] = {}
 
     def rule_for(self, site: str, ctx: Context) -> Rule | None:
         """The rule that changes `site` here, or None for the standard semantics."""
@@ -85,6 +86,12 @@ class Bindings:
         if rule.id not in self.exprs:
             self.exprs[rule.id] = parse_rule(rule.actual or "IDENTITY")
         return self.exprs[rule.id]
+
+    def nodes(self, rule: Rule) -> int:
+        """Nodes of a rule's expression (operators, names, constants)."""
+        if rule.id not in self.node_counts:
+            self.node_counts[rule.id] = sum(1 for _ in walk(self.expression(rule)))
+        return self.node_counts[rule.id]
 
     def operators(self, rule: Rule) -> int:
         """Operator nodes in a rule's expression (at least one)."""
@@ -179,12 +186,13 @@ def _tick(weight: int, pos: s.Pos) -> list[ast.stmt]:
 # Splicing a world's rule into a call site is only a speed-up (see inline.py):
 # rules larger than this, and any splice beyond the program's budget, call
 # the rule's one compiled function instead, so generated code stays linear
-# in the program's size. The budget counts the host nodes splicing adds
-# (about five per rule node): 9,000 sites under a 31-node rule once built
-# 1.6 million of them, 767 MB and seconds of compiling.
+# in the program's size. The budget counts host nodes, at most
+# HOST_PER_RULE_NODE per rule node spliced (about five on average): a budget
+# in rule nodes let 9,000 sites under a 31-node rule build 1.6 million host
+# nodes, 767 MB and seconds of compiling.
 SPLICE_MAX_NODES = 32
 SPLICE_BUDGET = 100_000
-HOST_PER_RULE_NODE = 12  # at most, what `_checked_sum` makes of a `+` (checked before a splice is built)
+HOST_PER_RULE_NODE = 12  # `_checked_sum` makes 17 of `(+ a 1)`, three rule nodes
 
 
 class Compiler:
@@ -431,18 +439,14 @@ class Compiler:
             return _at(self._standard(e.op, args, operands), e.pos)
         expr = self.bindings.expression(rule)
         named = dict(zip(op.operands, operands))
-        rule_nodes = _rule_nodes(expr)
-        if self.inline and e.op not in LAZY_OPERAND and e.op != "EMIT" and rule_nodes <= SPLICE_MAX_NODES \
-                and rule_nodes * HOST_PER_RULE_NODE <= self._splice_left and spliceable(expr, named):
-            spliced: ast.expr | None = None
+        if self.inline and e.op not in LAZY_OPERAND and e.op != "EMIT" and self._may_splice(rule) and spliceable(expr, named):
             if e.op not in IN_PLACE:
-                spliced = splice(expr, named, self.bound, self._fold)
-            elif (direct := in_place_form(e.op, expr)) is not None:
+                return _at(splice(expr, named, self.bound, self._fold), e.pos)
+            direct = in_place_form(e.op, expr)
+            if direct is not None:
                 helper, parts = direct
                 used: set[str] = set()
-                spliced = _call(helper, [splice(part, named, self.bound, self._fold, used) for part in parts])
-            if spliced is not None and self._afford(spliced, operands):
-                return _at(spliced, e.pos)
+                return _at(_call(helper, [splice(part, named, self.bound, self._fold, used) for part in parts]), e.pos)
         fn = self.bindings.function_name(rule)
         if e.op in LAZY_OPERAND:
             thunk = ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), operands[1])
@@ -457,18 +461,11 @@ class Compiler:
             node = _call(fn, operands)
         return _at(node, e.pos)
 
-    def _afford(self, spliced: ast.expr, operands: list[ast.expr]) -> bool:
-        """Whether the splice budget covers the host nodes `spliced` adds
-        (the operands' own code, placed in it once, is the program's)."""
-        own = {id(node) for node in operands}
-        added, stack = 0, [spliced]
-        while stack:
-            node = stack.pop()
-            added += 1
-            stack.extend(child for child in ast.iter_child_nodes(node) if id(child) not in own)
-        if added > self._splice_left:
+    def _may_splice(self, rule: Rule) -> bool:
+        nodes = self.bindings.nodes(rule)
+        if nodes > SPLICE_MAX_NODES or nodes * HOST_PER_RULE_NODE > self._splice_left:
             return False
-        self._splice_left -= added
+        self._splice_left -= nodes * HOST_PER_RULE_NODE
         return True
 
     @staticmethod
@@ -490,10 +487,6 @@ class Compiler:
         top = Context()
         body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(program.body, top)
         return ast.Module(body, [])
-
-
-def _rule_nodes(expr: Expr) -> int:
-    return sum(1 for _ in walk(expr))
 
 
 def check_nesting(tree: s.Program) -> int:

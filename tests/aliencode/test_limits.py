@@ -142,10 +142,10 @@ def test_splicing_adds_at_most_its_budget_of_host_nodes_regression(monkeypatch, 
     """Was a bug: the splice budget counted rule nodes (200,000), and each
     became about five host nodes: 9,000 sites under a 31-node rule built 1.6
     million host nodes, 767 MB and 7.5 s of compiling, and on a busy machine
-    the verdict became the time limit. The budget now counts the host nodes
-    splicing adds; past it, sites call the rule's one compiled function, with
-    the same result and steps. (Measured with a small budget, so that every
-    example spends it.)"""
+    the verdict became the time limit. The budget now counts host nodes (an
+    upper bound per rule node spliced); past it, sites call the rule's one
+    compiled function, with the same result and steps. (Measured with a
+    small budget, so that every example spends it.)"""
     monkeypatch.setattr(compiler, "SPLICE_BUDGET", 2_000)
     world = parse_world(f'format = 1\nname = "w"\nlanguage = "aliencode"\n[[rules]]\nid = "R"\nname = "n"\n'
                         f'target = "SHATTER"\nactual = "{rule}"\n', "w.toml", SCHEMA)
