@@ -14,6 +14,7 @@ reports). The test suite runs a small fixed-seed slice
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -48,6 +49,7 @@ class Measured:
     cpu: float  # seconds of CPU of the case
     wall: float
     peak_mb: float  # the process's peak resident memory (for a batch: of the whole batch)
+    outcome: str = ""  # run_alone: a digest of everything the run printed (output, error, steps)
 
 
 # -- the families --------------------------------------------------------------
@@ -434,4 +436,5 @@ def run_alone(case: Case, python: str = sys.executable) -> Measured:
     except ValueError:
         lines = err.decode(errors="replace").strip().splitlines()
         verdict = ("world error: " if code == 2 else "crash: ") + (lines[-1][:200] if lines else "(no output)")
-    return Measured(case.name, verdict, code, cpu, wall, peak)
+    outcome = hashlib.sha256(out + err.replace(folder.encode(), b"")).hexdigest()[:12]
+    return Measured(case.name, verdict, code, cpu, wall, peak, outcome)
