@@ -22,6 +22,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from aliencode import Limits, Session, compile_source, compiler, execute, parse, run_source
+from aliencode.errors import AlienSyntaxError
+from aliencode.parser import token_count
 from aliencode.world_schema import SCHEMA, load
 from alienworlds.cli.aliencode import main
 from alienworlds.ruleset import LanguageError, Meter, make_operators, parse_world
@@ -177,6 +179,12 @@ def test_tokens_are_capped():
     assert proc.exit_code == 0
 
 
+def _host_bytes(text: str) -> int:
+    """Bytes the host takes for `text` (one, two or four per character)."""
+    widest = max(map(ord, text), default=0)
+    return len(text) * (1 if widest < 256 else 2 if widest < 65536 else 4)
+
+
 # Layout the lexer reads as one line-break token: blank lines (with spaces,
 # tabs or a carriage return), comment lines, comments after indentation.
 _LAYOUT_LINES = st.sampled_from(["\n", "\r\n", "  \n", "\t\n", "#\n", "# note\n", "    # note\n", "#\r\n"])
@@ -200,7 +208,35 @@ def test_the_lexer_is_linear_in_memory_regression(pattern, repeats):
     finally:
         tracemalloc.stop()
     assert len(tree.body) == 2
-    assert peak < 8 * len(source) + (1 << 20)
+    assert peak < 16 * _host_bytes(source) + (1 << 20)
+
+
+_STRING_PIECES = st.sampled_from(["x", "é", "\\n", '\\"', "\\\\", " ", chr(0x1F600)])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_STRING_PIECES, min_size=1, max_size=5), st.integers(10_000, 300_000), st.sampled_from(['"', "'"]),
+       st.booleans())
+def test_long_string_literals_lex_in_linear_memory_regression(pieces, repeats, quote, closed):
+    """Was a bug: a string literal's pattern repeated a group per character,
+    keeping a backtracking record each: a literal of a megabyte took 315 MB,
+    closed or not. The lexer and the token counter now take any literal in
+    a few bytes per character."""
+    body = ("".join(pieces) * repeats)[: Limits().max_source - 100]
+    body = body[:-1] if body.endswith("\\") and not body.endswith("\\\\") else body
+    source = f"SET s AS {quote}{body}{quote if closed else ''}\nEMIT(1)\n"
+    parse("EMIT(1)\n")
+    tracemalloc.start()
+    try:
+        try:
+            parse(source)
+        except AlienSyntaxError as exc:
+            assert not closed and exc.message == "unterminated string"
+        token_count(source)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * _host_bytes(source) + (1 << 20)
 
 
 def test_the_wall_clock_backstop_covers_parsing_and_compiling():

@@ -203,11 +203,16 @@ def characters(rng: random.Random) -> list[Case]:
 
 
 def layout(rng: random.Random) -> list[Case]:
-    """9. A megabyte of layout the lexer reads as line breaks: blank lines,
-    comment lines, indented blanks, carriage returns."""
+    """9. A megabyte of layout the lexer reads as line breaks (blank lines,
+    comment lines, indented blanks, carriage returns), or of one string literal."""
     unit = "".join(rng.choice(["\n", "\r\n", "   \n", "\t\n", "#\n", "# c\n", "  #\n"]) for _ in range(rng.randint(1, 5)))
     body = (unit * ((1 << 20) // len(unit)))[: (1 << 20) - 100]
-    return [Case("layout", "megabyte-of-layout", "EMIT(1)\n" + body + "\nEMIT(2)\n", expect="ok")]
+    text = ("".join(rng.choice(["x", "\\n", '\\"', chr(0x1F600)]) for _ in range(rng.randint(1, 4))) * (1 << 19))[: (1 << 20) - 100]
+    text = text[:-1] if text.endswith("\\") else text
+    quote = rng.choice(['"', "'"])
+    return [Case("layout", "megabyte-of-layout", "EMIT(1)\n" + body + "\nEMIT(2)\n", expect="ok"),
+            Case("layout", "megabyte-string-literal", f"EMIT(GAUGE({quote}{text}{quote}))", expect="sequence length"),
+            Case("layout", "megabyte-unterminated-literal", f"EMIT(GAUGE({quote}{text}))", expect="unterminated string")]
 
 
 def _rule_tree(rng: random.Random, nodes: int) -> str:
