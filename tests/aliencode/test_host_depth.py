@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import sys
+import threading
 
 import pytest
 
@@ -89,3 +90,24 @@ def test_the_host_limit_is_counted_from_the_caller_and_given_back():
     assert result.error.message == f"call depth of {DEPTH}"
     assert sys.getrecursionlimit() == before
     assert host_frames(program) > DEPTH * 32
+
+
+def test_runs_on_several_threads_keep_the_limit_they_need():
+    """The recursion limit is one for the process: a run ending on one
+    thread must not lower it under a run still going on another."""
+    rng = random.Random(99)
+    program = compile_source(deep_program(rng, DEPTH), LAZY)
+    alone = execute(program).as_dict()
+    before = sys.getrecursionlimit()
+    results: list[dict] = []
+
+    def run(frames: int) -> None:
+        results.append(at_caller_depth(frames, lambda: execute(program)).as_dict())
+
+    threads = [threading.Thread(target=run, args=(frames,)) for frames in (0, 150, 300, 50)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [alone] * len(threads)
+    assert sys.getrecursionlimit() == before
