@@ -11,7 +11,7 @@ import time
 
 from alienworlds.ruleset import Limits, World, standard_world
 
-from .compiler import Program, compile_program
+from .compiler import Program, compile_program, cycle_collection_paused
 from .errors import AlienError, AlienSyntaxError
 from .parser import parse
 from .runtime import RunResult, Session, execute
@@ -28,7 +28,9 @@ def compile_source(source: str, world: World | None = None, limits: Limits | Non
     limits = limits or Limits()
     if deadline is None:
         deadline = time.monotonic() + limits.wall_seconds
-    return compile_program(parse(source, world.keywords, limits, deadline), world, limits, deadline)
+    with cycle_collection_paused():
+        tree = parse(source, world.keywords, limits, deadline)
+    return compile_program(tree, world, limits, deadline)
 
 
 def run_source(source: str, world: World | None = None, limits: Limits | None = None) -> RunResult:

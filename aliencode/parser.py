@@ -389,9 +389,10 @@ def parser_for(keywords: Mapping[str, str] | None = None) -> Parser:
 # (a float before an integer, a number before a name), plus what the lexer
 # ignores (comments, white space, line breaks, continuations) and a catch-all
 # for a character no terminal takes. Counting with it is several times faster
-# than running the lexer, and a test checks both agree.
+# than running the lexer, and a test checks both agree. Repetitions are
+# possessive, as in the grammar, so memory stays linear in the text.
 _TOKEN = re.compile(r"""
-    (?P<string>"([^"\\\n]|\\[^\n])*"|'([^'\\\n]|\\[^\n])*')
+    (?P<string>"(?:[^"\\\n]|\\[^\n])*+"|'(?:[^'\\\n]|\\[^\n])*+')
   | (?P<free>\#[^\n]*|\\[\t\ \f]*\r?\n|[\t\ \f\r\n]+)
   | (?P<number>-?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?|-?\d+[eE][+-]?\d+|-?\d+)
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*)

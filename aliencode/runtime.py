@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import sys
+import threading
 from dataclasses import dataclass, field
 from functools import partial
 from inspect import CO_OPTIMIZED
@@ -103,20 +104,68 @@ def _roots(namespace: dict[str, object]) -> list[object]:
     return values
 
 
+# Host frames one call level of a program can hold: the generated function,
+# the helpers between it and the next call (a rule's function, STRAIN's
+# filter and its predicate, a census, an error being built) and, per level of
+# nesting, a short-circuit rule's function with the thunk it forces.
+FRAMES_PER_CALL = 32
+FRAMES_PER_NESTING = 4
+FRAMES_AROUND = 200  # the run's own frames (exec, the top level, a census from it)
+
+
+def host_frames(program: Program) -> int:
+    """Host frames a run of `program` may hold at most: the language's call
+    depth limit is always met before the host's recursion limit (set this
+    far above the caller's depth), so where a deep program stops, and its
+    steps and output, do not depend on how deep the caller's stack is."""
+    per_level = FRAMES_PER_CALL + FRAMES_PER_NESTING * program.nesting
+    return (program.limits.max_depth + 2) * per_level + FRAMES_AROUND
+
+
+def _stack_depth() -> int:
+    depth, frame = 0, sys._getframe(1)
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth
+
+
+class _RecursionLimit:
+    """Raise the host's recursion limit (one for the whole process) for a
+    run, and give the old one back when no run of any thread needs more."""
+
+    lock = threading.Lock()
+    active = 0
+    restore = 0
+
+    def __init__(self, needed: int) -> None:
+        self.needed = needed
+
+    def __enter__(self) -> None:
+        cls = type(self)
+        with cls.lock:
+            if cls.active == 0:
+                cls.restore = sys.getrecursionlimit()
+            cls.active += 1
+            if self.needed > sys.getrecursionlimit():
+                sys.setrecursionlimit(self.needed)
+
+    def __exit__(self, *_exc: object) -> None:
+        cls = type(self)
+        with cls.lock:
+            cls.active -= 1
+            if cls.active == 0:
+                sys.setrecursionlimit(cls.restore)
+
+
 def _run(program: Program, namespace: dict[str, object], meter: Meter) -> AlienError | None:
-    old_limit = sys.getrecursionlimit()
-    needed = program.limits.max_depth * 8 + 1000
-    if needed > old_limit:
-        sys.setrecursionlimit(needed)
-    try:
-        exec(program.code, namespace)  # noqa: S102 - code compiled from our own AST (compiler.py)
-    except BaseException as exc:  # every failure becomes an AlienError; see module docstring
-        if isinstance(exc, KeyboardInterrupt):
-            raise
-        return to_alien_error(exc, program)
-    finally:
-        if needed > old_limit:
-            sys.setrecursionlimit(old_limit)
+    with _RecursionLimit(_stack_depth() + host_frames(program)):
+        try:
+            exec(program.code, namespace)  # noqa: S102 - code compiled from our own AST (compiler.py)
+        except BaseException as exc:  # every failure becomes an AlienError; see module docstring
+            if isinstance(exc, KeyboardInterrupt):
+                raise
+            return to_alien_error(exc, program)
     return None
 
 

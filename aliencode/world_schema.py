@@ -15,7 +15,7 @@ from alienworlds.ruleset.compile import check
 from alienworlds.ruleset.expr import Identity, parse, to_text
 from alienworlds.ruleset.world import SCOPES, Schema, shown
 
-from .sites import KEYWORDS, SITES
+from .sites import KEYWORDS, SITES, operand_kinds
 
 DEFAULT_WORLD_ENV = "ALIENCODE_WORLD"
 
@@ -35,7 +35,8 @@ def _check_rule(raw: Mapping[str, object], problem: Callable[[str, str | None], 
     try:
         expr = parse(actual)
         if not isinstance(expr, Identity):
-            check(expr, set(SITES[target].operands), text=actual)
+            functions = frozenset(name for name, kind in operand_kinds(target).items() if kind == "pred")
+            check(expr, set(SITES[target].operands), text=actual, functions=functions)
     except RuleSyntaxError as exc:
         operands = " ".join(SITES[target].operands)
         problem(f"{exc.message} at column {exc.column} (site {target} has operands: {operands})", "actual")

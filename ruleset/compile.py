@@ -26,8 +26,34 @@ def op_identifier(op: str) -> str:
     return "_r_" + "".join(c if c.isalnum() else f"x{ord(c):02x}" for c in op)
 
 
-def check(expr: Expr, names: set[str], arity: Mapping[str, tuple[int, int | None]] = ARITY, text: str = "") -> None:
-    """Raise RuleSyntaxError for unknown names, unknown operators or wrong arity."""
+# Where an operand that is a function may stand: only where it is called.
+CALLS_ITS_OPERAND = {"filter": 0}
+
+
+def function_used_as_value(expr: Expr, functions: frozenset[str] | set[str]) -> Sym | None:
+    """The first use of a function operand (one of `functions`) anywhere but
+    where an operator calls it, or None. A function operand is a host
+    callable made for that call (it carries the caller's call depth): handed
+    on as a value, a program could call it around the depth check."""
+    stack: list[tuple[Expr, bool]] = [(expr, False)]
+    while stack:
+        node, called = stack.pop()
+        if isinstance(node, Sym) and node.name in functions and not called:
+            return node
+        if isinstance(node, Call):
+            where = CALLS_ITS_OPERAND.get(node.op)
+            stack.extend((arg, i == where) for i, arg in reversed(list(enumerate(node.args))))
+    return None
+
+
+def check(expr: Expr, names: set[str], arity: Mapping[str, tuple[int, int | None]] = ARITY, text: str = "",
+          functions: frozenset[str] = frozenset()) -> None:
+    """Raise RuleSyntaxError for unknown names, unknown operators, wrong
+    arity, or a function operand (one of `functions`) used as a value."""
+    leak = function_used_as_value(expr, functions)
+    if leak is not None:
+        raise RuleSyntaxError(f"'{leak.name}' is a function: a rule may only call it, as the first operand of filter",
+                              text, leak.column)
     for node in walk(expr):
         if isinstance(node, Sym) and node.name not in names:
             known = ", ".join(sorted(names)) or "none"

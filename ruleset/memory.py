@@ -74,11 +74,13 @@ _PAIR = 56  # a tuple of two
 
 def _shared(value: object) -> bool:
     """Whether a value may be counted once per reference instead of once:
-    small numbers (counting one again where it is shared only overstates,
-    and costs the census nothing). The host's own shared values (small
-    integers, one-character strings) count nothing at all."""
+    small numbers and one-character strings (counting one again where it is
+    shared only overstates, and costs the census nothing, where remembering
+    millions of tiny values seen would cost more memory than they hold).
+    The host's own shared values (small integers, Latin-1 characters) count
+    nothing at all."""
     cls = type(value)
-    return cls is float or (cls is int and -_WIDE < value < _WIDE) or (cls is str and value in _HOST_CHARS)
+    return cls is float or (cls is int and -_WIDE < value < _WIDE) or (cls is str and len(value) <= 1)
 
 
 def _children(value: object) -> Iterable[object]:
@@ -148,7 +150,9 @@ def _walk(stack: list[object], seen: set[int]) -> tuple[int, int]:
                 elif kind is float:
                     total += 24
                 elif kind is str:
-                    if item not in _HOST_CHARS and (key := id(item)) not in seen:
+                    if len(item) <= 1:
+                        total += size(item)  # (see _shared)
+                    elif (key := id(item)) not in seen:
                         seen.add(key)
                         total += size(item)
                 elif kind is not bool and item is not None:

@@ -45,6 +45,15 @@ _STRINGS = frozenset({str})
 _SMALL = 1 << 64
 
 
+def _new_chars(seq: object, n: int | None = None) -> int:
+    """Units of the one-character strings made by taking `n` (default: all)
+    characters out of `seq` one by one: each is a new host object unless the
+    host shares it (Latin-1), so only an ASCII string makes nothing new."""
+    if type(seq) is not str or seq.isascii():
+        return 0
+    return (len(seq) if n is None else n) * _CHAR
+
+
 def _is_num(v: object) -> bool:
     return type(v) in (int, float, bool)
 
@@ -287,6 +296,7 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         if not ((ca is list and cb is list) or (ca is tuple and cb is tuple)):
             if ca in (list, tuple) or cb in (list, tuple):
                 raise type_error(f"cannot compare {type_name(a)} and {type_name(b)}")
+            charge(1)  # a sort of mixed scalars may compare n·log n times before it fails
             return compare_scalars(a, b)
         frames = [[a, b, 0]]
         charge(4)
@@ -435,34 +445,40 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         need_seq("zip", b)
         n = min(len(a), len(b))
         charge(n >> 1)
-        return checked(list(zip(a, b)), n * _PAIR)
+        return checked(list(zip(a, b)), n * _PAIR + _new_chars(a, n) + _new_chars(b, n))
 
     def enumerate_(seq):
         need_seq("enumerate", seq)
         n = len(seq)
         charge(n >> 1)
-        return checked(list(enumerate(seq)), n * (_PAIR + size(n)))
+        return checked(list(enumerate(seq)), n * (_PAIR + size(n)) + _new_chars(seq))
 
     def filter_(pred, seq):
         if not callable(pred):
             raise type_error(f"needs a function, not {type_name(pred)}")
         need_seq("filter", seq)
-        return checked([x for x in seq if pred(x)])
+        kept = [x for x in seq if pred(x)]
+        return checked(kept, _new_chars(seq, len(kept)))
 
     def sort(seq, descending: bool, op: str):
         need_seq(op, seq)
         items = list(seq)
         n = len(items)
         charge(1 + (n * max(1, n.bit_length()) >> 4))
-        if all(_is_num(x) and x == x for x in items):
+        kinds = set(map(type, items))
+        if kinds <= _NUMBERS:
+            # NaN included: a sort asks only `x < y`, which for numbers is
+            # what `compare` decides (NaN is neither below nor above), so the
+            # native order is the same, at native speed.
             items.sort(reverse=descending)
-        elif all(type(x) is str for x in items):
+        elif kinds == _STRINGS:
             longest = max(map(len, items), default=0)
             charge((n * max(1, n.bit_length()) * longest) >> 8)  # each comparison may read a whole string
             items.sort(reverse=descending)
         else:
+            # every comparison is charged: containers per element, scalars one step
             items.sort(key=cmp_to_key(lambda x, y: compare(x, y, op, 0)), reverse=descending)
-        return checked(items)
+        return checked(items, _new_chars(seq))
 
     def sort_asc(seq):
         return sort(seq, False, "sort_asc")
@@ -562,11 +578,11 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def to_list(seq):
         need_seq("list", seq)
         # the characters of a string become strings of their own
-        return checked(list(seq), len(seq) * _CHAR if type(seq) is str and not seq.isascii() else 0)
+        return checked(list(seq), _new_chars(seq))
 
     def to_tuple(seq):
         need_seq("tuple", seq)
-        return checked(tuple(seq))
+        return checked(tuple(seq), _new_chars(seq))
 
     return {
         "+": add, "-": sub, "*": mul, "/": truediv, "//": floordiv, "%": mod, "**": power,

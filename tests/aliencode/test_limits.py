@@ -9,16 +9,24 @@ class run in child processes in test_worst_cases.py.
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
+import tracemalloc
+from functools import cmp_to_key
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from aliencode import Limits, Session, compile_source, parse, run_source
-from aliencode.world_schema import load
+from aliencode import Limits, Session, compile_source, compiler, execute, parse, run_source
+from aliencode.errors import AlienSyntaxError
+from aliencode.parser import token_count
+from aliencode.world_schema import SCHEMA, load
 from alienworlds.cli.aliencode import main
+from alienworlds.ruleset import LanguageError, Meter, make_operators, parse_world
 
 MAIN = load("main")
 
@@ -109,6 +117,49 @@ def test_compiled_size_is_linear_in_the_main_world_regression():
     assert main_big < 3 * standard
 
 
+# Rules of up to 31 nodes over a binary site's operands, shaped as splicing
+# expands most: sums with constants (inline integer checks), comparisons,
+# short-circuit forms, and operands used more than once.
+_LEAF = st.one_of(st.sampled_from(["a", "b"]), st.integers(-3, 3).map(str))
+_RULE = st.recursive(
+    _LEAF,
+    lambda inner: st.one_of(
+        st.tuples(st.sampled_from(["+", "-", "*", "==", "<", "and", "or"]), inner, inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(inner, inner, inner).map(lambda t: f"(if {t[0]} {t[1]} {t[2]})"),
+        inner.map(lambda x: f"(neg {x})"),
+    ),
+    max_leaves=16,
+).filter(lambda text: text.count("(") + text.count(" ") - text.count(" (") <= 31)
+_SITE_LINES = ["SET x AS SHATTER(x, 1)\n", "SET x AS SHATTER(1, x)\n", "SET x AS SHATTER(x, y)\n",
+               "SET x AS SHATTER(PLUCK(xs, 0), x)\n"]
+
+
+def _host_nodes(program) -> int:
+    return sum(1 for _ in ast.walk(program))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(_RULE, st.lists(st.sampled_from(_SITE_LINES), min_size=1, max_size=4), st.integers(50, 400))
+def test_splicing_adds_at_most_its_budget_of_host_nodes_regression(monkeypatch, rule, lines, repeats):
+    """Was a bug: the splice budget counted rule nodes (200,000), and each
+    became about five host nodes: 9,000 sites under a 31-node rule built 1.6
+    million host nodes, 767 MB and 7.5 s of compiling, and on a busy machine
+    the verdict became the time limit. The budget now counts host nodes (an
+    upper bound per rule node spliced); past it, sites call the rule's one
+    compiled function, with the same result and steps. (Measured with a
+    small budget, so that every example spends it.)"""
+    monkeypatch.setattr(compiler, "SPLICE_BUDGET", 2_000)
+    world = parse_world(f'format = 1\nname = "w"\nlanguage = "aliencode"\n[[rules]]\nid = "R"\nname = "n"\n'
+                        f'target = "SHATTER"\nactual = "{rule}"\n', "w.toml", SCHEMA)
+    source = "SET x AS 1\nSET y AS 2\nSET xs AS STRAND(3)\n" + "".join(lines) * repeats + "EMIT(x)\n"
+    tree = parse(source)
+    spliced = compiler.Compiler(world, Limits()).module(tree)
+    called = compiler.Compiler(world, Limits(), inline=False).module(tree)
+    assert _host_nodes(spliced) <= _host_nodes(called) + 2_000
+    fast, slow = compile_source(source, world), compiler.compile_program(tree, world, inline=False)
+    assert execute(fast).as_dict() == execute(slow).as_dict()
+
+
 def test_source_size_is_capped():
     limits = Limits()
     result = run_source("#" * limits.max_source + "\nEMIT(1)")
@@ -126,6 +177,66 @@ def test_tokens_are_capped():
     assert run_source(source).output == " ".join(["1"] * 600)
     proc = invoke(stdin=source)
     assert proc.exit_code == 0
+
+
+def _host_bytes(text: str) -> int:
+    """Bytes the host takes for `text` (one, two or four per character)."""
+    widest = max(map(ord, text), default=0)
+    return len(text) * (1 if widest < 256 else 2 if widest < 65536 else 4)
+
+
+# Layout the lexer reads as one line-break token: blank lines (with spaces,
+# tabs or a carriage return), comment lines, comments after indentation.
+_LAYOUT_LINES = st.sampled_from(["\n", "\r\n", "  \n", "\t\n", "#\n", "# note\n", "    # note\n", "#\r\n"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_LAYOUT_LINES, min_size=1, max_size=6), st.integers(10_000, 60_000))
+def test_the_lexer_is_linear_in_memory_regression(pattern, repeats):
+    """Was a bug: the line-break token was a greedy repetition, which kept a
+    backtracking record per line: a megabyte of newlines took 677 MB, half a
+    million comment lines 569 MB. Now parsing layout of any shape allocates
+    a few bytes per character of source (traced by tracemalloc, so the bound
+    does not depend on the machine)."""
+    layout = ("".join(pattern) * repeats)[: Limits().max_source - 100]
+    source = "EMIT(1)\n" + layout + "\nEMIT(2)\n"
+    parse("EMIT(1)\n")  # the grammar is built once, outside the measurement
+    tracemalloc.start()
+    try:
+        tree = parse(source)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert len(tree.body) == 2
+    assert peak < 16 * _host_bytes(source) + (1 << 20)
+
+
+_STRING_PIECES = st.sampled_from(["x", "é", "\\n", '\\"', "\\\\", " ", chr(0x1F600)])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_STRING_PIECES, min_size=1, max_size=5), st.integers(10_000, 300_000), st.sampled_from(['"', "'"]),
+       st.booleans())
+def test_long_string_literals_lex_in_linear_memory_regression(pieces, repeats, quote, closed):
+    """Was a bug: a string literal's pattern repeated a group per character,
+    keeping a backtracking record each: a literal of a megabyte took 315 MB,
+    closed or not. The lexer and the token counter now take any literal in
+    a few bytes per character."""
+    body = ("".join(pieces) * repeats)[: Limits().max_source - 100]
+    body = body[:-1] if body.endswith("\\") and not body.endswith("\\\\") else body
+    source = f"SET s AS {quote}{body}{quote if closed else ''}\nEMIT(1)\n"
+    parse("EMIT(1)\n")
+    tracemalloc.start()
+    try:
+        try:
+            parse(source)
+        except AlienSyntaxError as exc:
+            assert not closed and exc.message == "unterminated string"
+        token_count(source)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 16 * _host_bytes(source) + (1 << 20)
 
 
 def test_the_wall_clock_backstop_covers_parsing_and_compiling():
@@ -273,3 +384,58 @@ def test_a_run_capped_by_max_steps_leaves_the_next_run_its_full_limit():
         assert capped.error is not None and capped.error.kind == "LimitExceeded" and "step limit of 50" in capped.error.message
         again = session.execute(loop)
         assert again.error is None and again.output == "200" and again.steps > 50
+
+
+# -- 5. sorting is charged per comparison, whatever the values -------------------------
+
+_NUMBER = st.one_of(st.integers(-5, 5), st.floats(allow_nan=True, allow_infinity=True), st.booleans(),
+                    st.just(float("nan")))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_NUMBER, max_size=60), st.booleans())
+def test_numbers_with_nan_sort_natively_in_the_compared_order_regression(items, descending):
+    """Was a bug: one NaN sent a list of numbers through a comparison
+    function in host code with the comparisons uncharged, so fourteen sorts
+    of 98,001 numbers fit the step budget but ran into the wall clock and the
+    output depended on the machine's load. Numbers now always sort natively:
+    a sort asks only `x < y`, which for numbers (NaN included) is what the
+    checked comparison decides, so the order is the one it gives, and the
+    charge is the same with or without NaN."""
+    meter = Meter(Limits())
+    ops = make_operators(meter)
+    expected = sorted(items, key=cmp_to_key(lambda x, y: ops["compare"](x, y, "", 0)), reverse=descending)
+    before = meter.steps
+    calls = []
+    sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name) if event == "call" else None)
+    try:
+        result = ops["sort_desc" if descending else "sort_asc"](items)
+    finally:
+        sys.setprofile(None)
+    assert [repr(x) for x in result] == [repr(x) for x in expected]
+    assert "compare" not in calls  # no host code per comparison
+    n = len(items)
+    assert meter.steps - before == 1 + (n * max(1, n.bit_length()) >> 4)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-10**6, 10**6), min_size=2, max_size=300), st.text(max_size=3))
+def test_a_sort_of_mixed_scalars_is_charged_per_comparison(numbers, text):
+    """Mixed scalars go through the checked comparison (and fail at the
+    first number compared with a string): every comparison made before is a
+    step, so no sort does host work its steps do not pay for."""
+    counted = []
+
+    def count(x, y):
+        counted.append(1)
+        return (x > y) - (x < y)
+
+    items = [*numbers, text]
+    with pytest.raises(TypeError):
+        sorted(items, key=cmp_to_key(count))
+    meter = Meter(Limits())
+    ops = make_operators(meter)
+    with pytest.raises(LanguageError):
+        ops["sort_asc"](items)
+    n = len(items)
+    assert meter.steps >= 1 + (n * n.bit_length() >> 4) + len(counted)

@@ -14,8 +14,11 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aliencode import Limits, Session, compile_source, run_source
+from alienworlds.ruleset import Meter, make_operators
 from alienworlds.ruleset.memory import measure, size
 
 LIMIT = Limits().max_memory
@@ -157,3 +160,42 @@ def test_a_session_counts_what_earlier_entries_keep():
     results = [session.execute(compile_source(BIG + f"SET k{i} AS {EXTENT}")) for i in range(6)]
     assert [r.error is None for r in results[:2]] == [True, True]
     assert any(memory_error(r) for r in results[2:])
+
+
+# -- new one-character strings ----------------------------------------------------------
+
+_TEXT = st.text(st.sampled_from(["a", "é", "\u0100", "\u4e00", chr(0x1F600)]), min_size=65, max_size=400)  # long enough to be held
+_CHAR_MAKERS = {
+    "zip": lambda ops, s: ops["zip"](s, s),
+    "enumerate": lambda ops, s: ops["enumerate"](s),
+    "filter": lambda ops, s: ops["filter"](lambda _: True, s),
+    "sort_asc": lambda ops, s: ops["sort_asc"](s),
+    "list": lambda ops, s: ops["list"](s),
+    "tuple": lambda ops, s: ops["tuple"](s),
+}
+
+
+@pytest.mark.parametrize("op", sorted(_CHAR_MAKERS))
+@settings(max_examples=40, deadline=None)
+@given(text=_TEXT)
+def test_operations_hold_the_characters_they_make_regression(op, text):
+    """Was a bug: PAIR of a string counted its pairs but not the new
+    one-character strings inside them (a character beyond Latin-1 is a host
+    object of its own), so 21 PAIRs of a 100,000-character string of astral
+    characters reached 762 MB before any census. Every operation that takes
+    a string apart now reports at least what the census finds in its result."""
+    meter = Meter(Limits())
+    meter.roots = list
+    ops = make_operators(meter)
+    result = _CHAR_MAKERS[op](ops, text)
+    assert meter.allocated >= measure([result], []).live
+
+
+def test_one_character_strings_are_counted_per_reference():
+    """The census counts a character beyond Latin-1 where it appears (as a
+    float), instead of remembering millions of them by identity: the same
+    character a thousand times counts a thousand times."""
+    char = chr(0x1F600)
+    repeated = [char] * 1000
+    assert measure([repeated], []).live == size(repeated) + 1000 * size(char)
+    assert measure([[("é", char)] * 10], []).live == size([0] * 10) + 10 * (size((0, 0)) + size(char))

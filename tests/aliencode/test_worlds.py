@@ -211,6 +211,10 @@ HOSTILE_RULES = [
     ("SHATTER", '"(+ a -1e99999)"', "a float constant must be finite"),
     ("literal.str", '"(concat s \\"' + "x" * 1500 + '\\")"', "at most 1000 characters"),
     ("X" * 10_000, '"(+ a 1)"', "key 'target': at most 64 characters"),
+    # a rule handing on STRAIN's predicate (a host callable carrying the call depth)
+    ("STRAIN", '"pred"', "'pred' is a function: a rule may only call it"),
+    ("STRAIN", '"(if (== (len seq) 0) pred seq)"', "'pred' is a function: a rule may only call it"),
+    ("STRAIN", '"(filter (or pred pred) seq)"', "'pred' is a function: a rule may only call it"),
 ]
 
 

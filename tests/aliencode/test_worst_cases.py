@@ -15,9 +15,11 @@ import pytest
 from worst_cases import MEMORY_BOUND_MB, SECONDS_BOUND, Case, Measured, generate, run_alone, run_batch
 
 SEED = 13
-LIGHT = ["fold", "render", "compare", "fold-budget", "world", "output"]
+LIGHT = ["fold", "render", "compare", "fold-budget", "world", "output", "characters", "layout", "sorting", "functions",
+         "depth"]
 HEAVY = {"memory": ["extents-of-big-integers", "waiting-results", "pairs"],
-         "compile": ["nested-splices", "dense-program", "over-the-token-cap", "many-arguments"]}
+         "compile": ["nested-splices", "dense-program", "over-the-token-cap", "many-arguments"],
+         "splicing": ["sites-under-a-31-node-rule"]}
 
 
 def check(case: Case, measured: Measured) -> None:

@@ -14,6 +14,7 @@ reports). The test suite runs a small fixed-seed slice
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -48,6 +49,7 @@ class Measured:
     cpu: float  # seconds of CPU of the case
     wall: float
     peak_mb: float  # the process's peak resident memory (for a batch: of the whole batch)
+    outcome: str = ""  # run_alone: a digest of everything the run printed (output, error, steps)
 
 
 # -- the families --------------------------------------------------------------
@@ -188,8 +190,93 @@ def output(rng: random.Random) -> list[Case]:
             Case("output", "control-characters", f"EMIT({_lit(control)})", expect="ok")]
 
 
+WIDE_CHARS = [chr(0x1F600), chr(0xE0001), "\u4e00", "\u0100"]  # each a host object of its own when taken out
+
+
+def characters(rng: random.Random) -> list[Case]:
+    """8. Operations taking a long string of wide characters apart, their
+    results kept: pairs, positions, sorted and filtered characters."""
+    op = rng.choice(["PAIR(s, s)", "INDEX(s)", "ORDER(s)", "STRAIN(yes, s)", "GATHER(s)", "PAIR(s, EXTENT(100000))"])
+    source = (f"CRAFT yes(c):\n    DELIVER YES\nSET s AS PARE({_lit(rng.choice(WIDE_CHARS))}, {rng.randint(90000, 100000)})\n"
+              f"SET keep AS STRAND()\nSWEEP i IN EXTENT({rng.randint(18, 40)}):\n    ANNEX(keep, {op})\nEMIT(GAUGE(keep))")
+    return [Case("characters", f"kept-{op}", source, expect="LimitExceeded")]
+
+
+def layout(rng: random.Random) -> list[Case]:
+    """9. A megabyte of layout the lexer reads as line breaks (blank lines,
+    comment lines, indented blanks, carriage returns), or of one string literal."""
+    unit = "".join(rng.choice(["\n", "\r\n", "   \n", "\t\n", "#\n", "# c\n", "  #\n"]) for _ in range(rng.randint(1, 5)))
+    body = (unit * ((1 << 20) // len(unit)))[: (1 << 20) - 100]
+    text = ("".join(rng.choice(["x", "\\n", '\\"', chr(0x1F600)]) for _ in range(rng.randint(1, 4))) * (1 << 19))[: (1 << 20) - 100]
+    text = text[:-1] if text.endswith("\\") else text
+    quote = rng.choice(['"', "'"])
+    return [Case("layout", "megabyte-of-layout", "EMIT(1)\n" + body + "\nEMIT(2)\n", expect="ok"),
+            Case("layout", "megabyte-string-literal", f"EMIT(GAUGE({quote}{text}{quote}))", expect="sequence length"),
+            Case("layout", "megabyte-unterminated-literal", f"EMIT(GAUGE({quote}{text}))", expect="unterminated string")]
+
+
+def _rule_tree(rng: random.Random, nodes: int) -> str:
+    """A random rule over a and b of at most `nodes` nodes, of the shapes
+    splicing expands most (sums with constants, comparisons, conditionals)."""
+    if nodes < 3:
+        return rng.choice(["a", "b", str(rng.randint(-3, 3))])
+    op = rng.choice(["+", "-", "+", "==", "<", "and", "if"])
+    if op == "if":
+        share = (nodes - 1) // 3
+        return f"(if {_rule_tree(rng, share)} {_rule_tree(rng, share)} {_rule_tree(rng, share)})"
+    left = rng.randint(1, nodes - 2)
+    return f"({op} {_rule_tree(rng, left)} {_rule_tree(rng, nodes - 1 - left)})"
+
+
+def splicing(rng: random.Random) -> list[Case]:
+    """10. Thousands of call sites under a rule just within the splicing size."""
+    rule = f'[[rules]]\nid = "S"\nname = "n"\ntarget = "SHATTER"\nactual = {json.dumps(_rule_tree(rng, 31))}\n'
+    line = rng.choice(["SET x AS SHATTER(x, 1)\n", "SET x AS SHATTER(1, x)\n", "SET x AS SHATTER(x, y)\n"])
+    source = "SET x AS 1\nSET y AS 2\n" + line * rng.randint(8000, 9500) + "EMIT(x)"
+    return [Case("splicing", "sites-under-a-31-node-rule", source, world_text=_world(rule))]
+
+
+def sorting(rng: random.Random) -> list[Case]:
+    """11. Sorts the fast paths do not take: numbers with a NaN, mixed
+    scalars that fail late, tuples."""
+    n = rng.randint(95000, 98000)
+
+    def numbers(size: int) -> str:  # `size` numbers out of order, one of them NaN
+        return (f"SET xs AS STRAND()\nSWEEP i IN EXTENT({size}):\n    ANNEX(xs, RESIDUE(PARE(i, 7919), {size}))\n"
+                f"IMPRINT(xs, {rng.randint(0, size - 1)}, WEAVE(1e309, 1e309))\n")
+
+    tuples = (f"SET xs AS STRAND()\nSWEEP i IN EXTENT({n // 2}):\n    ANNEX(xs, KNOT(RESIDUE(PARE(i, 7919), {n}), 0.5))\n")
+    return [Case("sorting", "numbers-with-a-nan", numbers(n) + "WHILE YES:\n    EMIT(GAUGE(ORDER(xs)))", expect="step limit"),
+            Case("sorting", "a-string-last", numbers(n // 4) + 'ANNEX(xs, "z")\nEMIT(GAUGE(ORDER(xs)))', expect="TypeError"),
+            Case("sorting", "tuples", tuples + "WHILE YES:\n    EMIT(GAUGE(ORDER(xs)))", expect="step limit")]
+
+
+def functions(rng: random.Random) -> list[Case]:
+    """12. World rules handing on STRAIN's predicate (a host callable)."""
+    inner = "pred"
+    for _ in range(rng.randint(1, 4)):
+        inner = rng.choice(["(if (== (len seq) 0) {} seq)", "(list (tuple {}))", "(or {} seq)", "(append seq {})",
+                            "(filter (and seq {}) seq)"]).format(inner)
+    rule = f'[[rules]]\nid = "P"\nname = "n"\ntarget = "STRAIN"\nactual = {json.dumps(inner)}\n'
+    source = "CRAFT h(n):\n    DELIVER g()\nSET g AS STRAIN(h, STRAND())\nEMIT(g())"
+    return [Case("functions", "predicate-handed-on", source, world_text=_world(rule), expect="world error")]
+
+
+def depth(rng: random.Random) -> list[Case]:
+    """13. Recursion to the depth limit through nested short-circuit rules
+    (main binds BOND to `or`; under main, literal n stands for n ^ 27)."""
+    cases = []
+    for calls, expect in ((rng.randint(190, 200), "ok"), (rng.randint(201, 205), "call depth")):
+        nesting = rng.randint(1, 480)
+        bonds = "BOND(NO, " * nesting + "f(WEAVE(n, 26))" + ")" * nesting
+        source = f"CRAFT f(n):\n    UPON OVER(n, 26):\n        DELIVER {bonds}\n    DELIVER 0\nEMIT(f({(calls - 1) ^ 27}))"
+        cases.append(Case("depth", f"{calls}-calls-{expect.replace(' ', '-')}", source, "main", expect=expect))
+    return cases
+
+
 FAMILIES = {"fold": fold, "render": render, "memory": memory, "compile": compile_time, "compare": compare,
-            "fold-budget": fold_budget, "world": worlds, "output": output}
+            "fold-budget": fold_budget, "world": worlds, "output": output, "characters": characters, "layout": layout,
+            "splicing": splicing, "sorting": sorting, "functions": functions, "depth": depth}
 
 
 def generate(seed: int, families: list[str] | None = None) -> list[Case]:
@@ -238,6 +325,31 @@ def issue_cases() -> list[Case]:
                              ("nested 2,000 deep", "(neg " * 2000 + "a" + ")" * 2000),
                              ("constant 1e99999", "(+ a 1e99999)")]),
         Case("output", "7 error quoting a 1,000,000-character name", "EMIT(" + "v" * 1_000_000 + ")", expect="NameError"),
+        *issue_25_cases(),
+    ]
+
+
+def issue_25_cases() -> list[Case]:
+    """The examples of the second audit's limits (its items 5 to 10)."""
+    astral = chr(0x1F600)
+    bonds = "BOND(NO, " * 6 + "f(WEAVE(n, 26))" + ")" * 6
+    pred = '[[rules]]\nid = "H"\nname = "n"\ntarget = "STRAIN"\nactual = "pred"\n'
+    return [
+        Case("characters", "25.5 PAIR of 100,000 astral characters x21",
+             f'SET s AS PARE("{astral}", 100000)\nSET keep AS STRAND()\nSWEEP i IN EXTENT(21):\n    ANNEX(keep, PAIR(s, s))\n'
+             "EMIT(GAUGE(keep))", expect="LimitExceeded"),
+        Case("layout", "25.6 1 MiB of newlines", "\n" * ((1 << 20) - 10) + "EMIT(1)", expect="ok"),
+        Case("layout", "25.6 500,000 comment lines", "#\n" * 500_000 + "EMIT(1)", expect="ok"),
+        Case("splicing", "25.7 9,000 sites under a 31-node rule", "SET x AS 1\n" + "SET x AS SHATTER(x, 1)\n" * 9000 + "EMIT(x)",
+             world_text=_world('[[rules]]\nid = "S"\nname = "n"\ntarget = "SHATTER"\nactual = "'
+                               + "(+ (+ (+ (+ a b) (+ a b)) (+ (+ a b) (+ a b))) (+ (+ (+ a b) (+ a b)) (+ (+ a b) (+ a b))))" + '"\n')),
+        Case("sorting", "25.8 14 ORDERs of 98,001 numbers with a NaN",
+             "SET xs AS STRAND(WEAVE(1e309, 1e309))\nSWEEP i IN EXTENT(98000):\n    ANNEX(xs, RESIDUE(PARE(i, 7919), 98000))\n"
+             "SWEEP k IN EXTENT(14):\n    EMIT(GAUGE(ORDER(xs)))", expect="step limit"),
+        Case("functions", "25.9 a rule handing on STRAIN's predicate",
+             "CRAFT h(n):\n    DELIVER g()\nSET g AS STRAIN(h, STRAND())\nEMIT(g())", world_text=_world(pred), expect="world error"),
+        Case("depth", "25.10 150 calls through six BONDs (main)",
+             f"CRAFT f(n):\n    UPON OVER(n, 26):\n        DELIVER {bonds}\n    DELIVER 0\nEMIT(f(141))", "main", expect="ok"),
     ]
 
 
@@ -329,4 +441,5 @@ def run_alone(case: Case, python: str = sys.executable) -> Measured:
     except ValueError:
         lines = err.decode(errors="replace").strip().splitlines()
         verdict = ("world error: " if code == 2 else "crash: ") + (lines[-1][:200] if lines else "(no output)")
-    return Measured(case.name, verdict, code, cpu, wall, peak)
+    outcome = hashlib.sha256(out + err.replace(folder.encode(), b"")).hexdigest()[:12]
+    return Measured(case.name, verdict, code, cpu, wall, peak, outcome)

@@ -1,9 +1,12 @@
 """Checked compilation and evaluation of rule expressions."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from alienworlds.ruleset import LanguageError, LimitExceeded, Limits, Meter, RuleSyntaxError, compile_rule, evaluate
-from alienworlds.ruleset.compile import operator_namespace
+from alienworlds.ruleset.compile import check, function_used_as_value, operator_namespace
+from alienworlds.ruleset.expr import parse
 from alienworlds.ruleset.operators import make_operators
 
 
@@ -66,3 +69,40 @@ def test_compiled_code_has_no_builtins():
     rule = compile_rule("(+ a 1)", ("a",))
     fn = rule.bind(operator_namespace(make_operators(Meter(Limits()))))
     assert fn.__globals__["__builtins__"] == {}
+
+
+# -- function operands ------------------------------------------------------------------
+
+_VALUE = st.sampled_from(["seq", "1", '"x"', "none"])
+
+
+def _around(inner: str) -> st.SearchStrategy[str]:
+    """`inner` placed in one operator context of the rule language (where
+    it is used as a value, not called)."""
+    return st.sampled_from([
+        f"(list (tuple {inner}))", f"(if 1 {inner} seq)", f"(if {inner} seq seq)", f"(and seq {inner})",
+        f"(or {inner} seq)", f"(get (list (tuple {inner})) 0)", f"(append seq {inner})", f"(filter pred (append seq {inner}))",
+        f"(== {inner} seq)", f"(filter {inner} seq)" if inner != "pred" else f"(filter (if 1 {inner} {inner}) seq)",
+    ])
+
+
+@given(st.recursive(st.just("pred"), lambda inner: inner.flatmap(_around), max_leaves=4))
+def test_a_function_operand_used_as_a_value_is_refused(text):
+    """Generated contexts of STRAIN's predicate: wherever it is not the
+    first operand of filter, the rule is refused at the symbol's column."""
+    expr = parse(text)
+    leak = function_used_as_value(expr, {"pred"})
+    assert leak is not None and leak.name == "pred" and text[leak.column - 1:].startswith("pred")
+    with pytest.raises(RuleSyntaxError):
+        check(expr, {"pred", "seq"}, functions=frozenset({"pred"}))
+
+
+@given(st.recursive(_VALUE, lambda inner: st.one_of(
+    st.tuples(inner, inner).map(lambda p: f"(concat {p[0]} {p[1]})"),
+    inner.map(lambda e: f"(filter pred {e})"),
+    inner.map(lambda e: f"(reverse {e})"),
+), max_leaves=6))
+def test_a_called_function_operand_is_accepted(text):
+    expr = parse(f"(filter pred {text})")
+    assert function_used_as_value(expr, {"pred"}) is None
+    check(expr, {"pred", "seq"}, functions=frozenset({"pred"}))
