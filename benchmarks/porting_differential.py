@@ -36,13 +36,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--programs", type=int, default=6000, help="programs made (those failing under the manual are dropped)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--budget", type=int, default=20_000, help="candidates one search may build")
+    parser.add_argument("--only", type=int, nargs="*", default=None,
+                        help="run only these of the worlds (0 is main, k the k-th generated), to split a run between processes")
     args = parser.parse_args(argv)
     start = time.process_time()
     cases = runnable(programs(args.seed, args.programs))
     print(f"{len(cases)} of {args.programs} programs run under the manual ({time.process_time() - start:.1f} s)", flush=True)
-    worlds = [load("main")]
-    for k in range(args.worlds):
-        worlds.append(draw_world(f"differential-{args.seed}-{k}", Knobs()).world)
+    chosen = range(args.worlds + 1) if args.only is None else [k for k in args.only if 0 <= k <= args.worlds]
+    worlds = [load("main") if k == 0 else draw_world(f"differential-{args.seed}-{k - 1}", Knobs()).world for k in chosen]
     total = Tally()
     for world in worlds:
         began = time.process_time()
