@@ -14,12 +14,14 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from aliencode import parse, run_source
 from aliencode import syntax as s
 from aliencode.world_schema import SCHEMA, load
 from alienworlds.porting import Bounds, PortError, Porter
-from alienworlds.porting.differential import TARGETED, differential, programs, runnable
+from alienworlds.porting.differential import TARGETED, differential, manual_output, programs, random_program, runnable
 from alienworlds.porting.samples import values, wide
 from alienworlds.porting.types import BOOL, FLOAT, INT, STR, infer, list_of
 from alienworlds.ruleset import parse_world, standard_world
@@ -150,3 +152,11 @@ def test_a_seeded_slice_of_the_differential_finds_no_disagreement():
         tally = differential(w, cases, porter(w))
         assert tally.tried == len(cases) and tally.ported > 0
         assert not tally.disagreements, tally.disagreements[0]
+
+
+@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 2**32))
+def test_random_programs_port_right_or_are_refused(seed):
+    source = random_program(random.Random(seed), 4)
+    assume(manual_output(source) is not None)
+    never_wrong(HOSTILE, source)
