@@ -30,6 +30,11 @@ from alienworlds.porting import Bounds, Porter
 from alienworlds.porting.differential import Tally, differential, programs, runnable
 
 
+def show(found: tuple[str, str, str, str, str]) -> None:
+    name, source, ported, want, got = found
+    print(f"--- {name}\n{source}--- ported\n{ported}--- manual prints\n{want}--- port prints\n{got}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--worlds", type=int, default=6, help="generated worlds besides main")
@@ -47,12 +52,19 @@ def main(argv: list[str] | None = None) -> int:
     total = Tally()
     for world in worlds:
         began = time.process_time()
-        tally = differential(world, cases, Porter(world, Bounds(budget=args.budget)))
+        shown: list[object] = []
+
+        def progress(tally: Tally, name: str = world.name, began: float = began, shown: list[object] = shown) -> None:
+            print(f"  {name} so far: tried {tally.tried}, ported {tally.ported}, refused {tally.refused}, "
+                  f"disagreements {len(tally.disagreements)} ({time.process_time() - began:.1f} s)", flush=True)
+            for found in tally.disagreements[len(shown):3]:
+                shown.append(found)
+                show(found)
+
+        tally = differential(world, cases, Porter(world, Bounds(budget=args.budget)), progress, every=100)
         total.add(tally)
         print(f"{world.name}: tried {tally.tried}, ported {tally.ported}, refused {tally.refused}, "
               f"disagreements {len(tally.disagreements)} ({time.process_time() - began:.1f} s)", flush=True)
-        for name, source, ported, want, got in tally.disagreements[:2]:
-            print(f"--- {name}\n{source}--- ported\n{ported}--- manual prints\n{want}--- port prints\n{got}", flush=True)
     print(f"total over {len(worlds)} worlds: tried {total.tried}, ported {total.ported}, refused {total.refused}, "
           f"disagreements {len(total.disagreements)} ({time.process_time() - start:.1f} s CPU)")
     return 1 if total.disagreements else 0

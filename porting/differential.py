@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Callable
 
 from alienworlds.ruleset import Limits, World, standard_world
 
@@ -279,12 +280,16 @@ def runnable(sources: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def differential(world: World, cases: list[tuple[str, str]], porter: Porter | None = None) -> Tally:
+def differential(world: World, cases: list[tuple[str, str]], porter: Porter | None = None,
+                 progress: Callable[[Tally], None] | None = None, every: int = 250) -> Tally:
     """Port every (source, manual output) case to `world` (standard keywords
-    in, the world's out) and compare what the port prints."""
+    in, the world's out) and compare what the port prints; `progress` is
+    told the tally after every `every` pairs and after each disagreement."""
     porter = porter or Porter(world)
     tally = Tally()
     for source, want in cases:
+        if progress is not None and tally.tried and tally.tried % every == 0:
+            progress(tally)
         tally.tried += 1
         try:
             ported = porter.port(source, examples=[], keywords={})
@@ -296,4 +301,6 @@ def differential(world: World, cases: list[tuple[str, str]], porter: Porter | No
         shown = got.text()
         if got.error is not None or shown != want:
             tally.disagreements.append((world.name, source, ported.source, want, shown))
+            if progress is not None:
+                progress(tally)
     return tally
