@@ -393,7 +393,9 @@ class Types:
         while self.parent.get(root, root) != root:
             root = self.parent[root]
         while holder != root:
-            holder, self.parent[holder] = self.parent.get(holder, holder), root
+            following = self.parent[holder]
+            self.parent[holder] = root
+            holder = following
         return root
 
     def _alias(self, a: tuple, others: Iterable[tuple]) -> None:
