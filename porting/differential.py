@@ -70,10 +70,6 @@ class ProgramMaker:
 
     # -- expressions -------------------------------------------------------
 
-    def scalar_literal(self) -> str:
-        pool = self.rng.choice((INTS, INTS, FLOATS, BOOLS, STRS))
-        return self.rng.choice(pool)
-
     def number(self, depth: int) -> str:
         r = self.rng.random()
         if depth <= 0 or r < 0.35:
