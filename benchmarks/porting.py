@@ -3,8 +3,11 @@
     python benchmarks/porting.py
 
 Ports every naive solution with one Porter (searches are shared between
-programs, as when a bank is built), then grades the ported programs. Times
-are CPU seconds of this process (wall time on a shared machine is noise).
+programs, as when a bank is built), with what the task shows of its inputs
+(its example call; or its example input bindings, computed under the
+manual's semantics; or nothing, for a closed whole program), then grades the
+ported programs. Times are CPU seconds of this process (wall time on a
+shared machine is noise).
 """
 
 from __future__ import annotations
@@ -12,9 +15,20 @@ from __future__ import annotations
 import time
 
 from aliencode.world_schema import load
-from alienworlds.porting import Porter
+from alienworlds.porting import Ported, Porter
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader
 from alienworlds.tasks.bank import load_bank
+
+
+def port_naive(porter: Porter, task) -> Ported:
+    """Port a task's naive solution with what the task shows of its inputs."""
+    if task.calls:
+        return porter.port(task.naive, [task.example] if task.example else [])
+    inputs = task.inputs or task.extra.get("inputs") or ()
+    if inputs:
+        shown = task.example_inputs or task.extra.get("example_inputs") or inputs[0]
+        return porter.port(task.naive, [f"SET {name} AS {expr}" for name, expr in shown.items()], callers="manual")
+    return porter.port(task.naive, [])
 
 
 def main() -> None:
@@ -24,7 +38,7 @@ def main() -> None:
     porter = Porter(world)
     tasks = [t for t in bank.tasks if t.naive]
     start = time.process_time()
-    ported = {t.id: porter.port(t.naive, [t.example] if t.example else []) for t in tasks}
+    ported = {t.id: port_naive(porter, t) for t in tasks}
     seconds = time.process_time() - start
     passed = sum(grader.grade(t.id, ported[t.id].source).passed for t in tasks)
     slowest = sorted(((p.seconds, tid) for tid, p in ported.items()), reverse=True)[:3]

@@ -43,7 +43,7 @@ from aliencode.sites import IN_PLACE, LAZY_OPERAND, SITES
 from .expectations import Expectation
 from .identities import identities
 from .literals import written_value
-from .samples import key, same, values
+from .samples import key, same, values, wide
 from .search import Bounds, Enumerator, Goal, check
 from .semantics import STANDARD, TOP_LEVEL, Ctx, WorldView, operands
 from .templates import Hole, Lit, Node, Op, hole_exprs, size, substitute, to_rule
@@ -99,14 +99,22 @@ class Compensator:
     # -- samples ---------------------------------------------------------------
 
     def _combos(self, types: tuple[Ty, ...]) -> list[tuple]:
-        """Every combination of sample values, or a deterministic random
-        choice of `confirm` of them when there are more."""
+        """Every combination of sample values (or, when there are more than
+        `confirm`, each sample value at least once and a deterministic
+        random choice of combinations), then `wide` random cases from a
+        wider range than the samples."""
         pools = [values(t) for t in types]
         total = math.prod(len(p) for p in pools)
         if total <= self.bounds.confirm:
-            return list(itertools.product(*pools))
-        rng = random.Random(total)
-        return [tuple(rng.choice(p) for p in pools) for _ in range(self.bounds.confirm)]
+            out = list(itertools.product(*pools))
+        else:
+            rng = random.Random(total)
+            longest = max(len(p) for p in pools)
+            out = [tuple(p[(i + k) % len(p)] for k, p in enumerate(pools)) for i in range(longest)]
+            out.extend(tuple(rng.choice(p) for p in pools) for _ in range(self.bounds.confirm - longest))
+        rng = random.Random(" ; ".join(t.describe() for t in types))
+        out.extend(tuple(wide(t, rng) for t in types) for _ in range(self.bounds.wide if types else 0))
+        return out
 
     def _goal(self, kind: str, op: str, types: tuple[Ty, ...], ctx: Ctx) -> tuple[Goal, Expectation]:
         """The goal of a site: what the manual's `op` does on samples of

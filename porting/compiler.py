@@ -35,7 +35,7 @@ from aliencode.unparse import unparse
 from aliencode.walk import node_count
 
 from .compensation import Compensator, Found, Memo
-from .samples import values
+from .samples import same, values
 from .search import Bounds
 from .semantics import FUNCTION, Ctx, WorldView, operands
 from .templates import NOWHERE, Hole, Lit, Node, Op, build, hole_order, literal_node, show
@@ -276,7 +276,7 @@ class _Job:
         kind = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}[type(e)]
         if node is None:
             raise PortError(f"no literal or expression gives {value!r} {ctx.describe()}", kind, ctx.scope, e.pos.line, e.pos.column)
-        if isinstance(node, Lit) and node.written == value and type(node.written) is type(value):
+        if isinstance(node, Lit) and same(node.written, value):
             return e
         self.note(e.pos, kind, ctx, Found(node, "literal", ""), [])
         if isinstance(node, Lit):

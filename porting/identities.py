@@ -28,7 +28,11 @@ def identities(op: str, n: int) -> list[Node]:
         }
         return table.get(op, [])
     if op in ("APEX", "NADIR"):
-        return [Op("PLUCK", (Op("ORDER", (Op("STRAND", tuple(h)),)), Lit(-1 if op == "APEX" else 0, None)))]
+        # The manual gives the first of equal extremes (NO before 0). Sorting
+        # keeps equal values in order, so the first smallest leads the sorted
+        # values, and the first largest ends them once the values are reversed.
+        order = tuple(h[::-1]) if op == "APEX" else tuple(h)
+        return [Op("PLUCK", (Op("ORDER", (Op("STRAND", order),)), Lit(-1 if op == "APEX" else 0, None)))]
     if n != 2:
         return []
     a, b = h

@@ -42,7 +42,8 @@ class Bounds:
 
     max_size: int = 5  # operations, holes and constants in one template
     sample: int = 16  # cases the enumeration evaluates
-    confirm: int = 3000  # cases a found template is checked on
+    confirm: int = 3000  # cases of sample values a found template is checked on
+    wide: int = 300  # random cases from a wider range it is checked on too
     rounds: int = 6  # counterexample-guided restarts
     budget: int = 400_000  # candidate templates built in one search (all its rounds), at most
 

@@ -12,6 +12,17 @@ value assigned to them (to a fixpoint); a function's parameters take the
 union of the arguments at its known call sites when the program is *closed*
 (every caller is in view: the program itself and the given example calls),
 and any value otherwise. Element types are followed a few levels deep.
+
+Lists are shared and changed in place, so a list's element type is not the
+union of what its own name was given: `SET ys AS xs` then `ANNEX(ys, "a")`
+changes `xs` too. Names, parameters, function results and "the lists held
+inside other lists" are holders; every way a list can pass from one to
+another (assignment, a call's arguments and result, storing a list in a
+list) merges their alias classes, and whatever ANNEX or IMPRINT stores
+through any member widens the element type of every member. Lists held in
+other lists (an element, a loop variable, a list from unseen code) form one
+class, `HEAP`; what is stored there widens lists at every depth. The
+analysis is flow-insensitive: a change anywhere counts everywhere.
 """
 
 from __future__ import annotations
@@ -24,6 +35,7 @@ from aliencode import syntax as s
 SCALARS = ("int", "float", "bool", "str", "none", "func")
 NUMBERS = frozenset({"int", "float", "bool"})
 MAX_DEPTH = 3
+MAX_ROUNDS = 100  # fixpoint rounds; an analysis that has not settled by then says "any value"
 
 
 @dataclass(frozen=True)
@@ -235,8 +247,34 @@ def operation_type(op: str, args: list[Ty], outside: bool = False) -> Ty:
     return TOP
 
 
-# Operations that give (lists of) elements of their sequence arguments.
-ELEMENT_READERS = frozenset({"PLUCK", "EXPEL", "NADIR", "APEX", "ORDER", "GATHER", "STRAIN", "INDEX", "PAIR", "CARVE"})
+# Operations whose result may be a list the program already holds (an
+# element of a sequence); every other operation gives a new list or none.
+ELEMENT_GIVERS = frozenset({"PLUCK", "EXPEL", "NADIR", "APEX"})
+# Operations that store their arguments (by position) inside a sequence.
+STORES = {"STRAND": None, "KNOT": None, "ANNEX": (1,), "IMPRINT": (2,)}
+
+HEAP = ("heap",)  # the holder of every list reached other than by a name of the program
+
+
+def widened(t: Ty, extra: Ty) -> Ty:
+    """`t` with `extra` added to the elements of its lists (not nested)."""
+    if t.top or t.lists is None or extra.empty:
+        return t
+    return Ty(t.scalars, _cap(t.lists | extra), t.tuples, t.top, t.made)
+
+
+def heapified(t: Ty, extra: Ty, outer: bool = True) -> Ty:
+    """`t` with `extra` added to every list it may hold at any depth (and to
+    `t` itself when `outer`): what was stored into some list held inside
+    another may be in any of them."""
+    if t.top or extra.empty:
+        return t
+    inner = [None if c is None else _cap(heapified(c, extra)) for c in (t.lists, t.tuples, t.made)]
+    lists = inner[0]
+    if lists is not None and outer:
+        lists = _cap(lists | extra)
+    return Ty(t.scalars, lists, inner[1], t.top, inner[2])
+
 
 # -- inference over a program -------------------------------------------------
 
@@ -287,7 +325,8 @@ class Types:
         self.returns: dict[int, Ty] = {}
         self.crafts: dict[str, list[s.Craft]] = {}
         self.escaping: set[str] = set()
-        self.spill = BOTTOM  # what ANNEX/IMPRINT put into lists reached other than by name
+        self.parent: dict[tuple, tuple] = {}  # alias classes of holders (union-find)
+        self.stored: dict[tuple, Ty] = {}  # class root -> what was stored into its lists in place
         self.expr_types: dict[int, Ty] = {}
         self.scope_of_craft: dict[int, _Scope] = {}
         self.top = _Scope(None)
@@ -297,12 +336,14 @@ class Types:
         self.top.names = _assigned(tuple(bodies))
         self._collect(tuple(bodies))
         self._keep: list[object] = list(programs)  # expression ids stay valid while we live
-        for _ in range(100):
+        self.converged = False
+        for _ in range(MAX_ROUNDS):
             self.changed = False
             for st in bodies:
                 self.outside = id(st) in self.outside_stmts
                 self._stmt(st, [self.top])
             if not self.changed:
+                self.converged = True
                 break
 
     # structure ----------------------------------------------------------------
@@ -338,9 +379,63 @@ class Types:
     def _param_type(self, craft: s.Craft, index: int) -> Ty:
         if craft.name in self.given:
             return self.given[craft.name][index]
-        if not self.closed or craft.name in self.escaping:
+        if self._called_from_outside(craft):
             return TOP
         return self.vars.get((id(craft), f"#{index}"), BOTTOM)
+
+    def _called_from_outside(self, craft: s.Craft) -> bool:
+        return craft.name in self.given or not self.closed or craft.name in self.escaping
+
+    # aliasing -----------------------------------------------------------------
+
+    def _find(self, holder: tuple) -> tuple:
+        root = holder
+        while self.parent.get(root, root) != root:
+            root = self.parent[root]
+        while holder != root:
+            following = self.parent[holder]
+            self.parent[holder] = root
+            holder = following
+        return root
+
+    def _alias(self, a: tuple, others: Iterable[tuple]) -> None:
+        """The lists of `a` and of each of `others` may be the same lists."""
+        for b in others:
+            ra, rb = self._find(a), self._find(b)
+            if ra == rb:
+                continue
+            self.parent[rb] = ra
+            merged = self.stored.get(ra, BOTTOM) | self.stored.pop(rb, BOTTOM)
+            self.stored[ra] = merged
+            self.changed = True
+
+    def _store(self, holders: Iterable[tuple], t: Ty) -> None:
+        for h in holders:
+            root = self._find(h)
+            old = self.stored.get(root, BOTTOM)
+            if (old | t) != old:
+                self.stored[root] = old | t
+                self.changed = True
+
+    def _holders(self, e: s.Expr, scopes: list[_Scope]) -> set[tuple]:
+        """The holders whose lists `e` may give (none: a new list, or no list)."""
+        if isinstance(e, s.Name):
+            key = self._key(e.id, scopes)
+            if key[0] == id(self.top) and e.id not in self.top.names:
+                return {HEAP}
+            return {key}
+        if isinstance(e, s.OpCall):
+            if e.op in ("BOND", "RIFT"):
+                return set().union(*(self._holders(a, scopes) for a in e.args))
+            return {HEAP} if e.op in ELEMENT_GIVERS else set()
+        if isinstance(e, s.Call):
+            crafts = self.crafts.get(e.func.id, []) if isinstance(e.func, s.Name) else []
+            known = [c for c in crafts if len(c.params) == len(e.args)]
+            return {("returns", id(c)) for c in known} if known else {HEAP}
+        return set()
+
+    def _heap_stored(self) -> Ty:
+        return self.stored.get(self._find(HEAP), BOTTOM)
 
     # statements ---------------------------------------------------------------
 
@@ -348,11 +443,13 @@ class Types:
         if isinstance(st, s.Set):
             values = [self.expr(v, scopes) for v in st.values]
             if len(st.targets) == len(values):
-                for name, t in zip(st.targets, values):
+                for name, t, v in zip(st.targets, values, st.values):
                     self._update(self._key(name, scopes), t)
+                    self._alias(self._key(name, scopes), self._holders(v, scopes))
             else:
                 for name in st.targets:
                     self._update(self._key(name, scopes), values[0].element())
+                    self._alias(self._key(name, scopes), [HEAP])
         elif isinstance(st, s.ExprStmt):
             self.expr(st.expr, scopes)
         elif isinstance(st, s.If):
@@ -376,6 +473,10 @@ class Types:
             scope = self.scope_of_craft[id(st)]
             for k, p in enumerate(st.params):
                 self._update((id(scope), p), self._param_type(st, k))
+                if self._called_from_outside(st):
+                    self._alias((id(scope), p), [HEAP])
+            if self._called_from_outside(st):
+                self._alias(("returns", id(st)), [HEAP])
             inner_scopes = [*scopes, scope]
             for inner in st.body:
                 self._stmt(inner, inner_scopes)
@@ -385,6 +486,8 @@ class Types:
             craft = next((sc.craft for sc in reversed(scopes) if sc.craft is not None), None)
             if craft is not None:
                 self._returns(craft, self.expr(st.value, scopes) if st.value is not None else NONE)
+                if st.value is not None:
+                    self._alias(("returns", id(craft)), self._holders(st.value, scopes))
 
     def _returns(self, craft: s.Craft, t: Ty) -> None:
         old = self.returns.get(id(craft), BOTTOM)
@@ -394,9 +497,9 @@ class Types:
 
     def _bind_loop(self, st: s.Sweep, walked: Ty, scopes: list[_Scope]) -> None:
         element = walked.element()
-        if not self.spill.empty and (walked.top or walked.lists is not None):
-            element = element | self.spill
         keys = [self._key(n, scopes) for n in st.names]
+        for key in keys:
+            self._alias(key, [HEAP])
         if len(keys) == 1:
             self._update(keys[0], element)
             return
@@ -418,6 +521,11 @@ class Types:
 
     def expr(self, e: s.Expr, scopes: list[_Scope]) -> Ty:
         t = self._expr(e, scopes)
+        heap = self._heap_stored()
+        holders = self._holders(e, scopes)
+        for h in holders:
+            t = widened(t, self.stored.get(self._find(h), BOTTOM))
+        t = heapified(t, heap, outer=any(self._find(h) == self._find(HEAP) for h in holders))
         old = self.expr_types.get(id(e), BOTTOM)
         self.expr_types[id(e)] = old | t
         return old | t
@@ -440,34 +548,37 @@ class Types:
             return self.vars.get(key, BOTTOM)
         if isinstance(e, s.OpCall):
             args = [self.expr(a, scopes) for a in e.args]
+            if e.op in STORES:
+                positions = STORES[e.op] or range(len(e.args))
+                for k in positions:
+                    if k < len(e.args):
+                        self._alias(HEAP, self._holders(e.args[k], scopes))
             if e.op in ("ANNEX", "IMPRINT") and len(e.args) in (2, 3):
-                stored = args[-1]
-                if isinstance(e.args[0], s.Name):
-                    self._update(self._key(e.args[0].id, scopes), list_of(stored))
-                elif (self.spill | stored) != self.spill:
-                    # A list reached through an expression changes: any list's
-                    # elements may now be this (over-approximated).
-                    self.spill = self.spill | stored
-                    self.changed = True
-            result = operation_type(e.op, args, self.outside and self.world_callers)
-            if e.op in ELEMENT_READERS and not self.spill.empty and any(a.top or a.lists is not None for a in args):
-                result = result | self.spill
-            return result
+                # The list changes in place: every list it may be sees the value.
+                self._store(self._holders(e.args[0], scopes), args[-1])
+            return operation_type(e.op, args, self.outside and self.world_callers)
         if isinstance(e, s.Call):
             args = [self.expr(a, scopes) for a in e.args]
             if isinstance(e.func, s.Name) and e.func.id in self.crafts:
                 out = BOTTOM
                 for craft in self.crafts[e.func.id]:
                     if len(craft.params) == len(args):
-                        for k, t in enumerate(args):
+                        scope = self.scope_of_craft[id(craft)]
+                        for k, (t, a) in enumerate(zip(args, e.args)):
                             self._update((id(craft), f"#{k}"), t)
+                            self._alias((id(scope), craft.params[k]), self._holders(a, scopes))
                         out = out | self.returns.get(id(craft), BOTTOM)
                 return out
             self.expr(e.func, scopes)
+            for a in e.args:
+                # unknown code may keep, change or give back any list it is passed
+                self._alias(HEAP, self._holders(a, scopes))
             return TOP
         return TOP
 
     def of(self, e: s.Expr) -> Ty:
+        if not self.converged:
+            return TOP
         return self.expr_types.get(id(e), TOP)
 
 

@@ -1,0 +1,302 @@
+"""Differential testing of the porting compiler.
+
+A pair is a program written in the manual's semantics and a world. The
+porter either refuses the pair (a PortError) or prints a program; that
+program, run in the world, must print exactly what the original prints under
+the manual. Programs come from two sources:
+
+* `random_program`: random statements over a small typed vocabulary (every
+  operation, aliasing, in-place changes, loops, CRAFTs), with values drawn
+  from the boundary cases (negatives, zero, -0.0, 1 / 1.0 / YES, empty and
+  long lists);
+* `TARGETED`: shapes that broke earlier porters (a list changed through
+  another name, a parameter or an element; maxima with ties; -0.0; values
+  beyond small samples), instantiated with random boundary values.
+
+Only programs that run to the end under the manual count (the porter
+promises nothing for a failing input). A ported program that fails, runs out
+of steps or prints something else is a disagreement.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable
+
+from alienworlds.ruleset import Limits, World, standard_world
+
+from aliencode import run_source
+
+from .compiler import PortError, Porter
+
+INTS = ("0", "1", "2", "3", "-1", "-2", "-5", "7", "27", "-28", "100")
+FLOATS = ("0.0", "-0.0", "1.0", "-1.5", "2.5", "0.5")
+BOOLS = ("YES", "NO")
+STRS = ('""', '"a"', '"ab"', '"B a"', '"zz"', '"1"')
+LIMITS = Limits(max_steps=200_000)
+PORT_LIMITS = Limits(max_steps=2_000_000)  # room for helpers and compensations
+
+
+@dataclass
+class Tally:
+    """What a differential run saw."""
+
+    tried: int = 0  # pairs whose program runs to the end under the manual
+    ported: int = 0
+    refused: int = 0
+    disagreements: list[tuple[str, str, str, str, str]] = field(default_factory=list)  # world, program, port, want, got
+
+    def add(self, other: "Tally") -> None:
+        self.tried += other.tried
+        self.ported += other.ported
+        self.refused += other.refused
+        self.disagreements.extend(other.disagreements)
+
+
+class ProgramMaker:
+    """Random manual-semantics programs from one seeded source."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.lists: list[str] = []
+        self.scalars: list[str] = []
+        self.crafts: list[tuple[str, int]] = []
+        self.names = 0
+
+    def fresh(self, stem: str) -> str:
+        self.names += 1
+        return f"{stem}{self.names}"
+
+    # -- expressions -------------------------------------------------------
+
+    def number(self, depth: int) -> str:
+        r = self.rng.random()
+        if depth <= 0 or r < 0.35:
+            return self.rng.choice(INTS + FLOATS + BOOLS) if r < 0.2 or not self.scalars else self.rng.choice(self.scalars)
+        op = self.rng.choice(("SHATTER", "WEAVE", "PARE", "HALVE", "RESIDUE", "FRACTURE", "GAUGE", "PLUCK", "APEX",
+                              "NADIR", "EXPEL", "BOND", "RIFT", "COIL"))
+        if op == "GAUGE":
+            return f"GAUGE({self.sequence(depth - 1)})"
+        if op == "PLUCK":
+            return f"PLUCK({self.sequence(depth - 1)}, {self.rng.choice(('0', '1', '-1', '2'))})"
+        if op in ("APEX", "NADIR"):
+            if self.rng.random() < 0.5:
+                return f"{op}({self.listy(depth - 1)})"
+            return f"{op}({', '.join(self.number(depth - 1) for _ in range(self.rng.randint(1, 3)))})"
+        if op == "EXPEL":
+            return f"EXPEL({self.listy(depth - 1)})"
+        if op == "COIL":
+            return f"COIL({self.number(depth - 1)}, {self.rng.choice(('0', '1', '2', '-1'))})"
+        return f"{op}({self.number(depth - 1)}, {self.number(depth - 1)})"
+
+    def boolean(self, depth: int) -> str:
+        if depth <= 0:
+            return self.rng.choice(BOOLS)
+        op = self.rng.choice(("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH", "NEGATE", "SOME_OF", "EVERY_OF",
+                              "BOND", "RIFT"))
+        if op == "NEGATE":
+            return f"NEGATE({self.value(depth - 1)})"
+        if op in ("SOME_OF", "EVERY_OF"):
+            return f"{op}({self.sequence(depth - 1)})"
+        if op in ("BOND", "RIFT"):
+            return f"{op}({self.value(depth - 1)}, {self.value(depth - 1)})"
+        pick = self.rng.choice((self.number, self.text, self.value))
+        return f"{op}({pick(depth - 1)}, {pick(depth - 1)})"
+
+    def text(self, depth: int) -> str:
+        if depth <= 0 or self.rng.random() < 0.3:
+            return self.rng.choice(STRS)
+        op = self.rng.choice(("SHATTER", "PARE", "FUSE", "PLUCK", "CARVE"))
+        if op == "SHATTER":
+            return f"SHATTER({self.text(depth - 1)}, {self.text(depth - 1)})"
+        if op == "PARE":
+            return f"PARE({self.text(depth - 1)}, {self.rng.choice(('0', '1', '2', '-1'))})"
+        if op == "FUSE":
+            return f"FUSE({', '.join(self.value(depth - 1) for _ in range(self.rng.randint(0, 3)))})"
+        if op == "PLUCK":
+            return f"PLUCK({self.text(depth - 1)}, {self.rng.choice(('0', '-1'))})"
+        return f"CARVE({self.text(depth - 1)}, {self.rng.choice(('0', '1', '-1'))})"
+
+    def listy(self, depth: int) -> str:
+        r = self.rng.random()
+        if self.lists and r < 0.4:
+            return self.rng.choice(self.lists)
+        if depth <= 0 or r < 0.6:
+            n = self.rng.choice((0, 1, 2, 2, 3, 5))
+            pool = self.rng.choice((INTS, INTS + FLOATS + BOOLS, STRS, FLOATS))
+            return f"STRAND({', '.join(self.rng.choice(pool) for _ in range(n))})"
+        op = self.rng.choice(("ORDER", "GATHER", "CARVE", "EXTENT", "SHATTER", "PARE", "INDEX", "PAIR", "STRAND",
+                              "STRAIN"))
+        if op in ("ORDER", "GATHER"):
+            return f"{op}({self.sequence(depth - 1)})"
+        if op == "CARVE":
+            return f"CARVE({self.listy(depth - 1)}, {self.rng.choice(('0', '1', '-1'))}, {self.rng.choice(('2', '-1', '5'))})"
+        if op == "EXTENT":
+            return f"EXTENT({self.rng.choice(('0', '3', '-2'))}, {self.rng.choice(('4', '1', '-1'))})" if self.rng.random() < 0.5 \
+                else f"EXTENT({self.rng.choice(('0', '3', '30'))})"
+        if op == "SHATTER":
+            return f"SHATTER({self.listy(depth - 1)}, {self.listy(depth - 1)})"
+        if op == "PARE":
+            return f"PARE({self.listy(depth - 1)}, {self.rng.choice(('0', '2', '9'))})"
+        if op == "INDEX":
+            return f"INDEX({self.sequence(depth - 1)})"
+        if op == "PAIR":
+            return f"PAIR({self.sequence(depth - 1)}, {self.sequence(depth - 1)})"
+        if op == "STRAIN" and self.crafts:
+            name = self.rng.choice([c for c, n in self.crafts if n == 1] or [None])
+            if name:
+                return f"STRAIN({name}, {self.listy(depth - 1)})"
+        return f"STRAND({', '.join(self.value(depth - 1) for _ in range(self.rng.randint(0, 3)))})"
+
+    def sequence(self, depth: int) -> str:
+        return self.listy(depth) if self.rng.random() < 0.7 else self.text(depth)
+
+    def value(self, depth: int) -> str:
+        r = self.rng.random()
+        if r < 0.35:
+            return self.number(depth)
+        if r < 0.5:
+            return self.boolean(depth)
+        if r < 0.65:
+            return self.text(depth)
+        if r < 0.8 and self.crafts:
+            name, n = self.rng.choice(self.crafts)
+            return f"{name}({', '.join(self.value(depth - 1) for _ in range(n))})"
+        return self.listy(depth)
+
+    # -- statements --------------------------------------------------------
+
+    def statement(self, indent: str, depth: int, in_craft: bool) -> list[str]:
+        r = self.rng.random()
+        if r < 0.2:
+            name = self.fresh("v")
+            line = f"{indent}SET {name} AS {self.value(2)}"
+            self.scalars.append(name)
+            return [line]
+        if r < 0.35:
+            name = self.fresh("xs")
+            source = self.rng.choice(self.lists) if self.lists and self.rng.random() < 0.5 else self.listy(2)
+            self.lists.append(name)
+            return [f"{indent}SET {name} AS {source}"]
+        if r < 0.5 and self.lists:
+            target = self.rng.choice(self.lists)
+            if self.rng.random() < 0.3:
+                target = f"PLUCK(STRAND({target}), 0)"
+            if self.rng.random() < 0.5:
+                return [f"{indent}ANNEX({target}, {self.value(1)})"]
+            return [f"{indent}IMPRINT({target}, {self.rng.choice(('0', '-1', '1'))}, {self.value(1)})"]
+        if r < 0.7:
+            return [f"{indent}EMIT({', '.join(self.value(2) for _ in range(self.rng.randint(1, 3)))})"]
+        if r < 0.8 and depth > 0:
+            name = self.fresh("x")
+            body = [f"{indent}SWEEP {name} IN {self.sequence(1)}:"]
+            self.scalars.append(name)
+            for _ in range(self.rng.randint(1, 2)):
+                body.extend(self.statement(indent + "    ", depth - 1, in_craft))
+            return body
+        if r < 0.88 and depth > 0:
+            body = [f"{indent}UPON {self.boolean(2)}:"]
+            body.extend(self.statement(indent + "    ", depth - 1, in_craft))
+            body.append(f"{indent}DEFAULT:")
+            body.extend(self.statement(indent + "    ", depth - 1, in_craft))
+            return body
+        if not in_craft and depth > 0 and r < 0.95:
+            return self.craft(indent, depth)
+        return [f"{indent}EMIT({self.value(2)})"]
+
+    def craft(self, indent: str, depth: int) -> list[str]:
+        name = self.fresh("f")
+        n = self.rng.randint(1, 2)
+        params = [self.fresh("p") for _ in range(n)]
+        saved = (list(self.lists), list(self.scalars))
+        self.lists.extend(params[:1])
+        self.scalars.extend(params[1:])
+        lines = [f"{indent}CRAFT {name}({', '.join(params)}):"]
+        for _ in range(self.rng.randint(1, 3)):
+            lines.extend(self.statement(indent + "    ", depth - 1, True))
+        lines.append(f"{indent}    DELIVER {self.value(2)}")
+        self.lists, self.scalars = saved
+        self.crafts.append((name, n))
+        lines.append(f"{indent}EMIT({name}({', '.join(self.value(1) for _ in range(n))}))")
+        return lines
+
+
+def random_program(rng: random.Random, statements: int = 6) -> str:
+    maker = ProgramMaker(rng)
+    lines: list[str] = []
+    for _ in range(statements):
+        lines.extend(maker.statement("", 2, False))
+    return "\n".join(lines) + "\n"
+
+
+# Shapes that broke earlier porters; {a}, {b}, {c} are boundary values, {s} a string.
+TARGETED = (
+    "SET xs AS STRAND({a}, {b})\nSET ys AS xs\nANNEX(ys, {s})\nEMIT(PLUCK(xs, 2), SHATTER(PLUCK(xs, 2), PLUCK(xs, 2)))\n",
+    "SET xs AS STRAND({a}, {b})\nCRAFT f(p):\n    ANNEX(p, {s})\n    DELIVER 0\nEMIT(f(xs))\nEMIT(SHATTER(PLUCK(xs, -1), PLUCK(xs, -1)))\n",
+    "SET xs AS STRAND({a})\nSET m AS STRAND(xs)\nANNEX(PLUCK(m, 0), {s})\nEMIT(FUSE(PLUCK(xs, -1), PLUCK(xs, 0)))\n",
+    "SET xs AS STRAND({a})\nCRAFT g():\n    DELIVER xs\nSET ys AS g()\nIMPRINT(ys, 0, {s})\nEMIT(SHATTER(PLUCK(xs, 0), PLUCK(xs, 0)))\n",
+    "EMIT(SOME_OF(STRAND({a})), EVERY_OF(STRAND({a}, {b})), SOME_OF(STRAND()))\n",
+    "EMIT(APEX(STRAND({a}, {b}, {c})), NADIR(STRAND({a}, {b}, {c})))\nEMIT(APEX({a}, {b}), NADIR({b}, {a}))\n",
+    "EMIT(APEX(STRAND(NO, 0)), APEX(STRAND(1, 1.0, YES)), NADIR(STRAND(0.0, -0.0, NO)), APEX(STRAND(-0.0, 0.0)))\n",
+    "EMIT({a}, {b}, {c}, -0.0)\nEMIT(WEAVE({a}, {b}), PARE({a}, {c}), SHATTER({c}, {b}))\n",
+    "SET xs AS STRAND({a}, {b}, {c})\nEMIT(ORDER(xs), PLUCK(xs, 0), CARVE(xs, 1), GAUGE(xs), INDEX(xs))\n",
+    "SET t AS 0\nSWEEP x IN STRAND({a}, {b}, {c}):\n    SET t AS SHATTER(t, x)\nEMIT(t, OVER(t, {a}), UNDER({b}, {c}))\n",
+    "CRAFT f(xs):\n    ANNEX(xs, {a})\n    DELIVER xs\nSET ys AS STRAND({b})\nSET zs AS f(ys)\nANNEX(zs, {s})\nEMIT(ys, PLUCK(ys, -1))\n",
+    "SET xs AS EXTENT(30)\nIMPRINT(xs, -1, {a})\nEMIT(APEX(xs), NADIR(xs), SOME_OF(xs), EVERY_OF(xs), EXPEL(xs), GAUGE(xs))\n",
+)
+BOUNDARY = ("0", "1", "-1", "-5", "0.0", "-0.0", "1.0", "YES", "NO", "2", "27", "-28", "2.5")
+
+
+def targeted_program(rng: random.Random) -> str:
+    shape = rng.choice(TARGETED)
+    return shape.format(a=rng.choice(BOUNDARY), b=rng.choice(BOUNDARY), c=rng.choice(BOUNDARY), s=rng.choice(STRS))
+
+
+def programs(seed: int, count: int) -> list[str]:
+    """`count` programs, a quarter targeted, from `seed`."""
+    rng = random.Random(seed)
+    return [targeted_program(rng) if k % 4 == 0 else random_program(rng, rng.randint(2, 8)) for k in range(count)]
+
+
+def manual_output(source: str) -> str | None:
+    """What `source` prints under the manual, or None when it fails there."""
+    result = run_source(source, standard_world("aliencode"), LIMITS)
+    return None if result.error is not None else result.text()
+
+
+def runnable(sources: list[str]) -> list[tuple[str, str]]:
+    """(source, what it prints under the manual) for the sources that run to
+    the end there."""
+    out = []
+    for source in sources:
+        want = manual_output(source)
+        if want is not None:
+            out.append((source, want))
+    return out
+
+
+def differential(world: World, cases: list[tuple[str, str]], porter: Porter | None = None,
+                 progress: Callable[[Tally], None] | None = None, every: int = 250) -> Tally:
+    """Port every (source, manual output) case to `world` (standard keywords
+    in, the world's out) and compare what the port prints; `progress` is
+    told the tally after every `every` pairs and after each disagreement."""
+    porter = porter or Porter(world)
+    tally = Tally()
+    for source, want in cases:
+        if progress is not None and tally.tried and tally.tried % every == 0:
+            progress(tally)
+        tally.tried += 1
+        try:
+            ported = porter.port(source, examples=[], keywords={})
+        except PortError:
+            tally.refused += 1
+            continue
+        tally.ported += 1
+        got = run_source(ported.source, world, PORT_LIMITS)
+        shown = got.text()
+        if got.error is not None or shown != want:
+            tally.disagreements.append((world.name, source, ported.source, want, shown))
+            if progress is not None:
+                progress(tally)
+    return tally
