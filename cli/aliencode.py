@@ -37,6 +37,11 @@ def read_source(path: str) -> str:
     raise AssertionError("unreachable")
 
 
+# Ten times the default: a run this long still ends on its step count, well
+# before the wall-clock backstop, so its verdict does not depend on the machine.
+MOST_STEPS = 10 * Limits().max_steps
+
+
 def fail(message: str) -> None:
     click.echo(f"aliencode: {message}", err=True)
     sys.exit(EXIT_BAD_INPUT)
@@ -64,7 +69,8 @@ def main() -> None:
 @click.argument("file", default="-", metavar="[FILE|-]")
 @click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
 @click.option("--json", "as_json", is_flag=True, help='Print {"output", "error", "steps", "units"} as JSON.')
-@click.option("--max-steps", type=click.IntRange(min=1), metavar="N", help=f"Step budget (default {Limits().max_steps:,}).")
+@click.option("--max-steps", type=click.IntRange(1, MOST_STEPS), metavar="N",
+              help=f"Step budget (default {Limits().max_steps:,}; at most {MOST_STEPS:,}).")
 def run(file: str, world_spec: str | None, as_json: bool, max_steps: int | None) -> None:
     """Run an AlienCode program from FILE (or standard input).
 

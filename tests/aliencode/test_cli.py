@@ -55,6 +55,9 @@ def test_max_steps():
     ok = invoke("run", "--max-steps", "50000", stdin=loop)
     assert ok.exit_code == 0 and ok.output == "5000\n"
     assert invoke("run", "--max-steps", "0", stdin=loop).exit_code == 2
+    assert invoke("run", "--max-steps", "20000000", stdin="EMIT(1)").exit_code == 0
+    too_many = invoke("run", "--max-steps", "20000001", stdin=loop)
+    assert too_many.exit_code == 2 and "20000001 is not in the range 1<=x<=20000000" in too_many.output
 
 
 def test_version_and_help():
