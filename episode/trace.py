@@ -22,6 +22,11 @@ import time
 from pathlib import Path
 
 TRACE_NAME = "trace.jsonl"
+# The largest trace read back: an episode of hundreds of tasks with long model
+# replies writes tens of megabytes, and a file past this bound is refused
+# before it is read, so no trace given to --from, --probes-from, --resume or
+# `report` can take the reader's memory.
+MAX_TRACE_BYTES = 256 * 2**20
 
 
 class TraceError(Exception):
@@ -38,9 +43,16 @@ def read_trace(path: str | Path) -> list[dict]:
     path = Path(path)
     if path.is_dir():
         path = path / TRACE_NAME
-    data = path.read_bytes()
-    events, _ = _parse(data, path)
+    events, _ = _parse(_read(path), path)
     return events
+
+
+def _read(path: Path) -> bytes:
+    """The trace's bytes, refused unread past MAX_TRACE_BYTES."""
+    size = path.stat().st_size
+    if size > MAX_TRACE_BYTES:
+        raise TraceError(f"{path}: {size:,} bytes, more than a trace may hold ({MAX_TRACE_BYTES:,})")
+    return path.read_bytes()
 
 
 def _parse(data: bytes, path: Path) -> tuple[list[dict], int]:
@@ -58,7 +70,7 @@ def _parse(data: bytes, path: Path) -> tuple[list[dict], int]:
             continue
         try:
             event = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
             if number == len(lines) - 2:  # the final complete line is damaged: treat as torn
                 break
             raise TraceError(f"{path}: line {number + 1} is not a JSON event") from None
@@ -90,7 +102,7 @@ class Trace:
         if self.path.exists() and self.path.stat().st_size > 0:
             if not resume:
                 raise TraceError(f"{self.path} already exists: continue it with --resume, or choose another --out")
-            data = self.path.read_bytes()
+            data = _read(self.path)
             self.events, good = _parse(data, self.path)
             if good < len(data):
                 with open(self.path, "r+b") as fh:
