@@ -15,14 +15,27 @@ from inspect_ai import Epochs, Task, task
 from inspect_ai.dataset import Sample
 
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
+from alienworlds.sweep import limits
 
 from .environments import environment_for
 from .scorers import best_at_n, milestones
 from .solver import protocol
 
 
+def _within(name: str, value: object, low: int, high: int) -> None:
+    """A -T parameter in the range `aliencode episode` and sweep files allow,
+    checked before any work (Inspect passes -T values as given)."""
+    if type(value) is not int or not low <= value <= high:
+        raise ValueError(f"-T {name}={value!r} is not an integer from {low} to {high}")
+
+
 def protocol_task(language: str, world: str | None, condition: str, passes: int, seed: int, bank: str | None,
                   trajectories: int, out: str | None, probes_from: str | None, fixed_calls: int, concurrency: int) -> Task:
+    _within("passes", passes, *limits.PASSES)
+    _within("trajectories", trajectories, *limits.TRAJECTORIES)
+    _within("seed", seed, limits.SEED[0], limits.SEED[1] - trajectories + 1)
+    _within("fixed_calls", fixed_calls, 1, CALLS_PER_ROUND)
+    _within("concurrency", concurrency, *limits.COUNTS["concurrency"])
     if condition not in CONDITIONS:
         raise ValueError(f"unknown condition {condition!r}; one of {', '.join(CONDITIONS)}")
     if condition == "hindsight" and not probes_from:

@@ -162,3 +162,14 @@ def test_with_out_the_traces_are_kept_and_a_rerun_resumes_them(tmp_path):
     assert not [e for e in again.samples[0].events if e.event == "model"]
     assert [m.text for m in again.samples[0].messages] == [m.text for m in first.samples[0].messages] != []
     assert again.samples[0].scores["milestones"].value == first.samples[0].scores["milestones"].value
+
+
+@pytest.mark.parametrize("name, value", [("passes", 0), ("passes", 101), ("trajectories", 0), ("trajectories", 10**8),
+                                         ("seed", 2**53), ("fixed_calls", 0), ("concurrency", 257), ("passes", "3"),
+                                         ("passes", 2.5), ("trajectories", True)])
+def test_task_parameters_are_bounded_before_any_work(name, value, monkeypatch):
+    from alienworlds.inspect_eval import tasks
+
+    monkeypatch.setattr(tasks, "environment_for", lambda *a: pytest.fail("the world was loaded before the check"))
+    with pytest.raises(ValueError, match=f"-T {name}="):
+        tasks.aliencode(**{name: value})
