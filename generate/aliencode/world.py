@@ -17,7 +17,12 @@ one); a draw is rejected when its rule
   place, and the ported probes must print what the manual says.
 
 The keystone pair comes first: one rule for PLUCK and one for CARVE, with
-no scope, so that indexing and slicing rules reach most tasks. Then the
+no scope, so that indexing and slicing rules reach most tasks. Then
+RESISTANT rules of the calibration-resistant family (changes a run-time
+test cannot see: STRAND inside CRAFT bodies, SWEEP on strings, ...), so
+that every world has some a knowledge-free calibrator stumbles on; the
+first is STRAND built backwards in CRAFT bodies whenever the scoped knob
+leaves room for it (the templates that deliver lists lean on it). Then the
 other altered rules (`scoped` of them limited to top level, CRAFT bodies
 or loops), then red herrings (IDENTITY rules in a narrower scope placed
 before an altered rule of the same site, so that the site keeps the
@@ -49,11 +54,12 @@ from .library import support
 from .probes import check_site
 from .writer import world_toml
 
-VERSION = "4"
+VERSION = "5"
 MAX_DRAWS = 400  # draws for one world before giving up
 SCOPES = ("function", "loop", "top")
 PLACE_WORDS = {"function": "in functions", "loop": "in loops", "top": "at top level"}
 BOUNDS = Bounds(max_size=5, budget=60_000)
+RESISTANT = 2  # altered rules from the calibration-resistant family, right after the keystone pair
 MIN_SUPPORT = 3  # templates that use a rule's site in its scope, at least: else no bank task could list the rule
 
 
@@ -221,6 +227,15 @@ class Drawer:
                     pass
         altered = lambda: [e for e in self.entries if not e.red_herring]  # noqa: E731
         scoped_left = knobs.scoped - sum(e.scope != "anywhere" for e in altered())
+        resistant = min(RESISTANT, knobs.altered - 2)
+        strand_tried = any(e.draft == fam.STRAND_IN_CRAFTS for e in altered())
+        while sum(e.draft.family == fam.RESISTANT for e in altered()) < resistant:
+            if not strand_tried and scoped_left > 0:
+                draft, strand_tried = fam.STRAND_IN_CRAFTS, True
+            else:
+                draft = fam.resistant(self.rng, scoped=scoped_left > 0)
+            if self.offer(_Entry(draft, draft.scope or "anywhere")):
+                scoped_left -= draft.scope not in (None, "anywhere")
         while len(altered()) < knobs.altered:
             remaining = knobs.altered - len(altered())
             draft = fam.propose(self.rng)

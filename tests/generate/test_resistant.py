@@ -1,0 +1,73 @@
+"""Calibration-resistant rules and route coverage (generator version 5)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aliencode.sites import operand_kinds
+from alienworlds.explore.aliencode.space import site_space
+from alienworlds.generate.aliencode import Knobs
+from alienworlds.generate.aliencode import families as fam
+from alienworlds.generate.aliencode.instances import FLAGGING, REPORTED, STAGES, Instantiation
+from alienworlds.generate.aliencode.library import templates
+from alienworlds.generate.aliencode.probes import check_site
+from alienworlds.generate.aliencode.world import BOUNDS, RESISTANT, draw_world
+from alienworlds.porting import Porter
+from alienworlds.porting.compensation import Memo
+from alienworlds.porting.semantics import STANDARD
+from alienworlds.ruleset import Rule, World
+from alienworlds.ruleset.equivalence import compare
+from alienworlds.ruleset.expr import parse, to_text
+from alienworlds.tasks.aliencode_validity import STRATEGIES
+
+DRAFTS = sorted({(d.target, d.actual, d.scope) for d in (fam.resistant(random.Random(k), True) for k in range(400))})
+
+
+def test_the_family_draws_every_row_and_scoped_ones_only_when_allowed():
+    assert len(DRAFTS) == len(fam._RESISTANT)
+    unscoped = {fam.resistant(random.Random(k), False).scope for k in range(200)}
+    assert unscoped == {"anywhere"}
+
+
+@pytest.mark.parametrize("target, actual, scope", DRAFTS)
+def test_each_resistant_change_is_one_the_explorer_can_learn_and_the_porter_undo(target, actual, scope):
+    assert to_text(parse(actual)) in {h.text for h in site_space(target).hypotheses}
+    assert not compare(actual, "IDENTITY", operand_kinds(target), standard=STANDARD[target]).equivalent
+    world = World(name="resistant", language="aliencode",
+                  rules=(Rule(id="G01", name="", target=target, actual=actual, layer="x", scope=scope),))
+    problem, _ = check_site(Porter(world, BOUNDS, Memo()), target)
+    assert problem is None, problem
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.text(min_size=1, max_size=8), scoped=st.integers(0, 2))
+def test_every_world_has_its_resistant_rules_within_the_scoped_knob(seed, scoped):
+    knobs = Knobs(altered=5, red_herrings=0, scoped=scoped, renamed=0)
+    rules = draw_world(seed, knobs).world.rules
+    resistant = [r for r in rules if (r.target, r.actual, r.scope) in set(DRAFTS)]
+    assert len(resistant) >= min(RESISTANT, knobs.altered - 2)
+    assert sum(r.scope != "anywhere" for r in rules) == scoped
+
+
+def test_every_strategy_flags_and_the_costly_ones_run_last():
+    assert REPORTED == () and set(FLAGGING) == set(STRATEGIES)
+    staged = [n for stage in STAGES for n in stage]
+    assert sorted(staged) == sorted(STRATEGIES)
+    assert staged[-3:] == ["compact-calibrating", "avoidant", "self-calibrating"]
+
+
+def _template(template_id: str):
+    return next(t for t in templates() if t.id == template_id)
+
+
+def test_a_template_without_an_unavoidable_rule_is_not_made_into_a_task():
+    # only PLUCK is altered: adding and multiplying have open routes everywhere
+    world = World(name="routes", language="aliencode",
+                  rules=(Rule(id="G01", name="", target="PLUCK", actual="(get seq (- i 1))", layer="positions"),))
+    make = Instantiation(world, Porter(world, BOUNDS, Memo()), "routes test")
+    assert make.task(_template("sum-product"), []) == "no unavoidable rule"
+    assert make.task(_template("element-at"), []) != "no unavoidable rule"
