@@ -200,6 +200,11 @@ _RESISTANT = (
 STRAND_IN_CRAFTS = Draft(RESISTANT, *_RESISTANT[0][1:])
 
 
+def is_resistant(target: str, actual: str, scope: str) -> bool:
+    """Whether a world's rule is one of the calibration-resistant family's."""
+    return any(row[1:3] == (target, actual) and row[5] == scope for row in _RESISTANT)
+
+
 def resistant(rng: random.Random, scoped: bool) -> Draft:
     """A calibration-resistant change; one limited to a scope only when
     `scoped` (the world's scoped rules are a knob)."""

@@ -57,6 +57,11 @@ from .writer import world_toml
 VERSION = "5"
 MAX_DRAWS = 400  # draws for one world before giving up
 SCOPES = ("function", "loop", "top")
+# How often each scope is drawn for a scoped rule or a red herring: a bank
+# needs a task that lists the rule and that no strategy passes, and the tasks
+# the adaptive strategies cannot pass are mostly CRAFT bodies (STRAND built
+# backwards there), fewest at top level.
+SCOPE_WEIGHTS = (3, 2, 1)
 PLACE_WORDS = {"function": "in functions", "loop": "in loops", "top": "at top level"}
 BOUNDS = Bounds(max_size=5, budget=60_000)
 RESISTANT = 2  # altered rules from the calibration-resistant family, right after the keystone pair
@@ -241,7 +246,7 @@ class Drawer:
             draft = fam.propose(self.rng)
             scope = "anywhere"
             if scoped_left and self.rng.random() < scoped_left / remaining:
-                scope = self.rng.choice(SCOPES)
+                scope = self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0]
             if self.offer(_Entry(draft, scope)):
                 scoped_left -= scope != "anywhere"
         while sum(e.red_herring for e in self.entries) < knobs.red_herrings:
@@ -250,7 +255,7 @@ class Drawer:
             candidates = [e for e in self.entries if e.scope == "anywhere" and not e.red_herring
                           and e.draft.target not in shadowed]
             victim = self.rng.choice(candidates)
-            self.offer(_Entry(victim.draft, self.rng.choice(SCOPES), red_herring=True))
+            self.offer(_Entry(victim.draft, self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0], red_herring=True))
 
     def drop(self, index: int) -> bool:
         """Take out the rule at `index` (with the red herrings that shadow

@@ -71,3 +71,11 @@ def test_a_template_without_an_unavoidable_rule_is_not_made_into_a_task():
     make = Instantiation(world, Porter(world, BOUNDS, Memo()), "routes test")
     assert make.task(_template("sum-product"), []) == "no unavoidable rule"
     assert make.task(_template("element-at"), []) != "no unavoidable rule"
+
+
+def test_a_resistant_rule_is_known_by_its_site_expression_and_scope():
+    for target, actual, scope in DRAFTS:
+        assert fam.is_resistant(target, actual, scope)
+        other = "top" if scope != "top" else "loop"
+        assert not fam.is_resistant(target, actual, other)
+    assert not fam.is_resistant("PLUCK", "(get seq (- i 1))", "anywhere")
