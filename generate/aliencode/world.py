@@ -57,6 +57,8 @@ from .writer import world_toml
 VERSION = "5"
 MAX_DRAWS = 400  # draws for one world before giving up
 SCOPES = ("function", "loop", "top")
+KEYSTONE = ("PLUCK", "CARVE")
+HERRING_TRIES = 150  # red-herring draws on other sites before the keystone pair may be shadowed
 # How often each scope is drawn for a scoped rule or a red herring: a bank
 # needs a task that lists the rule and that no strategy passes, and the tasks
 # the adaptive strategies cannot pass are mostly CRAFT bodies (STRAND built
@@ -249,13 +251,20 @@ class Drawer:
                 scope = self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0]
             if self.offer(_Entry(draft, scope)):
                 scoped_left -= scope != "anywhere"
+        failed = 0
         while sum(e.red_herring for e in self.entries) < knobs.red_herrings:
             # one red herring per rule: two would leave their rule altered in one scope only
             shadowed = {e.draft.target for e in self.entries if e.red_herring}
             candidates = [e for e in self.entries if e.scope == "anywhere" and not e.red_herring
                           and e.draft.target not in shadowed]
+            # a red herring on PLUCK or CARVE would open a manual route to
+            # positions in its scope, and route coverage rests on the keystone
+            # pair being altered everywhere: shadow them only when the other
+            # rules have failed HERRING_TRIES draws
+            if failed < HERRING_TRIES:
+                candidates = [e for e in candidates if e.draft.target not in KEYSTONE] or candidates
             victim = self.rng.choice(candidates)
-            self.offer(_Entry(victim.draft, self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0], red_herring=True))
+            failed += not self.offer(_Entry(victim.draft, self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0], red_herring=True))
 
     def drop(self, index: int) -> bool:
         """Take out the rule at `index` (with the red herrings that shadow
