@@ -15,7 +15,7 @@ from alienworlds.generate.aliencode import families as fam
 from alienworlds.generate.aliencode.instances import FLAGGING, REPORTED, STAGES, Instantiation
 from alienworlds.generate.aliencode.library import templates
 from alienworlds.generate.aliencode.probes import check_site
-from alienworlds.generate.aliencode.world import BOUNDS, RESISTANT, draw_world
+from alienworlds.generate.aliencode.world import BOUNDS, HERRING_TRIES, KEYSTONE, RESISTANT, draw_world
 from alienworlds.porting import Porter
 from alienworlds.porting.compensation import Memo
 from alienworlds.porting.semantics import STANDARD
@@ -79,3 +79,13 @@ def test_a_resistant_rule_is_known_by_its_site_expression_and_scope():
         other = "top" if scope != "top" else "loop"
         assert not fam.is_resistant(target, actual, other)
     assert not fam.is_resistant("PLUCK", "(get seq (- i 1))", "anywhere")
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=st.text(min_size=1, max_size=8))
+def test_red_herrings_leave_the_keystone_pair_alone_while_other_sites_can_take_them(seed):
+    drawn = draw_world(seed, Knobs(altered=7, red_herrings=2, scoped=1, renamed=0))
+    herrings = [r for r in drawn.world.rules if r.red_herring]
+    assert len(herrings) == 2
+    if any(r.target in KEYSTONE for r in herrings):
+        assert sum(drawn.rejected.values()) >= HERRING_TRIES
