@@ -44,17 +44,31 @@ from alienworlds.tasks.bank import Bank, Task
 from alienworlds.tasks.compare import normalise
 
 from .draws import shown
+from .families import is_resistant
 from .library import ExampleTemplate, Template, fill
 
-# Every strategy flags: a task any of them passes is discarded.
-REPORTED: tuple[str, ...] = ()
-FLAGGING = tuple(name for name in STRATEGIES if name not in REPORTED)
+# Every strategy flags (a task any of them passes is discarded), except in a
+# world without a calibration-resistant rule (fewer than three altered rules
+# leave no room for one): nothing there resists the adaptive strategies, so
+# its bank reports them under [audit] report_only and they count in its floor.
+ADAPTIVE = ("compact-calibrating", "avoidant")
 # The battery runs in stages, each only on a task no earlier stage flagged:
 # the fixed strategies first (cheap), then the adaptive ones by how often
 # they pass per second of work; `self-calibrating` writes the largest
 # answers and, under the answer budgets, passes nothing, so it comes last.
 LAST = ("compact-calibrating", "avoidant", "self-calibrating")
-STAGES = (tuple(n for n in FLAGGING if n not in LAST), *((n,) for n in LAST if n in FLAGGING))
+
+
+def reported(world: World) -> tuple[str, ...]:
+    """The strategies a bank of `world` measures without flagging."""
+    resistant = any(not r.red_herring and is_resistant(r.target, r.actual, r.scope) for r in world.rules)
+    return () if resistant else ADAPTIVE
+
+
+def stages(world: World) -> tuple[tuple[str, ...], ...]:
+    """The battery's stages for a candidate task of `world`."""
+    flagging = [name for name in STRATEGIES if name not in reported(world)]
+    return (tuple(n for n in flagging if n not in LAST), *((n,) for n in LAST if n in flagging))
 
 RUNS = 6  # private calls or input tables per task
 MIN_DISTINCT = 3  # distinct expected outputs over the private runs
@@ -175,7 +189,7 @@ class Instantiation:
             return "port disagrees"
         if leaks(task, got, self.world, self.limits):
             return "shows an output"
-        for strategies in STAGES:
+        for strategies in stages(self.world):
             if battery(self.world, bank, self.limits, grader, worked_outputs, strategies=strategies).flagged:
                 return "flagged"
         rules = task_rules(self.world, self.limits, task, self.programs)

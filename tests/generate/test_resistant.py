@@ -12,7 +12,7 @@ from aliencode.sites import operand_kinds
 from alienworlds.explore.aliencode.space import site_space
 from alienworlds.generate.aliencode import Knobs
 from alienworlds.generate.aliencode import families as fam
-from alienworlds.generate.aliencode.instances import FLAGGING, REPORTED, STAGES, Instantiation
+from alienworlds.generate.aliencode.instances import ADAPTIVE, Instantiation, reported, stages
 from alienworlds.generate.aliencode.library import templates
 from alienworlds.generate.aliencode.probes import check_site
 from alienworlds.generate.aliencode.world import BOUNDS, HERRING_TRIES, KEYSTONE, RESISTANT, draw_world
@@ -53,11 +53,31 @@ def test_every_world_has_its_resistant_rules_within_the_scoped_knob(seed, scoped
     assert sum(r.scope != "anywhere" for r in rules) == scoped
 
 
-def test_every_strategy_flags_and_the_costly_ones_run_last():
-    assert REPORTED == () and set(FLAGGING) == set(STRATEGIES)
-    staged = [n for stage in STAGES for n in stage]
+def _rules(*rows: tuple[str, str, str]) -> World:
+    return World(name="flagging", language="aliencode", rules=tuple(
+        Rule(id=f"G{k:02d}", name="", target=t, actual=a, layer="x", scope=s) for k, (t, a, s) in enumerate(rows, 1)))
+
+
+KEYSTONE_PAIR = (("PLUCK", "(get seq (- i 1))", "anywhere"), ("CARVE", "(slice seq (+ lo 1) hi)", "anywhere"))
+
+
+@pytest.mark.parametrize("resistant", DRAFTS)
+def test_every_strategy_flags_in_a_world_with_a_resistant_rule_and_the_costly_ones_run_last(resistant):
+    world = _rules(*KEYSTONE_PAIR, resistant)
+    assert reported(world) == ()
+    staged = [n for stage in stages(world) for n in stage]
     assert sorted(staged) == sorted(STRATEGIES)
     assert staged[-3:] == ["compact-calibrating", "avoidant", "self-calibrating"]
+
+
+def test_a_world_without_a_resistant_rule_reports_the_adaptive_strategies():
+    world = _rules(*KEYSTONE_PAIR)
+    assert reported(world) == ADAPTIVE
+    staged = [n for stage in stages(world) for n in stage]
+    assert sorted(staged) == sorted(n for n in STRATEGIES if n not in ADAPTIVE)
+    # a resistant rule's expression in another scope is not resistant
+    strand = fam.STRAND_IN_CRAFTS
+    assert reported(_rules(*KEYSTONE_PAIR, (strand.target, strand.actual, "top"))) == ADAPTIVE
 
 
 def _template(template_id: str):
