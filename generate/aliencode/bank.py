@@ -3,7 +3,8 @@
 Worked examples come first (the battery's `example-copy` strategy prints
 their outputs): two per band, each time the example that exposes the most
 rules no example picked before exposes. Then tasks, in three passes over
-the templates in a seeded order:
+the templates in a seeded order, those a calibration-resistant rule reaches
+first:
 
 1. coverage: for every rule of the world that no picked task lists yet (the
    rules fewest templates use first, then in file order), the first template
@@ -30,6 +31,7 @@ from aliencode import World
 from alienworlds.tasks.bank import BANDS
 
 from .exposure import uses
+from .families import is_resistant
 from .instances import Candidate, Instantiation, WorkedExample
 from .library import Template, example_templates, support, templates
 
@@ -73,6 +75,11 @@ class _Drawer:
         self.size = size
         self.order = list(templates())
         rng.shuffle(self.order)
+        # templates a calibration-resistant rule reaches first (a stable sort keeps
+        # the seeded order within each group): the adaptive strategies flag most
+        # of the others, and every template tried costs its whole battery
+        hard = [r for r in world.rules if not r.red_herring and is_resistant(r.target, r.actual, r.scope)]
+        self.order.sort(key=lambda t: not any(uses(t, r) for r in hard))
         self.example_order = list(example_templates())
         rng.shuffle(self.example_order)
         self.made: dict[str, Candidate | str] = {}

@@ -15,7 +15,7 @@ from typing import Mapping
 from alienworlds.tasks.bank import BANDS, FAMILIES, Task
 
 from .bank import KEYSTONE, BankDraw
-from .instances import MIN_DISTINCT, REPORTED, RUNS
+from .instances import MIN_DISTINCT, RUNS
 
 
 def _string(text: str) -> str:
@@ -74,7 +74,8 @@ def _task(task: Task, template: str) -> list[str]:
 
 
 def bank_toml(world_name: str, drawn: BankDraw, version: str, settings: str, world_draws: int,
-              world_rejections: Mapping[str, int], rules: int, red_herrings: int) -> str:
+              world_rejections: Mapping[str, int], rules: int, red_herrings: int,
+              reported: tuple[str, ...] = ()) -> str:
     tasks = [c.task for c in drawn.tasks]
     lines = [
         f"# A generated AlienCode task bank: alienworlds generator version {version} ({settings}).",
@@ -104,7 +105,7 @@ def bank_toml(world_name: str, drawn: BankDraw, version: str, settings: str, wor
         "examples_per_band = 2",
         f"rules = {rules}",
         f"red_herrings = {red_herrings}",
-        f"report_only = {_value(list(REPORTED))}",
+        f"report_only = {_value(list(reported))}",
     ]
     for k, example in enumerate(drawn.examples, 1):
         lines += ["", "[[examples]]", f"id = \"E{k:02d}\"", f"band = {_string(example.template.band)}",

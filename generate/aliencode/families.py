@@ -25,6 +25,7 @@ LOGIC = "logic"
 SCOPED = "scope-limited"
 RED_HERRING = "red herring"
 KEYWORDS = "keyword renaming"
+RESISTANT = "calibration-resistant"
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Draft:
     actual: str
     name: str
     layer: str
+    scope: str | None = None  # the scope the family asks for; None lets the drawer choose
 
 
 Proposer = Callable[[random.Random], Draft]
@@ -172,6 +174,43 @@ _LOGIC = (
     (1, "BOND", "(or a b)", "BOND is or", "logic"),
     (1, "RIFT", "(and a b)", "RIFT is and", "logic"),
 )
+
+
+# Changes a run-time calibrator cannot see by testing (docs/generated-worlds.md):
+# to the operations it builds its tests from, inside the CRAFT bodies its
+# helpers are (a STRAND built backwards turns its probe lists around), or to
+# strings alone, so a test on lists sees the manual's meaning. Each is one
+# edit of the manual's expression in the explorer's hypothesis space, and the
+# porting compiler compensates each (the drawer still checks).
+# (weight, target, actual, name, layer, scope)
+_STRINGS_BACKWARDS = '(if (== (slice seq 0 0) "") (reverse seq) seq)'
+_RESISTANT = (
+    (4, "STRAND", "(reverse args)", "STRAND stores its arguments backwards", "sequences", "function"),
+    (3, "SWEEP", _STRINGS_BACKWARDS, "SWEEP walks strings backwards", "iteration", "anywhere"),
+    (1, "INDEX", f"(enumerate {_STRINGS_BACKWARDS})", "INDEX walks strings backwards", "iteration", "anywhere"),
+    (1, "GATHER", "(reverse (list seq))", "GATHER copies backwards", "aggregation", "function"),
+    (1, "ANNEX", "(prepend seq val)", "ANNEX puts the value first", "positions", "function"),
+    (1, "GAUGE", "(+ (len seq) 1)", "GAUGE counts one more", "aggregation", "function"),
+    (1, "FUSE", '(join "" (reverse args))', "FUSE joins from the last value", "aggregation", "function"),
+)
+
+
+# The one every world gets when its scoped rules allow: every CRAFT that
+# delivers a list of two or more values built by STRAND meets it.
+STRAND_IN_CRAFTS = Draft(RESISTANT, *_RESISTANT[0][1:])
+
+
+def is_resistant(target: str, actual: str, scope: str) -> bool:
+    """Whether a world's rule is one of the calibration-resistant family's."""
+    return any(row[1:3] == (target, actual) and row[5] == scope for row in _RESISTANT)
+
+
+def resistant(rng: random.Random, scoped: bool) -> Draft:
+    """A calibration-resistant change; one limited to a scope only when
+    `scoped` (the world's scoped rules are a knob)."""
+    table = tuple(row for row in _RESISTANT if scoped or row[5] == "anywhere")
+    weight, target, actual, name, layer, scope = rng.choices(table, [row[0] for row in table])[0]
+    return Draft(RESISTANT, target, actual, name, layer, scope)
 
 
 def _order(rng: random.Random) -> Draft:

@@ -25,7 +25,7 @@ from alienworlds.tasks.bank import Bank, BankError, parse_bank
 
 from .bank import NoBank, draw_bank
 from .bank_writer import bank_toml
-from .instances import Instantiation
+from .instances import Instantiation, reported
 from .world import BOUNDS, VERSION, Drawer, GenerationError, Knobs
 
 MAX_BANKS = 20  # banks tried for one seed, each in a new world or one with a rule drawn again
@@ -82,7 +82,7 @@ def generate(seed: str, knobs: Knobs | None = None) -> Generated:
                 drawer.run()
             continue
         text = bank_toml(world.name, bank, VERSION, _settings(knobs), attempt + 1, rejected, len(world.rules),
-                         sum(r.red_herring for r in world.rules))
+                         sum(r.red_herring for r in world.rules), reported(world))
         try:
             loaded = parse_bank("aliencode", world.name, text, "bank.toml")
         except BankError as exc:

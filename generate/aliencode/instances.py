@@ -12,8 +12,12 @@ naive solution and the variants under the manual on the calls as written
 (ported), they must run cleanly and agree there too. The port must print,
 in the world, what the template prints under the manual, on every private
 run.
-Last, the trivial-strategy battery runs on the task alone; a task some
-strategy passes is discarded.
+A template is not made into a task at all unless its naive solution has
+route coverage: some capability it uses has every manual route altered
+where it could run (tasks/aliencode_routes.py), so an answer that knows
+nothing cannot simply step around the world's rules. Last, the whole
+validity battery runs on the task alone, adaptive strategies included; a
+task some strategy passes is discarded.
 
 Every draw comes from a random source of the template's own (seeded with
 the bank's seed and the template's id), so whether a template makes a
@@ -32,6 +36,7 @@ from alienworlds.porting import PortError, Porter
 from alienworlds.ruleset import standard_world
 from alienworlds.tasks.aliencode_audit import exposed_rules, task_rules
 from alienworlds.tasks.aliencode_disclosure import leaks
+from alienworlds.tasks.aliencode_routes import unavoidable_rules
 from alienworlds.tasks.aliencode_grading import (AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, prints,
                                                  program_output)
 from alienworlds.tasks.aliencode_validity import STRATEGIES, battery
@@ -39,15 +44,31 @@ from alienworlds.tasks.bank import Bank, Task
 from alienworlds.tasks.compare import normalise
 
 from .draws import shown
+from .families import is_resistant
 from .library import ExampleTemplate, Template, fill
 
-# Generated banks report the avoidant and compact-calibrating strategies
-# without flagging tasks: a world drawn as now leaves most tasks a safe core
-# or a cheap compensation, and keeping only the tasks they cannot pass leaves
-# too few (docs/validity.md). The bank says so in its [audit] table, and its
-# floor counts them.
-REPORTED = ("compact-calibrating", "avoidant")
-FLAGGING = tuple(name for name in STRATEGIES if name not in REPORTED)
+# Every strategy flags (a task any of them passes is discarded), except in a
+# world without a calibration-resistant rule (fewer than three altered rules
+# leave no room for one): nothing there resists the adaptive strategies, so
+# its bank reports them under [audit] report_only and they count in its floor.
+ADAPTIVE = ("compact-calibrating", "avoidant")
+# The battery runs in stages, each only on a task no earlier stage flagged:
+# the fixed strategies first (cheap), then the adaptive ones by how often
+# they pass per second of work; `self-calibrating` writes the largest
+# answers and, under the answer budgets, passes nothing, so it comes last.
+LAST = ("compact-calibrating", "avoidant", "self-calibrating")
+
+
+def reported(world: World) -> tuple[str, ...]:
+    """The strategies a bank of `world` measures without flagging."""
+    resistant = any(not r.red_herring and is_resistant(r.target, r.actual, r.scope) for r in world.rules)
+    return () if resistant else ADAPTIVE
+
+
+def stages(world: World) -> tuple[tuple[str, ...], ...]:
+    """The battery's stages for a candidate task of `world`."""
+    flagging = [name for name in STRATEGIES if name not in reported(world)]
+    return (tuple(n for n in flagging if n not in LAST), *((n,) for n in LAST if n in flagging))
 
 RUNS = 6  # private calls or input tables per task
 MIN_DISTINCT = 3  # distinct expected outputs over the private runs
@@ -127,6 +148,8 @@ class Instantiation:
         values = {name: gen.draw(rng, {}) for name, gen in template.params}
         code = {n: value_literal(v, STANDARD.surface) for n, v in values.items()}
         naive = fill(template.naive, code)
+        if not unavoidable_rules(self.world, self.respell(naive)):
+            return "no unavoidable rule"
         variants = [fill(v, code) for v in template.variants]
         prompt = self.respell_prompt(fill(template.prompt, {n: shown(v) for n, v in values.items()}))
         drawn = self._inputs(template, rng, naive, variants, prompt)
@@ -166,9 +189,9 @@ class Instantiation:
             return "port disagrees"
         if leaks(task, got, self.world, self.limits):
             return "shows an output"
-        validity = battery(self.world, bank, self.limits, grader, worked_outputs, strategies=FLAGGING)
-        if validity.flagged:
-            return "flagged"
+        for strategies in stages(self.world):
+            if battery(self.world, bank, self.limits, grader, worked_outputs, strategies=strategies).flagged:
+                return "flagged"
         rules = task_rules(self.world, self.limits, task, self.programs)
         return Candidate(template, task, rules)
 

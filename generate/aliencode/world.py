@@ -17,7 +17,12 @@ one); a draw is rejected when its rule
   place, and the ported probes must print what the manual says.
 
 The keystone pair comes first: one rule for PLUCK and one for CARVE, with
-no scope, so that indexing and slicing rules reach most tasks. Then the
+no scope, so that indexing and slicing rules reach most tasks. Then
+RESISTANT rules of the calibration-resistant family (changes a run-time
+test cannot see: STRAND inside CRAFT bodies, SWEEP on strings, ...), so
+that every world has some a knowledge-free calibrator stumbles on; the
+first is STRAND built backwards in CRAFT bodies whenever the scoped knob
+leaves room for it (the templates that deliver lists lean on it). Then the
 other altered rules (`scoped` of them limited to top level, CRAFT bodies
 or loops), then red herrings (IDENTITY rules in a narrower scope placed
 before an altered rule of the same site, so that the site keeps the
@@ -50,11 +55,19 @@ from .library import support
 from .probes import check_site
 from .writer import world_toml
 
-VERSION = "4"
+VERSION = "5"
 MAX_DRAWS = 400  # draws for one world before giving up
 SCOPES = ("function", "loop", "top")
+KEYSTONE = ("PLUCK", "CARVE")
+HERRING_TRIES = 150  # red-herring draws on other sites before the keystone pair may be shadowed
+# How often each scope is drawn for a scoped rule or a red herring: a bank
+# needs a task that lists the rule and that no strategy passes, and the tasks
+# the adaptive strategies cannot pass are mostly CRAFT bodies (STRAND built
+# backwards there), fewest at top level.
+SCOPE_WEIGHTS = (3, 2, 1)
 PLACE_WORDS = {"function": "in functions", "loop": "in loops", "top": "at top level"}
 BOUNDS = Bounds(max_size=5, budget=60_000)
+RESISTANT = 2  # altered rules from the calibration-resistant family, right after the keystone pair
 MIN_SUPPORT = 3  # templates that use a rule's site in its scope, at least: else no bank task could list the rule
 
 
@@ -216,21 +229,37 @@ class Drawer:
                     pass
         altered = lambda: [e for e in self.entries if not e.red_herring]  # noqa: E731
         scoped_left = knobs.scoped - sum(e.scope != "anywhere" for e in altered())
+        resistant = min(RESISTANT, knobs.altered - 2)
+        strand_tried = any(e.draft == fam.STRAND_IN_CRAFTS for e in altered())
+        while sum(e.draft.family == fam.RESISTANT for e in altered()) < resistant:
+            if not strand_tried and scoped_left > 0:
+                draft, strand_tried = fam.STRAND_IN_CRAFTS, True
+            else:
+                draft = fam.resistant(self.rng, scoped=scoped_left > 0)
+            if self.offer(_Entry(draft, draft.scope or "anywhere")):
+                scoped_left -= draft.scope not in (None, "anywhere")
         while len(altered()) < knobs.altered:
             remaining = knobs.altered - len(altered())
             draft = fam.propose(self.rng)
             scope = "anywhere"
             if scoped_left and self.rng.random() < scoped_left / remaining:
-                scope = self.rng.choice(SCOPES)
+                scope = self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0]
             if self.offer(_Entry(draft, scope)):
                 scoped_left -= scope != "anywhere"
+        failed = 0
         while sum(e.red_herring for e in self.entries) < knobs.red_herrings:
             # one red herring per rule: two would leave their rule altered in one scope only
             shadowed = {e.draft.target for e in self.entries if e.red_herring}
             candidates = [e for e in self.entries if e.scope == "anywhere" and not e.red_herring
                           and e.draft.target not in shadowed]
+            # a red herring on PLUCK or CARVE would open a manual route to
+            # positions in its scope, and route coverage rests on the keystone
+            # pair being altered everywhere: shadow them only when the other
+            # rules have failed HERRING_TRIES draws
+            if failed < HERRING_TRIES:
+                candidates = [e for e in candidates if e.draft.target not in KEYSTONE] or candidates
             victim = self.rng.choice(candidates)
-            self.offer(_Entry(victim.draft, self.rng.choice(SCOPES), red_herring=True))
+            failed += not self.offer(_Entry(victim.draft, self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0], red_herring=True))
 
     def drop(self, index: int) -> bool:
         """Take out the rule at `index` (with the red herrings that shadow
