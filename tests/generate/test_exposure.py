@@ -57,12 +57,16 @@ def test_drawing_one_rule_again_keeps_the_rest_and_never_the_same_rule():
 
 
 def test_drawing_a_keystone_rule_again_draws_another_keystone_rule():
-    drawer = _drawn("k3")  # its CARVE rule has a red herring
-    carve = next(r for r in drawer.result().world.rules if r.target == "CARVE" and r.scope == "anywhere")
+    drawer = _drawn("k3")
+    before = drawer.result().world.rules
+    carve = next(r for r in before if r.target == "CARVE" and r.scope == "anywhere")
+    # red herrings rarely shadow the keystone pair (generator version 5), so
+    # how many go with the CARVE rule is read from the world, not assumed
+    shadowing = sum(r.red_herring and r.target == "CARVE" for r in before)
     assert drawer.redraw(carve.id)
     after = drawer.result()
     rules = after.world.rules
-    assert after.rejected["its rule was drawn again"] == 1
+    assert after.rejected["its rule was drawn again"] == shadowing
     assert any(r.target == "CARVE" and r.scope == "anywhere" and r.actual != carve.actual for r in rules)
     # red herrings shadowing the old rule went with it and were drawn again
     assert sum(r.red_herring for r in rules) == 2

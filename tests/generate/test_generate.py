@@ -25,9 +25,10 @@ from alienworlds.ruleset import parse_world
 from alienworlds.ruleset.equivalence import compare
 
 SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2, tasks=5)
-# Each world's audit runs the adaptive strategies (a few seconds a world), so the
-# suite checks twelve seeds; benchmarks/generated_worlds.py runs a hundred.
-SEEDS = [f"test-{k}" for k in range(12)]
+# Each world's audit runs the adaptive strategies, and a version 5 world keeps a
+# task only when every strategy fails it (10-50 s a world), so the suite checks
+# four seeds; benchmarks/generated_worlds.py runs a hundred.
+SEEDS = [f"test-{k}" for k in range(4)]
 
 
 @lru_cache(maxsize=None)
@@ -135,7 +136,7 @@ def test_the_command_writes_world_toml(tmp_path):
     assert refused.exit_code == 2 and "scoped" in refused.output and not (tmp_path / "v").exists()
 
 
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=3, deadline=None)
 @given(st.text(min_size=1, max_size=12))
 def test_any_seed_gives_a_valid_world_and_the_same_one_twice(seed):
     knobs = Knobs(altered=2, red_herrings=0, scoped=0, renamed=2)
