@@ -1,8 +1,8 @@
 """AlienCode: parse, compile under a world, and run with limits.
 
-    from aliencode import run_source
-    result = run_source('EMIT(SHATTER(2, 3))')
-    result.output  # '5'
+from aliencode import run_source
+result = run_source('EMIT(SHATTER(2, 3))')
+result.output  # '5'
 """
 
 from __future__ import annotations
@@ -19,8 +19,12 @@ from .runtime import RunResult, Session, execute
 __version__ = "0.1.0"
 
 
-def compile_source(source: str, world: World | None = None, limits: Limits | None = None,
-                   deadline: float | None = None) -> Program:
+def compile_source(
+    source: str,
+    world: World | None = None,
+    limits: Limits | None = None,
+    deadline: float | None = None,
+) -> Program:
     """Parse and compile within the limits; raises AlienSyntaxError. The
     wall-clock backstop runs until `deadline` (a time.monotonic() value;
     default: the limits' wall clock from now)."""
@@ -47,6 +51,16 @@ def run_source(source: str, world: World | None = None, limits: Limits | None = 
 
 
 __all__ = [
-    "AlienError", "AlienSyntaxError", "Limits", "Program", "RunResult", "Session", "World",
-    "compile_program", "compile_source", "execute", "parse", "run_source",
+    "AlienError",
+    "AlienSyntaxError",
+    "Limits",
+    "Program",
+    "RunResult",
+    "Session",
+    "World",
+    "compile_program",
+    "compile_source",
+    "execute",
+    "parse",
+    "run_source",
 ]

@@ -20,22 +20,30 @@ import gc
 import sys
 import time
 import warnings
+from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import CodeType
-from typing import Callable
 
-from alienworlds.ruleset import Limits, Meter, World, compile_rule, make_operators, operator_namespace
+from alienworlds.ruleset import (
+    Limits,
+    Meter,
+    World,
+    compile_rule,
+    make_operators,
+    operator_namespace,
+)
 from alienworlds.ruleset.compile import CompiledRule, op_identifier
-from alienworlds.ruleset.expr import Call, Expr, parse as parse_rule, walk
+from alienworlds.ruleset.expr import Call, Expr, walk
+from alienworlds.ruleset.expr import parse as parse_rule
 from alienworlds.ruleset.world import Rule
 
 from . import syntax as s
 from .errors import AlienSyntaxError, short
-from .metering import units as probe_units
-from .parser import CLOCK_EVERY, internal_error, time_limit
 from .inline import in_place_form, operator_call, splice, spliceable
+from .metering import units as probe_units
 from .operations import SAME_AS_OPERATOR, literal_ok
+from .parser import CLOCK_EVERY, internal_error, time_limit
 from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
 from .walk import LITERAL_SITES
 
@@ -98,14 +106,20 @@ class Bindings:
     def operators(self, rule: Rule) -> int:
         """Operator nodes in a rule's expression (at least one)."""
         if rule.id not in self.sizes:
-            self.sizes[rule.id] = max(1, sum(1 for n in walk(self.expression(rule)) if isinstance(n, Call)))
+            self.sizes[rule.id] = max(
+                1, sum(1 for n in walk(self.expression(rule)) if isinstance(n, Call))
+            )
         return self.sizes[rule.id]
 
     def function_name(self, rule: Rule) -> str:
         name = f"_w_{self.world.rules.index(rule)}"
         if name not in self.compiled:
             site = SITES[rule.target]
-            lazy = frozenset({LAZY_OPERAND[rule.target]}) if rule.target in LAZY_OPERAND else frozenset()
+            lazy = (
+                frozenset({LAZY_OPERAND[rule.target]})
+                if rule.target in LAZY_OPERAND
+                else frozenset()
+            )
             self.compiled[name] = compile_rule(self.expression(rule), site.operands, lazy=lazy)
         return name
 
@@ -119,7 +133,9 @@ class Program:
     world: World
     limits: Limits
     rules: dict[str, CompiledRule] = field(default_factory=dict)
-    op_sites: dict[tuple[int, int], str] = field(default_factory=dict)  # (line, column) -> surface name
+    op_sites: dict[tuple[int, int], str] = field(
+        default_factory=dict
+    )  # (line, column) -> surface name
     units: int = 0
     nesting: int = MAX_NESTING  # blocks and expressions one inside another, at most
 
@@ -180,8 +196,12 @@ def _weight(body: tuple[s.Stmt, ...], extra: Extra) -> int:
 def _tick(weight: int, pos: s.Pos) -> list[ast.stmt]:
     budget = ast.Attribute(_name("_m"), "budget", ast.Store())
     charge = ast.AugAssign(budget, ast.Sub(), ast.Constant(weight))
-    test = ast.Compare(ast.Attribute(_name("_m"), "budget", ast.Load()), [ast.Lt()], [ast.Constant(0)])
-    check = ast.If(test, [ast.Expr(ast.Call(ast.Attribute(_name("_m"), "checkpoint", ast.Load()), [], []))], [])
+    test = ast.Compare(
+        ast.Attribute(_name("_m"), "budget", ast.Load()), [ast.Lt()], [ast.Constant(0)]
+    )
+    check = ast.If(
+        test, [ast.Expr(ast.Call(ast.Attribute(_name("_m"), "checkpoint", ast.Load()), [], []))], []
+    )
     return [_at(charge, pos), _at(check, pos)]
 
 
@@ -198,7 +218,9 @@ HOST_PER_RULE_NODE = 12  # `_checked_sum` makes 17 of `(+ a 1)`, three rule node
 
 
 class Compiler:
-    def __init__(self, world: World, limits: Limits, deadline: float | None = None, inline: bool = True) -> None:
+    def __init__(
+        self, world: World, limits: Limits, deadline: float | None = None, inline: bool = True
+    ) -> None:
         self.world = world
         self.inline = inline
         self.limits = limits
@@ -210,7 +232,9 @@ class Compiler:
         self.bound = 1 << limits.max_int_bits  # integers lie strictly within ±bound
         # Compile-time evaluation has its own budget, never the clock: whether
         # something is folded depends on the program alone (see `_evaluate`).
-        self._fold_meter = Meter(limits.replace(max_steps=limits.fold_steps, wall_seconds=float("inf")))
+        self._fold_meter = Meter(
+            limits.replace(max_steps=limits.fold_steps, wall_seconds=float("inf"))
+        )
         self._const_ns = operator_namespace(make_operators(self._fold_meter))
         self._literal_fns: dict[str, object] = {}
 
@@ -220,8 +244,11 @@ class Compiler:
         """Steps a node costs beyond its own one where `ctx` applies: a call
         site bound to a world rule costs one more step per operator of the
         rule beyond the first, so a large rule is paid for where it runs."""
+
         def extra(node: s.Expr) -> int:
-            site = LITERAL_SITES.get(type(node)) or (node.op if isinstance(node, s.OpCall) else None)
+            site = LITERAL_SITES.get(type(node)) or (
+                node.op if isinstance(node, s.OpCall) else None
+            )
             rule = self.bindings.rule_for(site, ctx) if site else None
             return 0 if rule is None else self.bindings.operators(rule) - 1
 
@@ -247,12 +274,16 @@ class Compiler:
             return [self.sweep(st, ctx)]
         if isinstance(st, s.While):
             body_ctx = self._loop_body(ctx, st.pos)
-            body = _tick(_weight(st.body, self._extra(body_ctx)) + _nodes(st.cond, self._extra(ctx)), st.pos) + self.block(st.body, body_ctx)
+            body = _tick(
+                _weight(st.body, self._extra(body_ctx)) + _nodes(st.cond, self._extra(ctx)), st.pos
+            ) + self.block(st.body, body_ctx)
             return [_at(ast.While(self.expr(st.cond, ctx), body, []), st.pos)]
         if isinstance(st, (s.Cease, s.Bypass)):
             if not ctx.in_loop:
                 word = "CEASE" if isinstance(st, s.Cease) else "BYPASS"
-                raise AlienSyntaxError(f"{self.world.surface(word)} outside a loop", st.pos.line, st.pos.column)
+                raise AlienSyntaxError(
+                    f"{self.world.surface(word)} outside a loop", st.pos.line, st.pos.column
+                )
             return [_at(ast.Break() if isinstance(st, s.Cease) else ast.Continue(), st.pos)]
         if isinstance(st, s.Idle):
             return [_at(ast.Pass(), st.pos)]
@@ -260,29 +291,47 @@ class Compiler:
             return self.craft(st, ctx)
         if isinstance(st, s.Deliver):
             if not ctx.in_function:
-                raise AlienSyntaxError(f"{self.world.surface('DELIVER')} outside a function", st.pos.line, st.pos.column)
+                raise AlienSyntaxError(
+                    f"{self.world.surface('DELIVER')} outside a function",
+                    st.pos.line,
+                    st.pos.column,
+                )
             value = self.expr(st.value, ctx) if st.value is not None else ast.Constant(None)
             return [_at(ast.Return(value), st.pos)]
         raise TypeError(f"unknown statement {st!r}")
 
     def _loop_body(self, ctx: Context, pos: s.Pos) -> Context:
         if ctx.loops >= MAX_LOOPS:
-            raise AlienSyntaxError(f"too many nested loops (at most {MAX_LOOPS} in one function)", pos.line, pos.column)
+            raise AlienSyntaxError(
+                f"too many nested loops (at most {MAX_LOOPS} in one function)", pos.line, pos.column
+            )
         return Context(ctx.in_function, True, ctx.loops + 1)
 
     def set_stmt(self, st: s.Set, ctx: Context) -> ast.stmt:
         names, values = st.targets, st.values
         if len(names) == 1:
             if len(values) != 1:
-                raise AlienSyntaxError(f"{self.world.surface('SET')} gives {len(values)} values to 1 name", st.pos.line, st.pos.column)
-            return _at(ast.Assign([_name(PREFIX + names[0], True)], self.expr(values[0], ctx)), st.pos)
+                raise AlienSyntaxError(
+                    f"{self.world.surface('SET')} gives {len(values)} values to 1 name",
+                    st.pos.line,
+                    st.pos.column,
+                )
+            return _at(
+                ast.Assign([_name(PREFIX + names[0], True)], self.expr(values[0], ctx)), st.pos
+            )
         targets = ast.Tuple([_name(PREFIX + n, True) for n in names], ast.Store())
         if len(values) == len(names):
             value: ast.expr = ast.Tuple([self.expr(v, ctx) for v in values], ast.Load())
         elif len(values) == 1:
-            value = self.expr(values[0], ctx)  # unpacked; a length mismatch is a ValueError at run time
+            value = self.expr(
+                values[0], ctx
+            )  # unpacked; a length mismatch is a ValueError at run time
         else:
-            raise AlienSyntaxError(f"{self.world.surface('SET')} gives {len(values)} values to {len(names)} names", st.pos.line, st.pos.column)
+            raise AlienSyntaxError(
+                f"{self.world.surface('SET')} gives {len(values)} values to {len(names)} names",
+                st.pos.line,
+                st.pos.column,
+            )
         return _at(ast.Assign([targets], value), st.pos)
 
     def if_stmt(self, st: s.If, ctx: Context) -> ast.stmt:
@@ -295,7 +344,9 @@ class Compiler:
 
     def sweep(self, st: s.Sweep, ctx: Context) -> ast.stmt:
         if len(st.names) > 2:
-            raise AlienSyntaxError(f"{self.world.surface('SWEEP')} takes one or two names", st.pos.line, st.pos.column)
+            raise AlienSyntaxError(
+                f"{self.world.surface('SWEEP')} takes one or two names", st.pos.line, st.pos.column
+            )
         if len(st.names) == 1:
             target: ast.expr = _name(PREFIX + st.names[0], True)
         else:
@@ -306,12 +357,16 @@ class Compiler:
             seq = _call(self.bindings.function_name(rule), [seq])
         walked = _at(_call("_s_SWEEP", [seq]), st.pos)
         body_ctx = self._loop_body(ctx, st.pos)
-        body = _tick(_weight(st.body, self._extra(body_ctx)), st.pos) + self.block(st.body, body_ctx)
+        body = _tick(_weight(st.body, self._extra(body_ctx)), st.pos) + self.block(
+            st.body, body_ctx
+        )
         return _at(ast.For(target, walked, body, []), st.pos)
 
     def craft(self, st: s.Craft, ctx: Context) -> list[ast.stmt]:
         if len(set(st.params)) != len(st.params):
-            raise AlienSyntaxError(f"duplicate parameter name in {short(st.name)}", st.pos.line, st.pos.column)
+            raise AlienSyntaxError(
+                f"duplicate parameter name in {short(st.name)}", st.pos.line, st.pos.column
+            )
         inner = Context(True, False)
         # Call depth travels as a hidden first argument: no shared counter to
         # restore on the way out.
@@ -319,8 +374,12 @@ class Compiler:
         too_deep = ast.Compare(_name(DEPTH), [ast.Gt()], [_name("_MAXD")])
         prologue.append(_at(ast.If(too_deep, [ast.Expr(_call("_depth_exceeded", []))], []), st.pos))
         params = [ast.arg(DEPTH), *(ast.arg(PREFIX + p) for p in st.params)]
-        args = ast.arguments(posonlyargs=[], args=params, kwonlyargs=[], kw_defaults=[], defaults=[])
-        fn = ast.FunctionDef(PREFIX + st.name, args, prologue + self.block(st.body, inner), [], None)
+        args = ast.arguments(
+            posonlyargs=[], args=params, kwonlyargs=[], kw_defaults=[], defaults=[]
+        )
+        fn = ast.FunctionDef(
+            PREFIX + st.name, args, prologue + self.block(st.body, inner), [], None
+        )
         label = ast.Expr(_call("_fn", [_name(PREFIX + st.name), ast.Constant(st.name)]))
         return [_at(fn, st.pos), _at(label, st.pos)]
 
@@ -339,7 +398,16 @@ class Compiler:
             return _at(_name(PREFIX + e.id), e.pos)
         if isinstance(e, s.IntLit):
             if e.value is None:
-                return _at(_call("_fail", [ast.Constant("LimitExceeded"), ast.Constant(f"integer size of {self.limits.max_int_bits} bits")]), e.pos)
+                return _at(
+                    _call(
+                        "_fail",
+                        [
+                            ast.Constant("LimitExceeded"),
+                            ast.Constant(f"integer size of {self.limits.max_int_bits} bits"),
+                        ],
+                    ),
+                    e.pos,
+                )
             return self.literal("literal.int", e.value, e.pos, ctx)
         if isinstance(e, s.FloatLit):
             return self.literal("literal.float", e.value, e.pos, ctx)
@@ -404,8 +472,19 @@ class Compiler:
         return _at(_call("_fail", [ast.Constant("LimitExceeded"), ast.Constant(message)]), pos)
 
     def _constant(self, value: object, pos: s.Pos) -> ast.expr:
-        if type(value) is int and not -(1 << self.limits.max_int_bits) < value < (1 << self.limits.max_int_bits):
-            return _at(_call("_fail", [ast.Constant("LimitExceeded"), ast.Constant(f"integer size of {self.limits.max_int_bits} bits")]), pos)
+        if type(value) is int and not -(1 << self.limits.max_int_bits) < value < (
+            1 << self.limits.max_int_bits
+        ):
+            return _at(
+                _call(
+                    "_fail",
+                    [
+                        ast.Constant("LimitExceeded"),
+                        ast.Constant(f"integer size of {self.limits.max_int_bits} bits"),
+                    ],
+                ),
+                pos,
+            )
         return _at(ast.Constant(value), pos)
 
     def operation(self, e: s.OpCall, ctx: Context) -> ast.expr:
@@ -423,7 +502,9 @@ class Compiler:
             else:
                 want = f"{op.min_args} or {op.max_args} arguments"
             message = f"takes {want} but {n} {'was' if n == 1 else 'were'} given"
-            return _at(_call("_fail", [ast.Constant("TypeError"), ast.Constant(message), *args]), e.pos)
+            return _at(
+                _call("_fail", [ast.Constant("TypeError"), ast.Constant(message), *args]), e.pos
+            )
         if op.operands == ("args",):
             operands: list[ast.expr] = [ast.List(args, ast.Load())]
         elif e.op == "EXTENT" and n == 1:
@@ -441,17 +522,32 @@ class Compiler:
             return _at(self._standard(e.op, args, operands), e.pos)
         expr = self.bindings.expression(rule)
         named = dict(zip(op.operands, operands))
-        if self.inline and e.op not in LAZY_OPERAND and e.op != "EMIT" and self._may_splice(rule) and spliceable(expr, named):
+        if (
+            self.inline
+            and e.op not in LAZY_OPERAND
+            and e.op != "EMIT"
+            and self._may_splice(rule)
+            and spliceable(expr, named)
+        ):
             if e.op not in IN_PLACE:
                 return _at(splice(expr, named, self.bound, self._fold), e.pos)
             direct = in_place_form(e.op, expr)
             if direct is not None:
                 helper, parts = direct
                 used: set[str] = set()
-                return _at(_call(helper, [splice(part, named, self.bound, self._fold, used) for part in parts]), e.pos)
+                return _at(
+                    _call(
+                        helper,
+                        [splice(part, named, self.bound, self._fold, used) for part in parts],
+                    ),
+                    e.pos,
+                )
         fn = self.bindings.function_name(rule)
         if e.op in LAZY_OPERAND:
-            thunk = ast.Lambda(ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]), operands[1])
+            thunk = ast.Lambda(
+                ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[]),
+                operands[1],
+            )
             node: ast.expr = _call(fn, [operands[0], _call("_once", [thunk])])
         elif e.op == "EXPEL":
             node = _call("_expel_at", [_name(fn), *operands])
@@ -487,7 +583,9 @@ class Compiler:
 
     def module(self, program: s.Program) -> ast.Module:
         top = Context()
-        body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(program.body, top)
+        body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(
+            program.body, top
+        )
         return ast.Module(body, [])
 
 
@@ -501,8 +599,11 @@ def check_nesting(tree: s.Program) -> int:
         deepest = max(deepest, depth)
         if depth > MAX_NESTING:
             pos = getattr(node, "pos", None)
-            raise AlienSyntaxError(f"the program is nested too deeply (at most {MAX_NESTING} levels)",
-                                   pos.line if pos else None, pos.column if pos else None)
+            raise AlienSyntaxError(
+                f"the program is nested too deeply (at most {MAX_NESTING} levels)",
+                pos.line if pos else None,
+                pos.column if pos else None,
+            )
         if isinstance(node, s.If):
             # each LEST is compiled as an `if` nested in the previous one's else
             for k, (cond, body) in enumerate(node.branches):
@@ -529,8 +630,14 @@ def cycle_collection_paused():
             gc.enable()
 
 
-def compile_program(tree: s.Program, world: World, limits: Limits | None = None, deadline: float | None = None,
-                    *, inline: bool = True) -> Program:
+def compile_program(
+    tree: s.Program,
+    world: World,
+    limits: Limits | None = None,
+    deadline: float | None = None,
+    *,
+    inline: bool = True,
+) -> Program:
     """Bind `tree` to `world` and compile it; raise AlienSyntaxError on a
     program the grammar accepts but the language does not (CEASE outside a
     loop, DELIVER outside a function, ...), with kind LimitExceeded past
@@ -561,7 +668,9 @@ def compile_program(tree: s.Program, world: World, limits: Limits | None = None,
     except AlienSyntaxError:
         raise
     except RecursionError:
-        raise AlienSyntaxError(f"the program is nested too deeply (at most {MAX_NESTING} levels)", None, None) from None
+        raise AlienSyntaxError(
+            f"the program is nested too deeply (at most {MAX_NESTING} levels)", None, None
+        ) from None
     except Exception as exc:  # noqa: BLE001 - a failure of ours, reported without host detail
         raise internal_error(exc) from None
     finally:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 # Error messages are bounded: a name or token quoted in one is cut at
 # NAME_CHARS characters, and a whole message at MESSAGE_CHARS.
 NAME_CHARS = 40
@@ -18,7 +17,9 @@ class AlienError(Exception):
     """An error of an AlienCode program, printed as
     `[AlienError] <Kind>: <message> (line N)`."""
 
-    def __init__(self, kind: str, message: str, line: int | None = None, column: int | None = None) -> None:
+    def __init__(
+        self, kind: str, message: str, line: int | None = None, column: int | None = None
+    ) -> None:
         message = short(message, MESSAGE_CHARS)
         super().__init__(message)
         self.kind = kind
@@ -31,7 +32,12 @@ class AlienError(Exception):
         return f"[AlienError] {self.kind}: {self.message}{where}"
 
     def as_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "message": self.message, "line": self.line, "column": self.column}
+        return {
+            "kind": self.kind,
+            "message": self.message,
+            "line": self.line,
+            "column": self.column,
+        }
 
 
 class AlienSyntaxError(AlienError):
@@ -43,6 +49,13 @@ class AlienSyntaxError(AlienError):
     more was expected (an interactive shell reads another line instead of
     reporting the error)."""
 
-    def __init__(self, message: str, line: int | None, column: int | None, at_end: bool = False, kind: str = "SyntaxError") -> None:
+    def __init__(
+        self,
+        message: str,
+        line: int | None,
+        column: int | None,
+        at_end: bool = False,
+        kind: str = "SyntaxError",
+    ) -> None:
         super().__init__(kind, message, line, column)
         self.at_end = at_end

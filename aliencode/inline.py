@@ -19,7 +19,7 @@ caller falls back to a compiled lambda.
 from __future__ import annotations
 
 import ast
-from typing import Callable
+from collections.abc import Callable
 
 from alienworlds.ruleset.compile import operator_node, to_python
 from alienworlds.ruleset.expr import Call, Expr, Sym
@@ -36,7 +36,9 @@ SHORT_TEXT = 256  # characters a comparison reads for one step (as the checked o
 
 
 def _scalar(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and (node.value is None or type(node.value) in (int, float, bool, str))
+    return isinstance(node, ast.Constant) and (
+        node.value is None or type(node.value) in (int, float, bool, str)
+    )
 
 
 def _short(node: ast.expr) -> bool:
@@ -49,7 +51,9 @@ def _number(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) in (int, float, bool)
 
 
-def operator_call(op: str, args: list[ast.expr], bound: int, fold: Folder | None = None) -> ast.expr:
+def operator_call(
+    op: str, args: list[ast.expr], bound: int, fold: Folder | None = None
+) -> ast.expr:
     """Host code applying rule operator `op` to already-built operand code.
 
     With `fold`, an operator whose operands are all scalar constants is
@@ -111,7 +115,10 @@ def spliceable(expr: Expr, operands: dict[str, ast.expr]) -> bool:
             return True
         if isinstance(node, Call):
             # Only the first operand of and/or/if is always evaluated.
-            return all(visit(arg, guarded or (node.op in _SHORT and i > 0)) for i, arg in enumerate(node.args))
+            return all(
+                visit(arg, guarded or (node.op in _SHORT and i > 0))
+                for i, arg in enumerate(node.args)
+            )
         return True
 
     if not visit(expr, False):
@@ -120,8 +127,13 @@ def spliceable(expr: Expr, operands: dict[str, ast.expr]) -> bool:
     return order == needed
 
 
-def splice(expr: Expr, operands: dict[str, ast.expr], bound: int, fold: Folder | None = None,
-           used: set[str] | None = None) -> ast.expr:
+def splice(
+    expr: Expr,
+    operands: dict[str, ast.expr],
+    bound: int,
+    fold: Folder | None = None,
+    used: set[str] | None = None,
+) -> ast.expr:
     """Host code of `expr` with each operand replaced by its argument code
     (`used`: operands already placed elsewhere in the same tree)."""
     return to_python(expr, operands, lambda op, args: operator_call(op, args, bound, fold), used)
@@ -130,7 +142,11 @@ def splice(expr: Expr, operands: dict[str, ast.expr], bound: int, fold: Folder |
 # In-place sites whose rule has one of these shapes change the list directly
 # instead of rebuilding its contents: (append seq X), (prepend seq X),
 # (set seq I X) — the helper, and the parts spliced as its arguments.
-_IN_PLACE_SHAPES = {("ANNEX", "append"): "_s_ANNEX", ("ANNEX", "prepend"): "_prepend", ("IMPRINT", "set"): "_s_IMPRINT"}
+_IN_PLACE_SHAPES = {
+    ("ANNEX", "append"): "_s_ANNEX",
+    ("ANNEX", "prepend"): "_prepend",
+    ("IMPRINT", "set"): "_s_IMPRINT",
+}
 
 
 def in_place_form(site: str, expr: Expr) -> tuple[str, tuple[Expr, ...]] | None:

@@ -88,8 +88,12 @@ class _Walk:
         """The CRAFTs that provably run at most once (a least fixpoint: a CRAFT
         joins only once the one place that calls it is known to run once)."""
         candidates = {
-            name for name, count in self.definitions.items()
-            if count == 1 and name not in self.rebound and name not in self.values and len(self.sites.get(name, ())) == 1
+            name
+            for name, count in self.definitions.items()
+            if count == 1
+            and name not in self.rebound
+            and name not in self.values
+            and len(self.sites.get(name, ())) == 1
         }
         once: set[str] = set()
         changed = True

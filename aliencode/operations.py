@@ -10,25 +10,44 @@ operands), and the helpers generated code calls (`_inplace`, `_once`, ...).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import Callable
 
 from alienworlds.ruleset import LanguageError, LimitExceeded, Meter, render, type_name
-from alienworlds.ruleset.memory import size
-from alienworlds.ruleset.text import TextTooLong
 from alienworlds.ruleset.compile import operator_namespace
 from alienworlds.ruleset.errors import index_error, type_error
+from alienworlds.ruleset.memory import size
 from alienworlds.ruleset.operators import make_operators
+from alienworlds.ruleset.text import TextTooLong
 
 from .errors import short
 
 # Operations that are exactly one rule operator (compiled as that operator).
 SAME_AS_OPERATOR = {
-    "SHATTER": "+", "WEAVE": "-", "PARE": "*", "FRACTURE": "/", "COIL": "**", "RESIDUE": "%",
-    "HALVE": "//", "AKIN": "==", "APART": "!=", "OVER": ">", "UNDER": "<", "ATOP": ">=",
-    "BENEATH": "<=", "PLUCK": "get", "CARVE": "slice", "GAUGE": "len", "SOME_OF": "any",
-    "EVERY_OF": "all", "ORDER": "sort_asc", "GATHER": "list", "EXTENT": "range",
-    "INDEX": "enumerate", "PAIR": "zip", "STRAIN": "filter",
+    "SHATTER": "+",
+    "WEAVE": "-",
+    "PARE": "*",
+    "FRACTURE": "/",
+    "COIL": "**",
+    "RESIDUE": "%",
+    "HALVE": "//",
+    "AKIN": "==",
+    "APART": "!=",
+    "OVER": ">",
+    "UNDER": "<",
+    "ATOP": ">=",
+    "BENEATH": "<=",
+    "PLUCK": "get",
+    "CARVE": "slice",
+    "GAUGE": "len",
+    "SOME_OF": "any",
+    "EVERY_OF": "all",
+    "ORDER": "sort_asc",
+    "GATHER": "list",
+    "EXTENT": "range",
+    "INDEX": "enumerate",
+    "PAIR": "zip",
+    "STRAIN": "filter",
 }
 
 
@@ -189,10 +208,24 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
     namespace: dict[str, object] = {"__builtins__": {}}
     namespace.update(operator_namespace(ops))
     namespace.update(
-        _s_ANNEX=annex, _s_EXPEL=expel, _s_IMPRINT=imprint, _s_NADIR=nadir, _s_APEX=apex,
-        _s_FUSE=fuse, _s_SWEEP=sweep, _s_EMIT=emit_values,
-        _inplace=inplace, _prepend=prepend, _expel_at=expel_at, _at_depth=at_depth, _once=once, _fn=name_function, _fail=fail,
-        _depth_exceeded=depth_exceeded, _m=meter, _MAXD=limits.max_depth,
+        _s_ANNEX=annex,
+        _s_EXPEL=expel,
+        _s_IMPRINT=imprint,
+        _s_NADIR=nadir,
+        _s_APEX=apex,
+        _s_FUSE=fuse,
+        _s_SWEEP=sweep,
+        _s_EMIT=emit_values,
+        _inplace=inplace,
+        _prepend=prepend,
+        _expel_at=expel_at,
+        _at_depth=at_depth,
+        _once=once,
+        _fn=name_function,
+        _fail=fail,
+        _depth_exceeded=depth_exceeded,
+        _m=meter,
+        _MAXD=limits.max_depth,
         _beyond=beyond,
     )
     return namespace
@@ -205,4 +238,3 @@ def literal_ok(value: object) -> bool:
     if type(value) is tuple:
         return all(literal_ok(v) for v in value)
     return False
-

@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator, Mapping
-
-from lark import Lark, Token, Transformer
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
-from lark.lark import PostLex
 
 from alienworlds.ruleset import Limits
+from lark import Lark, Token, Transformer
+from lark.exceptions import (
+    UnexpectedCharacters,
+    UnexpectedEOF,
+    UnexpectedInput,
+    UnexpectedToken,
+    VisitError,
+)
+from lark.lark import PostLex
 
 from . import syntax as s
 from .errors import AlienSyntaxError, short
@@ -101,13 +106,29 @@ class _Layout(PostLex):
                 line, column = tok.end_line or 1, len(indent_text) + 1
                 if indent > levels[-1]:
                     levels.append(indent)
-                    yield Token("_INDENT", indent_text, line=line, column=column, end_line=line, end_column=column)
+                    yield Token(
+                        "_INDENT",
+                        indent_text,
+                        line=line,
+                        column=column,
+                        end_line=line,
+                        end_column=column,
+                    )
                 else:
                     while indent < levels[-1]:
                         levels.pop()
-                        yield Token("_DEDENT", indent_text, line=line, column=column, end_line=line, end_column=column)
+                        yield Token(
+                            "_DEDENT",
+                            indent_text,
+                            line=line,
+                            column=column,
+                            end_line=line,
+                            end_column=column,
+                        )
                     if indent != levels[-1]:
-                        raise AlienSyntaxError("unindent does not match any outer indentation level", line, column)
+                        raise AlienSyntaxError(
+                            "unindent does not match any outer indentation level", line, column
+                        )
                 continue
             elif kind == "LPAR" or kind == "CALL_OPEN":
                 parens += 1
@@ -136,7 +157,9 @@ def _unescape(body: str) -> str:
         ch = body[i]
         if ch == "\\" and i + 1 < len(body):
             nxt = body[i + 1]
-            out.append(_ESCAPES.get(nxt, "\\" + nxt))  # unknown escapes stay as written, as in Python
+            out.append(
+                _ESCAPES.get(nxt, "\\" + nxt)
+            )  # unknown escapes stay as written, as in Python
             i += 2
         else:
             out.append(ch)
@@ -260,10 +283,23 @@ class _Builder(Transformer):
 
 
 _TERMINAL_TEXT = {
-    "LPAR": "'('", "CALL_OPEN": "'('", "RPAR": "')'", "COMMA": "','", "COLON": "':'",
-    "NAME": "a name", "INT": "a number", "FLOAT": "a number", "STRING": "a string",
-    "_NL": "end of line", "_INDENT": "an indented block", "_DEDENT": "end of the block",
-    "$END": "end of the program", "OPERATION": "an operation", "YES": "YES", "NO": "NO", "NONE": "none",
+    "LPAR": "'('",
+    "CALL_OPEN": "'('",
+    "RPAR": "')'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "NAME": "a name",
+    "INT": "a number",
+    "FLOAT": "a number",
+    "STRING": "a string",
+    "_NL": "end of line",
+    "_INDENT": "an indented block",
+    "_DEDENT": "end of the block",
+    "$END": "end of the program",
+    "OPERATION": "an operation",
+    "YES": "YES",
+    "NO": "NO",
+    "NONE": "none",
 }
 
 
@@ -273,7 +309,10 @@ class Parser:
     def __init__(self, keywords: Mapping[str, str] | None = None) -> None:
         self.keywords = dict(keywords or {})
         types = token_types(self.keywords)
-        self._operations = {surface: std for surface, std in ((self.keywords.get(n, n), n) for n in OPERATION_BY_NAME)}
+        self._operations = {
+            surface: std
+            for surface, std in ((self.keywords.get(n, n), n) for n in OPERATION_BY_NAME)
+        }
         self._lark = Lark(
             GRAMMAR.read_text(encoding="utf-8"),
             parser="lalr",
@@ -287,7 +326,9 @@ class Parser:
     def surface(self, keyword: str) -> str:
         return self.keywords.get(keyword, keyword)
 
-    def parse(self, source: str, limits: Limits | None = None, deadline: float | None = None) -> s.Program:
+    def parse(
+        self, source: str, limits: Limits | None = None, deadline: float | None = None
+    ) -> s.Program:
         """The syntax tree of `source`; raise AlienSyntaxError (a SyntaxError,
         or LimitExceeded beyond the limits' source size and tokens, or past
         `deadline`, a time.monotonic() value)."""
@@ -298,7 +339,9 @@ class Parser:
         if not text.endswith("\n"):
             text += "\n"
         layout = self._lark.options.postlex
-        layout.budget = _Budget(limits, time.monotonic() + limits.wall_seconds if deadline is None else deadline)
+        layout.budget = _Budget(
+            limits, time.monotonic() + limits.wall_seconds if deadline is None else deadline
+        )
         try:
             return self._lark.parse(text)
         except AlienSyntaxError:
@@ -335,25 +378,49 @@ class Parser:
             if ch in "\"'":
                 return AlienSyntaxError("unterminated string", line, column)
             if ch == "-":
-                return AlienSyntaxError("a minus sign may only start a number literal, as in -7", line, column)
+                return AlienSyntaxError(
+                    "a minus sign may only start a number literal, as in -7", line, column
+                )
             return AlienSyntaxError(f"unexpected character {ch!r}", line, column)
         if isinstance(exc, UnexpectedToken):
             tok = exc.token
             expected = exc.expected or set()
-            end = _ends_input(tok, text)  # more lines could complete the program (an interactive shell reads on)
+            end = _ends_input(
+                tok, text
+            )  # more lines could complete the program (an interactive shell reads on)
             if tok.type == "$END":
-                return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(expected)}", line, column, at_end=True)
+                return AlienSyntaxError(
+                    f"unexpected end of the program; expected {self._expected(expected)}",
+                    line,
+                    column,
+                    at_end=True,
+                )
             if tok.type == "_INDENT":
                 return AlienSyntaxError("unexpected indent", tok.line or line, tok.column or column)
             if "_INDENT" in expected and len(expected) == 1:
-                return AlienSyntaxError("expected an indented block", tok.line or line, tok.column or column, at_end=end)
-            shown = self._describe(tok.type) if tok.type in ("_NL", "_DEDENT") else repr(short(tok.value))
+                return AlienSyntaxError(
+                    "expected an indented block", tok.line or line, tok.column or column, at_end=end
+                )
+            shown = (
+                self._describe(tok.type)
+                if tok.type in ("_NL", "_DEDENT")
+                else repr(short(tok.value))
+            )
             if tok.type == "OPERATION" or tok.type in STATEMENT_KEYWORDS:
                 shown = f"keyword {short(tok.value)}"
-            return AlienSyntaxError(f"unexpected {shown}; expected {self._expected(expected)}", tok.line or line, tok.column or column,
-                                    at_end=end)
+            return AlienSyntaxError(
+                f"unexpected {shown}; expected {self._expected(expected)}",
+                tok.line or line,
+                tok.column or column,
+                at_end=end,
+            )
         if isinstance(exc, UnexpectedEOF):
-            return AlienSyntaxError(f"unexpected end of the program; expected {self._expected(set(exc.expected))}", line, column, at_end=True)
+            return AlienSyntaxError(
+                f"unexpected end of the program; expected {self._expected(set(exc.expected))}",
+                line,
+                column,
+                at_end=True,
+            )
         return AlienSyntaxError("invalid syntax", line, column)
 
 
@@ -372,8 +439,12 @@ def _ends_input(tok: Token, text: str) -> bool:
 
 
 def internal_error(exc: BaseException) -> AlienSyntaxError:
-    return AlienSyntaxError(f"the interpreter failed ({type(exc).__name__}); please report this program", None, None,
-                            kind="InternalError")
+    return AlienSyntaxError(
+        f"the interpreter failed ({type(exc).__name__}); please report this program",
+        None,
+        None,
+        kind="InternalError",
+    )
 
 
 @lru_cache(maxsize=32)
@@ -391,14 +462,17 @@ def parser_for(keywords: Mapping[str, str] | None = None) -> Parser:
 # for a character no terminal takes. Counting with it is several times faster
 # than running the lexer, and a test checks both agree. Repetitions are
 # possessive, as in the grammar, so memory stays linear in the text.
-_TOKEN = re.compile(r"""
+_TOKEN = re.compile(
+    r"""
     (?P<string>"(?:[^"\\\n]|\\[^\n])*+"|'(?:[^'\\\n]|\\[^\n])*+')
   | (?P<free>\#[^\n]*|\\[\t\ \f]*\r?\n|[\t\ \f\r\n]+)
   | (?P<number>-?(\d+\.\d*|\.\d+)([eE][+-]?\d+)?|-?\d+[eE][+-]?\d+|-?\d+)
   | (?P<name>[A-Za-z_][A-Za-z0-9_]*)
   | (?P<mark>[(),:])
   | (?P<other>.)
-""", re.VERBOSE)
+""",
+    re.VERBOSE,
+)
 
 
 def token_count(source: str, stop_after: int | None = None) -> int | None:
@@ -421,8 +495,12 @@ def token_count(source: str, stop_after: int | None = None) -> int | None:
     return count
 
 
-def parse(source: str, keywords: Mapping[str, str] | None = None, limits: Limits | None = None,
-          deadline: float | None = None) -> s.Program:
+def parse(
+    source: str,
+    keywords: Mapping[str, str] | None = None,
+    limits: Limits | None = None,
+    deadline: float | None = None,
+) -> s.Program:
     """Parse AlienCode `source` in the given surface keywords (standard by
     default), within the source limits (see `Parser.parse`)."""
     return parser_for(keywords).parse(source, limits, deadline)

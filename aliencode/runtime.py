@@ -69,12 +69,18 @@ class Session:
         self.namespace = build(self.meter, self.output)
         self.meter.roots = partial(_roots, self.namespace)
 
-    def execute(self, program: Program, deadline: float | None = None, max_steps: int | None = None) -> RunResult:
+    def execute(
+        self, program: Program, deadline: float | None = None, max_steps: int | None = None
+    ) -> RunResult:
         """Run `program`; the wall-clock backstop runs until `deadline` (a
         time.monotonic() value; default: the limits' wall clock from now).
         `max_steps` lowers this run's step limit (a grader's answer budget)."""
         limits = self.base
-        self.meter.limits = limits if max_steps is None else limits.replace(max_steps=min(max_steps, limits.max_steps))
+        self.meter.limits = (
+            limits
+            if max_steps is None
+            else limits.replace(max_steps=min(max_steps, limits.max_steps))
+        )
         self.meter.reset(deadline)
         self.output.clear()
         for name, rule in program.rules.items():
@@ -194,8 +200,16 @@ def _position(tb: TracebackType | None, skip: int = 0) -> tuple[int | None, int 
     return found.tb_lineno, None, innermost
 
 
-_PY_TYPES = {"int": "int", "float": "float", "str": "str", "bool": "bool", "list": "list",
-             "tuple": "tuple", "NoneType": "none", "function": "function"}
+_PY_TYPES = {
+    "int": "int",
+    "float": "float",
+    "str": "str",
+    "bool": "bool",
+    "list": "list",
+    "tuple": "tuple",
+    "NoneType": "none",
+    "function": "function",
+}
 
 
 def _plain(message: str) -> str:
@@ -204,7 +218,9 @@ def _plain(message: str) -> str:
     # backtracks through a name of a million characters.
     message = re.sub(r"\w{%d,}" % (NAME_CHARS + 1), lambda m: short(m.group()), message)
     message = re.sub(r"\b" + PREFIX + r"(\w+)", r"\1", message)
-    message = re.sub(r"'?\b(\w+)'? object", lambda m: f"{_PY_TYPES.get(m.group(1), 'value')} value", message)
+    message = re.sub(
+        r"'?\b(\w+)'? object", lambda m: f"{_PY_TYPES.get(m.group(1), 'value')} value", message
+    )
     message = message.replace("positional argument", "argument")
     # Generated functions take the call depth as a hidden first argument.
     message = re.sub(
@@ -230,6 +246,7 @@ _KNOWN_HOST_MESSAGES = (
 
 def _native_operand_message(message: str) -> str:
     """A native operator's TypeError (see inline.py), in the language's words."""
+
     def kind(py: str) -> str:
         return _PY_TYPES.get(py, "value")
 
@@ -256,22 +273,35 @@ def to_alien_error(exc: BaseException, program: Program) -> AlienError:
         return AlienError(exc.kind, message, line, column)
     if isinstance(exc, OverflowError):
         # (from a native operator, see inline.py; checked operators raise LanguageError)
-        message = "integer too large to convert to a float" if "too large to convert" in str(exc) else "numeric result out of range"
+        message = (
+            "integer too large to convert to a float"
+            if "too large to convert" in str(exc)
+            else "numeric result out of range"
+        )
         if from_generated and (line, column) in program.op_sites:
             message = f"{program.op_sites[(line, column)]}: {message}"
         return AlienError("OverflowError", message, line, column)
     if from_generated and isinstance(exc, TypeError) and (line, column) in program.op_sites:
-        return AlienError("TypeError", f"{program.op_sites[(line, column)]}: {_native_operand_message(str(exc))}", line, column)
+        return AlienError(
+            "TypeError",
+            f"{program.op_sites[(line, column)]}: {_native_operand_message(str(exc))}",
+            line,
+            column,
+        )
     if isinstance(exc, RecursionError):
-        return AlienError("LimitExceeded", f"call depth of {program.limits.max_depth}", line, column)
+        return AlienError(
+            "LimitExceeded", f"call depth of {program.limits.max_depth}", line, column
+        )
     if isinstance(exc, MemoryError):
         return AlienError("LimitExceeded", "memory", line, column)
     if from_generated and isinstance(exc, NameError):
         match = re.search(r"'(\w+)'", str(exc))
         name = getattr(exc, "name", None) or (match.group(1) if match else "?")
-        name = short(name[len(PREFIX):] if name.startswith(PREFIX) else name)
+        name = short(name[len(PREFIX) :] if name.startswith(PREFIX) else name)
         if isinstance(exc, UnboundLocalError):
-            return AlienError("NameError", f"local name '{name}' is used before it is set", line, column)
+            return AlienError(
+                "NameError", f"local name '{name}' is used before it is set", line, column
+            )
         return AlienError("NameError", f"name '{name}' is not defined", line, column)
     if from_generated and isinstance(exc, (TypeError, ValueError)):
         message = _plain(str(exc))
@@ -280,4 +310,9 @@ def to_alien_error(exc: BaseException, program: Program) -> AlienError:
             return AlienError(type(exc).__name__, message, line, column)
         return AlienError(type(exc).__name__, "invalid operation", line, column)
     # Anything else is a bug of ours; report it without host detail.
-    return AlienError("InternalError", f"the interpreter failed ({type(exc).__name__}); please report this program", line, column)
+    return AlienError(
+        "InternalError",
+        f"the interpreter failed ({type(exc).__name__}); please report this program",
+        line,
+        column,
+    )

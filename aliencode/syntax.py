@@ -59,14 +59,14 @@ class Name:
 class OpCall:
     op: str  # standard name, e.g. "PLUCK"
     surface: str  # as written in this world
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     pos: Pos
 
 
 @dataclass(frozen=True)
 class Call:
-    func: "Expr"
-    args: tuple["Expr", ...]
+    func: Expr
+    args: tuple[Expr, ...]
     pos: Pos
 
 
@@ -90,8 +90,8 @@ class ExprStmt:
 
 @dataclass(frozen=True)
 class If:
-    branches: tuple[tuple[Expr, tuple["Stmt", ...]], ...]  # UPON, then each LEST
-    default: tuple["Stmt", ...] | None
+    branches: tuple[tuple[Expr, tuple[Stmt, ...]], ...]  # UPON, then each LEST
+    default: tuple[Stmt, ...] | None
     pos: Pos
 
 
@@ -99,14 +99,14 @@ class If:
 class Sweep:
     names: tuple[str, ...]  # one name, or two for SWEEP i, v IN ...
     iterable: Expr
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
     pos: Pos
 
 
 @dataclass(frozen=True)
 class While:
     cond: Expr
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
     pos: Pos
 
 
@@ -129,7 +129,7 @@ class Idle:
 class Craft:
     name: str
     params: tuple[str, ...]
-    body: tuple["Stmt", ...]
+    body: tuple[Stmt, ...]
     pos: Pos
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 import sys
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from . import syntax as s
 
@@ -109,7 +109,10 @@ class _Writer:
             head = f"{pad}{self.kw('SWEEP')} {', '.join(st.names)} {self.kw('IN')} {self.expr(st.iterable)}:"
             return [head, *self.block(st.body, depth + 1)]
         if isinstance(st, s.While):
-            return [f"{pad}{self.kw('WHILE')} {self.expr(st.cond)}:", *self.block(st.body, depth + 1)]
+            return [
+                f"{pad}{self.kw('WHILE')} {self.expr(st.cond)}:",
+                *self.block(st.body, depth + 1),
+            ]
         if isinstance(st, s.Cease):
             return [pad + self.kw("CEASE")]
         if isinstance(st, s.Bypass):
@@ -129,7 +132,9 @@ def unparse(tree: s.Program, keywords: Mapping[str, str] | None = None) -> str:
     """The source text of `tree`, keywords spelled as in `keywords`."""
     writer = _Writer(keywords or {})
     old_limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(max(old_limit, RECURSION))  # the writer recurses once per level of nesting
+    sys.setrecursionlimit(
+        max(old_limit, RECURSION)
+    )  # the writer recurses once per level of nesting
     try:
         lines = writer.block(tree.body, 0) if tree.body else []
     finally:

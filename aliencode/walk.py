@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from . import syntax as s
 
-LITERAL_SITES = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
+LITERAL_SITES = {
+    s.IntLit: "literal.int",
+    s.FloatLit: "literal.float",
+    s.StrLit: "literal.str",
+    s.BoolLit: "literal.bool",
+}
 
 
 def sites_in(tree: s.Program) -> set[str]:

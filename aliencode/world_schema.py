@@ -8,7 +8,7 @@ IDENTITY for a red herring), and may restrict itself to a `scope`.
 from __future__ import annotations
 
 import os
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from alienworlds.ruleset import RuleSyntaxError, World, load_world
 from alienworlds.ruleset.compile import check
@@ -20,26 +20,36 @@ from .sites import KEYWORDS, SITES, operand_kinds
 DEFAULT_WORLD_ENV = "ALIENCODE_WORLD"
 
 
-def _check_rule(raw: Mapping[str, object], problem: Callable[[str, str | None], None]) -> dict[str, object] | None:
+def _check_rule(
+    raw: Mapping[str, object], problem: Callable[[str, str | None], None]
+) -> dict[str, object] | None:
     target = raw["target"]
     if target not in SITES:
-        problem(f"unknown site '{shown(target)}'; expected an operation such as PLUCK, a literal site (literal.int, literal.float, literal.str, literal.bool) or SWEEP", "target")
+        problem(
+            f"unknown site '{shown(target)}'; expected an operation such as PLUCK, a literal site (literal.int, literal.float, literal.str, literal.bool) or SWEEP",
+            "target",
+        )
         return None
     scope = raw.get("scope", "anywhere")
     if scope not in SCOPES:
         problem(f"expected one of {', '.join(SCOPES)}", "scope")
     actual = raw.get("actual")
     if not isinstance(actual, str) or not actual.strip():
-        problem("expected a rule expression (a string), or \"IDENTITY\" for a red herring", "actual")
+        problem('expected a rule expression (a string), or "IDENTITY" for a red herring', "actual")
         return None
     try:
         expr = parse(actual)
         if not isinstance(expr, Identity):
-            functions = frozenset(name for name, kind in operand_kinds(target).items() if kind == "pred")
+            functions = frozenset(
+                name for name, kind in operand_kinds(target).items() if kind == "pred"
+            )
             check(expr, set(SITES[target].operands), text=actual, functions=functions)
     except RuleSyntaxError as exc:
         operands = " ".join(SITES[target].operands)
-        problem(f"{exc.message} at column {exc.column} (site {target} has operands: {operands})", "actual")
+        problem(
+            f"{exc.message} at column {exc.column} (site {target} has operands: {operands})",
+            "actual",
+        )
         return None
     return {"actual": to_text(expr), "scope": scope}
 

@@ -15,9 +15,25 @@ from __future__ import annotations
 
 from alienworlds.ruleset.world import World, WorldError
 
-from .errors import ProofSyntaxError
-from .formulas import BOT, And, Bot, Eq, Exists, Fn, Forall, Formula, Impl, Name, Node, Not, Or, Pred, Term
 from .certify import check_certificate, find_certificate
+from .errors import ProofSyntaxError
+from .formulas import (
+    BOT,
+    And,
+    Bot,
+    Eq,
+    Exists,
+    Fn,
+    Forall,
+    Formula,
+    Impl,
+    Name,
+    Node,
+    Not,
+    Or,
+    Pred,
+    Term,
+)
 from .kernel import Checker, check, compile_world
 from .parser import parse_formula, parse_formulas, parse_proof
 from .patches import CompiledWorld
@@ -31,9 +47,44 @@ from .worlds import default_world_spec, load_world
 __version__ = "0.1.0"
 
 __all__ = [
-    "BOT", "And", "Bot", "Checker", "Citation", "CompiledWorld", "Eq", "Exists", "FAILURES", "Fn", "Forall", "Formula",
-    "Impl", "Name", "Node", "Not", "Or", "Pred", "Proof", "ProofSyntaxError", "REASON_CLASSES", "RULES", "Step",
-    "Term", "Theorem", "Verdict", "World", "WorldError", "check", "check_certificate", "compile_world",
-    "default_world_spec", "find_certificate", "format_proof", "load_world", "parse_formula", "parse_formulas",
-    "parse_proof", "prove", "substitute",
+    "BOT",
+    "And",
+    "Bot",
+    "Checker",
+    "Citation",
+    "CompiledWorld",
+    "Eq",
+    "Exists",
+    "FAILURES",
+    "Fn",
+    "Forall",
+    "Formula",
+    "Impl",
+    "Name",
+    "Node",
+    "Not",
+    "Or",
+    "Pred",
+    "Proof",
+    "ProofSyntaxError",
+    "REASON_CLASSES",
+    "RULES",
+    "Step",
+    "Term",
+    "Theorem",
+    "Verdict",
+    "World",
+    "WorldError",
+    "check",
+    "check_certificate",
+    "compile_world",
+    "default_world_spec",
+    "find_certificate",
+    "format_proof",
+    "load_world",
+    "parse_formula",
+    "parse_formulas",
+    "parse_proof",
+    "prove",
+    "substitute",
 ]

@@ -37,7 +37,15 @@ from .kernel import check
 from .oracle import Oracle
 from .parser import parse_proof
 from .proof import Proof, Theorem
-from .saturation import Bounds, Saturation, Unsupported, closure, default_terms, ground_terms, saturate
+from .saturation import (
+    Bounds,
+    Saturation,
+    Unsupported,
+    closure,
+    default_terms,
+    ground_terms,
+    saturate,
+)
 from .verdict import Verdict
 
 
@@ -60,7 +68,12 @@ class BoundedResult:
 
 def _first_order(formulas) -> bool:
     def fo(f: Formula) -> bool:
-        return isinstance(f, (Quantified, Eq)) or (type(f) is Pred and bool(f.terms)) or any(isinstance(c, Formula) and fo(c) for c in children(f))
+        return (
+            isinstance(f, (Quantified, Eq))
+            or (type(f) is Pred and bool(f.terms))
+            or any(isinstance(c, Formula) and fo(c) for c in children(f))
+        )
+
     return any(fo(f) for f in formulas)
 
 
@@ -75,10 +88,22 @@ def plans(theorem: Theorem) -> list[tuple[str, Bounds]]:
     if first_order:
         extra += tuple(Eq(s, t) for s in terms for t in terms)
         extra += tuple(Exists("y", Eq(Name("y"), t)) for t in terms if "y" not in t.free)
-    lemmas = tuple(Impl(x, t) for t in sub if isinstance(t, (Not, And, Or, Impl, Quantified)) for x in sub if x is not t)
+    lemmas = tuple(
+        Impl(x, t)
+        for t in sub
+        if isinstance(t, (Not, And, Or, Impl, Quantified))
+        for x in sub
+        if x is not t
+    )
     return [
-        (f"subformulas and their negations; depth {3 - first_order}", Bounds(tuple(closure((*formulas, BOT, *extra), terms)), terms, 3 - first_order)),
-        ("subformulas and helper implications between them; depth 2", Bounds(tuple(closure((*formulas, BOT, *lemmas), terms)), terms, 2)),
+        (
+            f"subformulas and their negations; depth {3 - first_order}",
+            Bounds(tuple(closure((*formulas, BOT, *extra), terms)), terms, 3 - first_order),
+        ),
+        (
+            "subformulas and helper implications between them; depth 2",
+            Bounds(tuple(closure((*formulas, BOT, *lemmas), terms)), terms, 2),
+        ),
     ]
 
 
@@ -114,12 +139,27 @@ def write_proof(result: Saturation) -> Proof:
     """A Fitch proof of the goal from saturation's justifications."""
     writer = _Writer(result)
     goal = ((), result.theorem.goal)
-    for p in dict.fromkeys(f for ctx, f in writer.reachable(goal) if writer.why[(ctx, f)][0] == "premise"):
-        writer.emit((), p, "premise", "")  # once, at the top: a premise may be asserted only as often as listed
+    for p in dict.fromkeys(
+        f for ctx, f in writer.reachable(goal) if writer.why[(ctx, f)][0] == "premise"
+    ):
+        writer.emit(
+            (), p, "premise", ""
+        )  # once, at the top: a premise may be asserted only as often as listed
     writer.fact(*goal)
     th = result.theorem
-    lines = [f"{n}. {'| ' * depth}{formula}  [{rule}{' ' + cites if cites else ''}]" for n, (depth, formula, rule, cites) in enumerate(writer.lines, 1)]
-    text = "\n".join(["PROOF", f"premises: {', '.join(map(str, th.premises))}", f"goal: {th.goal}", *lines, "END"])
+    lines = [
+        f"{n}. {'| ' * depth}{formula}  [{rule}{' ' + cites if cites else ''}]"
+        for n, (depth, formula, rule, cites) in enumerate(writer.lines, 1)
+    ]
+    text = "\n".join(
+        [
+            "PROOF",
+            f"premises: {', '.join(map(str, th.premises))}",
+            f"goal: {th.goal}",
+            *lines,
+            "END",
+        ]
+    )
     return parse_proof(text)
 
 
@@ -146,7 +186,9 @@ class _Writer:
         cites = []
         for ref in refs:
             if ref[0] == "line":
-                cites.append(str(self.fact(ctx, ref[2]) if ref[1] == ctx else self.scope[(ref[1], ref[2])]))
+                cites.append(
+                    str(self.fact(ctx, ref[2]) if ref[1] == ctx else self.scope[(ref[1], ref[2])])
+                )
             else:
                 first, last = self.box(ref[1], ref[2])
                 cites.append(f"{first}-{last}")

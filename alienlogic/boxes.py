@@ -59,9 +59,15 @@ class Boxes:
             raise Rejection("DEPTH_JUMP", f"line {n} has a negative depth")
         if assumption:
             if depth == 0:
-                raise Rejection("ASSUME_AT_TOP", f"line {n} is an assumption outside every box; write it as '| formula [assume]'")
+                raise Rejection(
+                    "ASSUME_AT_TOP",
+                    f"line {n} is an assumption outside every box; write it as '| formula [assume]'",
+                )
             if depth > current + 1:
-                raise Rejection("DEPTH_JUMP", f"line {n} is at depth {depth}, but the line before it is at depth {current}")
+                raise Rejection(
+                    "DEPTH_JUMP",
+                    f"line {n} is at depth {depth}, but the line before it is at depth {current}",
+                )
             self._close_to(depth - 1, n)
             self.boxes.append(Box(self.stack[-1], depth, n))
             self.stack.append(len(self.boxes) - 1)
@@ -70,7 +76,10 @@ class Boxes:
         else:
             if depth > current:
                 reason = "BOX_WITHOUT_ASSUMPTION" if depth == current + 1 else "DEPTH_JUMP"
-                raise Rejection(reason, f"line {n} is at depth {depth}, deeper than the line before it ({current}), but only an assumption opens a box")
+                raise Rejection(
+                    reason,
+                    f"line {n} is at depth {depth}, deeper than the line before it ({current}), but only an assumption opens a box",
+                )
             self._close_to(depth, n)
         self.box_of.append(self.stack[-1])
         if self.journal is not None:
@@ -88,25 +97,45 @@ class Boxes:
     def check_line(self, k: int, n: int) -> None:
         """Line k may be cited at line n."""
         if not 1 <= k < n:
-            raise Rejection("REF_NOT_EARLIER", f"line {n} cites line {k}, which is not an earlier line")
+            raise Rejection(
+                "REF_NOT_EARLIER", f"line {n} cites line {k}, which is not an earlier line"
+            )
         if not self.boxes[self.box_of[k]].open:
-            raise Rejection("REF_NOT_ACCESSIBLE", f"line {n} cites line {k}, which lies in a box closed before line {n}")
+            raise Rejection(
+                "REF_NOT_ACCESSIBLE",
+                f"line {n} cites line {k}, which lies in a box closed before line {n}",
+            )
 
     def check_range(self, a: int, b: int, n: int) -> None:
         """The range a-b is exactly one closed box reachable from line n."""
         if not 1 <= a < n or not 1 <= b < n:
-            raise Rejection("REF_NOT_EARLIER", f"line {n} cites {a}-{b}, which is not a range of earlier lines")
+            raise Rejection(
+                "REF_NOT_EARLIER", f"line {n} cites {a}-{b}, which is not a range of earlier lines"
+            )
         box = self.boxes[self.box_of[a]]
         if box.first != a or a > b:
-            raise Rejection("RANGE_NOT_A_BOX", f"{a}-{b} is not a box: line {a} does not open a box ending at line {b}")
+            raise Rejection(
+                "RANGE_NOT_A_BOX",
+                f"{a}-{b} is not a box: line {a} does not open a box ending at line {b}",
+            )
         if box.open:
-            raise Rejection("RANGE_NOT_CLOSED", f"the box opened at line {a} is still open at line {n}")
+            raise Rejection(
+                "RANGE_NOT_CLOSED", f"the box opened at line {a} is still open at line {n}"
+            )
         if box.last != b:
-            raise Rejection("RANGE_NOT_A_BOX", f"{a}-{b} is not a box: the box opened at line {a} ends at line {box.last}")
+            raise Rejection(
+                "RANGE_NOT_A_BOX",
+                f"{a}-{b} is not a box: the box opened at line {a} ends at line {box.last}",
+            )
         if not self.boxes[box.parent].open:
-            raise Rejection("RANGE_NOT_ACCESSIBLE", f"the box {a}-{b} lies inside a box closed before line {n}")
+            raise Rejection(
+                "RANGE_NOT_ACCESSIBLE", f"the box {a}-{b} lies inside a box closed before line {n}"
+            )
         if self.boxes[self.box_of[b]] is not box:
-            raise Rejection("BOX_ENDS_IN_SUBPROOF", f"the box {a}-{b} ends inside a box nested in it; end it with a line of its own")
+            raise Rejection(
+                "BOX_ENDS_IN_SUBPROOF",
+                f"the box {a}-{b} ends inside a box nested in it; end it with a line of its own",
+            )
 
     def open_assumptions(self) -> list[int]:
         """Lines of the assumptions of the boxes open now, outermost first."""

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
 
@@ -42,7 +42,16 @@ from .worlds import load_world
 FORMAT = 2
 KIND = "matrix"
 MODES = ("any", "designated")
-_SHAPE_CLASS = {Not: "not", And: "and", Or: "or", Impl: "impl", Forall: "forall", Exists: "exists", Eq: "eq", Bot: "bot"}
+_SHAPE_CLASS = {
+    Not: "not",
+    And: "and",
+    Or: "or",
+    Impl: "impl",
+    Forall: "forall",
+    Exists: "exists",
+    Eq: "eq",
+    Bot: "bot",
+}
 
 
 @dataclass
@@ -83,9 +92,16 @@ def world_text(world: World) -> str | None:
                 return Path(world.source).read_text(encoding="utf-8")
         except Exception:  # noqa: BLE001 — any unreadable file: write the world out instead
             pass
-    lines = ["format = 1", f"name = {json.dumps(world.name)}", 'language = "alienlogic"', f"description = {json.dumps(world.description)}"]
+    lines = [
+        "format = 1",
+        f"name = {json.dumps(world.name)}",
+        'language = "alienlogic"',
+        f"description = {json.dumps(world.description)}",
+    ]
     for r in world.rules:
-        lines += ["", "[[rules]]"] + [f"{key} = {json.dumps(value)}" for key, value in r.canonical().items() if key != "scope"]
+        lines += ["", "[[rules]]"] + [
+            f"{key} = {json.dumps(value)}" for key, value in r.canonical().items() if key != "scope"
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -93,7 +109,12 @@ def _header(world: World, theorem: Theorem, task: str | None) -> dict[str, objec
     head: dict[str, object] = {"format": FORMAT, "kind": KIND}
     if task:
         head["task"] = task
-    head.update(world=world.name, world_hash=world.hash, premises=[str(p) for p in theorem.premises], goal=str(theorem.goal))
+    head.update(
+        world=world.name,
+        world_hash=world.hash,
+        premises=[str(p) for p in theorem.premises],
+        goal=str(theorem.goal),
+    )
     return head
 
 
@@ -105,8 +126,15 @@ class _OutOfTime(Exception):
     """The certificate search's time is spent."""
 
 
-def _try(world: World, text: str | None, theorem: Theorem, task: str | None, alg: Algebra, tried: list[str],
-         stop: Callable[[], None] | None = None) -> dict[str, object] | None:
+def _try(
+    world: World,
+    text: str | None,
+    theorem: Theorem,
+    task: str | None,
+    alg: Algebra,
+    tried: list[str],
+    stop: Callable[[], None] | None = None,
+) -> dict[str, object] | None:
     """The first model of each domain shape that refutes the theorem, kept if
     the re-checker accepts the certificate."""
     shapes_seen = set()
@@ -118,7 +146,11 @@ def _try(world: World, text: str | None, theorem: Theorem, task: str | None, alg
         key = (world.hash, json.dumps(alg.as_data(), sort_keys=True), shape)
         if _SOUND.get(key) is False:
             continue
-        data = {**_header(world, theorem, task), **alg.as_data(), "model": model.as_data(alg.matrix)}
+        data = {
+            **_header(world, theorem, task),
+            **alg.as_data(),
+            "model": model.as_data(alg.matrix),
+        }
         status, problems = recheck(json.dumps(data), text, first=True)
         if any(not p.startswith("model:") for p in problems):
             _SOUND[key] = False
@@ -140,7 +172,9 @@ def candidates(theorem: Theorem):
             plain = Algebra.plain(m, mode)
             for op, args in sites(theorem):
                 for table in tables(m, op, plain.rule(op, ("*",) * len(args)).table):
-                    yield plain.refine(op, args, table, f"{op}({', '.join(args)}) ↦ {_table_text(m, table)}")
+                    yield plain.refine(
+                        op, args, table, f"{op}({', '.join(args)}) ↦ {_table_text(m, table)}"
+                    )
 
 
 def sites(theorem: Theorem) -> list[tuple[str, tuple[str, ...]]]:
@@ -159,7 +193,10 @@ def sites(theorem: Theorem) -> list[tuple[str, tuple[str, ...]]]:
         op = _SHAPE_CLASS.get(type(f), "").upper()
         if op not in CONNECTIVES:
             continue
-        options = [[_part_class(p)] + ([f"={p.name}"] if type(p) is Pred and not p.terms else []) for p in parts]
+        options = [
+            [_part_class(p)] + ([f"={p.name}"] if type(p) is Pred and not p.terms else [])
+            for p in parts
+        ]
         for args in product(*options):
             out.setdefault((op, tuple(args)), None)
     return list(out)
@@ -184,11 +221,20 @@ def tables(m: Matrix, op: str, current: tuple) -> list[tuple]:
 
 
 def _table_text(m: Matrix, table: tuple) -> str:
-    return "[" + " ".join(m.elements[v] if isinstance(v, int) else _table_text(m, v) for v in table) + "]"
+    return (
+        "["
+        + " ".join(m.elements[v] if isinstance(v, int) else _table_text(m, v) for v in table)
+        + "]"
+    )
 
 
-def find_certificate(world: World, theorem: Theorem, task: str | None = None, seconds: float | None = 30.0,
-                     max_candidates: int | None = None) -> Found:
+def find_certificate(
+    world: World,
+    theorem: Theorem,
+    task: str | None = None,
+    seconds: float | None = 30.0,
+    max_candidates: int | None = None,
+) -> Found:
     """Search for a certificate that `theorem` has no proof in `world`.
 
     With `seconds=None` no clock is read: the search tries the candidates in
@@ -212,7 +258,9 @@ def find_certificate(world: World, theorem: Theorem, task: str | None = None, se
             stop()
             # the limit also covers the search inside one candidate (the
             # models of a theorem over many atoms are many)
-            data = _try(world, text, theorem, task, alg, tried, stop if deadline is not None else None)
+            data = _try(
+                world, text, theorem, task, alg, tried, stop if deadline is not None else None
+            )
             if data is not None:
                 return Found(data, time.perf_counter() - start, tried)
         else:
@@ -240,7 +288,10 @@ def _dump(value: object, indent: int) -> str:
     if len(flat) <= 100 or not isinstance(value, (dict, list)):
         return flat
     if isinstance(value, dict):
-        items = [f"{inner}{json.dumps(k, ensure_ascii=False)}: {_dump(v, indent + 1)}" for k, v in value.items()]
+        items = [
+            f"{inner}{json.dumps(k, ensure_ascii=False)}: {_dump(v, indent + 1)}"
+            for k, v in value.items()
+        ]
         return "{\n" + ",\n".join(items) + "\n" + pad + "}"
     return "[\n" + ",\n".join(inner + _dump(v, indent + 1) for v in value) + "\n" + pad + "]"
 
@@ -248,12 +299,21 @@ def _dump(value: object, indent: int) -> str:
 def certificate_theorem(data: dict[str, object]) -> Theorem:
     """The theorem a certificate states (raises ProofSyntaxError, TypeError)."""
     premises, goal = data.get("premises"), data.get("goal")
-    if not isinstance(premises, list) or not all(isinstance(p, str) for p in premises) or not isinstance(goal, str):
+    if (
+        not isinstance(premises, list)
+        or not all(isinstance(p, str) for p in premises)
+        or not isinstance(goal, str)
+    ):
         raise TypeError("premises must be a list of formulas and goal a formula")
     return Theorem(tuple(parse_formula(p) for p in premises), parse_formula(goal))
 
 
-def check_certificate(data: dict[str, object] | str, world: World, theorem: Theorem | None = None, same_world: bool = True) -> CheckResult:
+def check_certificate(
+    data: dict[str, object] | str,
+    world: World,
+    theorem: Theorem | None = None,
+    same_world: bool = True,
+) -> CheckResult:
     """Re-check a certificate (data or its JSON text) against `world` with the
     independent re-checker; also check it is about `theorem` (if given) and,
     with `same_world`, that it was made for this version of the world."""
@@ -276,10 +336,16 @@ def check_certificate(data: dict[str, object] | str, world: World, theorem: Theo
             except (ProofSyntaxError, TypeError) as exc:
                 extra.append(f"the certificate's theorem: {exc}")
         if same_world and parsed.get("world_hash") != world.hash:
-            extra.append(f"the certificate was made for another version of the world ({str(parsed.get('world_hash'))[:80]})")
+            extra.append(
+                f"the certificate was made for another version of the world ({str(parsed.get('world_hash'))[:80]})"
+            )
         if extra:
             status, problems = "fails", problems + extra
-    kind = parsed.get("kind") if isinstance(parsed, dict) and isinstance(parsed.get("kind"), str) else None
+    kind = (
+        parsed.get("kind")
+        if isinstance(parsed, dict) and isinstance(parsed.get("kind"), str)
+        else None
+    )
     return CheckResult(status, problems, kind, time.perf_counter() - start)
 
 
@@ -288,6 +354,13 @@ def _text(t: Theorem) -> str:
 
 
 __all__ = [
-    "CheckResult", "Found", "candidates", "check_certificate", "certificate_theorem", "dump_certificate",
-    "find_certificate", "load_certificate", "world_text",
+    "CheckResult",
+    "Found",
+    "candidates",
+    "check_certificate",
+    "certificate_theorem",
+    "dump_certificate",
+    "find_certificate",
+    "load_certificate",
+    "world_text",
 ]

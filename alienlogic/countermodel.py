@@ -48,13 +48,22 @@ class Countermodel:
     def describe(self) -> str:
         m = self.model
         sig_atoms = sorted(m.predicates)
-        if m.size == 1 and not m.constants and not m.functions and all(arity == 0 for _, arity in sig_atoms):
-            parts = [f"{name} {'true' if m.predicates[(name, 0)] else 'false'}" for name, _ in sig_atoms]
+        if (
+            m.size == 1
+            and not m.constants
+            and not m.functions
+            and all(arity == 0 for _, arity in sig_atoms)
+        ):
+            parts = [
+                f"{name} {'true' if m.predicates[(name, 0)] else 'false'}" for name, _ in sig_atoms
+            ]
             return ", ".join(parts) or "no atoms"
         parts = [f"domain {{{', '.join(str(i) for i in range(m.size))}}}"]
         parts += [f"{c} = {v}" for c, v in sorted(m.constants.items())]
         for (name, arity), table in sorted(m.functions.items()):
-            parts.append(f"{name} = {{{', '.join(f'{_tuple(k)}: {v}' for k, v in sorted(table.items()))}}}")
+            parts.append(
+                f"{name} = {{{', '.join(f'{_tuple(k)}: {v}' for k, v in sorted(table.items()))}}}"
+            )
         for (name, arity), rows in sorted(m.predicates.items()):
             if arity == 0:
                 parts.append(f"{name} {'true' if rows else 'false'}")
@@ -67,11 +76,16 @@ def _tuple(row: tuple[int, ...]) -> str:
     return str(row[0]) if len(row) == 1 else "(" + ", ".join(map(str, row)) + ")"
 
 
-def verified(premises: Sequence[Formula], goal: Formula, model: Interpretation) -> Countermodel | None:
+def verified(
+    premises: Sequence[Formula], goal: Formula, model: Interpretation
+) -> Countermodel | None:
     """`model` as a countermodel, if the independent evaluator confirms it."""
     sig = signature((*premises, goal))
-    if any(c not in model.constants for c in sig.constants) or any(p not in model.predicates for p in sig.predicates) \
-            or any(f not in model.functions for f in sig.functions):
+    if (
+        any(c not in model.constants for c in sig.constants)
+        or any(p not in model.predicates for p in sig.predicates)
+        or any(f not in model.functions for f in sig.functions)
+    ):
         return None
     try:
         if all(holds(p, model) for p in premises) and not holds(goal, model):
@@ -81,18 +95,28 @@ def verified(premises: Sequence[Formula], goal: Formula, model: Interpretation) 
     return None
 
 
-def propositional(premises: Sequence[Formula], goal: Formula, true_atoms: frozenset[Formula]) -> Countermodel | None:
+def propositional(
+    premises: Sequence[Formula], goal: Formula, true_atoms: frozenset[Formula]
+) -> Countermodel | None:
     """The valuation making `true_atoms` true (and every other atom false),
     if it is a countermodel; the atoms must be propositional letters."""
     sig = signature((*premises, goal))
     if sig.constants or sig.functions or any(arity for _, arity in sig.predicates):
         return None
-    rows = {(name, 0): frozenset({()}) if Pred(name) in true_atoms else frozenset() for name, _ in sig.predicates}
+    rows = {
+        (name, 0): frozenset({()}) if Pred(name) in true_atoms else frozenset()
+        for name, _ in sig.predicates
+    }
     return verified(premises, goal, Interpretation(1, {}, {}, rows))
 
 
-def search(premises: Sequence[Formula], goal: Formula, max_size: int = MAX_DOMAIN,
-           budget: int = SEARCH_BUDGET, stop: Callable[[], None] | None = None) -> Countermodel | None:
+def search(
+    premises: Sequence[Formula],
+    goal: Formula,
+    max_size: int = MAX_DOMAIN,
+    budget: int = SEARCH_BUDGET,
+    stop: Callable[[], None] | None = None,
+) -> Countermodel | None:
     """A countermodel with at most `max_size` elements, or None (none there,
     or not found within `budget` nodes). `stop` is called every 1024 nodes
     and may raise to end the search (a caller's time limit)."""
@@ -102,7 +126,9 @@ def search(premises: Sequence[Formula], goal: Formula, max_size: int = MAX_DOMAI
         for size in range(1, max_size + 1):
             for consts in _namings(len(sig.constants), size, counter):
                 for tables in _function_tables(sig, size, counter):
-                    found = _solve_ground(premises, goal, sig, size, dict(zip(sig.constants, consts)), tables, counter)
+                    found = _solve_ground(
+                        premises, goal, sig, size, dict(zip(sig.constants, consts)), tables, counter
+                    )
                     if found is not None:
                         return found
     except OverBudget:
@@ -150,8 +176,15 @@ def _function_tables(sig: Signature, size: int, counter: _Budget) -> Iterator[di
         yield {sym: dict(zip(k, v)) for sym, k, v in zip(sig.functions, keys, values)}
 
 
-def _solve_ground(premises, goal, sig: Signature, size: int, consts: dict[str, int], tables: dict,
-                  counter: _Budget) -> Countermodel | None:
+def _solve_ground(
+    premises,
+    goal,
+    sig: Signature,
+    size: int,
+    consts: dict[str, int],
+    tables: dict,
+    counter: _Budget,
+) -> Countermodel | None:
     ground = _Grounder(size, consts, tables, counter)
     formulas = [ground.formula(p, {}) for p in premises] + [Not(ground.formula(goal, {}))]
     outcome = solve(formulas)
@@ -161,7 +194,10 @@ def _solve_ground(premises, goal, sig: Signature, size: int, consts: dict[str, i
     rows: dict[tuple[str, int], frozenset[tuple[int, ...]]] = {}
     for name, arity in sig.predicates:
         rows[(name, arity)] = frozenset(
-            args for args in product(range(size), repeat=arity) if ground.atom(name, args) in outcome.model)
+            args
+            for args in product(range(size), repeat=arity)
+            if ground.atom(name, args) in outcome.model
+        )
     return verified(premises, goal, Interpretation(size, consts, tables, rows))
 
 

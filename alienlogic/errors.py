@@ -10,7 +10,14 @@ class ProofSyntaxError(Exception):
     of the proof step the error lies in, when it lies in one.
     """
 
-    def __init__(self, message: str, line: int, column: int, reason_id: str = "SYNTAX", step: int | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        line: int,
+        column: int,
+        reason_id: str = "SYNTAX",
+        step: int | None = None,
+    ) -> None:
         super().__init__(f"line {line}, column {column}: {message}")
         self.message = message
         self.line = line

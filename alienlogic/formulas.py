@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import ClassVar
 from weakref import WeakValueDictionary
 
-_TABLE: WeakValueDictionary[tuple, "Node"] = WeakValueDictionary()
+_TABLE: WeakValueDictionary[tuple, Node] = WeakValueDictionary()
 
 # The largest set of free names a node keeps (see `Node.free`).
 FREE_KEPT = 64
@@ -32,7 +32,7 @@ class Node:
     height: int  # longest path to a leaf, counting this node (a leaf is 1)
     size: int  # nodes: connectives, quantifiers, predicates, BOT, EQ and term nodes
 
-    def __new__(cls, *args: object) -> "Node":
+    def __new__(cls, *args: object) -> Node:
         key = (cls, *args)
         node = _TABLE.get(key)
         if node is None:
@@ -143,7 +143,7 @@ class Name(Term):
     _fields = ("name",)
     name: str
 
-    def __new__(cls, name: str) -> "Name":
+    def __new__(cls, name: str) -> Name:
         return super().__new__(cls, name)
 
     def _has_free(self, name: str, memo: dict[int, bool]) -> bool:
@@ -158,7 +158,7 @@ class Fn(Term):
     name: str
     terms: tuple[Term, ...]
 
-    def __new__(cls, name: str, terms: tuple[Term, ...]) -> "Fn":
+    def __new__(cls, name: str, terms: tuple[Term, ...]) -> Fn:
         return super().__new__(cls, name, tuple(terms))
 
     def _has_free(self, name: str, memo: dict[int, bool]) -> bool:
@@ -176,7 +176,7 @@ class Bot(Formula):
     __slots__ = ()
     shape = "BOT"
 
-    def __new__(cls) -> "Bot":
+    def __new__(cls) -> Bot:
         return super().__new__(cls)
 
 
@@ -188,7 +188,7 @@ class Pred(Formula):
     name: str
     terms: tuple[Term, ...]
 
-    def __new__(cls, name: str, terms: tuple[Term, ...] = ()) -> "Pred":
+    def __new__(cls, name: str, terms: tuple[Term, ...] = ()) -> Pred:
         return super().__new__(cls, name, tuple(terms))
 
     @property
@@ -202,7 +202,7 @@ class Not(Formula):
     shape = "NOT"
     body: Formula
 
-    def __new__(cls, body: Formula) -> "Not":
+    def __new__(cls, body: Formula) -> Not:
         return super().__new__(cls, body)
 
 
@@ -263,13 +263,21 @@ class Eq(Formula):
     left: Term
     right: Term
 
-    def __new__(cls, left: Term, right: Term) -> "Eq":
+    def __new__(cls, left: Term, right: Term) -> Eq:
         return super().__new__(cls, left, right)
 
 
 BOT = Bot()
 SHAPES = ("ATOM", "BOT", "NOT", "AND", "OR", "IMPL", "FORALL", "EXISTS", "EQ", "PRED")
-KEYWORDS = {Not: "NOT", And: "AND", Or: "OR", Impl: "IMPL", Forall: "FORALL", Exists: "EXISTS", Eq: "EQ"}
+KEYWORDS = {
+    Not: "NOT",
+    And: "AND",
+    Or: "OR",
+    Impl: "IMPL",
+    Forall: "FORALL",
+    Exists: "EXISTS",
+    Eq: "EQ",
+}
 
 
 def _write(node: Node, out: list[str]) -> None:

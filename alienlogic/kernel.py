@@ -115,13 +115,18 @@ class _ProofState:
         cites = step.citations
         if len(cites) != len(kinds):
             want = len(kinds)
-            raise Rejection("CITATION_COUNT", f"{step.rule} takes {want} citation{'s' if want != 1 else ''}, not {len(cites)}")
+            raise Rejection(
+                "CITATION_COUNT",
+                f"{step.rule} takes {want} citation{'s' if want != 1 else ''}, not {len(cites)}",
+            )
         return tuple(self._ref(c, kind, step.rule, n) for c, kind in zip(cites, kinds))
 
     def _ref(self, c: Citation, kind: str, rule: str, n: int) -> Ref:
         if kind == BOX:
             if not c.is_range:
-                raise Rejection("EXPECTED_RANGE", f"{rule} cites a box as a range a-b, not the line {c}")
+                raise Rejection(
+                    "EXPECTED_RANGE", f"{rule} cites a box as a range a-b, not the line {c}"
+                )
             self.boxes.check_range(c.first, c.last, n)
             return Ref(c.first, c.last, self.formulas[c.first], self.formulas[c.last], True)
         if c.is_range:
@@ -134,7 +139,9 @@ class _ProofState:
     def _conclude(derived, step: Step) -> None:
         if isinstance(derived, Formula):
             if derived is not step.formula:
-                raise Rejection("WRONG_CONCLUSION", f"{step.rule} derives {derived} here, not {step.formula}")
+                raise Rejection(
+                    "WRONG_CONCLUSION", f"{step.rule} derives {derived} here, not {step.formula}"
+                )
         else:
             derived(step.formula)
 
@@ -192,7 +199,9 @@ def walk(proof: Proof) -> list[StepFacts]:
         except Rejection as r:
             out.append(StepFacts(n, step.rule, None, r, APPLY))
             break
-        view = StepView(step.depth, n, step.formula, refs, list(state.cited), list(state.premise_lines))
+        view = StepView(
+            step.depth, n, step.formula, refs, list(state.cited), list(state.premise_lines)
+        )
         try:
             state._conclude(derived, step)
             out.append(StepFacts(n, step.rule, view, None, None))
@@ -202,8 +211,12 @@ def walk(proof: Proof) -> list[StepFacts]:
     return out
 
 
-def check(proof: Proof | str, world: World | CompiledWorld | None = None, task: Theorem | None = None,
-          stop: Callable[[], None] | None = None) -> Verdict:
+def check(
+    proof: Proof | str,
+    world: World | CompiledWorld | None = None,
+    task: Theorem | None = None,
+    stop: Callable[[], None] | None = None,
+) -> Verdict:
     """Check a proof (or its text) in a world (default: standard).
 
     With a `task`, the proof's premises (as a multiset) and goal must be the
@@ -216,7 +229,18 @@ def check(proof: Proof | str, world: World | CompiledWorld | None = None, task: 
             proof = parse_proof(proof)
         except ProofSyntaxError as exc:
             where = f"line {exc.line}, column {exc.column}: {exc.message}"
-            return Verdict(False, False, False, exc.step, PARSE_ERROR, exc.reason_id, 0, exc.message, None, where)
+            return Verdict(
+                False,
+                False,
+                False,
+                exc.step,
+                PARSE_ERROR,
+                exc.reason_id,
+                0,
+                exc.message,
+                None,
+                where,
+            )
     compiled = compile_world(world)
     n_steps = len(proof.steps)
     if task is not None:
@@ -244,18 +268,32 @@ def check(proof: Proof | str, world: World | CompiledWorld | None = None, task: 
         return _rejected(n, r, n_steps, False, rule_name)
     last = proof.steps[-1] if proof.steps else None
     if last is None or last.depth != 0 or last.formula is not proof.goal:
-        where = "the proof has no steps" if last is None else f"the last line is {'| ' * last.depth}{last.formula}"
-        return _rejected(None, Rejection("GOAL_NOT_REACHED", f"{where}; it must be the goal {proof.goal} outside every box"), n_steps, True)
+        where = (
+            "the proof has no steps"
+            if last is None
+            else f"the last line is {'| ' * last.depth}{last.formula}"
+        )
+        return _rejected(
+            None,
+            Rejection(
+                "GOAL_NOT_REACHED", f"{where}; it must be the goal {proof.goal} outside every box"
+            ),
+            n_steps,
+            True,
+        )
     return Verdict(True, True, True, None, None, None, n_steps)
 
 
-def _rejected(step: int | None, r: Rejection, n_steps: int, passed: bool, rule_name: str | None = None) -> Verdict:
-    return Verdict(False, passed, False, step, r.reason_class, r.reason_id, n_steps, r.detail, rule_name)
+def _rejected(
+    step: int | None, r: Rejection, n_steps: int, passed: bool, rule_name: str | None = None
+) -> Verdict:
+    return Verdict(
+        False, passed, False, step, r.reason_class, r.reason_id, n_steps, r.detail, rule_name
+    )
 
 
 def _theorem_text(t: Theorem) -> str:
     return f"{', '.join(map(str, t.premises)) or '(no premises)'} ⊢ {t.goal}"
-
 
 
 class Checker:
@@ -267,11 +305,17 @@ class Checker:
     Exactly the checks of `check` apply, in the same order.
     """
 
-    def __init__(self, premises: tuple[Formula, ...], world: World | CompiledWorld | None = None) -> None:
+    def __init__(
+        self, premises: tuple[Formula, ...], world: World | CompiledWorld | None = None
+    ) -> None:
         self.premises = tuple(premises)
-        self._state = _ProofState(Proof(self.premises, BOT, ()), compile_world(world).bind(), journal=True)
+        self._state = _ProofState(
+            Proof(self.premises, BOT, ()), compile_world(world).bind(), journal=True
+        )
         self.steps: list[Step] = []
-        self._cites: list[tuple[Citation, ...]] = []  # each taken step's citations, to undo their counts
+        self._cites: list[
+            tuple[Citation, ...]
+        ] = []  # each taken step's citations, to undo their counts
 
     @property
     def depth(self) -> int:
@@ -288,7 +332,13 @@ class Checker:
         boxes = self._state.boxes
         return 1 <= line < len(boxes.box_of) and boxes.boxes[boxes.box_of[line]].open
 
-    def take(self, formula: Formula, rule: str, citations: tuple[Citation, ...] = (), depth: int | None = None) -> Rejection | None:
+    def take(
+        self,
+        formula: Formula,
+        rule: str,
+        citations: tuple[Citation, ...] = (),
+        depth: int | None = None,
+    ) -> Rejection | None:
         depth = self.depth if depth is None else depth
         step = Step(len(self.steps) + 1, depth, formula, rule, tuple(citations))
         mark = len(self._state.boxes.journal)
@@ -318,9 +368,9 @@ class Checker:
                     s.cited[c.last] -= 1
             if step.rule == "premise":
                 s.asserted[step.formula] -= 1
-        del s.formulas[n + 1:]
-        del s.premise_lines[n + 1:]
-        del s.cited[n + 1:]
+        del s.formulas[n + 1 :]
+        del s.premise_lines[n + 1 :]
+        del s.cited[n + 1 :]
         s.boxes.rollback(mark)
 
     def proof(self, goal: Formula) -> Proof:

@@ -20,15 +20,30 @@ metavariables and of the context; a `conclusion` patch is read as a path
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property, reduce
 from itertools import islice, product
-from typing import Callable, Iterable, Iterator, Mapping
 
 from alienworlds.ruleset.expr import Call, Sym, parse
 from alienworlds.ruleset.world import World
 
-from .formulas import SHAPES, And, Bot, Eq, Exists, Forall, Formula, Impl, Name, Not, Or, Pred, Term, children
+from .formulas import (
+    SHAPES,
+    And,
+    Bot,
+    Eq,
+    Exists,
+    Forall,
+    Formula,
+    Impl,
+    Name,
+    Not,
+    Or,
+    Pred,
+    Term,
+    children,
+)
 from .parser import parse_formula
 from .patches import CompiledWorld
 from .rules import RULES
@@ -78,7 +93,9 @@ class Matrix:
                         raise MatrixError("the order is not transitive")
         for table, arity in ((self.neg, 1), (self.conj, 2), (self.disj, 2), (self.impl, 2)):
             rows = [table] if arity == 1 else list(table)
-            if len(rows) != (1 if arity == 1 else n) or any(len(r) != n or any(not 0 <= v < n for v in r) for r in rows):
+            if len(rows) != (1 if arity == 1 else n) or any(
+                len(r) != n or any(not 0 <= v < n for v in r) for r in rows
+            ):
                 raise MatrixError("a connective table has the wrong shape or values")
         if not 0 <= self.bot < n:
             raise MatrixError("BOT's value is not an element")
@@ -95,8 +112,12 @@ class Matrix:
                 raise MatrixError("the order is not a lattice (a pair has no meet or no join)")
             return best[0]
 
-        object.__setattr__(self, "meet", tuple(tuple(bound(a, b, True) for b in range(n)) for a in range(n)))
-        object.__setattr__(self, "join", tuple(tuple(bound(a, b, False) for b in range(n)) for a in range(n)))
+        object.__setattr__(
+            self, "meet", tuple(tuple(bound(a, b, True) for b in range(n)) for a in range(n))
+        )
+        object.__setattr__(
+            self, "join", tuple(tuple(bound(a, b, False) for b in range(n)) for a in range(n))
+        )
         object.__setattr__(self, "top", reduce(lambda x, y: self.join[x][y], range(n)))
         object.__setattr__(self, "bottom", reduce(lambda x, y: self.meet[x][y], range(n)))
 
@@ -105,7 +126,13 @@ class Matrix:
         return len(self.elements)
 
 
-def heyting(name: str, elements: tuple[str, ...], covers: Iterable[tuple[int, int]], conj: str = "meet", disj: str = "join") -> Matrix:
+def heyting(
+    name: str,
+    elements: tuple[str, ...],
+    covers: Iterable[tuple[int, int]],
+    conj: str = "meet",
+    disj: str = "join",
+) -> Matrix:
     """A finite Heyting algebra given by its covering pairs (a below b), with
     BOT the least element, negation a → ⊥, and optionally a connective
     replaced by a projection on its left operand (`conj="left"`)."""
@@ -118,14 +145,38 @@ def heyting(name: str, elements: tuple[str, ...], covers: Iterable[tuple[int, in
             for b in range(n):
                 if leq[a][k] and leq[k][b]:
                     leq[a][b] = True
-    probe = Matrix(name, elements, tuple(map(tuple, leq)), 0, tuple(range(n)), *(tuple(tuple(range(n)) for _ in range(n)),) * 3)
+    probe = Matrix(
+        name,
+        elements,
+        tuple(map(tuple, leq)),
+        0,
+        tuple(range(n)),
+        *(tuple(tuple(range(n)) for _ in range(n)),) * 3,
+    )
     meet, join = probe.meet, probe.join
-    impl = tuple(tuple(max((c for c in range(n) if leq[meet[c][a]][b]), key=lambda c: sum(leq[d][c] for d in range(n))) for b in range(n)) for a in range(n))
+    impl = tuple(
+        tuple(
+            max(
+                (c for c in range(n) if leq[meet[c][a]][b]),
+                key=lambda c: sum(leq[d][c] for d in range(n)),
+            )
+            for b in range(n)
+        )
+        for a in range(n)
+    )
     bottom = probe.bottom
     neg = tuple(impl[a][bottom] for a in range(n))
     left = tuple(tuple(a for _ in range(n)) for a in range(n))
-    return Matrix(name, elements, tuple(map(tuple, leq)), bottom, neg,
-                  left if conj == "left" else meet, left if disj == "left" else join, impl)
+    return Matrix(
+        name,
+        elements,
+        tuple(map(tuple, leq)),
+        bottom,
+        neg,
+        left if conj == "left" else meet,
+        left if disj == "left" else join,
+        impl,
+    )
 
 
 def library() -> tuple[Matrix, ...]:
@@ -184,13 +235,29 @@ class Algebra:
     name: str = ""
 
     @staticmethod
-    def plain(m: Matrix, mode: str = "any") -> "Algebra":
+    def plain(m: Matrix, mode: str = "any") -> Algebra:
         ident = tuple(range(m.size))
-        tables = {"NOT": m.neg, "AND": m.conj, "OR": m.disj, "IMPL": m.impl, "FORALL": ident, "EXISTS": ident}
+        tables = {
+            "NOT": m.neg,
+            "AND": m.conj,
+            "OR": m.disj,
+            "IMPL": m.impl,
+            "FORALL": ident,
+            "EXISTS": ident,
+        }
         rules = tuple((op, (Rule(("*",) * n, "any", tables[op]),)) for op, n in CONNECTIVES.items())
-        return Algebra(m, mode, (("any", "*"),), (), rules, (("*", "any"),), (("*", "any"),), name=f"{m.name} ({mode})")
+        return Algebra(
+            m,
+            mode,
+            (("any", "*"),),
+            (),
+            rules,
+            (("*", "any"),),
+            (("*", "any"),),
+            name=f"{m.name} ({mode})",
+        )
 
-    def refine(self, op: str, args: tuple[str, ...], table: tuple, label: str) -> "Algebra":
+    def refine(self, op: str, args: tuple[str, ...], table: tuple, label: str) -> Algebra:
         """One more rule for `op` on parts of the classes `args`: "*", a
         shape's lower-case name (`not`, `pred`, `atom`) or `=p` for the atom p
         alone (a singleton class)."""
@@ -205,7 +272,9 @@ class Algebra:
             if shape in SHAPES:
                 classes[a] = shape
                 if shape in CONNECTIVES:
-                    rules[shape] = [Rule(r.args, a if r.cls == "any" else r.cls, r.table) for r in rules[shape]]
+                    rules[shape] = [
+                        Rule(r.args, a if r.cls == "any" else r.cls, r.table) for r in rules[shape]
+                    ]
                 elif shape == "ATOM":
                     atoms["*"] = a
                 elif shape == "PRED":
@@ -215,16 +284,26 @@ class Algebra:
             else:  # "=p": the atom p alone
                 classes[a], singletons[a], atoms[a[1:]] = "ATOM", Pred(a[1:]), a
         rules[op].insert(0, Rule(args, op.lower(), table))
-        return replace(self, classes=tuple(classes.items()), singletons=tuple(singletons.items()),
-                       rules=tuple((o, tuple(r)) for o, r in rules.items()), atoms=tuple(atoms.items()),
-                       predicates=tuple(preds.items()), bot_class=special["BOT"], eq_class=special["EQ"], name=f"{self.name}; {label}")
+        return replace(
+            self,
+            classes=tuple(classes.items()),
+            singletons=tuple(singletons.items()),
+            rules=tuple((o, tuple(r)) for o, r in rules.items()),
+            atoms=tuple(atoms.items()),
+            predicates=tuple(preds.items()),
+            bot_class=special["BOT"],
+            eq_class=special["EQ"],
+            name=f"{self.name}; {label}",
+        )
 
     @cached_property
     def _index(self) -> tuple[dict, dict, dict, dict]:
         return dict(self.rules), dict(self.atoms), dict(self.predicates), {}
 
     def rule(self, op: str, classes: tuple[str, ...]) -> Rule:
-        return next(r for r in self._index[0][op] if all(a in ("*", c) for a, c in zip(r.args, classes)))
+        return next(
+            r for r in self._index[0][op] if all(a in ("*", c) for a, c in zip(r.args, classes))
+        )
 
     def klass(self, f: Formula) -> str:
         """The class of a formula (memoised: formulas are interned)."""
@@ -238,7 +317,10 @@ class Algebra:
             elif cls is Bot or cls is Eq:
                 got = self.bot_class if cls is Bot else self.eq_class
             else:
-                got = self.rule(_OF_TYPE[cls], tuple(self.klass(c) for c in children(f) if isinstance(c, Formula))).cls
+                got = self.rule(
+                    _OF_TYPE[cls],
+                    tuple(self.klass(c) for c in children(f) if isinstance(c, Formula)),
+                ).cls
             memo[f] = got
         return got
 
@@ -249,11 +331,26 @@ class Algebra:
         def table(t: tuple) -> list:
             return [e[v] if isinstance(v, int) else table(v) for v in t]
 
-        conn: dict[str, object] = {op: [{"args": list(r.args), "class": r.cls, "table": table(r.table)} for r in rules] for op, rules in self.rules}
-        conn.update(atoms=dict(self.atoms), predicates=dict(self.predicates), BOT={"class": self.bot_class, "value": e[m.bot]},
-                    EQ={"class": self.eq_class, "table": [e[m.bottom], e[m.top]]})
+        conn: dict[str, object] = {
+            op: [{"args": list(r.args), "class": r.cls, "table": table(r.table)} for r in rules]
+            for op, rules in self.rules
+        }
+        conn.update(
+            atoms=dict(self.atoms),
+            predicates=dict(self.predicates),
+            BOT={"class": self.bot_class, "value": e[m.bot]},
+            EQ={"class": self.eq_class, "table": [e[m.bottom], e[m.top]]},
+        )
         return {
-            "truth": {"values": list(e), "order": [[e[a], e[b]] for a in range(m.size) for b in range(m.size) if a != b and m.leq[a][b]]},
+            "truth": {
+                "values": list(e),
+                "order": [
+                    [e[a], e[b]]
+                    for a in range(m.size)
+                    for b in range(m.size)
+                    if a != b and m.leq[a][b]
+                ],
+            },
             "top_level": self.mode,
             "classes": dict(self.classes),
             "singletons": {k: str(f) for k, f in self.singletons},
@@ -279,15 +376,37 @@ def algebra_from_data(data: Mapping[str, object]) -> Algebra:
         def table(t: object) -> tuple:
             return tuple(index[v] if isinstance(v, str) else table(v) for v in t)  # type: ignore[union-attr]
 
-        rules = tuple((op, tuple(Rule(tuple(r["args"]), r["class"], table(r["table"])) for r in conn[op])) for op in CONNECTIVES)  # type: ignore[index]
+        rules = tuple(
+            (op, tuple(Rule(tuple(r["args"]), r["class"], table(r["table"])) for r in conn[op]))
+            for op in CONNECTIVES
+        )  # type: ignore[index]
         catch = {op: rs[-1].table for op, rs in rules}
-        m = Matrix("certificate", elements, tuple(map(tuple, leq)), index[conn["BOT"]["value"]], catch["NOT"], catch["AND"], catch["OR"], catch["IMPL"])  # type: ignore[index]
+        m = Matrix(
+            "certificate",
+            elements,
+            tuple(map(tuple, leq)),
+            index[conn["BOT"]["value"]],
+            catch["NOT"],
+            catch["AND"],
+            catch["OR"],
+            catch["IMPL"],
+        )  # type: ignore[index]
         eq = table(conn["EQ"]["table"])  # type: ignore[index]
         if eq != (m.bottom, m.top):
             raise MatrixError("an equation's truths must be bottom and top")
         singletons = tuple((c, parse_formula(f)) for c, f in data.get("singletons", {}).items())  # type: ignore[union-attr]
-        return Algebra(m, str(data["top_level"]), tuple(data["classes"].items()), singletons, rules,  # type: ignore[union-attr]
-                       tuple(conn["atoms"].items()), tuple(conn["predicates"].items()), conn["BOT"]["class"], conn["EQ"]["class"], "certificate")  # type: ignore[index]
+        return Algebra(
+            m,
+            str(data["top_level"]),
+            tuple(data["classes"].items()),
+            singletons,
+            rules,  # type: ignore[union-attr]
+            tuple(conn["atoms"].items()),
+            tuple(conn["predicates"].items()),
+            conn["BOT"]["class"],
+            conn["EQ"]["class"],
+            "certificate",
+        )  # type: ignore[index]
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         if isinstance(exc, MatrixError):
             raise
@@ -308,7 +427,7 @@ class Model:
     functions: Mapping[tuple[str, int], Mapping[tuple[int, ...], int]]
 
     @staticmethod
-    def from_data(data: Mapping[str, object], m: Matrix) -> "Model":
+    def from_data(data: Mapping[str, object], m: Matrix) -> Model:
         try:
             index = {v: i for i, v in enumerate(m.elements)}
 
@@ -316,10 +435,20 @@ class Model:
                 name, arity = key.rsplit("/", 1)
                 return name, int(arity)
 
-            return Model(int(data["domain"]), tuple(data["named"]), {k: index[v] for k, v in data.get("atoms", {}).items()},  # type: ignore[arg-type,union-attr]
-                         {sym(k): {tuple(a): index[v] for a, v in rows} for k, rows in data.get("predicates", {}).items()},  # type: ignore[union-attr]
-                         dict(data.get("constants", {})),  # type: ignore[arg-type]
-                         {sym(k): {tuple(a): v for a, v in rows} for k, rows in data.get("functions", {}).items()})  # type: ignore[union-attr]
+            return Model(
+                int(data["domain"]),
+                tuple(data["named"]),
+                {k: index[v] for k, v in data.get("atoms", {}).items()},  # type: ignore[arg-type,union-attr]
+                {
+                    sym(k): {tuple(a): index[v] for a, v in rows}
+                    for k, rows in data.get("predicates", {}).items()
+                },  # type: ignore[union-attr]
+                dict(data.get("constants", {})),  # type: ignore[arg-type]
+                {
+                    sym(k): {tuple(a): v for a, v in rows}
+                    for k, rows in data.get("functions", {}).items()
+                },
+            )  # type: ignore[union-attr]
         except (KeyError, TypeError, ValueError) as exc:
             raise MatrixError(f"malformed model ({exc.__class__.__name__}: {exc})") from None
 
@@ -329,9 +458,15 @@ class Model:
             "domain": self.domain,
             "named": list(self.named),
             "atoms": {k: e[v] for k, v in sorted(self.atoms.items())},
-            "predicates": {f"{k[0]}/{k[1]}": [[list(args), e[v]] for args, v in sorted(t.items())] for k, t in sorted(self.predicates.items())},
+            "predicates": {
+                f"{k[0]}/{k[1]}": [[list(args), e[v]] for args, v in sorted(t.items())]
+                for k, t in sorted(self.predicates.items())
+            },
             "constants": dict(sorted(self.constants.items())),
-            "functions": {f"{k[0]}/{k[1]}": [[list(args), v] for args, v in sorted(t.items())] for k, t in sorted(self.functions.items())},
+            "functions": {
+                f"{k[0]}/{k[1]}": [[list(args), v] for args, v in sorted(t.items())]
+                for k, t in sorted(self.functions.items())
+            },
         }
 
 
@@ -366,10 +501,15 @@ def value(f: Formula, alg: Algebra, model: Model, env: Mapping[str, int] | None 
     if cls is Bot:
         return m.bot
     if cls is Eq:
-        return m.top if term_value(f.left, model, env) == term_value(f.right, model, env) else m.bottom
+        return (
+            m.top if term_value(f.left, model, env) == term_value(f.right, model, env) else m.bottom
+        )
     if cls is Forall or cls is Exists:
         op = m.meet if cls is Forall else m.join
-        truth = reduce(lambda x, y: op[x][y], (value(f.body, alg, model, {**env, f.var: d}) for d in model.named))
+        truth = reduce(
+            lambda x, y: op[x][y],
+            (value(f.body, alg, model, {**env, f.var: d}) for d in model.named),
+        )
         return alg.rule(_OF_TYPE[cls], (alg.klass(f.body),)).table[truth]
     parts = [c for c in children(f) if isinstance(c, Formula)]
     rule = alg.rule(_OF_TYPE[cls], tuple(alg.klass(c) for c in parts))
@@ -393,13 +533,23 @@ def model_shapes(formulas) -> list[tuple[int, tuple[int, ...]]]:
     are function symbols, two with only the first named (terms reach beyond
     what the quantifiers range over)."""
     sig = signature(formulas)
-    if not (sig.constants or sig.functions or any(a for _, a in sig.predicates) or any(_quantified(f) for f in formulas)):
+    if not (
+        sig.constants
+        or sig.functions
+        or any(a for _, a in sig.predicates)
+        or any(_quantified(f) for f in formulas)
+    ):
         return [(1, (0,))]
     return [(1, (0,)), (2, (0, 1))] + ([(2, (0,))] if sig.functions else [])
 
 
-def countermodels(alg: Algebra, premises: tuple[Formula, ...], goal: Formula, limit: int = 200_000,
-                  stop: Callable[[], None] | None = None) -> Iterator[Model]:
+def countermodels(
+    alg: Algebra,
+    premises: tuple[Formula, ...],
+    goal: Formula,
+    limit: int = 200_000,
+    stop: Callable[[], None] | None = None,
+) -> Iterator[Model]:
     """Models refuting premises ⊢ goal under `alg`, smallest first (at most
     `limit` candidates per domain shape). `stop` is called every 256
     candidates and may raise to end the search (a caller's time limit)."""
@@ -426,9 +576,13 @@ def _models(alg: Algebra, sig, n: int, named: tuple[int, ...]) -> Iterator[Model
     for consts in product(named, repeat=len(sig.constants)):
         for fns in product(*(product(dom, repeat=len(args)) for args in fn_args)):
             for atom_values in product(range(size), repeat=len(atoms)):
-                for tables in product(*(product(range(size), repeat=len(args)) for args in pred_args)):
+                for tables in product(
+                    *(product(range(size), repeat=len(args)) for args in pred_args)
+                ):
                     yield Model(
-                        n, named, dict(zip(atoms, atom_values)),
+                        n,
+                        named,
+                        dict(zip(atoms, atom_values)),
                         {p: dict(zip(args, t)) for p, args, t in zip(preds, pred_args, tables)},
                         dict(zip(sig.constants, consts)),
                         {f: dict(zip(args, t)) for f, args, t in zip(sig.functions, fn_args, fns)},
@@ -456,9 +610,15 @@ _SCHEMAS: dict[str, list[tuple[tuple, object]]] = {
     "OR_I2": [((("line", "A"),), ("OR", "B", "A"))],
     "OR_E": [((("line", ("OR", "A", "B")), ("box", "A", "C"), ("box", "B", "C")), "C")],
     "IMPL_I": [((("box", "A", "B"),), ("IMPL", "A", "B"))],
-    "IMPL_E": [((("line", ("IMPL", "A", "B")), ("line", "A")), "B"), ((("line", "A"), ("line", ("IMPL", "A", "B"))), "B")],
+    "IMPL_E": [
+        ((("line", ("IMPL", "A", "B")), ("line", "A")), "B"),
+        ((("line", "A"), ("line", ("IMPL", "A", "B"))), "B"),
+    ],
     "NOT_I": [((("box", "A", _BOT),), ("NOT", "A"))],
-    "NOT_E": [((("line", "A"), ("line", ("NOT", "A"))), _BOT), ((("line", ("NOT", "A")), ("line", "A")), _BOT)],
+    "NOT_E": [
+        ((("line", "A"), ("line", ("NOT", "A"))), _BOT),
+        ((("line", ("NOT", "A")), ("line", "A")), _BOT),
+    ],
     "BOT_E": [((("line", _BOT),), "C")],
     "DNE": [((("line", ("NOT", ("NOT", "A"))),), "A")],
     "LEM": [((), ("OR", "A", ("NOT", "A")))],
@@ -553,7 +713,9 @@ def _first_order(rule: str, m: Matrix, n: int) -> str | None:
                     for t in range(n):
                         eq = m.top if s == t else m.bottom
                         if le[g][eq] and le[g][table[s * n + s]] and not le[g][table[s * n + t]]:
-                            return f"rewriting with an equation of value {m.elements[eq]} loses truth"
+                            return (
+                                f"rewriting with an equation of value {m.elements[eq]} loses truth"
+                            )
             continue
         for f in fns:
             lo, hi = big(meet, f), big(join, f)
@@ -581,7 +743,9 @@ def unsound_rules(m: Matrix, world: World, domain: int = 1) -> list[str]:
         patch = compiled.conclusions.get(rule)
         if rule in _FIRST_ORDER:
             if patch is not None:
-                problems.append(f"{rule}: its conclusion is patched ({patch.rule.conclusion}); only propositional patches are checked")
+                problems.append(
+                    f"{rule}: its conclusion is patched ({patch.rule.conclusion}); only propositional patches are checked"
+                )
                 continue
             reason = _first_order(rule, m, domain)
             if reason:
@@ -592,7 +756,9 @@ def unsound_rules(m: Matrix, world: World, domain: int = 1) -> list[str]:
                 try:
                     out = _path(parse(patch.rule.conclusion), refs)
                 except _Opaque as exc:
-                    problems.append(f"{rule}: cannot check its patched conclusion {patch.rule.conclusion}: {exc}")
+                    problems.append(
+                        f"{rule}: cannot check its patched conclusion {patch.rule.conclusion}: {exc}"
+                    )
                     break
                 if out is None:
                     continue  # the patch derives nothing from this schema

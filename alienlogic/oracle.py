@@ -17,8 +17,8 @@ writes the proof out and checks it with the kernel.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from alienworlds.ruleset.limits import Limits
 from alienworlds.ruleset.world import World
@@ -44,7 +44,7 @@ class Context:
     assumptions: tuple[Formula, ...]
 
     @staticmethod
-    def of(premises: Iterable[Formula], assumptions: tuple[Formula, ...] = ()) -> "Context":
+    def of(premises: Iterable[Formula], assumptions: tuple[Formula, ...] = ()) -> Context:
         premises = frozenset(premises)
         free = frozenset().union(*(p.free for p in premises)) if premises else frozenset()
         return Context(premises, free, assumptions)
@@ -80,7 +80,9 @@ class Oracle:
         self.binding = self.compiled.bind()
         self.disabled = frozenset(self.compiled.disabled)
         self.conclusions: dict[str, Patch] = dict(self.compiled.conclusions)
-        self.requires: dict[str, tuple[Patch, ...]] = {k: tuple(v) for k, v in self.compiled.requires.items()}
+        self.requires: dict[str, tuple[Patch, ...]] = {
+            k: tuple(v) for k, v in self.compiled.requires.items()
+        }
         # Answers depend on the rule, the cited formulas, the line's formula and
         # the depth; the context matters only where a rule consults it.
         self._memo: dict[tuple, object] = {}
@@ -129,7 +131,9 @@ class Oracle:
         except Rejection:
             return None
 
-    def applies(self, rule: str, refs: tuple[Ref, ...], conclusion: Formula, depth: int, ctx: Context) -> bool:
+    def applies(
+        self, rule: str, refs: tuple[Ref, ...], conclusion: Formula, depth: int, ctx: Context
+    ) -> bool:
         """Whether a step deriving `conclusion` by `rule` from `refs` at `depth`
         passes, layout conditions aside."""
         if rule in self.disabled:
@@ -141,7 +145,9 @@ class Oracle:
             got = memo[key] = self._applies(rule, refs, conclusion, depth, ctx)
         return got  # type: ignore[return-value]
 
-    def _applies(self, rule: str, refs: tuple[Ref, ...], conclusion: Formula, depth: int, ctx: Context) -> bool:
+    def _applies(
+        self, rule: str, refs: tuple[Ref, ...], conclusion: Formula, depth: int, ctx: Context
+    ) -> bool:
         try:
             derived = RULES[rule].check(refs, ctx)
             view = StepView(depth, 0, conclusion, refs, [], [])
@@ -175,4 +181,18 @@ def _key(refs: tuple[Ref, ...]) -> tuple:
 _CONTEXT_RULES = frozenset({"premise", "FORALL_I", "EXISTS_E"})
 
 # Rules whose standard conclusion is a formula computed from the citations.
-_DETERMINED = frozenset({"reit", "AND_I", "AND_E1", "AND_E2", "OR_E", "IMPL_I", "IMPL_E", "NOT_I", "NOT_E", "DNE", "EXISTS_E"})
+_DETERMINED = frozenset(
+    {
+        "reit",
+        "AND_I",
+        "AND_E1",
+        "AND_E2",
+        "OR_E",
+        "IMPL_I",
+        "IMPL_E",
+        "NOT_I",
+        "NOT_E",
+        "DNE",
+        "EXISTS_E",
+    }
+)

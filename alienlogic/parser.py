@@ -36,7 +36,9 @@ _TERMINALS = {
 
 def _check_height(node: Node, tok: Token) -> None:
     if node.height > MAX_HEIGHT:
-        raise ProofSyntaxError(f"formula nested more than {MAX_HEIGHT} levels deep", tok.line, tok.column, "TOO_DEEP")
+        raise ProofSyntaxError(
+            f"formula nested more than {MAX_HEIGHT} levels deep", tok.line, tok.column, "TOO_DEEP"
+        )
 
 
 @v_args(inline=True)
@@ -109,7 +111,9 @@ class _Build(Transformer):
 
     def formula_text(self, formula):
         if formula.height > MAX_HEIGHT:
-            raise ProofSyntaxError(f"formula nested more than {MAX_HEIGHT} levels deep", 1, 1, "TOO_DEEP")
+            raise ProofSyntaxError(
+                f"formula nested more than {MAX_HEIGHT} levels deep", 1, 1, "TOO_DEEP"
+            )
         return formula
 
 
@@ -164,7 +168,9 @@ def _translate(exc: UnexpectedInput, text: str) -> ProofSyntaxError:
     if line is None or line < 1:
         line = text.count("\n") + 1
         column = len(text) - text.rfind("\n")
-    message = f"expected {_describe(expected)}, found {found}" if expected else f"unexpected {found}"
+    message = (
+        f"expected {_describe(expected)}, found {found}" if expected else f"unexpected {found}"
+    )
     return ProofSyntaxError(message, line, column, "SYNTAX", _step_at(text, line))
 
 

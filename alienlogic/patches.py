@@ -8,8 +8,8 @@ per proof and checks running side by side share no mutable state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from alienworlds.ruleset.compile import CompiledRule, compile_rule, operator_namespace
 from alienworlds.ruleset.errors import LanguageError
@@ -55,7 +55,9 @@ class Patch:
 
 
 def _compile(rule: Rule, text: str) -> Patch:
-    return Patch(rule, compile_rule(prepare(parse(text)), PARAMS, COMPILED_ARITY), text, uses_layout(text))
+    return Patch(
+        rule, compile_rule(prepare(parse(text)), PARAMS, COMPILED_ARITY), text, uses_layout(text)
+    )
 
 
 class CompiledWorld:
@@ -74,7 +76,14 @@ class CompiledWorld:
             if rule.conclusion is not None:
                 if rule.target in self.conclusions:
                     first = self.conclusions[rule.target].rule.id
-                    problems.append(Problem(world.source or world.name, f"rule {first} already patches the conclusion of {rule.target}", rule.id, "conclusion"))
+                    problems.append(
+                        Problem(
+                            world.source or world.name,
+                            f"rule {first} already patches the conclusion of {rule.target}",
+                            rule.id,
+                            "conclusion",
+                        )
+                    )
                 else:
                     self.conclusions[rule.target] = _compile(rule, rule.conclusion)
             if rule.require is not None:
@@ -82,7 +91,7 @@ class CompiledWorld:
         if problems:
             raise WorldError(problems)
 
-    def bind(self) -> "Binding":
+    def bind(self) -> Binding:
         return Binding(self)
 
 
@@ -97,7 +106,9 @@ class Binding:
     def disabled(self, name: str) -> None:
         rule = self.compiled.disabled.get(name)
         if rule is not None:
-            raise Rejection(rule.id, f"{name} is disabled in this world", ALIEN_AXIOM_DISABLED, rule.name)
+            raise Rejection(
+                rule.id, f"{name} is disabled in this world", ALIEN_AXIOM_DISABLED, rule.name
+            )
 
     def has_patches(self, name: str) -> bool:
         return name in self.compiled.conclusions or name in self.compiled.requires
@@ -109,16 +120,24 @@ class Binding:
             return None
         value = self._evaluate(patch, view)
         if not isinstance(value, Formula):
-            raise _world_failure(patch, f"the patched conclusion ({patch.rule.conclusion}) gives no formula at this step")
+            raise _world_failure(
+                patch,
+                f"the patched conclusion ({patch.rule.conclusion}) gives no formula at this step",
+            )
         if value is not view.conclusion:
-            raise _world_failure(patch, f"in this world {name} derives {value} here ({patch.rule.conclusion}), not {view.conclusion}")
+            raise _world_failure(
+                patch,
+                f"in this world {name} derives {value} here ({patch.rule.conclusion}), not {view.conclusion}",
+            )
         return value
 
     def require(self, name: str, view: StepView) -> None:
         """Raise Rejection at the first side condition of `name` the step violates."""
         for patch in self.compiled.requires.get(name, ()):
             if not self._evaluate(patch, view):
-                raise _world_failure(patch, f"side condition {patch.rule.require} is false at this step")
+                raise _world_failure(
+                    patch, f"side condition {patch.rule.require} is false at this step"
+                )
 
     def evaluate(self, patch: Patch, view: StepView) -> object:
         """The value of one patch's expression at a step; raise Rejection when it fails."""
@@ -135,7 +154,9 @@ class Binding:
         try:
             return fn(*view.args())
         except LanguageError as exc:
-            raise _world_failure(patch, f"the world's expression failed at this step: {exc}") from None
+            raise _world_failure(
+                patch, f"the world's expression failed at this step: {exc}"
+            ) from None
 
 
 def _world_failure(patch: Patch, detail: str) -> Rejection:

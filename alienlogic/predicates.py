@@ -14,8 +14,8 @@ expressions are validated against the public vocabulary first.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from alienworlds.ruleset.compile import check, op_identifier
 from alienworlds.ruleset.errors import LanguageError, RuleSyntaxError
@@ -57,7 +57,11 @@ def validate(expr: Expr, text: str) -> None:
         if isinstance(node, Call) and node.op == "is" and node.args:
             shape = node.args[0]
             if not (isinstance(shape, Sym) and shape.name in SHAPES):
-                raise RuleSyntaxError(f"the first operand of 'is' is a shape: one of {' '.join(SHAPES)}", text, node.column)
+                raise RuleSyntaxError(
+                    f"the first operand of 'is' is a shape: one of {' '.join(SHAPES)}",
+                    text,
+                    node.column,
+                )
     check(expr, {*OPERANDS, *SHAPES}, PUBLIC_ARITY, text)
 
 
@@ -137,9 +141,17 @@ def _size(f: object) -> int:
 
 
 FUNCTIONS: dict[str, Callable[..., object]] = {
-    "ref": _ref, "refline": _refline, "last": _last, "lastline": _lastline,
-    "times-cited": _times_cited, "premise?": _is_premise,
-    "is": _is, "left": _left, "right": _right, "sub": _sub, "size": _size,
+    "ref": _ref,
+    "refline": _refline,
+    "last": _last,
+    "lastline": _lastline,
+    "times-cited": _times_cited,
+    "premise?": _is_premise,
+    "is": _is,
+    "left": _left,
+    "right": _right,
+    "sub": _sub,
+    "size": _size,
 }
 
 

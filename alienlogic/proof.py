@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from .formulas import Formula
 
-
 # More digits than this (after leading zeros) cannot name a line of any proof.
 MAX_DIGITS = 18
 
@@ -19,7 +18,7 @@ class LongNumber(int):
     converts long digit strings in quadratic time, and refuses very long
     ones)."""
 
-    def __new__(cls, digits: int) -> "LongNumber":
+    def __new__(cls, digits: int) -> LongNumber:
         number = super().__new__(cls, 10**MAX_DIGITS)
         number.digits = digits
         return number
@@ -57,7 +56,9 @@ class Step:
     formula: Formula
     rule: str
     citations: tuple[Citation, ...] = ()
-    source_line: int = field(default=0, compare=False)  # line of the proof text (0 when built in code)
+    source_line: int = field(
+        default=0, compare=False
+    )  # line of the proof text (0 when built in code)
 
     @property
     def head(self) -> str:
@@ -79,7 +80,7 @@ class Theorem:
     premises: tuple[Formula, ...]
     goal: Formula
 
-    def same_as(self, other: "Theorem") -> tuple[bool, bool]:
+    def same_as(self, other: Theorem) -> tuple[bool, bool]:
         """(premises agree as multisets, goals agree)."""
         return Counter(self.premises) == Counter(other.premises), self.goal is other.goal
 
@@ -101,7 +102,11 @@ class Proof:
 def format_proof(proof: Proof) -> str:
     """The proof in its input syntax, annotations aligned."""
     width = min(max((len(s.head) for s in proof.steps), default=0), 60) + 2
-    lines = ["PROOF", f"premises: {', '.join(map(str, proof.premises))}".rstrip(), f"goal: {proof.goal}"]
+    lines = [
+        "PROOF",
+        f"premises: {', '.join(map(str, proof.premises))}".rstrip(),
+        f"goal: {proof.goal}",
+    ]
     lines += [f"{s.head.ljust(width)}{s.annotation}" for s in proof.steps]
     lines.append("END")
     return "\n".join(lines) + "\n"

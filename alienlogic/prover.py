@@ -50,8 +50,27 @@ SEARCH_STEPS = 20000
 
 # The rules the refutation writes; stage 2 runs only where none of them is
 # disabled or derives something else than the standard rule.
-CLASSICAL_RULES = ("premise", "assume", "reit", "AND_I", "AND_E1", "AND_E2", "OR_I1", "OR_I2", "OR_E", "IMPL_I",
-                   "IMPL_E", "NOT_I", "NOT_E", "BOT_E", "DNE", "FORALL_I", "FORALL_E", "EXISTS_I", "EXISTS_E")
+CLASSICAL_RULES = (
+    "premise",
+    "assume",
+    "reit",
+    "AND_I",
+    "AND_E1",
+    "AND_E2",
+    "OR_I1",
+    "OR_I2",
+    "OR_E",
+    "IMPL_I",
+    "IMPL_E",
+    "NOT_I",
+    "NOT_E",
+    "BOT_E",
+    "DNE",
+    "FORALL_I",
+    "FORALL_E",
+    "EXISTS_I",
+    "EXISTS_E",
+)
 
 
 class StepClock:
@@ -91,7 +110,9 @@ class ProverResult:
 class _Attempt:
     """Bookkeeping shared by the stages of one `prove` call."""
 
-    def __init__(self, world: World, theorem: Theorem, seconds: float, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, world: World, theorem: Theorem, seconds: float, clock: Callable[[], float]
+    ) -> None:
         self.world = world
         self.theorem = theorem
         self.clock = clock
@@ -112,10 +133,14 @@ class _Attempt:
             raise OutOfTime()
 
     def result(self, proof: Proof | None, reason: str = "", stage: str = "") -> ProverResult:
-        return ProverResult(proof, self.clock() - self.start, self.searched, reason, self.trees, stage)
+        return ProverResult(
+            proof, self.clock() - self.start, self.searched, reason, self.trees, stage
+        )
 
     def refuted(self, model: Countermodel) -> ProverResult:
-        result = self.result(None, f"not a classical consequence (countermodel: {model.describe()})")
+        result = self.result(
+            None, f"not a classical consequence (countermodel: {model.describe()})"
+        )
         result.countermodel = model
         return result
 
@@ -139,8 +164,13 @@ class _Attempt:
         return None
 
 
-def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float = 20.0,
-          clock: Callable[[], float] = time.process_time) -> ProverResult:
+def prove(
+    world: World,
+    theorem: Theorem,
+    max_budget: int = 14,
+    seconds: float = 20.0,
+    clock: Callable[[], float] = time.process_time,
+) -> ProverResult:
     """A proof of `theorem` the world's checker accepts, or None (with why).
     The search stops once `clock` (CPU seconds by default) has advanced by
     `seconds`; a clock that counts its own readings makes the stop a count
@@ -160,7 +190,9 @@ def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float =
             proof = _search_stage(run, oracle, max_budget, QUICK_STEPS)
             if proof is not None:
                 return run.result(proof, stage="search")
-            found = refute_search(theorem.premises, theorem.goal, run.deadline, clock=run.clock, solver_stop=run.stop)
+            found = refute_search(
+                theorem.premises, theorem.goal, run.deadline, clock=run.clock, solver_stop=run.stop
+            )
             run.searched += found.steps
             if found.derivation is not None:
                 proof = run.write(to_tree(found.derivation))
@@ -171,8 +203,10 @@ def prove(world: World, theorem: Theorem, max_budget: int = 14, seconds: float =
                 if model is not None:
                     return run.refuted(model)
                 if found.complete:
-                    run.reasons.append("could not decide (the refutation leaves a branch open, and no countermodel "
-                                       f"of at most {countermodel.MAX_DOMAIN} elements was found)")
+                    run.reasons.append(
+                        "could not decide (the refutation leaves a branch open, and no countermodel "
+                        f"of at most {countermodel.MAX_DOMAIN} elements was found)"
+                    )
         proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS)
     except (OutOfTime, RefutationOutOfTime):
         return run.result(None, "out of time")
@@ -186,7 +220,9 @@ def _search_stage(run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int
     """Backward search, without then with lifting; raises OutOfTime only
     when the deadline has passed (a spent step allowance ends the stage)."""
     for lift in (False, True):
-        search = Search(oracle, run.theorem, run.deadline, lift=lift, max_steps=max_steps, clock=run.clock)
+        search = Search(
+            oracle, run.theorem, run.deadline, lift=lift, max_steps=max_steps, clock=run.clock
+        )
         try:
             for budget in range(1, max_budget + 1):
                 node = search.prove((), run.theorem.goal, budget, False)
@@ -211,4 +247,3 @@ def _classical(oracle: Oracle) -> bool:
 
 def _propositional(theorem: Theorem) -> bool:
     return all(type(a) is Pred and not a.terms for a in atoms((*theorem.premises, theorem.goal)))
-

@@ -34,7 +34,15 @@ import re
 import tomllib
 from itertools import product
 
-MAX_TEXT, MAX_VALUES, MAX_CLASSES, MAX_RULES, MAX_DOMAIN, MAX_FORMULA, MAX_WORK = 200_000, 6, 8, 32, 3, 2_000, 1_500_000
+MAX_TEXT, MAX_VALUES, MAX_CLASSES, MAX_RULES, MAX_DOMAIN, MAX_FORMULA, MAX_WORK = (
+    200_000,
+    6,
+    8,
+    32,
+    3,
+    2_000,
+    1_500_000,
+)
 SHAPES = ("ATOM", "PRED", "BOT", "NOT", "AND", "OR", "IMPL", "FORALL", "EXISTS", "EQ")
 ARITY = {"NOT": 1, "AND": 2, "OR": 2, "IMPL": 2, "FORALL": 1, "EXISTS": 1}
 INF = float("inf")
@@ -49,6 +57,7 @@ class Refused(Exception):
 
 
 # -- reading the world and formulas ------------------------------------------------------------
+
 
 def sexpr(text: str):
     """A rule expression as nested tuples of ints, bools, NONE and symbol strings."""
@@ -87,7 +96,9 @@ def world_patches(world_text: str | None) -> dict[str, dict]:
         raise Refused("the world's rules are not a list of tables")
     out: dict[str, dict] = {}
     for r in rules:
-        entry = out.setdefault(str(r.get("target")), {"disabled": False, "require": [], "conclusion": None})
+        entry = out.setdefault(
+            str(r.get("target")), {"disabled": False, "require": [], "conclusion": None}
+        )
         entry["disabled"] |= r.get("disabled") is True
         if isinstance(r.get("require"), str):
             entry["require"].append(sexpr(r["require"]))
@@ -102,13 +113,17 @@ def parse_formula(text: object) -> tuple:
     """("BOT",) ("NOT", f) ("AND", f, g) ("FORALL", x, f) ("EQ", s, t) ("P", name, terms);
     a term is (name, args)."""
     if not isinstance(text, str) or len(text) > MAX_FORMULA:
-        raise Refused(f"{str(text)[:40]!r} is not a formula (a string of at most {MAX_FORMULA} characters)")
+        raise Refused(
+            f"{str(text)[:40]!r} is not a formula (a string of at most {MAX_FORMULA} characters)"
+        )
     tokens = re.findall(r"[A-Za-z][A-Za-z0-9_]*|\S", text)
     pos = 0
 
     def take(pattern: re.Pattern | str) -> str:
         nonlocal pos
-        ok = pos < len(tokens) and (tokens[pos] == pattern if isinstance(pattern, str) else pattern.fullmatch(tokens[pos]))
+        ok = pos < len(tokens) and (
+            tokens[pos] == pattern if isinstance(pattern, str) else pattern.fullmatch(tokens[pos])
+        )
         if not ok:
             raise Refused(f"cannot read the formula {text[:60]!r}")
         pos += 1
@@ -119,7 +134,7 @@ def parse_formula(text: object) -> tuple:
             return ()
         take("(")
         out = [term(depth + 1)]
-        while tokens[pos:pos + 1] == [","]:
+        while tokens[pos : pos + 1] == [","]:
             take(",")
             out.append(term(depth + 1))
         take(")")
@@ -143,7 +158,9 @@ def parse_formula(text: object) -> tuple:
             elif word == "EQ":
                 parts = [term(depth + 1), take(",") and term(depth + 1)]
             else:
-                parts = [formula(depth + 1)] + [take(",") and formula(depth + 1) for _ in range(ARITY[word] - 1)]
+                parts = [formula(depth + 1)] + [
+                    take(",") and formula(depth + 1) for _ in range(ARITY[word] - 1)
+                ]
             take(")")
             return (word, *parts)
         return ("P", word, terms(depth))
@@ -159,6 +176,7 @@ def shape_of(f: tuple) -> str:
 
 
 # -- the certificate, validated ----------------------------------------------------------------
+
 
 class Certificate:
     """The certificate's parts; every problem of its data goes to `problems`."""
@@ -177,7 +195,9 @@ class Certificate:
         classes = self._object(data, "classes")
         if not 1 <= len(classes) <= MAX_CLASSES:
             self.problems.append(f"classes: from 1 to {MAX_CLASSES} classes, each with a shape")
-        self.shape = {str(c): (s if s in SHAPES else None) for c, s in list(classes.items())[:MAX_CLASSES]}
+        self.shape = {
+            str(c): (s if s in SHAPES else None) for c, s in list(classes.items())[:MAX_CLASSES]
+        }
         for c, s in classes.items():
             if s != "*" and s not in SHAPES:
                 self.problems.append(f"classes.{c}: a shape is * or one of {' '.join(SHAPES)}")
@@ -218,7 +238,12 @@ class Certificate:
         return v
 
     def _names(self, items: object, where: str, cap: int) -> list[str]:
-        if not isinstance(items, list) or not 1 <= len(items) <= cap or not all(isinstance(x, str) for x in items) or len(set(items)) != len(items):
+        if (
+            not isinstance(items, list)
+            or not 1 <= len(items) <= cap
+            or not all(isinstance(x, str) for x in items)
+            or len(set(items)) != len(items)
+        ):
             self.problems.append(f"{where}: expected 1 to {cap} distinct names")
             return ["0"]
         return items
@@ -230,7 +255,11 @@ class Certificate:
             self.problems.append("truth.order: expected a list of [lower, upper] pairs")
             order = []
         for pair in order:
-            if isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) and p in self.index for p in pair):
+            if (
+                isinstance(pair, list)
+                and len(pair) == 2
+                and all(isinstance(p, str) and p in self.index for p in pair)
+            ):
                 le[self.index[pair[0]]][self.index[pair[1]]] = True
             else:
                 self.problems.append(f"truth.order: {str(pair)[:40]} is not a pair of truth values")
@@ -241,7 +270,9 @@ class Certificate:
             self.problems.append("truth.order: not antisymmetric")
 
         def bound(a: int, b: int, lower: bool) -> int:
-            common = [c for c in range(n) if (le[c][a] and le[c][b] if lower else le[a][c] and le[b][c])]
+            common = [
+                c for c in range(n) if (le[c][a] and le[c][b] if lower else le[a][c] and le[b][c])
+            ]
             best = [c for c in common if all(le[d][c] if lower else le[c][d] for d in common)]
             return best[0] if len(best) == 1 else -1
 
@@ -259,7 +290,9 @@ class Certificate:
             return 0
         return self.index[v]
 
-    def _class(self, c: object, where: str, shape: str | None = None, wildcard: bool = False) -> str:
+    def _class(
+        self, c: object, where: str, shape: str | None = None, wildcard: bool = False
+    ) -> str:
         if wildcard and c == "*":
             return c
         if not isinstance(c, str) or c not in self.shape:
@@ -272,8 +305,14 @@ class Certificate:
     def _table(self, t: object, where: str, binary: bool) -> list:
         n = len(self.values)
         rows = t if binary else [t]
-        if not isinstance(rows, list) or len(rows) != (n if binary else 1) or not all(isinstance(r, list) and len(r) == n for r in rows):
-            self.problems.append(f"{where}.table: one truth value per truth value of the operand{' (a row per left value)' if binary else ''}")
+        if (
+            not isinstance(rows, list)
+            or len(rows) != (n if binary else 1)
+            or not all(isinstance(r, list) and len(r) == n for r in rows)
+        ):
+            self.problems.append(
+                f"{where}.table: one truth value per truth value of the operand{' (a row per left value)' if binary else ''}"
+            )
             return [[0] * n for _ in range(n)] if binary else [0] * n
         out = [[self._value(v, f"{where}.table") for v in r] for r in rows]
         return out if binary else out[0]
@@ -285,18 +324,42 @@ class Certificate:
             rules = []
         for i, r in enumerate(rules):
             where = f"connectives.{op}[{i}]"
-            if not isinstance(r, dict) or not isinstance(r.get("args"), list) or len(r["args"]) != arity:
-                self.problems.append(f"{where}: expected {{args: [{arity} class(es) or *], class, table}}")
+            if (
+                not isinstance(r, dict)
+                or not isinstance(r.get("args"), list)
+                or len(r["args"]) != arity
+            ):
+                self.problems.append(
+                    f"{where}: expected {{args: [{arity} class(es) or *], class, table}}"
+                )
                 continue
             args = tuple(self._class(a, where, wildcard=True) for a in r["args"])
-            out.append((args, self._class(r.get("class"), where, op), self._table(r.get("table"), where, arity == 2)))
+            out.append(
+                (
+                    args,
+                    self._class(r.get("class"), where, op),
+                    self._table(r.get("table"), where, arity == 2),
+                )
+            )
         if rules and (not out or any(a != "*" for a in out[-1][0])):
-            self.problems.append(f"connectives.{op}: the last rule must match every class (args all *)")
-        return out or [(("*",) * arity, next(iter(self.shape), "*"), [[0] * len(self.values)] * len(self.values) if arity == 2 else [0] * len(self.values))]
+            self.problems.append(
+                f"connectives.{op}: the last rule must match every class (args all *)"
+            )
+        return out or [
+            (
+                ("*",) * arity,
+                next(iter(self.shape), "*"),
+                [[0] * len(self.values)] * len(self.values)
+                if arity == 2
+                else [0] * len(self.values),
+            )
+        ]
 
     def _naming(self, names: object, key: str, shape: str) -> dict[str, str]:
         if not isinstance(names, dict) or "*" not in names or len(names) > 64:
-            self.problems.append(f"connectives.{key}: an object from names to classes, with a default *")
+            self.problems.append(
+                f"connectives.{key}: an object from names to classes, with a default *"
+            )
             return {"*": next(iter(self.shape), "*")}
         return {k: self._class(v, f"connectives.{key}.{k}", shape) for k, v in names.items()}
 
@@ -309,7 +372,9 @@ class Certificate:
             return (c, [self._value(r.get("value"), f"connectives.{key}.value")])
         t = r.get("table")
         if not isinstance(t, list) or len(t) != 2:
-            self.problems.append(f"connectives.{key}.table: [truth when the terms differ, truth when they are equal]")
+            self.problems.append(
+                f"connectives.{key}.table: [truth when the terms differ, truth when they are equal]"
+            )
             return (c, [0, 0])
         return (c, [self._value(v, f"connectives.{key}.table") for v in t])
 
@@ -320,14 +385,21 @@ class Certificate:
             n = 1
         self.domain = n
         named = m.get("named")
-        if not isinstance(named, list) or not named or len(set(map(str, named))) != len(named) or not all(type(e) is int and 0 <= e < n for e in named):
+        if (
+            not isinstance(named, list)
+            or not named
+            or len(set(map(str, named))) != len(named)
+            or not all(type(e) is int and 0 <= e < n for e in named)
+        ):
             self.problems.append("model.named: a non-empty list of distinct elements of the domain")
             named = [0]
         self.named = named
 
         def element(v: object, where: str, within: list[int]) -> int:
             if type(v) is not int or v not in within:
-                self.problems.append(f"{where}: {str(v)[:40]!r} is not one of the elements {within}")
+                self.problems.append(
+                    f"{where}: {str(v)[:40]!r} is not one of the elements {within}"
+                )
                 return within[0]
             return v
 
@@ -336,20 +408,40 @@ class Certificate:
             for sym, rows in self._object(m, key, optional=True, where="model.").items():
                 name, _, arity = sym.rpartition("/")
                 k = int(arity) if arity in ("1", "2", "3") else 0
-                if not k or not NAME.fullmatch(name) or not isinstance(rows, list) or len(rows) != n ** k:
-                    self.problems.append(f"model.{key}.{sym}: name/arity (1 to 3) and one [[arguments], value] row per argument tuple")
+                if (
+                    not k
+                    or not NAME.fullmatch(name)
+                    or not isinstance(rows, list)
+                    or len(rows) != n**k
+                ):
+                    self.problems.append(
+                        f"model.{key}.{sym}: name/arity (1 to 3) and one [[arguments], value] row per argument tuple"
+                    )
                     continue
                 table = {}
                 for row in rows:
-                    if isinstance(row, list) and len(row) == 2 and isinstance(row[0], list) and len(row[0]) == k:
-                        table[tuple(element(a, f"model.{key}.{sym}", list(range(n))) for a in row[0])] = cell(row[1], f"model.{key}.{sym}")
+                    if (
+                        isinstance(row, list)
+                        and len(row) == 2
+                        and isinstance(row[0], list)
+                        and len(row[0]) == k
+                    ):
+                        table[
+                            tuple(element(a, f"model.{key}.{sym}", list(range(n))) for a in row[0])
+                        ] = cell(row[1], f"model.{key}.{sym}")
                     else:
                         self.problems.append(f"model.{key}.{sym}: a row is [[arguments], value]")
                 out[(name, k)] = table
             return out
 
-        self.atom_truth = {k: self._value(v, f"model.atoms.{k}") for k, v in self._object(m, "atoms", True, "model.").items()}
-        self.constants = {k: element(v, f"model.constants.{k}", named) for k, v in self._object(m, "constants", True, "model.").items()}
+        self.atom_truth = {
+            k: self._value(v, f"model.atoms.{k}")
+            for k, v in self._object(m, "atoms", True, "model.").items()
+        }
+        self.constants = {
+            k: element(v, f"model.constants.{k}", named)
+            for k, v in self._object(m, "constants", True, "model.").items()
+        }
         self.pred_truth = symbols("predicates", self._value)
         self.functions = symbols("functions", lambda v, w: element(v, w, list(range(n))))
 
@@ -358,22 +450,40 @@ class Certificate:
         single = self.singletons
         for name, c in self.atoms.items():
             if c in single and single[c] != ("P", name, ()):
-                self.problems.append(f"connectives.atoms.{name}: class {c} holds only the formula of singletons.{c}")
+                self.problems.append(
+                    f"connectives.atoms.{name}: class {c} holds only the formula of singletons.{c}"
+                )
         for c in [*self.predicates.values(), self.eq[0]]:
             if c in single:
-                self.problems.append(f"class {c}: the class of a predicate or an equation cannot be a singleton")
+                self.problems.append(
+                    f"class {c}: the class of a predicate or an equation cannot be a singleton"
+                )
         if self.bot[0] in single and single[self.bot[0]] != ("BOT",):
-            self.problems.append(f"class {self.bot[0]}: the class of BOT holds only another formula")
+            self.problems.append(
+                f"class {self.bot[0]}: the class of BOT holds only another formula"
+            )
         for op, rules in self.rules.items():
             for args, c, _ in rules:
-                if c in single and (op in ("FORALL", "EXISTS") or any(a not in single for a in args) or single[c] != (op, *(single[a] for a in args))):
-                    self.problems.append(f"connectives.{op}: class {c} holds only one formula, which this rule does not build")
+                if c in single and (
+                    op in ("FORALL", "EXISTS")
+                    or any(a not in single for a in args)
+                    or single[c] != (op, *(single[a] for a in args))
+                ):
+                    self.problems.append(
+                        f"connectives.{op}: class {c} holds only one formula, which this rule does not build"
+                    )
         for c, f in single.items():
             if self.shape[c] != shape_of(f):
-                self.problems.append(f"singletons.{c}: the formula's shape is {shape_of(f)}, the class's {self.shape[c]}")
+                self.problems.append(
+                    f"singletons.{c}: the formula's shape is {shape_of(f)}, the class's {self.shape[c]}"
+                )
 
     def connective(self, op: str, classes: tuple) -> tuple[str, list]:
-        return next((c, t) for args, c, t in self.rules[op] if all(a in ("*", b) for a, b in zip(args, classes)))
+        return next(
+            (c, t)
+            for args, c, t in self.rules[op]
+            if all(a in ("*", b) for a, b in zip(args, classes))
+        )
 
     # -- values ---------------------------------------------------------------------------------
 
@@ -430,7 +540,9 @@ class Certificate:
         """(class, truth) of a schematic formula: metavariables from env."""
         if isinstance(node, str):
             return env.get(node)
-        if not (isinstance(node, tuple) and node and node[0] in ("BOT", "NOT", "AND", "OR", "IMPL")):
+        if not (
+            isinstance(node, tuple) and node and node[0] in ("BOT", "NOT", "AND", "OR", "IMPL")
+        ):
             return None
         if node == ("BOT",):
             return self.bot[0], self.bot[1][0]
@@ -443,12 +555,28 @@ class Certificate:
 
 # -- side conditions, three-valued ----------------------------------------------------------
 
+
 class Step:
     """A schematic step. Nodes: metavariable names (values in env), BOT, or
     (connective, parts); `box` citations are ("box", assumption, last)."""
 
-    def __init__(self, cert: Certificate, depth: tuple, refs: list, out: object, env: dict, extra: dict | None = None) -> None:
-        self.cert, self.depth, self.refs, self.out, self.env, self.extra = cert, depth, refs, out, env, extra or {}
+    def __init__(
+        self,
+        cert: Certificate,
+        depth: tuple,
+        refs: list,
+        out: object,
+        env: dict,
+        extra: dict | None = None,
+    ) -> None:
+        self.cert, self.depth, self.refs, self.out, self.env, self.extra = (
+            cert,
+            depth,
+            refs,
+            out,
+            env,
+            extra or {},
+        )
 
     def shape(self, node: object) -> str | None:
         if isinstance(node, tuple) and node[0] in SHAPES:
@@ -477,7 +605,11 @@ class Step:
         if node is NONE or node == BOT:
             return NONE
         if isinstance(node, tuple) and node[0] in ("NOT", "AND", "OR", "IMPL"):
-            index = {"sub": 1 if node[0] == "NOT" else None, "left": 1 if len(node) == 3 else None, "right": 2 if len(node) == 3 else None}[op]
+            index = {
+                "sub": 1 if node[0] == "NOT" else None,
+                "left": 1 if len(node) == 3 else None,
+                "right": 2 if len(node) == 3 else None,
+            }[op]
             return NONE if index is None else node[index]
         if (op, node) in self.extra:
             return self.extra[(op, node)]
@@ -499,7 +631,12 @@ class Step:
         if not isinstance(e, tuple) or not e:
             return U
         op, args = e[0], e[1:]
-        if op in ("ref", "last") and len(args) == 1 and isinstance(args[0], int) and not isinstance(args[0], bool):
+        if (
+            op in ("ref", "last")
+            and len(args) == 1
+            and isinstance(args[0], int)
+            and not isinstance(args[0], bool)
+        ):
             if not 1 <= args[0] <= len(self.refs):
                 return NONE
             r = self.refs[args[0] - 1]
@@ -537,7 +674,11 @@ def kind(x: object) -> str:
         return "bool"
     if isinstance(x, tuple) and x[:1] == ("size",):
         return "size"
-    if isinstance(x, tuple) and len(x) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x):
+    if (
+        isinstance(x, tuple)
+        and len(x) == 2
+        and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in x)
+    ):
         return "num"
     return "formula"
 
@@ -555,8 +696,20 @@ def compare(step: Step, op: str, a: object, b: object) -> object:
         return a[2] == b[2]
     if ka == kb == "num":
         (lo1, hi1), (lo2, hi2) = a, b  # number ranges: the depth may stand for lo or deeper
-        always = {"==": lo1 == hi1 == lo2 == hi2, "<": hi1 < lo2, "<=": hi1 <= lo2, ">": lo1 > hi2, ">=": lo1 >= hi2}[op]
-        never = {"==": hi1 < lo2 or hi2 < lo1, "<": lo1 >= hi2, "<=": lo1 > hi2, ">": hi1 <= lo2, ">=": hi1 < lo2}[op]
+        always = {
+            "==": lo1 == hi1 == lo2 == hi2,
+            "<": hi1 < lo2,
+            "<=": hi1 <= lo2,
+            ">": lo1 > hi2,
+            ">=": lo1 >= hi2,
+        }[op]
+        never = {
+            "==": hi1 < lo2 or hi2 < lo1,
+            "<": lo1 >= hi2,
+            "<=": lo1 > hi2,
+            ">": hi1 <= lo2,
+            ">=": hi1 < lo2,
+        }[op]
         return True if always else (False if never else U)
     if op != "==":
         return U
@@ -567,10 +720,16 @@ def read_path(e: object) -> bool:
     """Whether a conclusion patch is a path into the rule's citations."""
     if isinstance(e, tuple) and len(e) == 2 and e[0] in ("ref", "last"):
         return isinstance(e[1], int) and not isinstance(e[1], bool)
-    return isinstance(e, tuple) and len(e) == 2 and e[0] in ("left", "right", "sub") and read_path(e[1])
+    return (
+        isinstance(e, tuple)
+        and len(e) == 2
+        and e[0] in ("left", "right", "sub")
+        and read_path(e[1])
+    )
 
 
 # -- rule checks ----------------------------------------------------------------------------
+
 
 def box(a: object, b: object) -> tuple:
     return ("box", a, b)
@@ -599,7 +758,11 @@ QUANTIFIER_RULES = ("FORALL_E", "FORALL_I", "EXISTS_I", "EXISTS_E", "EQ_I", "EQ_
 def _metas(x: object) -> set[str]:
     if isinstance(x, str):
         return {x}
-    return set().union(*(_metas(p) for p in x[1:])) if isinstance(x, tuple) else set().union(*(_metas(p) for p in x))
+    return (
+        set().union(*(_metas(p) for p in x[1:]))
+        if isinstance(x, tuple)
+        else set().union(*(_metas(p) for p in x))
+    )
 
 
 def depth_ranges(patches: dict) -> list[tuple]:
@@ -628,7 +791,11 @@ class Checker:
         self.elements = [(k, t) for k in cert.shape for t in n]
 
     def contexts(self, depth: tuple) -> list[int]:
-        return [self.c.top] if depth[0] == 0 and self.c.mode == "designated" else list(range(len(self.c.values)))
+        return (
+            [self.c.top]
+            if depth[0] == 0 and self.c.mode == "designated"
+            else list(range(len(self.c.values)))
+        )
 
     def allowed(self, rule: str) -> bool:
         return not self.patches.get(rule, {}).get("disabled")
@@ -647,9 +814,16 @@ class Checker:
         def conditions(rule: str) -> int:
             return 2 + sum(size(e) for e in self.patches.get(rule, {}).get("require", []))
 
-        total = sum(ndepth * nv * len(self.elements) ** len(_metas([refs, out])) * conditions(rule)
-                    for rule, variants in SCHEMAS.items() if self.allowed(rule) for refs, out in variants)
-        total += sum(ndepth * nv * len(c.shape) * nv ** c.domain * (3 * c.domain + nv) * conditions(rule) for rule in QUANTIFIER_RULES)
+        total = sum(
+            ndepth * nv * len(self.elements) ** len(_metas([refs, out])) * conditions(rule)
+            for rule, variants in SCHEMAS.items()
+            if self.allowed(rule)
+            for refs, out in variants
+        )
+        total += sum(
+            ndepth * nv * len(c.shape) * nv**c.domain * (3 * c.domain + nv) * conditions(rule)
+            for rule in QUANTIFIER_RULES
+        )
         return total + sum(c.cost(f) for f in [*c.premises, *c.goal])
 
     def propositional(self) -> list[str]:
@@ -659,7 +833,9 @@ class Checker:
                 continue
             patch = self.patches.get(rule, {}).get("conclusion")
             if patch is not None and not read_path(patch):
-                problems.append(f"{rule}: its patched conclusion is not a path into its citations; it cannot be checked")
+                problems.append(
+                    f"{rule}: its patched conclusion is not a path into its citations; it cannot be checked"
+                )
                 continue
             for refs, out in variants:
                 metas = sorted(_metas([refs, out]))
@@ -671,7 +847,9 @@ class Checker:
                 break
         return problems
 
-    def _schema(self, rule: str, refs: list, out: object, metas: list[str], patch: object) -> str | None:
+    def _schema(
+        self, rule: str, refs: list, out: object, metas: list[str], patch: object
+    ) -> str | None:
         """A counterexample to the rule: cited lines hold, the conclusion does
         not, and no side condition surely refuses the step; or None."""
         c, le, meet = self.c, self.c.le, self.c.meet
@@ -685,11 +863,19 @@ class Checker:
                 if concl is NONE:
                     continue
             lines = [c.element(r, env)[1] for r in refs if r[:1] != ("box",)]
-            boxes = [(c.element(r[1], env)[1], c.element(r[2], env)[1]) for r in refs if r[:1] == ("box",)]
+            boxes = [
+                (c.element(r[1], env)[1], c.element(r[2], env)[1])
+                for r in refs
+                if r[:1] == ("box",)
+            ]
             truth = c.element(concl, env)[1]
             for depth in self.depths:
                 for g in self.contexts(depth):
-                    if le[g][truth] or not all(le[g][t] for t in lines) or not all(le[meet[g][a]][b] for a, b in boxes):
+                    if (
+                        le[g][truth]
+                        or not all(le[g][t] for t in lines)
+                        or not all(le[meet[g][a]][b] for a, b in boxes)
+                    ):
                         continue
                     if not self.refused(rule, Step(c, depth, refs, concl, env)):
                         where = ", ".join(f"{k}={v[0]}:{c.values[v[1]]}" for k, v in env.items())
@@ -706,7 +892,9 @@ class Checker:
             if not self.allowed(rule):
                 continue
             if self.patches.get(rule, {}).get("conclusion") is not None:
-                problems.append(f"{rule}: its conclusion is patched; only propositional patches are checked")
+                problems.append(
+                    f"{rule}: its conclusion is patched; only propositional patches are checked"
+                )
                 continue
             bad = next((why for why in self._quantifier(rule, c, le, meet, nv) if why), None)
             if bad:
@@ -722,7 +910,11 @@ class Checker:
                 where = f"depth {depth[0]}{'+' if depth[1] == INF else ''}, context {c.values[g]}"
                 if rule == "EQ_I":
                     step = Step(c, depth, [], "EQN", {"EQN": (c.eq[0], c.eq[1][1])})
-                    yield None if self.refused(rule, step) or le[g][c.eq[1][1]] else f"{where}: EQ(t, t) is not true"
+                    yield (
+                        None
+                        if self.refused(rule, step) or le[g][c.eq[1][1]]
+                        else f"{where}: EQ(t, t) is not true"
+                    )
                     continue
                 if rule == "EQ_E":
                     env = {"EQN": (c.eq[0], c.eq[1][0]), "PHI": None, "PHI2": None}
@@ -741,16 +933,23 @@ class Checker:
                         q = table[m]
                         yield self._instance(rule, depth, g, body, qc, q, f, where)
 
-    def _instance(self, rule: str, depth: tuple, g: int, body: str, qc: str, q: int, f: tuple, where: str) -> str | None:
+    def _instance(
+        self, rule: str, depth: tuple, g: int, body: str, qc: str, q: int, f: tuple, where: str
+    ) -> str | None:
         c, le, meet = self.c, self.c.le, self.c.meet
         vacuous = len(set(f)) == 1
-        kinds = [("0", c.named), ("+", range(c.domain))] + ([("v", range(c.domain))] if vacuous else [])
+        kinds = [("0", c.named), ("+", range(c.domain))] + (
+            [("v", range(c.domain))] if vacuous else []
+        )
         env = {"Q": (qc, q), "BODY": (body, None), "INST": (body, None), "CHI": None}
         extra = {("sub", "Q"): "BODY"}
         for growth, elements in kinds:
             if rule in ("FORALL_I", "EXISTS_E") and growth == "+":
                 continue  # a fresh constant is a name
-            extra[("size", "BODY")], extra[("size", "INST")] = ("size", "x", "0"), ("size", "x", "0" if growth == "v" else growth)
+            extra[("size", "BODY")], extra[("size", "INST")] = (
+                ("size", "x", "0"),
+                ("size", "x", "0" if growth == "v" else growth),
+            )
             if rule == "FORALL_E":
                 step = Step(c, depth, ["Q"], "INST", env, extra)
                 bad = le[g][q] and any(not le[g][f[e]] for e in elements)
@@ -762,7 +961,10 @@ class Checker:
                 bad = all(le[g][f[e]] for e in c.named) and not le[g][q]
             else:
                 step = Step(c, depth, ["Q", box("INST", "CHI")], "CHI", env, extra)
-                bad = le[g][q] and any(all(le[meet[g][f[e]]][x] for e in c.named) and not le[g][x] for x in range(len(c.values)))
+                bad = le[g][q] and any(
+                    all(le[meet[g][f[e]]][x] for e in c.named) and not le[g][x]
+                    for x in range(len(c.values))
+                )
             if bad and not self.refused(rule, step):
                 return f"{where}, body class {body}, body truths {[c.values[v] for v in f]}"
         return None
@@ -784,7 +986,9 @@ class Checker:
         return ["model: the premises' meet is below the goal"] if c.le[g][goal] else []
 
 
-def recheck(certificate_text: str, world_text: str | None, first: bool = False) -> tuple[str, list[str]]:
+def recheck(
+    certificate_text: str, world_text: str | None, first: bool = False
+) -> tuple[str, list[str]]:
     """("holds", []), ("fails", problems) when the certificate is well formed
     but does not hold against the world (None: the standard world), or
     ("malformed", problems) for data that is no certificate or asks for too
@@ -798,7 +1002,9 @@ def recheck(certificate_text: str, world_text: str | None, first: bool = False) 
     if not isinstance(data, dict):
         return "malformed", ["the certificate is not a JSON object"]
     if data.get("format") != 2 or data.get("kind") != "matrix":
-        return "malformed", ['not a certificate of format 2 and kind "matrix" (a bounded search is evidence, not a certificate)']
+        return "malformed", [
+            'not a certificate of format 2 and kind "matrix" (a bounded search is evidence, not a certificate)'
+        ]
     try:
         patches = world_patches(world_text)
     except (Refused, tomllib.TOMLDecodeError, RecursionError) as exc:
@@ -808,15 +1014,21 @@ def recheck(certificate_text: str, world_text: str | None, first: bool = False) 
         cert.problems.append("goal: expected one formula")
     for rule, patch in patches.items():
         if rule not in (*SCHEMAS, *QUANTIFIER_RULES, "premise", "assume"):
-            cert.problems.append(f"the world patches {rule[:40]!r}, which is no rule the re-checker knows")
+            cert.problems.append(
+                f"the world patches {rule[:40]!r}, which is no rule the re-checker knows"
+            )
         elif rule in ("premise", "assume") and patch["conclusion"] is not None:
-            cert.problems.append(f"{rule}: its conclusion is patched; the re-checker cannot check that")
+            cert.problems.append(
+                f"{rule}: its conclusion is patched; the re-checker cannot check that"
+            )
     if cert.problems:
         return "malformed", cert.problems
     checker = Checker(cert, patches, first)
     work = checker.work()
     if work > MAX_WORK:
-        return "malformed", [f"the check would take about {work} steps, more than the limit of {MAX_WORK}"]
+        return "malformed", [
+            f"the check would take about {work} steps, more than the limit of {MAX_WORK}"
+        ]
     problems: list[str] = []
     try:
         for check in (checker.countermodel, checker.propositional, checker.quantifiers):

@@ -48,18 +48,34 @@ prover writes out and checks.
 from __future__ import annotations
 
 import time
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import product
-from collections import deque
-from dataclasses import dataclass, field
 
-from .formulas import BOT, And, Bot, Exists, Fn, Forall, Formula, Impl, Name, Node, Not, Or, Quantified, Term, children
+from .formulas import (
+    BOT,
+    And,
+    Bot,
+    Exists,
+    Fn,
+    Forall,
+    Formula,
+    Impl,
+    Name,
+    Node,
+    Not,
+    Or,
+    Quantified,
+    Term,
+    children,
+)
 from .sat import Solver, atoms
 from .saturation import ground_terms
 from .substitution import substitute
-from .writeout import BoxRef, Node as TreeNode
-
+from .writeout import BoxRef
+from .writeout import Node as TreeNode
 
 # Boxes nested inside one another at most (each costs a few Python frames;
 # deeper branches are held back, so a failure is not final).
@@ -119,16 +135,30 @@ class Branch:
     # conjunct of AND_I) would otherwise not see the contradiction again.
     closed: Derivation | None = None
 
-    def child(self) -> "Branch":
-        return Branch(dict(self.facts), deque(self.todo), dict(self.watch), self.deltas, self.instances, dict(self.terms),
-                      self.closed)
+    def child(self) -> Branch:
+        return Branch(
+            dict(self.facts),
+            deque(self.todo),
+            dict(self.watch),
+            self.deltas,
+            self.instances,
+            dict(self.terms),
+            self.closed,
+        )
 
 
 class Refuter:
     """One attempt at one Herbrand level (see module doc)."""
 
-    def __init__(self, premises: tuple[Formula, ...], goal: Formula, level: int, deadline: float | None,
-                 clock: Callable[[], float] = time.process_time, solver_stop: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        premises: tuple[Formula, ...],
+        goal: Formula,
+        level: int,
+        deadline: float | None,
+        clock: Callable[[], float] = time.process_time,
+        solver_stop: Callable[[], None] | None = None,
+    ) -> None:
         self.clock = clock
         self.premises = premises
         self.goal = goal
@@ -196,7 +226,10 @@ class Refuter:
     def alpha(self, f: Formula, d: Derivation) -> list[tuple[Formula, Derivation]]:
         t = type(f)
         if t is And:
-            return [(f.left, self.line(f.left, "AND_E1", d)), (f.right, self.line(f.right, "AND_E2", d))]
+            return [
+                (f.left, self.line(f.left, "AND_E1", d)),
+                (f.right, self.line(f.right, "AND_E2", d)),
+            ]
         if t is not Not:
             return []
         g = f.body
@@ -224,7 +257,9 @@ class Refuter:
             return [(a, self.line(a, "DNE", nn)), (Not(b), self.negation_of(b, no_b))]
         return []
 
-    def fire(self, beta: Formula, bd: Derivation, partner: Formula, pd: Derivation) -> tuple[Formula, Derivation] | None:
+    def fire(
+        self, beta: Formula, bd: Derivation, partner: Formula, pd: Derivation
+    ) -> tuple[Formula, Derivation] | None:
         """What a two-sided fact gives with one side known (None: nothing new)."""
         t = type(beta)
         if t is Impl:
@@ -233,7 +268,9 @@ class Refuter:
                 return b, self.line(b, "IMPL_E", bd, pd)
             if partner is _comp(b):  # modus tollens
                 nb = pd
-                return Not(a), self.negation_of(a, lambda h: self._clash(self.line(b, "IMPL_E", bd, h), nb))
+                return Not(a), self.negation_of(
+                    a, lambda h: self._clash(self.line(b, "IMPL_E", bd, h), nb)
+                )
         elif t is Or:
             a, b = beta.left, beta.right
             for x, y, rule_left in ((a, b, True), (b, a, False)):
@@ -242,9 +279,13 @@ class Refuter:
         elif t is Not and type(beta.body) is And:
             a, b = beta.body.left, beta.body.right
             if partner is a:
-                return Not(b), self.negation_of(b, lambda h: self.close(self.line(beta.body, "AND_I", pd, h), bd))
+                return Not(b), self.negation_of(
+                    b, lambda h: self.close(self.line(beta.body, "AND_I", pd, h), bd)
+                )
             if partner is b:
-                return Not(a), self.negation_of(a, lambda h: self.close(self.line(beta.body, "AND_I", h, pd), bd))
+                return Not(a), self.negation_of(
+                    a, lambda h: self.close(self.line(beta.body, "AND_I", h, pd), bd)
+                )
         return None
 
     def _clash(self, x: Derivation, y: Derivation) -> Derivation:
@@ -253,7 +294,9 @@ class Refuter:
             return self.close(x, y)
         return self.close(y, x)
 
-    def _syllogism(self, disj: Formula, dd: Derivation, x: Formula, y: Formula, nx: Derivation, x_left: bool) -> Derivation:
+    def _syllogism(
+        self, disj: Formula, dd: Derivation, x: Formula, y: Formula, nx: Derivation, x_left: bool
+    ) -> Derivation:
         """y from OR(x, y) (or OR(y, x)) and the complement of x: OR_E, ex falso on x's side."""
         bx = self.open_box(x)
         bx.body = self.line(y, "BOT_E", self._clash(bx.hyp, nx))
@@ -365,7 +408,9 @@ class Refuter:
     def _next_delta(self, br: Branch) -> Formula | None:
         best = None
         for f in br.facts:
-            if f in br.deltas or not (type(f) is Exists or (type(f) is Not and type(f.body) is Forall)):
+            if f in br.deltas or not (
+                type(f) is Exists or (type(f) is Not and type(f.body) is Forall)
+            ):
                 continue
             level = self._witness_level(br, f)
             if level > self.level:
@@ -426,7 +471,9 @@ class Refuter:
                     if Not(inst) in br.facts:
                         continue
                     d = br.facts[f]
-                    nd = self.negation_of(inst, lambda h, q=q, d=d: self.close(self.line(q, "EXISTS_I", h), d))
+                    nd = self.negation_of(
+                        inst, lambda h, q=q, d=d: self.close(self.line(q, "EXISTS_I", h), d)
+                    )
                     self.add(br, nd.formula, nd)
                 else:
                     if inst in br.facts:
@@ -440,7 +487,11 @@ class Refuter:
         for f in br.facts:
             for t in _closed_terms(f):
                 if t not in br.terms:
-                    br.terms[t] = 0 if type(t) is Name else 1 + max((br.terms.get(a, 0) for a in t.terms), default=0)
+                    br.terms[t] = (
+                        0
+                        if type(t) is Name
+                        else 1 + max((br.terms.get(a, 0) for a in t.terms), default=0)
+                    )
         if not self.functions:
             return
         # function symbols make ever deeper terms: a failure at this level is
@@ -525,7 +576,9 @@ class Refuter:
         for p in self.premises:
             self.add(br, p, Derivation(p, "premise"))
         for t in ground_terms((*self.premises, self.goal)):
-            br.terms.setdefault(t, 0 if type(t) is Name else 1 + max(br.terms.get(a, 0) for a in t.terms))
+            br.terms.setdefault(
+                t, 0 if type(t) is Name else 1 + max(br.terms.get(a, 0) for a in t.terms)
+            )
         return self.prove(br, self.goal)
 
 
@@ -599,9 +652,14 @@ class Refutation:
     steps: int
 
 
-def refute_search(premises: tuple[Formula, ...], goal: Formula, deadline: float | None = None, max_level: int = 8,
-                  clock: Callable[[], float] = time.process_time,
-                  solver_stop: Callable[[], None] | None = None) -> Refutation:
+def refute_search(
+    premises: tuple[Formula, ...],
+    goal: Formula,
+    deadline: float | None = None,
+    max_level: int = 8,
+    clock: Callable[[], float] = time.process_time,
+    solver_stop: Callable[[], None] | None = None,
+) -> Refutation:
     """Iterative deepening over Herbrand levels (see module doc);
     `solver_stop` is handed to the propositional solver (`sat.Solver`)."""
     steps = 0
@@ -645,6 +703,9 @@ def to_tree(root: Derivation) -> TreeNode:
                 else:
                     stack.append((r, False))
             continue
-        refs = tuple(BoxRef(r.assumption, made[id(r.body)], depth + 1) if isinstance(r, Box) else made[id(r)] for r in d.refs)
+        refs = tuple(
+            BoxRef(r.assumption, made[id(r.body)], depth + 1) if isinstance(r, Box) else made[id(r)]
+            for r in d.refs
+        )
         made[id(d)] = TreeNode(d.formula, d.rule, refs, depth)
     return made[id(root)]

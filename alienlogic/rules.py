@@ -10,8 +10,9 @@ while the second still holds.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Protocol
 
 from .formulas import BOT, And, Eq, Exists, Forall, Formula, Impl, Name, Not, Or
 from .substitution import match_instance, replaces
@@ -66,7 +67,11 @@ def _premise(refs: Refs, ctx: ProofContext) -> Conclusion:
         if not listed:
             raise Rejection("NOT_A_PREMISE", f"{f} is not among the premises")
         if not left:
-            raise Rejection("PREMISE_REPEATED", f"{f} is listed {listed} time(s) among the premises and already asserted that often")
+            raise Rejection(
+                "PREMISE_REPEATED",
+                f"{f} is listed {listed} time(s) among the premises and already asserted that often",
+            )
+
     return fits
 
 
@@ -78,6 +83,7 @@ def _lem(refs: Refs, ctx: ProofContext) -> Conclusion:
     def fits(f: Formula) -> None:
         if not (type(f) is Or and type(f.right) is Not and f.right.body is f.left):
             raise Rejection("WRONG_CONCLUSION", f"LEM derives OR(φ, NOT(φ)), not {f}")
+
     return fits
 
 
@@ -85,6 +91,7 @@ def _eq_i(refs: Refs, ctx: ProofContext) -> Conclusion:
     def fits(f: Formula) -> None:
         if not (type(f) is Eq and f.left is f.right):
             raise Rejection("WRONG_CONCLUSION", f"EQ_I derives EQ(t, t), not {f}")
+
     return fits
 
 
@@ -98,7 +105,9 @@ def _and_i(refs: Refs, ctx: ProofContext) -> Conclusion:
 
 def _conjunction(ref: Ref, rule: str) -> And:
     if type(ref.first) is not And:
-        raise Rejection("WRONG_SHAPE", f"{rule} needs a conjunction AND(φ, ψ), but {ref} is {ref.first}")
+        raise Rejection(
+            "WRONG_SHAPE", f"{rule} needs a conjunction AND(φ, ψ), but {ref} is {ref.first}"
+        )
     return ref.first
 
 
@@ -116,8 +125,13 @@ def _or_i(side: str) -> Callable[[Refs, ProofContext], Conclusion]:
 
         def fits(f: Formula) -> None:
             if not (type(f) is Or and getattr(f, side) is a.first):
-                raise Rejection("WRONG_CONCLUSION", f"the line must be a disjunction whose {side} disjunct is {a.first} ({a}), not {f}")
+                raise Rejection(
+                    "WRONG_CONCLUSION",
+                    f"the line must be a disjunction whose {side} disjunct is {a.first} ({a}), not {f}",
+                )
+
         return fits
+
     return rule
 
 
@@ -129,7 +143,9 @@ def _or_e(refs: Refs, ctx: ProofContext) -> Conclusion:
         if box.first is not disjunct:
             raise Rejection("MISMATCH", f"{box} assumes {box.first}, not the disjunct {disjunct}")
     if left.last is not right.last:
-        raise Rejection("MISMATCH", f"the boxes end with different formulas: {left.last} and {right.last}")
+        raise Rejection(
+            "MISMATCH", f"the boxes end with different formulas: {left.last} and {right.last}"
+        )
     return left.last
 
 
@@ -140,7 +156,9 @@ def _impl_i(refs: Refs, ctx: ProofContext) -> Conclusion:
 def _not_i(refs: Refs, ctx: ProofContext) -> Conclusion:
     box = refs[0]
     if box.last is not BOT:
-        raise Rejection("WRONG_SHAPE", f"NOT_I needs a box ending with BOT; {box} ends with {box.last}")
+        raise Rejection(
+            "WRONG_SHAPE", f"NOT_I needs a box ending with BOT; {box} ends with {box.last}"
+        )
     return Not(box.first)
 
 
@@ -151,7 +169,9 @@ def _impl_e(refs: Refs, ctx: ProofContext) -> Conclusion:
             return major.first.right
     if type(a.first) is not Impl and type(b.first) is not Impl:
         raise Rejection("WRONG_SHAPE", "IMPL_E needs an implication IMPL(φ, ψ) among its citations")
-    raise Rejection("MISMATCH", f"neither cited line is the antecedent of the other ({a.first}; {b.first})")
+    raise Rejection(
+        "MISMATCH", f"neither cited line is the antecedent of the other ({a.first}; {b.first})"
+    )
 
 
 def _not_e(refs: Refs, ctx: ProofContext) -> Conclusion:
@@ -185,6 +205,7 @@ def _forall_e(refs: Refs, ctx: ProofContext) -> Conclusion:
     def fits(f: Formula) -> None:
         if not match_instance(a.first.body, a.first.var, f)[0]:
             raise Rejection("NOT_AN_INSTANCE", f"{f} is not an instance of {a.first}")
+
     return fits
 
 
@@ -196,6 +217,7 @@ def _exists_i(refs: Refs, ctx: ProofContext) -> Conclusion:
             raise Rejection("WRONG_CONCLUSION", f"EXISTS_I derives EXISTS(x, φ), not {f}")
         if not match_instance(f.body, f.var, a.first)[0]:
             raise Rejection("NOT_AN_INSTANCE", f"{a} ({a.first}) is not an instance of {f}")
+
     return fits
 
 
@@ -204,18 +226,25 @@ def _witness(pattern: Formula, var: str, instance: Formula, where: str) -> str |
     `var` does not occur); raise Rejection when it is no such instance."""
     ok, term = match_instance(pattern, var, instance)
     if not ok:
-        raise Rejection("NOT_AN_INSTANCE", f"{where} {instance} is not an instance of {pattern} for {var}")
+        raise Rejection(
+            "NOT_AN_INSTANCE", f"{where} {instance} is not an instance of {pattern} for {var}"
+        )
     if term is None:
         return None
     if type(term) is not Name:
-        raise Rejection("NOT_AN_INSTANCE", f"{where} {instance} puts the term {term} for {var}; it must be a constant")
+        raise Rejection(
+            "NOT_AN_INSTANCE",
+            f"{where} {instance} puts the term {term} for {var}; it must be a constant",
+        )
     return term.name
 
 
 def _fresh(name: str, ctx: ProofContext, others: tuple[tuple[Formula, str], ...]) -> None:
     for formula, what in others:
         if name in formula.free:
-            raise Rejection("NOT_FRESH", f"the constant {name} is not fresh: it occurs in {what} {formula}")
+            raise Rejection(
+                "NOT_FRESH", f"the constant {name} is not fresh: it occurs in {what} {formula}"
+            )
     place = ctx.occurs(name)
     if place is not None:
         raise Rejection("NOT_FRESH", f"the constant {name} is not fresh: it occurs in {place}")
@@ -230,6 +259,7 @@ def _forall_i(refs: Refs, ctx: ProofContext) -> Conclusion:
         c = _witness(f.body, f.var, a.first, f"{a}")
         if c is not None:
             _fresh(c, ctx, ((f, "the result"),))
+
     return fits
 
 
@@ -253,14 +283,20 @@ def _eq_e(refs: Refs, ctx: ProofContext) -> Conclusion:
         for eq, src in options:
             if replaces(src.first, eq.left, eq.right, f):
                 return
-        raise Rejection("WRONG_CONCLUSION", f"{f} is not the other cited line with occurrences of s replaced by t for {options[0][0]}")
+        raise Rejection(
+            "WRONG_CONCLUSION",
+            f"{f} is not the other cited line with occurrences of s replaced by t for {options[0][0]}",
+        )
+
     return fits
 
 
 RULES: dict[str, StandardRule] = {
     r.name: r
     for r in (
-        StandardRule("premise", (), _premise, "one of the proof's premises (each at most as often as listed)"),
+        StandardRule(
+            "premise", (), _premise, "one of the proof's premises (each at most as often as listed)"
+        ),
         StandardRule("assume", (), _assume, "any formula; it opens a box"),
         StandardRule("reit", (LINE,), _reit, "the formula of line a"),
         StandardRule("AND_I", (LINE, LINE), _and_i, "AND(φa, φb)"),
@@ -268,19 +304,40 @@ RULES: dict[str, StandardRule] = {
         StandardRule("AND_E2", (LINE,), _and_e2, "ψ from AND(φ, ψ)"),
         StandardRule("OR_I1", (LINE,), _or_i("left"), "OR(φa, ψ) for any ψ"),
         StandardRule("OR_I2", (LINE,), _or_i("right"), "OR(ψ, φa) for any ψ"),
-        StandardRule("OR_E", (LINE, BOX, BOX), _or_e, "χ from OR(φ, ψ), a box from φ to χ and a box from ψ to χ"),
-        StandardRule("IMPL_I", (BOX,), _impl_i, "IMPL(φ, ψ) from a box assuming φ and ending with ψ"),
-        StandardRule("IMPL_E", (LINE, LINE), _impl_e, "ψ from IMPL(φ, ψ) and φ, cited in either order"),
+        StandardRule(
+            "OR_E",
+            (LINE, BOX, BOX),
+            _or_e,
+            "χ from OR(φ, ψ), a box from φ to χ and a box from ψ to χ",
+        ),
+        StandardRule(
+            "IMPL_I", (BOX,), _impl_i, "IMPL(φ, ψ) from a box assuming φ and ending with ψ"
+        ),
+        StandardRule(
+            "IMPL_E", (LINE, LINE), _impl_e, "ψ from IMPL(φ, ψ) and φ, cited in either order"
+        ),
         StandardRule("NOT_I", (BOX,), _not_i, "NOT(φ) from a box assuming φ and ending with BOT"),
         StandardRule("NOT_E", (LINE, LINE), _not_e, "BOT from φ and NOT(φ), cited in either order"),
         StandardRule("BOT_E", (LINE,), _bot_e, "any formula from BOT"),
         StandardRule("DNE", (LINE,), _dne, "φ from NOT(NOT(φ))"),
         StandardRule("LEM", (), _lem, "OR(φ, NOT(φ)) for any φ"),
-        StandardRule("FORALL_I", (LINE,), _forall_i, "FORALL(x, φ[x/c]) from φ, for a fresh constant c"),
+        StandardRule(
+            "FORALL_I", (LINE,), _forall_i, "FORALL(x, φ[x/c]) from φ, for a fresh constant c"
+        ),
         StandardRule("FORALL_E", (LINE,), _forall_e, "φ[t/x] from FORALL(x, φ), for any term t"),
         StandardRule("EXISTS_I", (LINE,), _exists_i, "EXISTS(x, φ) from φ[t/x]"),
-        StandardRule("EXISTS_E", (LINE, BOX), _exists_e, "χ from EXISTS(x, φ) and a box assuming φ[c/x], c fresh, ending with χ free of c"),
+        StandardRule(
+            "EXISTS_E",
+            (LINE, BOX),
+            _exists_e,
+            "χ from EXISTS(x, φ) and a box assuming φ[c/x], c fresh, ending with χ free of c",
+        ),
         StandardRule("EQ_I", (), _eq_i, "EQ(t, t) for any term t"),
-        StandardRule("EQ_E", (LINE, LINE), _eq_e, "line b with occurrences of s replaced by t, from EQ(s, t), cited in either order"),
+        StandardRule(
+            "EQ_E",
+            (LINE, LINE),
+            _eq_e,
+            "line b with occurrences of s replaced by t, from EQ(s, t), cited in either order",
+        ),
     )
 }

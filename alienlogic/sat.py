@@ -19,11 +19,11 @@ subset that is itself unsatisfiable, usually small, not always minimal.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from collections.abc import Callable
-from typing import Iterable
 
 from .formulas import And, Bot, Formula, Impl, Not, Or
+
 
 @dataclass(frozen=True)
 class Outcome:

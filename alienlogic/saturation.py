@@ -28,7 +28,22 @@ from dataclasses import dataclass, field
 
 from alienworlds.ruleset.world import World
 
-from .formulas import BOT, And, Eq, Exists, Forall, Formula, Impl, Name, Node, Not, Or, Quantified, Term, children
+from .formulas import (
+    BOT,
+    And,
+    Eq,
+    Exists,
+    Forall,
+    Formula,
+    Impl,
+    Name,
+    Node,
+    Not,
+    Or,
+    Quantified,
+    Term,
+    children,
+)
 from .oracle import Context, Oracle, box, line
 from .proof import Theorem
 from .substitution import match_instance, replaces, substitute
@@ -109,7 +124,13 @@ def default_terms(theorem: Theorem, fresh: int) -> tuple[Term, ...]:
     return tuple(ground_terms(formulas) + fresh_constants(formulas, fresh))
 
 
-def default_bounds(theorem: Theorem, depth: int = 3, fresh: int = 1, extra=(), terms: tuple[Term, ...] | None = None) -> Bounds:
+def default_bounds(
+    theorem: Theorem,
+    depth: int = 3,
+    fresh: int = 1,
+    extra=(),
+    terms: tuple[Term, ...] | None = None,
+) -> Bounds:
     """Subformulas of the theorem (and `extra`), closed under instantiation
     with the theorem's closed terms and `fresh` new constants, plus BOT."""
     formulas = (*theorem.premises, theorem.goal, *extra)
@@ -141,13 +162,17 @@ class Saturation:
 class _Index:
     """The universe, sorted by what rules look for."""
 
-    def __init__(self, universe: tuple[Formula, ...], terms: tuple[Term, ...], oracle: Oracle) -> None:
+    def __init__(
+        self, universe: tuple[Formula, ...], terms: tuple[Term, ...], oracle: Oracle
+    ) -> None:
         self.set = frozenset(universe)
         self.all = universe
         self.of: dict[type, list[Formula]] = {}
         for f in universe:
             self.of.setdefault(type(f), []).append(f)
-        self.lem = [f for f in self.of.get(Or, []) if type(f.right) is Not and f.right.body is f.left]
+        self.lem = [
+            f for f in self.of.get(Or, []) if type(f.right) is Not and f.right.body is f.left
+        ]
         self.refl = [f for f in self.of.get(Eq, []) if f.left is f.right]
         self.instances: dict[Formula, list[Formula]] = {}
         for f in (*self.of.get(Forall, []), *self.of.get(Exists, [])):
@@ -158,7 +183,9 @@ class _Index:
             self.impl_of.setdefault(f.left, {})[f.right] = f
         self.not_of = {f.body: f for f in self.of.get(Not, [])}
         self.oracle = oracle
-        self.box_rules_patched = any(r in oracle.conclusions for r in ("IMPL_I", "NOT_I", "OR_E", "EXISTS_E"))
+        self.box_rules_patched = any(
+            r in oracle.conclusions for r in ("IMPL_I", "NOT_I", "OR_E", "EXISTS_E")
+        )
         self._assumable: dict[int, list[Formula]] = {}
         self._rewrites: dict[tuple[Formula, Formula], list[Formula]] = {}
 
@@ -183,17 +210,30 @@ class _Index:
                 if o.applies("NOT_I", (box(f.body, BOT),), f, depth, ctx):
                     found.setdefault(f.body)
             for f in self.of.get(Or, []):
-                if any(o.derive("OR_E", (line(f), box(f.left, chi), box(f.right, chi)), depth, ctx) is chi for chi in self.all):
+                if any(
+                    o.derive("OR_E", (line(f), box(f.left, chi), box(f.right, chi)), depth, ctx)
+                    is chi
+                    for chi in self.all
+                ):
                     found.setdefault(f.left)
                     found.setdefault(f.right)
             for f in self.of.get(Exists, []):
-                if f.var not in f.body.free:  # a vacuous quantifier: the box assumes the body itself, no eigenvariable
-                    if any(o.derive("EXISTS_E", (line(f), box(f.body, chi)), depth, ctx) is chi for chi in self.all):
+                if (
+                    f.var not in f.body.free
+                ):  # a vacuous quantifier: the box assumes the body itself, no eigenvariable
+                    if any(
+                        o.derive("EXISTS_E", (line(f), box(f.body, chi)), depth, ctx) is chi
+                        for chi in self.all
+                    ):
                         found.setdefault(f.body)
                     continue
                 for c in self.constants:
                     a = substitute(f.body, f.var, c)
-                    if a in U and any(c.name not in chi.free and o.derive("EXISTS_E", (line(f), box(a, chi)), depth, ctx) is chi for chi in self.all):
+                    if a in U and any(
+                        c.name not in chi.free
+                        and o.derive("EXISTS_E", (line(f), box(a, chi)), depth, ctx) is chi
+                        for chi in self.all
+                    ):
                         found.setdefault(a)
             got = list(found)
         self._assumable[depth] = got
@@ -203,17 +243,23 @@ class _Index:
         key = (eq, source)
         got = self._rewrites.get(key)
         if got is None:
-            got = self._rewrites[key] = [g for g in self.all if g is not source and replaces(source, eq.left, eq.right, g)]
+            got = self._rewrites[key] = [
+                g for g in self.all if g is not source and replaces(source, eq.left, eq.right, g)
+            ]
         return got
 
 
-def saturate(world: World | Oracle, theorem: Theorem, bounds: Bounds, deadline: float | None = None) -> Saturation:
+def saturate(
+    world: World | Oracle, theorem: Theorem, bounds: Bounds, deadline: float | None = None
+) -> Saturation:
     """The least fixed point of derivable sequents within `bounds`."""
     start = time.perf_counter()
     oracle = world if isinstance(world, Oracle) else Oracle(world)
     if oracle.layout_conclusions:
-        raise Unsupported(f"the patched conclusion of {', '.join(oracle.layout_conclusions)} reads the proof's layout; "
-                          "saturation over sequents cannot over-approximate it")
+        raise Unsupported(
+            f"the patched conclusion of {', '.join(oracle.layout_conclusions)} reads the proof's layout; "
+            "saturation over sequents cannot over-approximate it"
+        )
     ix = _Index(bounds.universe, bounds.terms, oracle)
     premises = tuple(p for p in dict.fromkeys(theorem.premises) if p in ix.set)
     contexts: list[tuple[Formula, ...]] = [()]
@@ -237,7 +283,9 @@ def saturate(world: World | Oracle, theorem: Theorem, bounds: Bounds, deadline: 
     return result
 
 
-def _close(c, result: Saturation, ctx: Context, o: Oracle, ix: _Index, premises, max_depth: int) -> bool:
+def _close(
+    c, result: Saturation, ctx: Context, o: Oracle, ix: _Index, premises, max_depth: int
+) -> bool:
     """Apply every rule at context c until nothing new appears; report growth.
     Each new formula's first justification goes to `result.why`."""
     derived, why = result.derived, result.why
@@ -286,7 +334,11 @@ def _close(c, result: Saturation, ctx: Context, o: Oracle, ix: _Index, premises,
         if o.determined("AND_I") and "AND_I" not in o.conclusions:
             for f in ix.of.get(And, []):
                 if f not in mine and f.left in avail and f.right in avail:
-                    add(derive("AND_I", (line(f.left), line(f.right)), d, ctx), "AND_I", (at(f.left), at(f.right)))
+                    add(
+                        derive("AND_I", (line(f.left), line(f.right)), d, ctx),
+                        "AND_I",
+                        (at(f.left), at(f.right)),
+                    )
         elif "AND_I" in o.conclusions and o.determined("AND_I"):
             for a in avail:
                 for b in avail:
@@ -309,8 +361,12 @@ def _close(c, result: Saturation, ctx: Context, o: Oracle, ix: _Index, premises,
         for f in avail:
             tf = type(f)
             if tf is Impl and f.left in avail:
-                add(derive("IMPL_E", (line(f), line(f.left)), d, ctx), "IMPL_E", (at(f), at(f.left)))
-                add(derive("IMPL_E", (line(f.left), line(f)), d, ctx), "IMPL_E", (at(f.left), at(f)))
+                add(
+                    derive("IMPL_E", (line(f), line(f.left)), d, ctx), "IMPL_E", (at(f), at(f.left))
+                )
+                add(
+                    derive("IMPL_E", (line(f.left), line(f)), d, ctx), "IMPL_E", (at(f.left), at(f))
+                )
             elif tf is Not and f.body in avail:
                 add(derive("NOT_E", (line(f), line(f.body)), d, ctx), "NOT_E", (at(f), at(f.body)))
                 add(derive("NOT_E", (line(f.body), line(f)), d, ctx), "NOT_E", (at(f.body), at(f)))
@@ -360,9 +416,17 @@ def _close(c, result: Saturation, ctx: Context, o: Oracle, ix: _Index, premises,
                         add(derive("IMPL_I", (box(a, b),), d, ctx), "IMPL_I", (("box", child, b),))
                 else:
                     for b, f in ix.impl_of.get(a, {}).items():
-                        if b in inside and f not in mine and applies("IMPL_I", (box(a, b),), f, d, ctx):
+                        if (
+                            b in inside
+                            and f not in mine
+                            and applies("IMPL_I", (box(a, b),), f, d, ctx)
+                        ):
                             add(f, "IMPL_I", (("box", child, b),))
-            if o.allowed("NOT_I") and BOT in inside and ("NOT_I" in o.conclusions or a in ix.not_of):
+            if (
+                o.allowed("NOT_I")
+                and BOT in inside
+                and ("NOT_I" in o.conclusions or a in ix.not_of)
+            ):
                 add(derive("NOT_I", (box(a, BOT),), d, ctx), "NOT_I", (("box", child, BOT),))
         if o.allowed("OR_E"):
             for f in avail:
@@ -373,8 +437,11 @@ def _close(c, result: Saturation, ctx: Context, o: Oracle, ix: _Index, premises,
                     continue
                 for chi in left & right:
                     if chi not in mine:
-                        add(derive("OR_E", (line(f), box(f.left, chi), box(f.right, chi)), d, ctx), "OR_E",
-                            (at(f), ("box", c + (f.left,), chi), ("box", c + (f.right,), chi)))
+                        add(
+                            derive("OR_E", (line(f), box(f.left, chi), box(f.right, chi)), d, ctx),
+                            "OR_E",
+                            (at(f), ("box", c + (f.left,), chi), ("box", c + (f.right,), chi)),
+                        )
         if o.allowed("EXISTS_E") and d < max_depth:
             for f in avail:
                 if type(f) is not Exists:
@@ -385,7 +452,11 @@ def _close(c, result: Saturation, ctx: Context, o: Oracle, ix: _Index, premises,
                         continue
                     for chi in inside:
                         if chi not in mine:
-                            add(derive("EXISTS_E", (line(f), box(a, chi)), d, ctx), "EXISTS_E", (at(f), ("box", c + (a,), chi)))
+                            add(
+                                derive("EXISTS_E", (line(f), box(a, chi)), d, ctx),
+                                "EXISTS_E",
+                                (at(f), ("box", c + (a,), chi)),
+                            )
         if not new:
             break
         for f, justification in new.items():

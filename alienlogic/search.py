@@ -20,10 +20,27 @@ deepening, so the first proof found is a shallow one.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from collections import deque
+from collections.abc import Callable
 
-from .formulas import BOT, And, Bot, Eq, Exists, Fn, Forall, Formula, Impl, Name, Not, Or, Pred, Quantified, Term, children
+from .formulas import (
+    BOT,
+    And,
+    Bot,
+    Eq,
+    Exists,
+    Fn,
+    Forall,
+    Formula,
+    Impl,
+    Name,
+    Not,
+    Or,
+    Pred,
+    Quantified,
+    Term,
+    children,
+)
 from .oracle import Context, Oracle, box, line
 from .proof import Theorem
 from .saturation import ground_terms
@@ -41,8 +58,15 @@ WITNESSES = ("c", "d", "e", "c1", "d1", "e1", "c2", "d2", "e2")
 class Search:
     """Backward proof search for one theorem in one world (see module doc)."""
 
-    def __init__(self, oracle: Oracle, theorem: Theorem, deadline: float | None = None, lift: bool = True,
-                 max_steps: int | None = None, clock: Callable[[], float] = time.process_time) -> None:
+    def __init__(
+        self,
+        oracle: Oracle,
+        theorem: Theorem,
+        deadline: float | None = None,
+        lift: bool = True,
+        max_steps: int | None = None,
+        clock: Callable[[], float] = time.process_time,
+    ) -> None:
         self.o = oracle
         self.clock = clock
         self.max_steps = max_steps
@@ -173,7 +197,9 @@ class Search:
                     if type(n.formula) is Impl:
                         waiting.setdefault(n.formula.left, []).append(n)
 
-    def _instantiate(self, node: Node, goal: Formula, terms: list[Term], d: int, ctx: Context, depth: int) -> Node | None:
+    def _instantiate(
+        self, node: Node, goal: Formula, terms: list[Term], d: int, ctx: Context, depth: int
+    ) -> Node | None:
         """`goal` by FORALL_E steps from `node` (nested universals, up to `depth`)."""
         f = node.formula
         if type(f) is not Forall or depth == 0:
@@ -199,7 +225,9 @@ class Search:
         if self.deadline is not None and self.steps % 256 == 0 and self.clock() > self.deadline:
             raise OutOfTime()
 
-    def prove(self, assumptions: tuple[Formula, ...], goal: Formula, budget: int, lifted: bool) -> Node | None:
+    def prove(
+        self, assumptions: tuple[Formula, ...], goal: Formula, budget: int, lifted: bool
+    ) -> Node | None:
         key = (assumptions, goal, lifted)
         got = self.proved.get(key)
         if got is not None:
@@ -230,7 +258,12 @@ class Search:
                     if right is not None:
                         return Node(goal, "AND_I", (left, right), d)
         elif t is Or:
-            for rule, part in (("OR_I1", goal.left), ("OR_I2", goal.right), ("OR_I1", goal.right), ("OR_I2", goal.left)):
+            for rule, part in (
+                ("OR_I1", goal.left),
+                ("OR_I2", goal.right),
+                ("OR_I1", goal.right),
+                ("OR_I2", goal.left),
+            ):
                 if o.applies(rule, (line(part),), goal, d, ctx):
                     n = sub(A, part, b, lifted)
                     if n is not None:
@@ -288,17 +321,27 @@ class Search:
                         if o.derive("NOT_E", tuple(line(x) for x in order), d, ctx) is BOT:
                             m = known.get(f.body) or sub(A, f.body, b, lifted)
                             if m is not None:
-                                return Node(BOT, "NOT_E", (m, n) if order[0] is f.body else (n, m), d)
+                                return Node(
+                                    BOT, "NOT_E", (m, n) if order[0] is f.body else (n, m), d
+                                )
                             break
         for n in facts:
             f = n.formula
             if type(f) is Or and f.left not in A and f.right not in A:
-                if o.derive("OR_E", (line(f), box(f.left, goal), box(f.right, goal)), d, ctx) is goal:
+                if (
+                    o.derive("OR_E", (line(f), box(f.left, goal), box(f.right, goal)), d, ctx)
+                    is goal
+                ):
                     left = sub(A + (f.left,), goal, b, lifted)
                     if left is not None:
                         right = sub(A + (f.right,), goal, b, lifted)
                         if right is not None:
-                            return Node(goal, "OR_E", (n, BoxRef(f.left, left, d + 1), BoxRef(f.right, right, d + 1)), d)
+                            return Node(
+                                goal,
+                                "OR_E",
+                                (n, BoxRef(f.left, left, d + 1), BoxRef(f.right, right, d + 1)),
+                                d,
+                            )
             elif type(f) is Exists:
                 c = self.fresh(A, goal, f)
                 a = self.instance(f, c)
@@ -308,12 +351,17 @@ class Search:
                         return Node(goal, "EXISTS_E", (n, BoxRef(a, m, d + 1)), d)
             elif type(f) is Eq and f.left is not f.right:
                 for source in _unrewrites(goal, f.left, f.right):
-                    if not any(o.applies("EQ_E", order, goal, d, ctx) for order in ((line(source), line(f)), (line(f), line(source)))):
+                    if not any(
+                        o.applies("EQ_E", order, goal, d, ctx)
+                        for order in ((line(source), line(f)), (line(f), line(source)))
+                    ):
                         continue
                     src = known.get(source) or sub(A, source, b, lifted)
                     if src is not None:
                         for refs in ((src, n), (n, src)):
-                            if o.applies("EQ_E", tuple(line(r.formula) for r in refs), goal, d, ctx):
+                            if o.applies(
+                                "EQ_E", tuple(line(r.formula) for r in refs), goal, d, ctx
+                            ):
                                 return Node(goal, "EQ_E", refs, d)
         if t is not Bot and o.allowed("BOT_E") and any(type(n.formula) is Not for n in facts):
             if o.applies("BOT_E", (line(BOT),), goal, d, ctx):
@@ -353,7 +401,7 @@ class Search:
         # the conjunction of those opened since, then X here and modus ponens
         if t in (Impl, Not) and d >= 2 and not self._introducible(goal, d, ctx):
             for k in range(d - 2, -1, -1):
-                if not self._introducible(goal, k + 1, self.ctx(A[:k + 1])):
+                if not self._introducible(goal, k + 1, self.ctx(A[: k + 1])):
                     continue
                 for x in _lemma_antecedents(A[k:]):
                     lemma = Impl(x, goal)
@@ -365,7 +413,9 @@ class Search:
                             break
                         have = sub(A, x, b, lifted)
                         if have is not None:
-                            return Node(goal, "IMPL_E", (have, proof) if order[0] is x else (proof, have), d)
+                            return Node(
+                                goal, "IMPL_E", (have, proof) if order[0] is x else (proof, have), d
+                            )
                         break
         return None
 

@@ -9,11 +9,27 @@ given arity, so `P(a)` and `P(a, b)` use different symbols. Domains are
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import product
-from typing import Iterable, Iterator, Mapping
 
-from .formulas import And, Bot, Eq, Exists, Fn, Forall, Formula, Impl, Name, Node, Not, Or, Pred, Term, children
+from .formulas import (
+    And,
+    Bot,
+    Eq,
+    Exists,
+    Fn,
+    Forall,
+    Formula,
+    Impl,
+    Name,
+    Node,
+    Not,
+    Or,
+    Pred,
+    Term,
+    children,
+)
 
 
 @dataclass(frozen=True)
@@ -58,7 +74,9 @@ def signature(formulas: Iterable[Formula]) -> Signature:
     return Signature(tuple(sorted(constants)), tuple(sorted(functions)), tuple(sorted(predicates)))
 
 
-def interpretations(sig: Signature, max_size: int = 3, min_size: int = 1) -> Iterator[Interpretation]:
+def interpretations(
+    sig: Signature, max_size: int = 3, min_size: int = 1
+) -> Iterator[Interpretation]:
     """Every interpretation of `sig` over domains of min_size..max_size elements."""
     for n in range(min_size, max_size + 1):
         domain = range(n)
@@ -70,9 +88,16 @@ def interpretations(sig: Signature, max_size: int = 3, min_size: int = 1) -> Ite
                     yield Interpretation(
                         n,
                         dict(zip(sig.constants, consts)),
-                        {sym: dict(zip(product(domain, repeat=sym[1]), table)) for sym, table in zip(sig.functions, fns)},
-                        {sym: frozenset(t for t, bit in zip(product(domain, repeat=sym[1]), bits) if bit)
-                         for sym, bits in zip(sig.predicates, preds)},
+                        {
+                            sym: dict(zip(product(domain, repeat=sym[1]), table))
+                            for sym, table in zip(sig.functions, fns)
+                        },
+                        {
+                            sym: frozenset(
+                                t for t, bit in zip(product(domain, repeat=sym[1]), bits) if bit
+                            )
+                            for sym, bits in zip(sig.predicates, preds)
+                        },
                     )
 
 

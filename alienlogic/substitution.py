@@ -54,7 +54,9 @@ def instance_term(pattern: Node, var: str, target: Node) -> Term | None:
             return target if pattern.name == var and isinstance(target, Term) else None
         if type(pattern) is not type(target):
             return None
-        if type(pattern) in _NAMED and (pattern.name != target.name or len(pattern.terms) != len(target.terms)):
+        if type(pattern) in _NAMED and (
+            pattern.name != target.name or len(pattern.terms) != len(target.terms)
+        ):
             return None
         for p, t in zip(children(pattern), children(target)):
             if p.has_free(var, memo):
@@ -78,7 +80,9 @@ def match_instance(pattern: Formula, var: str, target: Formula) -> tuple[bool, T
     return substitute(pattern, var, term) is target, term
 
 
-def replaces(source: Node, old: Term, new: Term, target: Node, bound: frozenset[str] = frozenset()) -> bool:
+def replaces(
+    source: Node, old: Term, new: Term, target: Node, bound: frozenset[str] = frozenset()
+) -> bool:
     """Whether `target` is `source` with some free occurrences of the term
     `old` replaced by `new`, no variable of either term being bound there."""
     if source is target:
@@ -96,4 +100,3 @@ def replaces(source: Node, old: Term, new: Term, target: Node, bound: frozenset[
             return False
         return replaces(source.body, old, new, target.body, bound | {source.var})
     return all(replaces(s, old, new, t, bound) for s, t in zip(children(source), children(target)))
-

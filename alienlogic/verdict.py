@@ -20,7 +20,13 @@ ALIEN_SIDE_CONDITION = "ALIEN_SIDE_CONDITION"
 ANSWER_MISMATCH = "ANSWER_MISMATCH"
 
 REASON_CLASSES = (
-    PARSE_ERROR, STRUCTURE, UNKNOWN_RULE, RULE_VIOLATION, ALIEN_AXIOM_DISABLED, ALIEN_SIDE_CONDITION, ANSWER_MISMATCH,
+    PARSE_ERROR,
+    STRUCTURE,
+    UNKNOWN_RULE,
+    RULE_VIOLATION,
+    ALIEN_AXIOM_DISABLED,
+    ALIEN_SIDE_CONDITION,
+    ANSWER_MISMATCH,
 )
 
 # Every standard failure: id -> (reason class, what it means).
@@ -30,23 +36,47 @@ FAILURES: dict[str, tuple[str, str]] = {
     "LINE_NUMBER": (STRUCTURE, "steps must be numbered 1, 2, 3, ... in order"),
     "ASSUME_AT_TOP": (STRUCTURE, "an assumption opens a box, so it needs at least one |"),
     "DEPTH_JUMP": (STRUCTURE, "a line is more than one box deeper than the line before it"),
-    "BOX_WITHOUT_ASSUMPTION": (STRUCTURE, "a line is deeper than the line before it but is not an assumption"),
-    "REF_NOT_EARLIER": (STRUCTURE, "a citation names this line, a later line or a line that does not exist"),
+    "BOX_WITHOUT_ASSUMPTION": (
+        STRUCTURE,
+        "a line is deeper than the line before it but is not an assumption",
+    ),
+    "REF_NOT_EARLIER": (
+        STRUCTURE,
+        "a citation names this line, a later line or a line that does not exist",
+    ),
     "REF_NOT_ACCESSIBLE": (STRUCTURE, "a cited line lies in a box that is closed at this step"),
-    "RANGE_NOT_A_BOX": (STRUCTURE, "a range a-b is not exactly one box (a opens it, b is its last line)"),
+    "RANGE_NOT_A_BOX": (
+        STRUCTURE,
+        "a range a-b is not exactly one box (a opens it, b is its last line)",
+    ),
     "RANGE_NOT_CLOSED": (STRUCTURE, "a cited box is still open at this step"),
-    "RANGE_NOT_ACCESSIBLE": (STRUCTURE, "a cited box lies inside a box that is closed at this step"),
-    "BOX_ENDS_IN_SUBPROOF": (STRUCTURE, "a cited box ends inside a box nested in it, not with a line of its own"),
+    "RANGE_NOT_ACCESSIBLE": (
+        STRUCTURE,
+        "a cited box lies inside a box that is closed at this step",
+    ),
+    "BOX_ENDS_IN_SUBPROOF": (
+        STRUCTURE,
+        "a cited box ends inside a box nested in it, not with a line of its own",
+    ),
     "GOAL_NOT_REACHED": (STRUCTURE, "the last line is not the goal outside every box"),
     "UNKNOWN_RULE": (UNKNOWN_RULE, "the rule name is not one of the standard rules"),
     "CITATION_COUNT": (RULE_VIOLATION, "the rule was given the wrong number of citations"),
     "EXPECTED_LINE": (RULE_VIOLATION, "the rule needs a single line where a range was given"),
-    "EXPECTED_RANGE": (RULE_VIOLATION, "the rule needs a range a-b (a box) where a single line was given"),
+    "EXPECTED_RANGE": (
+        RULE_VIOLATION,
+        "the rule needs a range a-b (a box) where a single line was given",
+    ),
     "NOT_A_PREMISE": (RULE_VIOLATION, "the formula is not among the proof's premises"),
-    "PREMISE_REPEATED": (RULE_VIOLATION, "a premise is asserted more often than the premises list it"),
+    "PREMISE_REPEATED": (
+        RULE_VIOLATION,
+        "a premise is asserted more often than the premises list it",
+    ),
     "WRONG_SHAPE": (RULE_VIOLATION, "a cited formula is not of the form the rule needs"),
     "MISMATCH": (RULE_VIOLATION, "the cited formulas do not fit together as the rule needs"),
-    "WRONG_CONCLUSION": (RULE_VIOLATION, "the line is not what the rule derives from its citations"),
+    "WRONG_CONCLUSION": (
+        RULE_VIOLATION,
+        "the line is not what the rule derives from its citations",
+    ),
     "NOT_AN_INSTANCE": (RULE_VIOLATION, "a formula is not the instance the quantifier rule needs"),
     "NOT_FRESH": (RULE_VIOLATION, "the generalised or witness constant is not fresh"),
     "PREMISES_MISMATCH": (ANSWER_MISMATCH, "the proof's premises are not the task's"),
@@ -57,7 +87,13 @@ FAILURES: dict[str, tuple[str, str]] = {
 class Rejection(Exception):
     """A step (or the proof) is refused; the kernel turns it into a Verdict."""
 
-    def __init__(self, reason_id: str, detail: str, reason_class: str | None = None, rule_name: str | None = None) -> None:
+    def __init__(
+        self,
+        reason_id: str,
+        detail: str,
+        reason_class: str | None = None,
+        rule_name: str | None = None,
+    ) -> None:
         super().__init__(detail)
         self.reason_id = reason_id
         self.reason_class = reason_class or FAILURES[reason_id][0]
@@ -75,7 +111,9 @@ class Verdict:
     reason_id: str | None
     n_steps: int
     detail: str | None = None  # for authors: what went wrong, in words
-    rule_name: str | None = None  # for authors: the refused inference rule, or the world rule's name
+    rule_name: str | None = (
+        None  # for authors: the refused inference rule, or the world rule's name
+    )
     message: str | None = None  # public: a parse error's position and expectation
 
     def as_dict(self, detail: bool = False) -> dict[str, object]:

@@ -7,7 +7,7 @@ A rule targets a standard inference rule and carries one or more of
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from alienworlds.ruleset.errors import RuleSyntaxError
 from alienworlds.ruleset.expr import Identity, parse, to_text
@@ -19,7 +19,9 @@ from .rules import RULES
 FUNCTIONS = " ".join((*STEP_FUNCTIONS, *FORMULA_FUNCTIONS))
 
 
-def _check_expression(raw: Mapping[str, object], key: str, problem: Callable[[str, str | None], None]) -> str | None:
+def _check_expression(
+    raw: Mapping[str, object], key: str, problem: Callable[[str, str | None], None]
+) -> str | None:
     text = raw[key]
     if not isinstance(text, str) or not text.strip():
         problem("expected a rule expression (a string)", key)
@@ -27,16 +29,24 @@ def _check_expression(raw: Mapping[str, object], key: str, problem: Callable[[st
     try:
         expr = parse(text)
         if isinstance(expr, Identity):
-            raise RuleSyntaxError("IDENTITY has no meaning for an inference rule", text, expr.column)
+            raise RuleSyntaxError(
+                "IDENTITY has no meaning for an inference rule", text, expr.column
+            )
         validate(expr, text)
     except RuleSyntaxError as exc:
-        hint = f" (functions of a step: {FUNCTIONS})" if exc.message.startswith("unknown operator") else ""
+        hint = (
+            f" (functions of a step: {FUNCTIONS})"
+            if exc.message.startswith("unknown operator")
+            else ""
+        )
         problem(f"{exc.message} at column {exc.column}{hint}", key)
         return None
     return to_text(expr)
 
 
-def _check_rule(raw: Mapping[str, object], problem: Callable[[str, str | None], None]) -> dict[str, object] | None:
+def _check_rule(
+    raw: Mapping[str, object], problem: Callable[[str, str | None], None]
+) -> dict[str, object] | None:
     target = raw["target"]
     if target not in RULES:
         problem(f"unknown inference rule '{target}'; expected one of {', '.join(RULES)}", "target")
@@ -49,9 +59,15 @@ def _check_rule(raw: Mapping[str, object], problem: Callable[[str, str | None], 
     if not isinstance(disabled, bool):
         problem("expected true or false", "disabled")
     elif disabled and ("require" in raw or "conclusion" in raw):
-        problem("a disabled rule cannot also carry require or conclusion (they would never apply)", "disabled")
+        problem(
+            "a disabled rule cannot also carry require or conclusion (they would never apply)",
+            "disabled",
+        )
     elif not disabled and not ("require" in raw or "conclusion" in raw):
-        problem("disabled = false alone changes nothing; give disabled = true, require or conclusion", "disabled")
+        problem(
+            "disabled = false alone changes nothing; give disabled = true, require or conclusion",
+            "disabled",
+        )
     else:
         out["disabled"] = disabled
     for key in ("require", "conclusion"):
@@ -60,4 +76,6 @@ def _check_rule(raw: Mapping[str, object], problem: Callable[[str, str | None], 
     return out
 
 
-SCHEMA = Schema(language="alienlogic", rule_keys=("disabled", "require", "conclusion"), check_rule=_check_rule)
+SCHEMA = Schema(
+    language="alienlogic", rule_keys=("disabled", "require", "conclusion"), check_rule=_check_rule
+)

@@ -42,7 +42,9 @@ def audit(world: World) -> list[str]:
     disabled: dict[str, str] = {}
     for rule in world.rules:
         if rule.target in disabled and rule.id != disabled[rule.target]:
-            problems.append(f"rule {rule.id}: never applies, rule {disabled[rule.target]} disables {rule.target} earlier")
+            problems.append(
+                f"rule {rule.id}: never applies, rule {disabled[rule.target]} disables {rule.target} earlier"
+            )
         elif rule.disabled:
             disabled[rule.target] = rule.id
     return problems

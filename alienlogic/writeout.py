@@ -62,7 +62,9 @@ class EmitFailed(Exception):
 class Emitter:
     """Write a proof tree as checked Fitch lines (see module doc)."""
 
-    def __init__(self, world: World, theorem: Theorem, stop: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, world: World, theorem: Theorem, stop: Callable[[], None] | None = None
+    ) -> None:
         self.theorem = theorem
         # called once per node written or walked; may raise to end the
         # write-out (the prover's time limit)
@@ -145,7 +147,11 @@ class Emitter:
         if r.reason_class not in (ALIEN_SIDE_CONDITION, ALIEN_AXIOM_DISABLED):
             return None
         orders = [list(cites)]
-        if len(cites) == 2 and rule in ("IMPL_E", "NOT_E", "EQ_E") and not any(x.is_range for x in cites):
+        if (
+            len(cites) == 2
+            and rule in ("IMPL_E", "NOT_E", "EQ_E")
+            and not any(x.is_range for x in cites)
+        ):
             orders.append(list(reversed(cites)))
         for order in orders[1:]:
             if c.take(formula, rule, tuple(order), self.depth) is None:

@@ -15,11 +15,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from alienlogic import load_world
 from alienworlds.tasks.alienlogic_adaptive import Answerer, best_combination, checker, graded
 from alienworlds.tasks.alienlogic_grading import logic_tasks
 from alienworlds.tasks.alienlogic_validity import battery
 from alienworlds.tasks.bank import load_bank
+
+from alienlogic import load_world
 
 
 def load(spec: str):

@@ -25,9 +25,16 @@ def main() -> None:
     parser.add_argument("--prefix", default="report-")
     parser.add_argument("--out", type=Path, help="write each world to OUT/<seed> (audited)")
     for knob in ("patches", "theorems", "unprovable", "first_order"):
-        parser.add_argument(f"--{knob.replace('_', '-')}", dest=knob, type=int, default=getattr(Knobs, knob))
+        parser.add_argument(
+            f"--{knob.replace('_', '-')}", dest=knob, type=int, default=getattr(Knobs, knob)
+        )
     args = parser.parse_args()
-    knobs = Knobs(patches=args.patches, theorems=args.theorems, unprovable=args.unprovable, first_order=args.first_order)
+    knobs = Knobs(
+        patches=args.patches,
+        theorems=args.theorems,
+        unprovable=args.unprovable,
+        first_order=args.first_order,
+    )
     stages: Counter = Counter()
     labelled = unresolved = 0
     for k in range(1, args.seeds + 1):
@@ -42,11 +49,16 @@ def main() -> None:
         n = sum(t.drawn - t.labels["skipped"] for t in (stats.final, stats.trials))
         u = stats.final.labels["unresolved"] + stats.trials.labels["unresolved"]
         labelled, unresolved = labelled + n, unresolved + u
-        print(f"{seed}: {g.name}, {cpu:.1f} CPU s, {stats.attempts} attempt(s); unresolved {u}/{n} ({100 * u / n:.0f}%); "
-              f"patches put back {sum(stats.rejected_patches.values())}; "
-              + ", ".join(f"{s} {v:.1f}" for s, v in sorted(stats.seconds.items())), flush=True)
-    print(f"total: unresolved {unresolved}/{labelled} ({100 * unresolved / max(labelled, 1):.0f}%); CPU s by stage: "
-          + ", ".join(f"{s} {v:.1f}" for s, v in sorted(stages.items())))
+        print(
+            f"{seed}: {g.name}, {cpu:.1f} CPU s, {stats.attempts} attempt(s); unresolved {u}/{n} ({100 * u / n:.0f}%); "
+            f"patches put back {sum(stats.rejected_patches.values())}; "
+            + ", ".join(f"{s} {v:.1f}" for s, v in sorted(stats.seconds.items())),
+            flush=True,
+        )
+    print(
+        f"total: unresolved {unresolved}/{labelled} ({100 * unresolved / max(labelled, 1):.0f}%); CPU s by stage: "
+        + ", ".join(f"{s} {v:.1f}" for s, v in sorted(stages.items()))
+    )
 
 
 if __name__ == "__main__":

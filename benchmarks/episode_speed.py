@@ -36,7 +36,9 @@ def main() -> None:
     start = time.perf_counter()
     env = AlienCodeEnvironment(args.world)
     setup = time.perf_counter() - start
-    print(f"world {env.world_name}: {len(env.tasks())} tasks; environment set-up (audit) {setup:.2f} s")
+    print(
+        f"world {env.world_name}: {len(env.tasks())} tasks; environment set-up (audit) {setup:.2f} s"
+    )
     total = setup
     for name in ("oracle", "naive", "fixed"):
         out = root / name
@@ -47,8 +49,10 @@ def main() -> None:
         total += seconds
         trace = out / "trace.jsonl"
         curve = " ".join(f"{m['accuracy']:.1f}" for m in report["milestones"])
-        print(f"{name:>6}: {seconds:5.2f} s · trace {trace.stat().st_size / 1e6:.2f} MB, {len(read_trace(trace))} events · "
-              f"M0..M4 {curve} · rules@M4 {report['milestones'][-1]['rule_report_score']}")
+        print(
+            f"{name:>6}: {seconds:5.2f} s · trace {trace.stat().st_size / 1e6:.2f} MB, {len(read_trace(trace))} events · "
+            f"M0..M4 {curve} · rules@M4 {report['milestones'][-1]['rule_report_score']}"
+        )
     print(f"total {total:.2f} s (set-up plus three episodes)")
     if not args.keep:
         shutil.rmtree(root)

@@ -71,16 +71,23 @@ def summary(name: str, result: dict) -> list[str]:
     mean = [statistics.mean(c[k] for c in curves) for k in range(len(curves[0]))]
     calls = statistics.mean(r["milestones"][-1]["budget"]["calls"] for r in reports)
     units = statistics.mean(r["milestones"][-1]["budget"]["units"] for r in reports)
-    rules = [f"{r['milestones'][-1]['rule_report_score']}/{r['milestones'][-1]['rule_report_of']}" for r in reports]
-    lines = [f"== {name} ({len(reports)} trajectories, wall {sum(result['seconds']):.0f} s on a shared machine)",
-             f"  Best@{len(reports)} M0..M4: {_fmt(curves[best])}   (seed {best})",
-             f"  Mean@{len(reports)} M0..M4: {_fmt(mean)}",
-             "  per trajectory: " + " | ".join(_fmt(c) for c in curves),
-             f"  rules stated correctly at M4: {', '.join(rules)}",
-             f"  calls {calls:.1f} · probe units {units:.1f} (mean per trajectory)"]
+    rules = [
+        f"{r['milestones'][-1]['rule_report_score']}/{r['milestones'][-1]['rule_report_of']}"
+        for r in reports
+    ]
+    lines = [
+        f"== {name} ({len(reports)} trajectories, wall {sum(result['seconds']):.0f} s on a shared machine)",
+        f"  Best@{len(reports)} M0..M4: {_fmt(curves[best])}   (seed {best})",
+        f"  Mean@{len(reports)} M0..M4: {_fmt(mean)}",
+        "  per trajectory: " + " | ".join(_fmt(c) for c in curves),
+        f"  rules stated correctly at M4: {', '.join(rules)}",
+        f"  calls {calls:.1f} · probe units {units:.1f} (mean per trajectory)",
+    ]
     if result["decisions"]:
         d = result["decisions"]
-        lines.append(f"  decision CPU seconds: median {statistics.median(d):.3f}, max {max(d):.3f} over {len(d)} decisions")
+        lines.append(
+            f"  decision CPU seconds: median {statistics.median(d):.3f}, max {max(d):.3f} over {len(d)} decisions"
+        )
     for k, r in enumerate(reports):
         e = r.get("exploration")
         if not e:
@@ -93,23 +100,34 @@ def summary(name: str, result: dict) -> list[str]:
             f"  t{k + 1} exploration: {len(probes)} probes, {bits:.1f} bits ({bits / max(1, len(probes)):.2f}/probe), "
             f"redundant rate {e['redundant_rate']}, reached "
             + " ".join(f"R{c['round']}:{c['covered']}/{c['of']}" for c in e["coverage"])
-            + ", true mass " + " ".join(f"{m}:{v:.3f}" for m, v in e["true_mass"].items())
+            + ", true mass "
+            + " ".join(f"{m}:{v:.3f}" for m, v in e["true_mass"].items())
             + f", exploration errors {err['exploration']}/{err.get('exploration_required')}"
-            + f", exploitation errors {err['exploitation']}/{err.get('exploitation_required')}")
+            + f", exploitation errors {err['exploitation']}/{err.get('exploitation_required')}"
+        )
     return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--world", default=None, help="a shipped world's name or a world TOML path (default main)")
-    parser.add_argument("--bank", default=None, help="the task bank (default: the world's own, bank.toml beside a world file)")
+    parser.add_argument(
+        "--world", default=None, help="a shipped world's name or a world TOML path (default main)"
+    )
+    parser.add_argument(
+        "--bank",
+        default=None,
+        help="the task bank (default: the world's own, bank.toml beside a world file)",
+    )
     parser.add_argument("--trajectories", type=int, default=3)
     parser.add_argument("--agents", default="explorer,explorer-random,explorer-fixed")
     parser.add_argument("--keep", metavar="DIR", help="keep the traces in DIR")
     args = parser.parse_args()
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="explorer-bench-"))
     env = make_environment("aliencode", args.world, args.bank)
-    print(f"world {env.world_name}: {len(env.tasks())} tasks; {args.trajectories} trajectories per agent", flush=True)
+    print(
+        f"world {env.world_name}: {len(env.tasks())} tasks; {args.trajectories} trajectories per agent",
+        flush=True,
+    )
     for name in [a.strip() for a in args.agents.split(",") if a.strip()]:
         print("\n".join(summary(name, run_agent(env, name, args.trajectories, root))), flush=True)
     if not args.keep:

@@ -34,8 +34,13 @@ def main() -> None:
     parser.add_argument("--world-only", action="store_true")
     parser.add_argument("--audit", action="store_true")
     args = parser.parse_args()
-    knobs = Knobs(altered=args.altered, red_herrings=args.red_herrings, scoped=args.scoped, renamed=args.renamed,
-                  tasks=args.tasks)
+    knobs = Knobs(
+        altered=args.altered,
+        red_herrings=args.red_herrings,
+        scoped=args.scoped,
+        renamed=args.renamed,
+        tasks=args.tasks,
+    )
     families: Counter = Counter()
     rejected: Counter = Counter()
     worlds_rejected: Counter = Counter()
@@ -66,29 +71,45 @@ def main() -> None:
             audit_times.append(time.process_time() - start)
             both.append(times[-1] + audit_times[-1])
             line += f"; audit {audit_times[-1]:.1f} s; both {both[-1]:.1f} s"
-            ok = (not report.problems and report.reference_pass == len(result.bank.tasks) and report.validity is not None
-                  and not report.validity.flagged)
+            ok = (
+                not report.problems
+                and report.reference_pass == len(result.bank.tasks)
+                and report.validity is not None
+                and not report.validity.flagged
+            )
             audit_failures += not ok
         print(line, flush=True)
     n = args.seeds
     what = "worlds (first draw, no bank)" if args.world_only else "worlds and banks"
-    print(f"{n} {what} ({knobs}): CPU s per seed median {statistics.median(times):.2f}, "
-          f"mean {statistics.mean(times):.2f}, max {max(times):.2f}")
+    print(
+        f"{n} {what} ({knobs}): CPU s per seed median {statistics.median(times):.2f}, "
+        f"mean {statistics.mean(times):.2f}, max {max(times):.2f}"
+    )
     if audit_times:
-        print(f"audit: CPU s per seed median {statistics.median(audit_times):.2f}, max {max(audit_times):.2f}; "
-              f"{audit_failures} of {n} failed")
-        print(f"generation and audit: CPU s per seed median {statistics.median(both):.2f}, max {max(both):.2f}; "
-              f"{sum(t < 30 for t in both)} of {n} under 30 s")
+        print(
+            f"audit: CPU s per seed median {statistics.median(audit_times):.2f}, max {max(audit_times):.2f}; "
+            f"{audit_failures} of {n} failed"
+        )
+        print(
+            f"generation and audit: CPU s per seed median {statistics.median(both):.2f}, max {max(both):.2f}; "
+            f"{sum(t < 30 for t in both)} of {n} under 30 s"
+        )
     total_rejected = sum(rejected.values())
-    print(f"rule draws {draws}, rejected {total_rejected} ({100 * total_rejected / draws:.1f}%): "
-          + ", ".join(f"{k} {v}" for k, v in rejected.most_common()))
+    print(
+        f"rule draws {draws}, rejected {total_rejected} ({100 * total_rejected / draws:.1f}%): "
+        + ", ".join(f"{k} {v}" for k, v in rejected.most_common())
+    )
     if not args.world_only:
         again = world_draws - n
-        print(f"worlds tried {world_draws} for {n} seeds, {again} without a bank ({100 * again / world_draws:.1f}%): "
-              + ", ".join(f"{k} {v}" for k, v in worlds_rejected.most_common())
-              + f"; {redrawn} of them changed by drawing one rule again, the others drawn anew")
-        print(f"templates tried {tried} ({tried / n:.1f} per seed), made no task {sum(discarded.values())}: "
-              + ", ".join(f"{k} {v}" for k, v in discarded.most_common()))
+        print(
+            f"worlds tried {world_draws} for {n} seeds, {again} without a bank ({100 * again / world_draws:.1f}%): "
+            + ", ".join(f"{k} {v}" for k, v in worlds_rejected.most_common())
+            + f"; {redrawn} of them changed by drawing one rule again, the others drawn anew"
+        )
+        print(
+            f"templates tried {tried} ({tried / n:.1f} per seed), made no task {sum(discarded.values())}: "
+            + ", ".join(f"{k} {v}" for k, v in discarded.most_common())
+        )
     print("families (rules over all worlds, per world):")
     for family, count in families.most_common():
         print(f"  {family:<18} {count:>5}  {count / n:5.2f}")

@@ -14,10 +14,11 @@ from __future__ import annotations
 import statistics
 import time
 
-from aliencode.world_schema import load
 from alienworlds.tasks.aliencode_audit import audit
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader
 from alienworlds.tasks.bank import load_bank
+
+from aliencode.world_schema import load
 
 
 def main() -> None:
@@ -25,8 +26,10 @@ def main() -> None:
     bank = load_bank("aliencode", "main")
     start = time.perf_counter()
     report = audit(world, bank)
-    print(f"audit: {time.perf_counter() - start:.2f} s, {len(report.problems)} problems, "
-          f"references pass {report.reference_pass}/{len(report.tasks)}, naive pass {report.naive_pass}")
+    print(
+        f"audit: {time.perf_counter() - start:.2f} s, {len(report.problems)} problems, "
+        f"references pass {report.reference_pass}/{len(report.tasks)}, naive pass {report.naive_pass}"
+    )
     submissions = [(t.id, t.reference) for t in bank.tasks if t.kind == "synthesis"]
     submissions += [(t.id, t.naive) for t in bank.tasks if t.kind == "synthesis"]
     warm = AlienCodeGrader(world, bank)
@@ -40,8 +43,10 @@ def main() -> None:
             grader.grade(task_id, answer)
             times.append(time.perf_counter() - t0)
         times.sort()
-        print(f"grade ({label}, {len(times)} submissions): median {statistics.median(times) * 1000:.1f} ms, "
-              f"p90 {times[int(len(times) * 0.9)] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms")
+        print(
+            f"grade ({label}, {len(times)} submissions): median {statistics.median(times) * 1000:.1f} ms, "
+            f"p90 {times[int(len(times) * 0.9)] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms"
+        )
 
 
 if __name__ == "__main__":

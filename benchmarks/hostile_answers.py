@@ -24,13 +24,22 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 MP = "PROOF\npremises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q)  [premise]\n2. p  [premise]\n3. q  [IMPL_E 2, 1]\nEND"
-BOX = ("PROOF\npremises:\ngoal: IMPL(p, p)\n1. | p  [assume]\n2. | p  [reit 1]\n3. IMPL(p, p)  [IMPL_I 1-2]\nEND")
-REFUSALS = ["ANSWER: UNPROVABLE", "**ANSWER: UNPROVABLE**", "- ANSWER: UNPROVABLE", "# ANSWER: UNPROVABLE",
-            "ANSWER: UNPROVABLE!", "`ANSWER: UNPROVABLE`", "> answer : unprovable.", "ANSWER: UNPROVABLE?",
-            "ANSWER: UNPROVABLE, I think", "1. ANSWER: UNPROVABLE"]
+BOX = "PROOF\npremises:\ngoal: IMPL(p, p)\n1. | p  [assume]\n2. | p  [reit 1]\n3. IMPL(p, p)  [IMPL_I 1-2]\nEND"
+REFUSALS = [
+    "ANSWER: UNPROVABLE",
+    "**ANSWER: UNPROVABLE**",
+    "- ANSWER: UNPROVABLE",
+    "# ANSWER: UNPROVABLE",
+    "ANSWER: UNPROVABLE!",
+    "`ANSWER: UNPROVABLE`",
+    "> answer : unprovable.",
+    "ANSWER: UNPROVABLE?",
+    "ANSWER: UNPROVABLE, I think",
+    "1. ANSWER: UNPROVABLE",
+]
 CONTROL = "\x00\x01\x07\x08\x0b\x0c\x1b\x1c\x1d\x1e\x7f\x85\xa0\u2028\u2029\ufeff\ud7ff"
 NOISE = "PROOFEND ANSWER:UNPROVABLE|[]()0123456789.,-#*_`>~\n\t pqrNOTANDORIMPLBOTFORALLEXISTSEQxyc"
 
@@ -81,13 +90,23 @@ def long_lines(rng, size):
     ch = rng.choice([" ", "\t", "|", "*", "`", "#", ">", "-", "a", "(", "1", ".", ":", "P"])
     line = ch * n
     head = rng.choice(["", "ANSWER:", "PROOF", "R01:", "PREDICTION:", "```"])
-    return rng.choice([f"{head}{line}", f"{line}{head}", f"{MP}\n{head}{line}x\n", f"ANSWER:{line}UNPROVABLE"])
+    return rng.choice(
+        [f"{head}{line}", f"{line}{head}", f"{MP}\n{head}{line}x\n", f"ANSWER:{line}UNPROVABLE"]
+    )
 
 
 def blank_lines(rng, size):
     n = size(2000, 150000)
     nl = rng.choice(["\n", "\r\n", "\r", " \n", "\t\n", "\n>"])
-    return rng.choice([nl * n, nl * n + "ANSWER: UNPROVABLE", MP + nl * n, "PROOF" + nl * n, nl * n + "x" + nl * n])
+    return rng.choice(
+        [
+            nl * n,
+            nl * n + "ANSWER: UNPROVABLE",
+            MP + nl * n,
+            "PROOF" + nl * n,
+            nl * n + "x" + nl * n,
+        ]
+    )
 
 
 def fences(rng, size):
@@ -100,11 +119,19 @@ def fences(rng, size):
 def control_chars(rng, size):
     n = size(500, 50000)
     chars = "".join(rng.choice(CONTROL + "PROOF END\n") for _ in range(n))
-    return rng.choice([chars, MP.replace("\n", rng.choice(CONTROL) + "\n"), chars + MP, "ANSWER:\x00UNPROVABLE"])
+    return rng.choice(
+        [chars, MP.replace("\n", rng.choice(CONTROL) + "\n"), chars + MP, "ANSWER:\x00UNPROVABLE"]
+    )
 
 
 def refusal_and_proof(rng, size):
-    parts = [rng.choice(REFUSALS), MP, BOX, "```proof\n" + MP + "\n```", "I think the answer is UNPROVABLE."]
+    parts = [
+        rng.choice(REFUSALS),
+        MP,
+        BOX,
+        "```proof\n" + MP + "\n```",
+        "I think the answer is UNPROVABLE.",
+    ]
     rng.shuffle(parts)
     return "\n".join(parts[: rng.randint(1, len(parts))])
 
@@ -112,12 +139,16 @@ def refusal_and_proof(rng, size):
 def giant_citations(rng, size):
     n = size(500, 10000)
     cites = ", ".join(rng.choice(["1", "2", "1-2", "0", "3-1", "999999"]) for _ in range(n))
-    return f"PROOF\npremises: p, q\ngoal: p\n1. p [premise]\n2. q [premise]\n3. p [AND_I {cites}]\nEND"
+    return (
+        f"PROOF\npremises: p, q\ngoal: p\n1. p [premise]\n2. q [premise]\n3. p [AND_I {cites}]\nEND"
+    )
 
 
 def many_blocks(rng, size):
     n = size(50, 1200)
-    return "\n".join(rng.choice([MP, BOX, "PROOF", "END", "```", "ANSWER: UNPROVABLE"]) for _ in range(n))
+    return "\n".join(
+        rng.choice([MP, BOX, "PROOF", "END", "```", "ANSWER: UNPROVABLE"]) for _ in range(n)
+    )
 
 
 def unterminated(rng, size):
@@ -132,7 +163,12 @@ def wide_formulas(rng, size):
     for _ in range(min(n, 190)):
         conj = f"AND({conj}, q)"
     wide = ", ".join(["P(" + ", ".join(["a"] * rng.randint(1, 50)) + ")"] * n)
-    return rng.choice([f"PROOF\npremises: {wide}\ngoal: p\nEND", f"PROOF\npremises: {conj}\ngoal: {conj}\n1. {conj} [premise]\nEND"])
+    return rng.choice(
+        [
+            f"PROOF\npremises: {wide}\ngoal: p\nEND",
+            f"PROOF\npremises: {conj}\ngoal: {conj}\n1. {conj} [premise]\nEND",
+        ]
+    )
 
 
 def many_boxes(rng, size):
@@ -162,18 +198,40 @@ def noise(rng, size):
 
 def rule_reports(rng, size):
     n = size(200, 20000)
-    line = rng.choice(["R01" + " (x)" * n + ": 1", "R01" + " " * n + "!", "- **R02**" + "*" * n + ": (",
-                       "PREDICTION" + " *" * n + ": x", "R03: (" + "(" * n])
+    line = rng.choice(
+        [
+            "R01" + " (x)" * n + ": 1",
+            "R01" + " " * n + "!",
+            "- **R02**" + "*" * n + ": (",
+            "PREDICTION" + " *" * n + ": x",
+            "R03: (" + "(" * n,
+        ]
+    )
     return line
 
 
 KINDS: list[Callable[[random.Random, Sizes], str]] = [
-    huge_numbers, deep_nesting, long_lines, blank_lines, fences, control_chars, refusal_and_proof,
-    giant_citations, many_blocks, unterminated, wide_formulas, many_boxes, mutated, noise, rule_reports,
+    huge_numbers,
+    deep_nesting,
+    long_lines,
+    blank_lines,
+    fences,
+    control_chars,
+    refusal_and_proof,
+    giant_citations,
+    many_blocks,
+    unterminated,
+    wide_formulas,
+    many_boxes,
+    mutated,
+    noise,
+    rule_reports,
 ]
 
 
-def answers(seed: int, count: int, large: int = 100, scale: float = 1.0) -> Iterator[tuple[str, str]]:
+def answers(
+    seed: int, count: int, large: int = 100, scale: float = 1.0
+) -> Iterator[tuple[str, str]]:
     """(kind name, answer text) pairs; about one in `large` is big, and the
     others are shrunk by `scale`."""
     rng = random.Random(f"hostile-answers:{seed}")
@@ -187,11 +245,12 @@ def answers(seed: int, count: int, large: int = 100, scale: float = 1.0) -> Iter
 
 def readers():
     """The functions under test, each taking the answer text."""
-    from alienlogic import check, load_world
     from alienworlds.episode import answers as episode_answers
     from alienworlds.episode.alienlogic_env import read_answer
     from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer, logic_tasks
     from alienworlds.tasks.bank import load_bank
+
+    from alienlogic import check, load_world
 
     world = load_world("main")
     bank = load_bank("alienlogic", "main")
@@ -203,8 +262,11 @@ def readers():
         "extract_answer": extract_answer,
         "grade": lambda text: grader.grade(provable if len(text) % 2 else unprovable, text),
         "check": lambda text: check(text, grader.compiled),
-        "episode": lambda text: (read_answer(text), episode_answers.prediction(text),
-                                 episode_answers.rule_lines(text, ["R01", "R02", "R03"])),
+        "episode": lambda text: (
+            read_answer(text),
+            episode_answers.prediction(text),
+            episode_answers.rule_lines(text, ["R01", "R02", "R03"]),
+        ),
     }
 
 
@@ -232,11 +294,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--count", type=int, default=10000)
-    parser.add_argument("--large", type=int, default=100, help="About one answer in LARGE is big (default 100).")
+    parser.add_argument(
+        "--large", type=int, default=100, help="About one answer in LARGE is big (default 100)."
+    )
     args = parser.parse_args()
     result = run(args.seed, args.count, args.large)
-    print(f"{result['count']} hostile answers in {result['seconds']:.2f} s CPU "
-          f"(extract_answer, grade, check, episode readers); {len(result['errors'])} exceptions")
+    print(
+        f"{result['count']} hostile answers in {result['seconds']:.2f} s CPU "
+        f"(extract_answer, grade, check, episode readers); {len(result['errors'])} exceptions"
+    )
     for spent, kind, i, size in result["slowest"]:
         print(f"  {spent * 1000:8.1f} ms  #{i} {kind} ({size} characters)")
     for e in result["errors"][:20]:

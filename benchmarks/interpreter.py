@@ -34,7 +34,9 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def best_time(cmd: list[str], repeat: int, stdin: str | None = None, wall: bool = False) -> tuple[float, str]:
+def best_time(
+    cmd: list[str], repeat: int, stdin: str | None = None, wall: bool = False
+) -> tuple[float, str]:
     clock = time.perf_counter if wall else children_cpu
     best = float("inf")
     out = ""
@@ -50,19 +52,43 @@ def best_time(cmd: list[str], repeat: int, stdin: str | None = None, wall: bool 
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--world", default="standard", help="world to run the AlienCode side in")
-    parser.add_argument("--wall", action="store_true", help="time wall-clock instead of the child's CPU time")
+    parser.add_argument(
+        "--wall", action="store_true", help="time wall-clock instead of the child's CPU time"
+    )
     args = parser.parse_args()
-    alien = [sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", args.world, "--max-steps", "1000000000"]
-    standard = [sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", "standard", "--max-steps", "1000000000"]
+    alien = [
+        sys.executable,
+        "-m",
+        "alienworlds.cli.aliencode",
+        "run",
+        "--world",
+        args.world,
+        "--max-steps",
+        "1000000000",
+    ]
+    standard = [
+        sys.executable,
+        "-m",
+        "alienworlds.cli.aliencode",
+        "run",
+        "--world",
+        "standard",
+        "--max-steps",
+        "1000000000",
+    ]
     against_standard = args.world != "standard"
     extra = f" {'standard s':>11} {'vs standard':>12}" if against_standard else ""
     print(f"{'workload':<10} {'CPython s':>10} {'AlienCode s':>12} {'ratio':>6}{extra}")
     worst = 0.0
     for name in WORKLOADS:
-        py, py_out = best_time([sys.executable, str(HERE / f"{name}.py")], args.repeat, wall=args.wall)
+        py, py_out = best_time(
+            [sys.executable, str(HERE / f"{name}.py")], args.repeat, wall=args.wall
+        )
         al, al_out = best_time([*alien, str(HERE / f"{name}.alien")], args.repeat, wall=args.wall)
         if not against_standard and py_out.strip() != al_out.strip():
             raise SystemExit(f"{name}: outputs differ: {py_out!r} vs {al_out!r}")
@@ -73,7 +99,12 @@ def main() -> None:
             st, _ = best_time([*standard, str(HERE / f"{name}.alien")], args.repeat, wall=args.wall)
             line += f" {st:>11.3f} {al / st:>12.2f}"
         print(line)
-    startup, _ = best_time([sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", args.world, "-"], args.repeat, stdin="EMIT(1)\n", wall=args.wall)
+    startup, _ = best_time(
+        [sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", args.world, "-"],
+        args.repeat,
+        stdin="EMIT(1)\n",
+        wall=args.wall,
+    )
     print(f"worst ratio {worst:.2f}x; startup of a one-line program {startup:.3f} s")
 
 

@@ -54,10 +54,20 @@ def hogs(count: int):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seeds", type=seeds, help="generated cases for these seeds (N or N-M) instead of the examples")
-    parser.add_argument("--python", default=sys.executable, help="the interpreter whose alienworlds is measured")
-    parser.add_argument("--hog", type=int, default=0, metavar="N", help="also run each case beside N busy processes")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--seeds",
+        type=seeds,
+        help="generated cases for these seeds (N or N-M) instead of the examples",
+    )
+    parser.add_argument(
+        "--python", default=sys.executable, help="the interpreter whose alienworlds is measured"
+    )
+    parser.add_argument(
+        "--hog", type=int, default=0, metavar="N", help="also run each case beside N busy processes"
+    )
     args = parser.parse_args()
     cases = issue_cases() if args.seeds is None else [c for s in args.seeds for c in generate(s)]
     print(f"{'case':44} {'peak MB':>8} {'CPU s':>6} {'wall s':>7} {'exit':>4}  verdict")
@@ -67,18 +77,31 @@ def main() -> None:
         if args.hog:
             with hogs(args.hog):
                 loaded = run_alone(case, args.python)
-        verdict = m.verdict if len(m.verdict) <= 70 else f"{m.verdict[:60]}… ({len(m.verdict)} chars)"
-        within = (m.peak_mb < MEMORY_BOUND_MB and m.cpu < SECONDS_BOUND and not m.verdict.startswith("crash")
-                  and "time limit" not in m.verdict and "InternalError" not in m.verdict and len(m.verdict) < 500
-                  and (case.expect is None or case.expect in m.verdict))
+        verdict = (
+            m.verdict if len(m.verdict) <= 70 else f"{m.verdict[:60]}… ({len(m.verdict)} chars)"
+        )
+        within = (
+            m.peak_mb < MEMORY_BOUND_MB
+            and m.cpu < SECONDS_BOUND
+            and not m.verdict.startswith("crash")
+            and "time limit" not in m.verdict
+            and "InternalError" not in m.verdict
+            and len(m.verdict) < 500
+            and (case.expect is None or case.expect in m.verdict)
+        )
         same = ""
         if args.hog:
             within = within and loaded.outcome == m.outcome
             same = f"  [under load: {'same' if loaded.outcome == m.outcome else 'DIFFERENT: ' + loaded.verdict[:60]}, {loaded.wall:.2f} s wall]"
         broken += not within
-        print(f"{case.name[:44]:44} {m.peak_mb:8.0f} {m.cpu:6.2f} {m.wall:7.2f} {m.exit_code:>4}  {verdict}{same}"
-              f"{'' if within else '  <-- BROKEN'}", flush=True)
-    print(f"{len(cases) - broken} of {len(cases)} cases within {MEMORY_BOUND_MB} MB and {SECONDS_BOUND:g} s with a clean verdict")
+        print(
+            f"{case.name[:44]:44} {m.peak_mb:8.0f} {m.cpu:6.2f} {m.wall:7.2f} {m.exit_code:>4}  {verdict}{same}"
+            f"{'' if within else '  <-- BROKEN'}",
+            flush=True,
+        )
+    print(
+        f"{len(cases) - broken} of {len(cases)} cases within {MEMORY_BOUND_MB} MB and {SECONDS_BOUND:g} s with a clean verdict"
+    )
 
 
 if __name__ == "__main__":

@@ -55,11 +55,13 @@ def summary(name: str, report: dict) -> str:
     x = report["exploration"]
     bits = [p["bits"] for p in x["probes"]]
     mass = " ".join(f"{v:.2f}" for v in (x["true_mass"] or {}).values())
-    return (f"{name:<20} {curve}  prov {report['provable_accuracy']:5.1f} unprov {report['unprovable_recognition']:5.1f}"
-            f"  probes {len(bits):2d} units {report['milestones'][-1]['budget']['units']:2d} bits/probe {statistics.mean(bits) if bits else 0:5.2f}"
-            f" redundant {x['redundant_rate'] if x['redundant_rate'] is not None else '-'}"
-            f" coverage {x['coverage'][-1]['covered']}/{x['coverage'][-1]['of']}"
-            f" true mass {mass} errors {x['errors']}")
+    return (
+        f"{name:<20} {curve}  prov {report['provable_accuracy']:5.1f} unprov {report['unprovable_recognition']:5.1f}"
+        f"  probes {len(bits):2d} units {report['milestones'][-1]['budget']['units']:2d} bits/probe {statistics.mean(bits) if bits else 0:5.2f}"
+        f" redundant {x['redundant_rate'] if x['redundant_rate'] is not None else '-'}"
+        f" coverage {x['coverage'][-1]['covered']}/{x['coverage'][-1]['of']}"
+        f" true mass {mass} errors {x['errors']}"
+    )
 
 
 def main() -> None:
@@ -73,7 +75,9 @@ def main() -> None:
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="explorer-bench-"))
     env = AlienLogicEnvironment(args.world, bank_path=args.bank)
     print(f"world {env.world_name}: {len(env.tasks())} tasks; floor {env.floor}")
-    print(f"{'agent':<20} {'M0':>5} {'M1':>5} {'M2':>5} {'M3':>5} {'M4':>5}   (probes used: 0 12 24 36 48)")
+    print(
+        f"{'agent':<20} {'M0':>5} {'M1':>5} {'M2':>5} {'M3':>5} {'M4':>5}   (probes used: 0 12 24 36 48)"
+    )
     for name in args.agents.split(","):
         times: dict[str, list[float]] = {}
         ends = []
@@ -82,11 +86,20 @@ def main() -> None:
             start = time.process_time()
             report = Episode(env, agent, root / f"{name}-t{seed + 1}", Settings(seed=seed)).run()
             ends.append(report["endpoint"])
-            print(summary(f"{name} t{seed + 1}", report) + f"  ({time.process_time() - start:.0f} s CPU)", flush=True)
-        print(f"{name}: Best@{len(ends)} {max(ends):.1f} · Mean@{len(ends)} {statistics.mean(ends):.1f}")
+            print(
+                summary(f"{name} t{seed + 1}", report)
+                + f"  ({time.process_time() - start:.0f} s CPU)",
+                flush=True,
+            )
+        print(
+            f"{name}: Best@{len(ends)} {max(ends):.1f} · Mean@{len(ends)} {statistics.mean(ends):.1f}"
+        )
         for purpose, values in sorted(times.items()):
-            print(f"{name} decisions ({purpose}): {len(values)}, median {statistics.median(values):.3f} s CPU, "
-                  f"largest {max(values):.3f} s", flush=True)
+            print(
+                f"{name} decisions ({purpose}): {len(values)}, median {statistics.median(values):.3f} s CPU, "
+                f"largest {max(values):.3f} s",
+                flush=True,
+            )
     print(f"traces in {root}")
 
 

@@ -25,16 +25,23 @@ from pathlib import Path
 
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from alienlogic import check, load_world  # noqa: E402
 from alienworlds.explore.alienlogic.agent import ExplorerAgent, RandomProbeAgent  # noqa: E402
 from alienworlds.explore.alienlogic.metrics import true_mass, truth_probability  # noqa: E402
 
+from alienlogic import check, load_world  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
-DEFAULT = ["main", "demo", str(HERE / "worlds" / "alienlogic_variant_a.toml"),
-           str(HERE / "worlds" / "alienlogic_variant_b.toml")]
+DEFAULT = [
+    "main",
+    "demo",
+    str(HERE / "worlds" / "alienlogic_variant_a.toml"),
+    str(HERE / "worlds" / "alienlogic_variant_b.toml"),
+]
 
 
-def probe_world(agent: ExplorerAgent, world, probes: int) -> tuple[list[tuple[float, int]], list[float]]:
+def probe_world(
+    agent: ExplorerAgent, world, probes: int
+) -> tuple[list[tuple[float, int]], list[float]]:
     found: list[tuple[str, str]] = []
     patched = sorted({r.target for r in world.rules})
     marks, times = [], []
@@ -74,9 +81,14 @@ def main() -> None:
         for cls in (ExplorerAgent, RandomProbeAgent):
             for seed in range(args.seeds):
                 marks, times = probe_world(cls(seed=seed), world, args.probes)
-                shown = "  ".join(f"{12 * i:2d}: {m:.2f} {e}/{patched}" for i, (m, e) in enumerate(marks))
-                print(f"  {cls.name:<16} seed {seed}  true mass, rules exact by probes  {shown}"
-                      f"  (median choice {statistics.median(times):.2f} s CPU)", flush=True)
+                shown = "  ".join(
+                    f"{12 * i:2d}: {m:.2f} {e}/{patched}" for i, (m, e) in enumerate(marks)
+                )
+                print(
+                    f"  {cls.name:<16} seed {seed}  true mass, rules exact by probes  {shown}"
+                    f"  (median choice {statistics.median(times):.2f} s CPU)",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -36,22 +36,41 @@ def seeds(text: str) -> list[int]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seeds", type=seeds, help="generated cases for these seeds (N or N-M) instead of the review's")
-    parser.add_argument("--checkout", help="run the cases against this checkout's alienlogic package")
-    parser.add_argument("--kill-after", type=float, default=600.0, help="wall seconds after which a case is killed")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--seeds",
+        type=seeds,
+        help="generated cases for these seeds (N or N-M) instead of the review's",
+    )
+    parser.add_argument(
+        "--checkout", help="run the cases against this checkout's alienlogic package"
+    )
+    parser.add_argument(
+        "--kill-after", type=float, default=600.0, help="wall seconds after which a case is killed"
+    )
     args = parser.parse_args()
     cases = issue_cases() if args.seeds is None else [c for s in args.seeds for c in generate(s)]
-    print(f"{'case':28} {'input KB':>8} {'bound s':>7} {'CPU s':>7} {'peak MB':>7} {'wall s':>7} {'exit':>4}  output")
+    print(
+        f"{'case':28} {'input KB':>8} {'bound s':>7} {'CPU s':>7} {'peak MB':>7} {'wall s':>7} {'exit':>4}  output"
+    )
     broken = 0
     for case in cases:
         m = run_alone(case, kill_after=args.kill_after, checkout=args.checkout)
-        within = m.cpu <= case.bound and m.peak_mb < MEMORY_BOUND_MB and m.exit_code in (0, 1) \
+        within = (
+            m.cpu <= case.bound
+            and m.peak_mb < MEMORY_BOUND_MB
+            and m.exit_code in (0, 1)
             and "Traceback" not in m.output
+        )
         broken += not within
         killed = " (killed)" if m.exit_code == -9 else ""
-        print(f"{case.name[:28]:28} {case.size / 1024:8.1f} {case.bound:7.1f} {m.cpu:7.2f} {m.peak_mb:7.0f} {m.wall:7.2f} "
-              f"{m.exit_code:>4}  {m.output[:60]}{killed}{'' if within else '  <-- BROKEN'}", flush=True)
+        print(
+            f"{case.name[:28]:28} {case.size / 1024:8.1f} {case.bound:7.1f} {m.cpu:7.2f} {m.peak_mb:7.0f} {m.wall:7.2f} "
+            f"{m.exit_code:>4}  {m.output[:60]}{killed}{'' if within else '  <-- BROKEN'}",
+            flush=True,
+        )
     print(f"{len(cases) - broken} of {len(cases)} cases within their bounds")
     return 1 if broken else 0
 

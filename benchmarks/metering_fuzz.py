@@ -39,8 +39,10 @@ def main() -> int:
             return 1
         executed += sum(executions(attempt.source).values())
         once += sum(1 for c in emit_costs(parse(attempt.source)) if c.factor == 1)
-    print(f"{args.seeds} attempts, {executed} EMIT executions, {once} EMITs charged once; "
-          f"no bypass in {time.perf_counter() - start:.1f} s")
+    print(
+        f"{args.seeds} attempts, {executed} EMIT executions, {once} EMITs charged once; "
+        f"no bypass in {time.perf_counter() - start:.1f} s"
+    )
     return 0
 
 

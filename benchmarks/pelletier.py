@@ -102,89 +102,238 @@ def _problems() -> list[Problem]:
         # -- monadic predicate logic ------------------------------------------
         _p(18, ex("y", all_("x", imp("F(y)", "F(x)")))),
         _p(19, ex("x", all_("y", all_("z", imp(imp("P(y)", "Q(z)"), imp("P(x)", "Q(x)")))))),
-        _p(20, imp(all_("x", all_("y", ex("z", all_("w", imp(and_("P(x)", "Q(y)"), and_("R(z)", "S(w)")))))),
-                   imp(ex("x", ex("y", and_("P(x)", "Q(y)"))), ex("z", "R(z)")))),
+        _p(
+            20,
+            imp(
+                all_(
+                    "x",
+                    all_("y", ex("z", all_("w", imp(and_("P(x)", "Q(y)"), and_("R(z)", "S(w)"))))),
+                ),
+                imp(ex("x", ex("y", and_("P(x)", "Q(y)"))), ex("z", "R(z)")),
+            ),
+        ),
         _p(21, ex("x", iff(P, "F(x)")), ex("x", imp(P, "F(x)")), ex("x", imp("F(x)", P))),
         _p(22, imp(all_("x", iff(P, "F(x)")), iff(P, all_("x", "F(x)")))),
         _p(23, iff(all_("x", or_(P, "F(x)")), or_(P, all_("x", "F(x)")))),
-        _p(24, ex("x", and_("P(x)", "R(x)")),
-           neg(ex("x", and_("S(x)", "Q(x)"))),
-           all_("x", imp("P(x)", or_("Q(x)", "R(x)"))),
-           imp(neg(ex("x", "P(x)")), ex("x", "Q(x)")),
-           all_("x", imp(or_("Q(x)", "R(x)"), "S(x)"))),
-        _p(25, ex("x", and_("Q(x)", "P(x)")),
-           ex("x", "P(x)"),
-           all_("x", imp("F(x)", and_(neg("G(x)"), "R(x)"))),
-           all_("x", imp("P(x)", and_("G(x)", "F(x)"))),
-           or_(all_("x", imp("P(x)", "Q(x)")), ex("x", and_("P(x)", "R(x)")))),
-        _p(26, iff(all_("x", imp("P(x)", "R(x)")), all_("x", imp("Q(x)", "S(x)"))),
-           iff(ex("x", "P(x)"), ex("x", "Q(x)")),
-           all_("x", all_("y", imp(and_("P(x)", "Q(y)"), iff("R(x)", "S(y)"))))),
-        _p(27, all_("x", imp("J(x)", neg("I(x)"))),
-           ex("x", and_("F(x)", neg("G(x)"))),
-           all_("x", imp("F(x)", "H(x)")),
-           all_("x", imp(and_("J(x)", "I(x)"), "F(x)")),
-           imp(ex("x", and_("H(x)", neg("G(x)"))), all_("x", imp("I(x)", neg("H(x)"))))),
-        _p(28, all_("x", imp(and_("P(x)", "F(x)"), "G(x)")),
-           all_("x", imp("P(x)", all_("y", "Q(y)"))),
-           imp(all_("x", or_("Q(x)", "R(x)")), ex("x", and_("Q(x)", "S(x)"))),
-           imp(ex("x", "S(x)"), all_("x", imp("F(x)", "G(x)")))),
-        _p(29, iff(and_(all_("x", imp("F(x)", "H(x)")), all_("x", imp("G(x)", "J(x)"))),
-                   all_("x", all_("y", imp(and_("F(x)", "G(y)"), and_("H(x)", "J(y)"))))),
-           ex("x", "F(x)"), ex("x", "G(x)")),
-        _p(30, all_("x", "I(x)"),
-           all_("x", imp(or_("F(x)", "G(x)"), neg("H(x)"))),
-           all_("x", imp(imp("G(x)", neg("I(x)")), and_("F(x)", "H(x)")))),
-        _p(31, ex("x", and_("I(x)", "J(x)")),
-           neg(ex("x", and_("F(x)", or_("G(x)", "H(x)")))),
-           ex("x", and_("I(x)", "F(x)")),
-           all_("x", imp(neg("H(x)"), "J(x)"))),
-        _p(32, all_("x", imp(and_("F(x)", "K(x)"), "J(x)")),
-           all_("x", imp(and_("F(x)", or_("G(x)", "H(x)")), "I(x)")),
-           all_("x", imp(and_("I(x)", "H(x)"), "J(x)")),
-           all_("x", imp("K(x)", "H(x)"))),
-        _p(33, iff(all_("x", imp(and_("P(a)", imp("P(x)", "P(b)")), "P(c)")),
-                   all_("x", and_(or_(neg("P(a)"), "P(x)", "P(c)"), or_(neg("P(a)"), neg("P(b)"), "P(c)"))))),
-        _p(34, iff(iff(ex("x", all_("y", iff("P(x)", "P(y)"))), iff(ex("x", "Q(x)"), all_("y", "Q(y)"))),
-                   iff(ex("x", all_("y", iff("Q(x)", "Q(y)"))), iff(ex("x", "P(x)"), all_("y", "P(y)"))))),
+        _p(
+            24,
+            ex("x", and_("P(x)", "R(x)")),
+            neg(ex("x", and_("S(x)", "Q(x)"))),
+            all_("x", imp("P(x)", or_("Q(x)", "R(x)"))),
+            imp(neg(ex("x", "P(x)")), ex("x", "Q(x)")),
+            all_("x", imp(or_("Q(x)", "R(x)"), "S(x)")),
+        ),
+        _p(
+            25,
+            ex("x", and_("Q(x)", "P(x)")),
+            ex("x", "P(x)"),
+            all_("x", imp("F(x)", and_(neg("G(x)"), "R(x)"))),
+            all_("x", imp("P(x)", and_("G(x)", "F(x)"))),
+            or_(all_("x", imp("P(x)", "Q(x)")), ex("x", and_("P(x)", "R(x)"))),
+        ),
+        _p(
+            26,
+            iff(all_("x", imp("P(x)", "R(x)")), all_("x", imp("Q(x)", "S(x)"))),
+            iff(ex("x", "P(x)"), ex("x", "Q(x)")),
+            all_("x", all_("y", imp(and_("P(x)", "Q(y)"), iff("R(x)", "S(y)")))),
+        ),
+        _p(
+            27,
+            all_("x", imp("J(x)", neg("I(x)"))),
+            ex("x", and_("F(x)", neg("G(x)"))),
+            all_("x", imp("F(x)", "H(x)")),
+            all_("x", imp(and_("J(x)", "I(x)"), "F(x)")),
+            imp(ex("x", and_("H(x)", neg("G(x)"))), all_("x", imp("I(x)", neg("H(x)")))),
+        ),
+        _p(
+            28,
+            all_("x", imp(and_("P(x)", "F(x)"), "G(x)")),
+            all_("x", imp("P(x)", all_("y", "Q(y)"))),
+            imp(all_("x", or_("Q(x)", "R(x)")), ex("x", and_("Q(x)", "S(x)"))),
+            imp(ex("x", "S(x)"), all_("x", imp("F(x)", "G(x)"))),
+        ),
+        _p(
+            29,
+            iff(
+                and_(all_("x", imp("F(x)", "H(x)")), all_("x", imp("G(x)", "J(x)"))),
+                all_("x", all_("y", imp(and_("F(x)", "G(y)"), and_("H(x)", "J(y)")))),
+            ),
+            ex("x", "F(x)"),
+            ex("x", "G(x)"),
+        ),
+        _p(
+            30,
+            all_("x", "I(x)"),
+            all_("x", imp(or_("F(x)", "G(x)"), neg("H(x)"))),
+            all_("x", imp(imp("G(x)", neg("I(x)")), and_("F(x)", "H(x)"))),
+        ),
+        _p(
+            31,
+            ex("x", and_("I(x)", "J(x)")),
+            neg(ex("x", and_("F(x)", or_("G(x)", "H(x)")))),
+            ex("x", and_("I(x)", "F(x)")),
+            all_("x", imp(neg("H(x)"), "J(x)")),
+        ),
+        _p(
+            32,
+            all_("x", imp(and_("F(x)", "K(x)"), "J(x)")),
+            all_("x", imp(and_("F(x)", or_("G(x)", "H(x)")), "I(x)")),
+            all_("x", imp(and_("I(x)", "H(x)"), "J(x)")),
+            all_("x", imp("K(x)", "H(x)")),
+        ),
+        _p(
+            33,
+            iff(
+                all_("x", imp(and_("P(a)", imp("P(x)", "P(b)")), "P(c)")),
+                all_(
+                    "x",
+                    and_(or_(neg("P(a)"), "P(x)", "P(c)"), or_(neg("P(a)"), neg("P(b)"), "P(c)")),
+                ),
+            ),
+        ),
+        _p(
+            34,
+            iff(
+                iff(
+                    ex("x", all_("y", iff("P(x)", "P(y)"))), iff(ex("x", "Q(x)"), all_("y", "Q(y)"))
+                ),
+                iff(
+                    ex("x", all_("y", iff("Q(x)", "Q(y)"))), iff(ex("x", "P(x)"), all_("y", "P(y)"))
+                ),
+            ),
+        ),
         # -- full predicate logic without identity and functions -------------------
         _p(35, ex("x", ex("y", imp("P(x, y)", all_("x", all_("y", "P(x, y)")))))),
-        _p(36, all_("x", ex("y", "H(x, y)")),
-           all_("x", ex("y", "F(x, y)")),
-           all_("x", ex("y", "G(x, y)")),
-           all_("x", all_("y", imp(or_("F(x, y)", "G(x, y)"), all_("z", imp(or_("F(y, z)", "G(y, z)"), "H(x, z)")))))),
-        _p(37, all_("x", ex("y", "R(x, y)")),
-           all_("z", ex("w", all_("x", ex("y", and_(imp("P(x, z)", "P(y, w)"), "P(y, z)",
-                                                      imp("P(y, w)", ex("u", "Q(u, w)"))))))),
-           all_("x", all_("z", imp(neg("P(x, z)"), ex("y", "Q(y, z)")))),
-           imp(ex("x", ex("y", "Q(x, y)")), all_("x", "R(x, x)"))),
-        _p(38, iff(all_("x", imp(and_("P(a)", imp("P(x)", ex("y", and_("P(y)", "R(x, y)")))),
-                                 ex("z", ex("w", and_("P(z)", "R(x, w)", "R(w, z)"))))),
-                   all_("x", and_(or_(neg("P(a)"), "P(x)", ex("z", ex("w", and_("P(z)", "R(x, w)", "R(w, z)")))),
-                                  or_(neg("P(a)"), neg(ex("y", and_("P(y)", "R(x, y)"))),
-                                      ex("z", ex("w", and_("P(z)", "R(x, w)", "R(w, z)")))))))),
+        _p(
+            36,
+            all_("x", ex("y", "H(x, y)")),
+            all_("x", ex("y", "F(x, y)")),
+            all_("x", ex("y", "G(x, y)")),
+            all_(
+                "x",
+                all_(
+                    "y",
+                    imp(
+                        or_("F(x, y)", "G(x, y)"),
+                        all_("z", imp(or_("F(y, z)", "G(y, z)"), "H(x, z)")),
+                    ),
+                ),
+            ),
+        ),
+        _p(
+            37,
+            all_("x", ex("y", "R(x, y)")),
+            all_(
+                "z",
+                ex(
+                    "w",
+                    all_(
+                        "x",
+                        ex(
+                            "y",
+                            and_(
+                                imp("P(x, z)", "P(y, w)"),
+                                "P(y, z)",
+                                imp("P(y, w)", ex("u", "Q(u, w)")),
+                            ),
+                        ),
+                    ),
+                ),
+            ),
+            all_("x", all_("z", imp(neg("P(x, z)"), ex("y", "Q(y, z)")))),
+            imp(ex("x", ex("y", "Q(x, y)")), all_("x", "R(x, x)")),
+        ),
+        _p(
+            38,
+            iff(
+                all_(
+                    "x",
+                    imp(
+                        and_("P(a)", imp("P(x)", ex("y", and_("P(y)", "R(x, y)")))),
+                        ex("z", ex("w", and_("P(z)", "R(x, w)", "R(w, z)"))),
+                    ),
+                ),
+                all_(
+                    "x",
+                    and_(
+                        or_(
+                            neg("P(a)"),
+                            "P(x)",
+                            ex("z", ex("w", and_("P(z)", "R(x, w)", "R(w, z)"))),
+                        ),
+                        or_(
+                            neg("P(a)"),
+                            neg(ex("y", and_("P(y)", "R(x, y)"))),
+                            ex("z", ex("w", and_("P(z)", "R(x, w)", "R(w, z)"))),
+                        ),
+                    ),
+                ),
+            ),
+        ),
         _p(39, neg(ex("x", all_("y", iff("F(y, x)", neg("F(y, y)")))))),
-        _p(40, imp(ex("y", all_("x", iff("F(x, y)", "F(x, x)"))),
-                   neg(all_("x", ex("y", all_("z", iff("F(z, y)", neg("F(z, x)")))))))),
-        _p(41, neg(ex("z", all_("x", "F(x, z)"))),
-           all_("z", ex("y", all_("x", iff("F(x, y)", and_("F(x, z)", neg("F(x, x)"))))))),
+        _p(
+            40,
+            imp(
+                ex("y", all_("x", iff("F(x, y)", "F(x, x)"))),
+                neg(all_("x", ex("y", all_("z", iff("F(z, y)", neg("F(z, x)")))))),
+            ),
+        ),
+        _p(
+            41,
+            neg(ex("z", all_("x", "F(x, z)"))),
+            all_("z", ex("y", all_("x", iff("F(x, y)", and_("F(x, z)", neg("F(x, x)")))))),
+        ),
         _p(42, neg(ex("y", all_("x", iff("F(x, y)", neg(ex("z", and_("F(x, z)", "F(z, x)")))))))),
-        _p(43, all_("x", all_("y", iff("Q(x, y)", "Q(y, x)"))),
-           all_("x", all_("y", iff("Q(x, y)", all_("z", iff("F(z, x)", "F(z, y)")))))),
-        _p(44, ex("x", and_("J(x)", neg("F(x)"))),
-           all_("x", imp("F(x)", and_(ex("y", and_("G(y)", "H(x, y)")), ex("y", and_("G(y)", neg("H(x, y)")))))),
-           ex("x", and_("J(x)", all_("y", imp("G(y)", "H(x, y)"))))),
-        _p(45, ex("x", and_("F(x)", neg(ex("y", and_("G(y)", "H(x, y)"))))),
-           all_("x", imp(and_("F(x)", all_("y", imp(and_("G(y)", "H(x, y)"), "J(x, y)"))),
-                         all_("y", imp(and_("G(y)", "H(x, y)"), "K(y)")))),
-           neg(ex("y", and_("L(y)", "K(y)"))),
-           ex("x", and_("F(x)", all_("y", imp("H(x, y)", "L(y)")),
-                        all_("y", imp(and_("G(y)", "H(x, y)"), "J(x, y)"))))),
-        _p(46, all_("x", imp("F(x)", "G(x)")),
-           all_("x", imp(and_("F(x)", all_("y", imp(and_("F(y)", "H(y, x)"), "G(y)"))), "G(x)")),
-           imp(ex("x", and_("F(x)", neg("G(x)"))),
-               ex("x", and_("F(x)", neg("G(x)"), all_("y", imp(and_("F(y)", neg("G(y)")), "J(x, y)"))))),
-           all_("x", all_("y", imp(and_("F(x)", "F(y)", "H(x, y)"), neg("J(y, x)"))))),
+        _p(
+            43,
+            all_("x", all_("y", iff("Q(x, y)", "Q(y, x)"))),
+            all_("x", all_("y", iff("Q(x, y)", all_("z", iff("F(z, x)", "F(z, y)"))))),
+        ),
+        _p(
+            44,
+            ex("x", and_("J(x)", neg("F(x)"))),
+            all_(
+                "x",
+                imp(
+                    "F(x)",
+                    and_(ex("y", and_("G(y)", "H(x, y)")), ex("y", and_("G(y)", neg("H(x, y)")))),
+                ),
+            ),
+            ex("x", and_("J(x)", all_("y", imp("G(y)", "H(x, y)")))),
+        ),
+        _p(
+            45,
+            ex("x", and_("F(x)", neg(ex("y", and_("G(y)", "H(x, y)"))))),
+            all_(
+                "x",
+                imp(
+                    and_("F(x)", all_("y", imp(and_("G(y)", "H(x, y)"), "J(x, y)"))),
+                    all_("y", imp(and_("G(y)", "H(x, y)"), "K(y)")),
+                ),
+            ),
+            neg(ex("y", and_("L(y)", "K(y)"))),
+            ex(
+                "x",
+                and_(
+                    "F(x)",
+                    all_("y", imp("H(x, y)", "L(y)")),
+                    all_("y", imp(and_("G(y)", "H(x, y)"), "J(x, y)")),
+                ),
+            ),
+        ),
+        _p(
+            46,
+            all_("x", imp("F(x)", "G(x)")),
+            all_("x", imp(and_("F(x)", all_("y", imp(and_("F(y)", "H(y, x)"), "G(y)"))), "G(x)")),
+            imp(
+                ex("x", and_("F(x)", neg("G(x)"))),
+                ex(
+                    "x",
+                    and_("F(x)", neg("G(x)"), all_("y", imp(and_("F(y)", neg("G(y)")), "J(x, y)"))),
+                ),
+            ),
+            all_("x", all_("y", imp(and_("F(x)", "F(y)", "H(x, y)"), neg("J(y, x)")))),
+        ),
     ]
     assert [p.number for p in out] == list(range(1, 47))
     return out
@@ -200,9 +349,10 @@ def theorem(problem: Problem):
 
 
 def run(numbers: list[int], seconds: float) -> list[dict[str, object]]:
+    from alienworlds.ruleset.world import standard_world
+
     from alienlogic import check
     from alienlogic.prover import prove
-    from alienworlds.ruleset.world import standard_world
 
     world = standard_world("alienlogic")
     rows = []
@@ -215,16 +365,27 @@ def run(numbers: list[int], seconds: float) -> list[dict[str, object]]:
         cpu = time.process_time() - start
         ok = result.found and check(result.proof, world, task=t).accepted
         steps = result.proof.steps if result.proof else ()
-        rows.append({"problem": problem.number, "proved": ok, "cpu_seconds": round(cpu, 3),
-                     "lines": len(steps), "depth": max((s.depth for s in steps), default=0),
-                     "reason": "" if ok else result.reason})
+        rows.append(
+            {
+                "problem": problem.number,
+                "proved": ok,
+                "cpu_seconds": round(cpu, 3),
+                "lines": len(steps),
+                "depth": max((s.depth for s in steps), default=0),
+                "reason": "" if ok else result.reason,
+            }
+        )
     return rows
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", type=int, nargs="*", default=[], help="Problem numbers to run (default: all).")
-    parser.add_argument("--seconds", type=float, default=10.0, help="Time limit per problem (default 10).")
+    parser.add_argument(
+        "--only", type=int, nargs="*", default=[], help="Problem numbers to run (default: all)."
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=10.0, help="Time limit per problem (default 10)."
+    )
     parser.add_argument("--json", action="store_true", help="Print the rows as JSON.")
     args = parser.parse_args()
     rows = run(args.only, args.seconds)
@@ -238,8 +399,10 @@ def main() -> None:
     proved = [r for r in rows if r["proved"]]
     within = [r for r in proved if r["cpu_seconds"] <= args.seconds]
     total = sum(r["cpu_seconds"] for r in rows)
-    print(f"{len(proved)}/{len(rows)} proved ({len(within)} within {args.seconds:g} s each), "
-          f"total {total:.2f} s CPU, {sum(r['lines'] for r in proved)} lines in all")
+    print(
+        f"{len(proved)}/{len(rows)} proved ({len(within)} within {args.seconds:g} s each), "
+        f"total {total:.2f} s CPU, {sum(r['lines'] for r in proved)} lines in all"
+    )
 
 
 if __name__ == "__main__":

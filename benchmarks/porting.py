@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import time
 
-from aliencode.world_schema import load
 from alienworlds.porting import Ported, Porter
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader
 from alienworlds.tasks.bank import load_bank
+
+from aliencode.world_schema import load
 
 
 def port_naive(porter: Porter, task) -> Ported:
@@ -27,7 +28,9 @@ def port_naive(porter: Porter, task) -> Ported:
     inputs = task.inputs or task.extra.get("inputs") or ()
     if inputs:
         shown = task.example_inputs or task.extra.get("example_inputs") or inputs[0]
-        return porter.port(task.naive, [f"SET {name} AS {expr}" for name, expr in shown.items()], callers="manual")
+        return porter.port(
+            task.naive, [f"SET {name} AS {expr}" for name, expr in shown.items()], callers="manual"
+        )
     return porter.port(task.naive, [])
 
 
@@ -42,8 +45,10 @@ def main() -> None:
     seconds = time.process_time() - start
     passed = sum(grader.grade(t.id, ported[t.id].source).passed for t in tasks)
     slowest = sorted(((p.seconds, tid) for tid, p in ported.items()), reverse=True)[:3]
-    print(f"ported {len(tasks)} naive solutions in {seconds:.2f} s CPU "
-          f"({porter.compensator.searches} searches); {passed}/{len(tasks)} pass their task in main")
+    print(
+        f"ported {len(tasks)} naive solutions in {seconds:.2f} s CPU "
+        f"({porter.compensator.searches} searches); {passed}/{len(tasks)} pass their task in main"
+    )
     print("slowest (wall s): " + ", ".join(f"{tid} {s:.2f}" for s, tid in slowest))
 
 

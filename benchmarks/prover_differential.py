@@ -35,13 +35,28 @@ from dataclasses import dataclass, field
 from itertools import product
 
 from alienlogic import check, load_world
-from alienlogic.formulas import BOT, And, Bot, Exists, Forall, Formula, Impl, Name, Not, Or, Pred, Term
+from alienlogic.formulas import (
+    BOT,
+    And,
+    Bot,
+    Exists,
+    Forall,
+    Formula,
+    Impl,
+    Name,
+    Not,
+    Or,
+    Pred,
+    Term,
+)
 from alienlogic.proof import Theorem
 from alienlogic.prover import StepClock, prove
 from alienlogic.semantics import Interpretation
 
 STANDARD = load_world("standard")
-PROVER_TICKS = 400  # readings of the counting clock: every 256 search steps, every 32 refutation steps
+PROVER_TICKS = (
+    400  # readings of the counting clock: every 256 search steps, every 32 refutation steps
+)
 ATOMS = ("p", "q", "r")
 MONADIC = ("P", "Q")
 
@@ -61,7 +76,9 @@ def propositional_formula(rng: random.Random, size: int) -> Formula:
     return cls(propositional_formula(rng, left), propositional_formula(rng, size - 1 - left))
 
 
-def first_order_formula(rng: random.Random, size: int, binary: bool, bound: tuple[str, ...] = ()) -> Formula:
+def first_order_formula(
+    rng: random.Random, size: int, binary: bool, bound: tuple[str, ...] = ()
+) -> Formula:
     """About `size` connectives and quantifiers; atoms apply P, Q (and R when
     `binary`) to the constant a or to bound variables."""
     if size <= 0:
@@ -71,6 +88,7 @@ def first_order_formula(rng: random.Random, size: int, binary: bool, bound: tupl
 
         def term() -> Term:
             return rng.choice(terms)
+
         if binary and rng.random() < 0.4:
             return Pred("R", (term(), term()))
         return Pred(rng.choice(MONADIC), (term(),))
@@ -83,16 +101,23 @@ def first_order_formula(rng: random.Random, size: int, binary: bool, bound: tupl
         return Not(first_order_formula(rng, size - 1, binary, bound))
     left = rng.randint(0, size - 1)
     cls = {"and": And, "or": Or, "impl": Impl}[kind]
-    return cls(first_order_formula(rng, left, binary, bound), first_order_formula(rng, size - 1 - left, binary, bound))
+    return cls(
+        first_order_formula(rng, left, binary, bound),
+        first_order_formula(rng, size - 1 - left, binary, bound),
+    )
 
 
 def propositional_sequent(rng: random.Random) -> Theorem:
-    premises = tuple(propositional_formula(rng, rng.randint(0, 3)) for _ in range(rng.randint(0, 2)))
+    premises = tuple(
+        propositional_formula(rng, rng.randint(0, 3)) for _ in range(rng.randint(0, 2))
+    )
     return Theorem(premises, propositional_formula(rng, rng.randint(1, 7)))
 
 
 def first_order_sequent(rng: random.Random, binary: bool) -> Theorem:
-    premises = tuple(first_order_formula(rng, rng.randint(1, 3), binary) for _ in range(rng.randint(0, 2)))
+    premises = tuple(
+        first_order_formula(rng, rng.randint(1, 3), binary) for _ in range(rng.randint(0, 2))
+    )
     return Theorem(premises, first_order_formula(rng, rng.randint(1, 5), binary))
 
 
@@ -140,7 +165,9 @@ def is_countermodel(t: Theorem, m: Interpretation) -> bool:
 def truth_table(t: Theorem) -> bool:
     """Whether the propositional sequent is valid."""
     for row in product((False, True), repeat=len(ATOMS)):
-        m = Interpretation(1, {}, {}, {(a, 0): frozenset({()}) if v else frozenset() for a, v in zip(ATOMS, row)})
+        m = Interpretation(
+            1, {}, {}, {(a, 0): frozenset({()}) if v else frozenset() for a, v in zip(ATOMS, row)}
+        )
         if is_countermodel(t, m):
             return False
     return True
@@ -157,10 +184,16 @@ def small_models(binary: bool, largest: int | None = None):
             r = frozenset(x for x, b in zip(pairs, r_bits) if b)
             for p_bits in product((False, True), repeat=n):
                 for q_bits in product((False, True), repeat=n):
-                    yield Interpretation(n, {"a": 0}, {}, {
-                        ("P", 1): frozenset(x for x, b in zip(ones, p_bits) if b),
-                        ("Q", 1): frozenset(x for x, b in zip(ones, q_bits) if b),
-                        ("R", 2): r})
+                    yield Interpretation(
+                        n,
+                        {"a": 0},
+                        {},
+                        {
+                            ("P", 1): frozenset(x for x, b in zip(ones, p_bits) if b),
+                            ("Q", 1): frozenset(x for x, b in zip(ones, q_bits) if b),
+                            ("R", 2): r,
+                        },
+                    )
 
 
 def small_model_decision(t: Theorem, binary: bool, largest: int | None = None) -> bool | None:
@@ -185,9 +218,11 @@ class Tally:
     disagreements: list[str] = field(default_factory=list)
 
     def line(self, name: str) -> str:
-        return (f"{name:14} tried {self.tried:6}  proved {self.proved:6}  refuted {self.refuted:6}  "
-                f"neither {self.neither:4}  reference inconclusive {self.inconclusive:4} "
-                f"(neither side conclusive {self.both_inconclusive:4})  disagreements {len(self.disagreements)}")
+        return (
+            f"{name:14} tried {self.tried:6}  proved {self.proved:6}  refuted {self.refuted:6}  "
+            f"neither {self.neither:4}  reference inconclusive {self.inconclusive:4} "
+            f"(neither side conclusive {self.both_inconclusive:4})  disagreements {len(self.disagreements)}"
+        )
 
 
 def compare(t: Theorem, reference: bool | None, tally: Tally, ticks: int = PROVER_TICKS) -> None:
@@ -228,27 +263,41 @@ def run_first_order(count: int, seed: int, binary: bool) -> Tally:
     for i in range(count):
         rng = random.Random(f"fo-{binary}-{seed}-{i}")
         # the bias looks for no countermodel of up to 2 elements (cheap)
-        t = biased(lambda r: first_order_sequent(r, binary), rng, lambda s: small_model_decision(s, binary, 2) is not False)
+        t = biased(
+            lambda r: first_order_sequent(r, binary),
+            rng,
+            lambda s: small_model_decision(s, binary, 2) is not False,
+        )
         compare(t, small_model_decision(t, binary), tally)
     return tally
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--propositional", type=int, default=10_000, help="propositional sequents to try")
-    parser.add_argument("--first-order", type=int, default=1_000, help="first-order sequents to try, per class")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--propositional", type=int, default=10_000, help="propositional sequents to try"
+    )
+    parser.add_argument(
+        "--first-order", type=int, default=1_000, help="first-order sequents to try, per class"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     start = time.process_time()
-    results = [("propositional", run_propositional(args.propositional, args.seed)),
-               ("monadic", run_first_order(args.first_order, args.seed, binary=False)),
-               ("binary", run_first_order(args.first_order, args.seed, binary=True))]
+    results = [
+        ("propositional", run_propositional(args.propositional, args.seed)),
+        ("monadic", run_first_order(args.first_order, args.seed, binary=False)),
+        ("binary", run_first_order(args.first_order, args.seed, binary=True)),
+    ]
     for name, tally in results:
         print(tally.line(name))
         for d in tally.disagreements[:10]:
             print("   ", d)
     total = sum(len(t.disagreements) for _, t in results)
-    print(f"{sum(t.tried for _, t in results)} tried, {total} disagreements, {time.process_time() - start:.0f} s CPU")
+    print(
+        f"{sum(t.tried for _, t in results)} tried, {total} disagreements, {time.process_time() - start:.0f} s CPU"
+    )
     return 1 if total else 0
 
 

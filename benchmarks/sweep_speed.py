@@ -24,13 +24,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "sweep"))
 
-from sweep_testing import twin_world, write_sweep  # noqa: E402
-
 from alienworlds.sweep import load_sweep, run_sweep  # noqa: E402
+from sweep_testing import twin_world, write_sweep  # noqa: E402
 
 
 def cpu() -> float:
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    own, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
@@ -40,8 +42,10 @@ def timed(label: str, spec, out: Path, **options) -> float:
     result = run_sweep(spec, out, **options)
     wall, used = time.perf_counter() - wall, cpu() - used
     episodes = sum(e["seconds"] or 0 for e in result.state.episodes.values())
-    print(f"{label:<28} {wall:6.2f} s wall · {used:6.2f} s CPU (this process and its pool) · "
-          f"{result.counts['done']}/{result.counts['episodes']} done · episodes' own time {episodes:.2f} s")
+    print(
+        f"{label:<28} {wall:6.2f} s wall · {used:6.2f} s CPU (this process and its pool) · "
+        f"{result.counts['done']}/{result.counts['episodes']} done · episodes' own time {episodes:.2f} s"
+    )
     return wall
 
 
@@ -69,10 +73,14 @@ def main() -> None:
         ray.get([noop.remote() for _ in range(4)])  # the workers are up
         started = time.perf_counter()
         ray.get([noop.remote() for _ in range(200)])
-        print(f"{'Ray no-op task':<28} {(time.perf_counter() - started) / 200 * 1000:6.2f} ms per task (200 tasks, 2 CPUs)")
+        print(
+            f"{'Ray no-op task':<28} {(time.perf_counter() - started) / 200 * 1000:6.2f} ms per task (200 tasks, 2 CPUs)"
+        )
         on_ray = timed("Ray, 2 CPUs (already up)", spec, folder / "ray", ray="local")
-        print(f"{'Ray minus pool of 2':<28} {(on_ray - pool) / 24 * 1000:6.0f} ms per episode (the pool's includes starting "
-              "its workers; Ray's were started above)")
+        print(
+            f"{'Ray minus pool of 2':<28} {(on_ray - pool) / 24 * 1000:6.0f} ms per episode (the pool's includes starting "
+            "its workers; Ray's were started above)"
+        )
         ray.shutdown()
 
 

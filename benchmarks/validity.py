@@ -27,15 +27,16 @@ from pathlib import Path
 # file's name would shadow the `episode` package.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
-from aliencode.world_schema import load  # noqa: E402
-from alienlogic import load_world  # noqa: E402
 from alienworlds.episode import Episode, Settings  # noqa: E402
 from alienworlds.episode.agent import Request  # noqa: E402
-from alienworlds.episode.scripted_agents import ScriptedAgent  # noqa: E402
 from alienworlds.episode.aliencode_env import AlienCodeEnvironment  # noqa: E402
+from alienworlds.episode.scripted_agents import ScriptedAgent  # noqa: E402
 from alienworlds.tasks.aliencode_validity import manual_prediction, printers  # noqa: E402
 from alienworlds.tasks.bank import load_bank, own_bank_path  # noqa: E402
 from alienworlds.tasks.validity import battery  # noqa: E402
+
+from aliencode.world_schema import load  # noqa: E402
+from alienlogic import load_world  # noqa: E402
 
 
 class ConstantPrinter(ScriptedAgent):
@@ -65,28 +66,45 @@ def show(label: str, world, bank) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", metavar="DIR", help="keep the printer's episode in DIR")
-    parser.add_argument("--world", action="append", default=[], metavar="LANGUAGE:PATH",
-                        help="also measure this world file against the bank beside it")
-    parser.add_argument("--no-episode", action="store_true", help="skip the constant printer's episode")
+    parser.add_argument(
+        "--world",
+        action="append",
+        default=[],
+        metavar="LANGUAGE:PATH",
+        help="also measure this world file against the bank beside it",
+    )
+    parser.add_argument(
+        "--no-episode", action="store_true", help="skip the constant printer's episode"
+    )
     args = parser.parse_args()
     show("AlienCode main", load("main"), load_bank("aliencode", "main"))
     show("AlienLogic main", load_world("main"), load_bank("alienlogic", "main"))
     for spec in args.world:
         language, _, path = spec.partition(":")
         if language not in ("aliencode", "alienlogic") or not path:
-            parser.error(f"--world takes LANGUAGE:PATH with LANGUAGE aliencode or alienlogic, not {spec!r}")
+            parser.error(
+                f"--world takes LANGUAGE:PATH with LANGUAGE aliencode or alienlogic, not {spec!r}"
+            )
         world = load(path) if language == "aliencode" else load_world(path)
-        show(f"{language} {path}", world, load_bank(language, world.name, own_bank_path(language, world)))
+        show(
+            f"{language} {path}",
+            world,
+            load_bank(language, world.name, own_bank_path(language, world)),
+        )
     if args.no_episode:
         return
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="validity-bench-"))
     shutil.rmtree(root / "printer", ignore_errors=True)
     env = AlienCodeEnvironment("main")
     start = time.perf_counter()
-    report = Episode(env, ConstantPrinter(env), root / "printer", Settings(condition="direct")).run()
+    report = Episode(
+        env, ConstantPrinter(env), root / "printer", Settings(condition="direct")
+    ).run()
     m0 = report["milestones"][0]
-    print(f"constant printer, condition direct: M0 = {m0['accuracy']:.1f}% "
-          f"(floor {report.get('floor')}, chance-corrected {m0.get('chance_corrected')}) in {time.perf_counter() - start:.2f} s")
+    print(
+        f"constant printer, condition direct: M0 = {m0['accuracy']:.1f}% "
+        f"(floor {report.get('floor')}, chance-corrected {m0.get('chance_corrected')}) in {time.perf_counter() - start:.2f} s"
+    )
     if not args.keep:
         shutil.rmtree(root)
 

@@ -6,14 +6,13 @@ import json
 import sys
 
 import click
-
 from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
 from alienworlds.cli.entry import run as run_cli
 from alienworlds.cli.knob_options import SEED_HELP, knob_options
-from alienworlds.cli.param_types import SeedText
 from alienworlds.cli.lazy import episode_commands
-from alienworlds.ruleset.inputs import InputError, read_input
+from alienworlds.cli.param_types import SeedText
 from alienworlds.ruleset import Limits, WorldError
+from alienworlds.ruleset.inputs import InputError, read_input
 
 from aliencode import __version__, run_source
 from aliencode.errors import AlienError
@@ -56,7 +55,9 @@ def load_world_or_exit(spec: str | None):
         sys.exit(EXIT_BAD_INPUT)
 
 
-@click.group(cls=episode_commands("aliencode"), context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=episode_commands("aliencode"), context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="aliencode")
 def main() -> None:
     """AlienCode: a small calculation language whose worlds hide their real rules.
@@ -68,9 +69,15 @@ def main() -> None:
 @main.command()
 @click.argument("file", default="-", metavar="[FILE|-]")
 @click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option("--json", "as_json", is_flag=True, help='Print {"output", "error", "steps", "units"} as JSON.')
-@click.option("--max-steps", type=click.IntRange(1, MOST_STEPS), metavar="N",
-              help=f"Step budget (default {Limits().max_steps:,}; at most {MOST_STEPS:,}).")
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print {"output", "error", "steps", "units"} as JSON.'
+)
+@click.option(
+    "--max-steps",
+    type=click.IntRange(1, MOST_STEPS),
+    metavar="N",
+    help=f"Step budget (default {Limits().max_steps:,}; at most {MOST_STEPS:,}).",
+)
 def run(file: str, world_spec: str | None, as_json: bool, max_steps: int | None) -> None:
     """Run an AlienCode program from FILE (or standard input).
 
@@ -87,7 +94,9 @@ def run(file: str, world_spec: str | None, as_json: bool, max_steps: int | None)
     try:
         result = run_source(source, world, limits)
     except Exception as exc:  # noqa: BLE001 - run_source promises not to raise; if it does, no traceback
-        result = RunResult("", AlienError("InternalError", f"the interpreter failed ({type(exc).__name__})"), 0, 0)
+        result = RunResult(
+            "", AlienError("InternalError", f"the interpreter failed ({type(exc).__name__})"), 0, 0
+        )
     if as_json:
         write_out(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
     else:
@@ -115,8 +124,14 @@ def write_out(text: str) -> None:
 
 @main.command()
 @click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option("--format", "fmt", type=click.Choice(["text", "md"]), default="text", show_default=True,
-              help="Plain text (for models) or Markdown (for people).")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "md"]),
+    default="text",
+    show_default=True,
+    help="Plain text (for models) or Markdown (for people).",
+)
 def manual(world_spec: str | None, fmt: str) -> None:
     """Print the world's manual: the standard language in the world's keywords.
 
@@ -136,7 +151,12 @@ def world() -> None:
 @world.command("check")
 @click.argument("spec", metavar="PATH|NAME")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank to audit (default: the world's own, if any: bank.toml beside a world file, else the shipped bank).")
+@click.option(
+    "--bank",
+    "bank_file",
+    type=click.Path(dir_okay=False),
+    help="Task bank to audit (default: the world's own, if any: bank.toml beside a world file, else the shipped bank).",
+)
 def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
     """Validate a world file, list its rules, and audit its task bank.
 
@@ -155,16 +175,40 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
         loaded = load_spec(spec)
     except WorldError as exc:
         if as_json:
-            click.echo(json.dumps({"world": spec, "hash": None, "ok": False, "problems": [str(p) for p in exc.problems], "rules": []}, indent=2))
+            click.echo(
+                json.dumps(
+                    {
+                        "world": spec,
+                        "hash": None,
+                        "ok": False,
+                        "problems": [str(p) for p in exc.problems],
+                        "rules": [],
+                    },
+                    indent=2,
+                )
+            )
         else:
             for problem in exc.problems:
                 click.echo(f"aliencode: {problem}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     rules = [
-        {"id": r.id, "name": r.name, "target": r.target, "actual": r.actual, "scope": r.scope, "red_herring": r.red_herring}
+        {
+            "id": r.id,
+            "name": r.name,
+            "target": r.target,
+            "actual": r.actual,
+            "scope": r.scope,
+            "red_herring": r.red_herring,
+        }
         for r in loaded.rules
     ]
-    result: dict[str, object] = {"world": loaded.name, "hash": loaded.hash, "ok": True, "problems": [], "rules": rules}
+    result: dict[str, object] = {
+        "world": loaded.name,
+        "hash": loaded.hash,
+        "ok": True,
+        "problems": [],
+        "rules": rules,
+    }
     bank = bank_or_exit("aliencode", loaded, bank_file, required=False)
     result["bank_audit"] = "skipped" if bank is None else "done"
     report = None
@@ -176,7 +220,9 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
             ok=not report.problems,
             problems=report.problems,
             tasks=[t.as_dict() for t in report.tasks],
-            worked_examples=[{"id": e["id"], "band": e["band"], "rules": e["rules"]} for e in report.examples],
+            worked_examples=[
+                {"id": e["id"], "band": e["band"], "rules": e["rules"]} for e in report.examples
+            ],
             reference_pass=report.reference_pass,
             naive_pass=report.naive_pass,
             validity=report.validity.as_dict() if report.validity else None,
@@ -191,14 +237,20 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
             click.echo(f"  {r['id']:<6} {r['target']:<14} {r['actual']}{scope}")
         if report is not None:
             n = len(report.tasks)
-            click.echo(f"bank: {n} tasks, {len(report.examples)} worked examples; references pass {report.reference_pass}/{n}, "
-                       f"naive solutions pass {report.naive_pass}/{n} in the world; audited in {report.seconds:.2f} s")
+            click.echo(
+                f"bank: {n} tasks, {len(report.examples)} worked examples; references pass {report.reference_pass}/{n}, "
+                f"naive solutions pass {report.naive_pass}/{n} in the world; audited in {report.seconds:.2f} s"
+            )
             for t in report.tasks:
-                click.echo(f"  {t.id:<5} {t.kind:<10} {t.band:<9} {t.family:<8} {','.join(t.rules) or '-'}")
+                click.echo(
+                    f"  {t.id:<5} {t.kind:<10} {t.band:<9} {t.family:<8} {','.join(t.rules) or '-'}"
+                )
             synthesis = [t for t in report.tasks if t.kind == "synthesis"]
             covered = sum(bool(t.unavoidable) for t in synthesis)
-            click.echo(f"route coverage: {covered}/{len(synthesis)} synthesis tasks use an operation or literal "
-                       "that no manual route computes without an altered rule")
+            click.echo(
+                f"route coverage: {covered}/{len(synthesis)} synthesis tasks use an operation or literal "
+                "that no manual route computes without an altered rule"
+            )
             if report.validity is not None:
                 click.echo(report.validity.summary())
         else:
@@ -211,7 +263,12 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
 
 @main.command("tasks")
 @click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's own: bank.toml beside a world file, else the shipped bank).")
+@click.option(
+    "--bank",
+    "bank_file",
+    type=click.Path(dir_okay=False),
+    help="Task bank file (default: the world's own: bank.toml beside a world file, else the shipped bank).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the tasks as JSON.")
 def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
     """List a world's held-out tasks: prompts, interfaces and answer budgets.
@@ -236,34 +293,65 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
         return {"budget": found.as_dict()} if found is not None else {}
 
     shown = [
-        {"id": t.id, "kind": t.kind, "band": t.band, "family": t.family, "prompt": t.prompt,
-         **({"example": t.example} if t.example else {}), **({"program": t.program} if t.kind == "prediction" else {}),
-         **({"inputs": list(t.inputs[0])} if t.inputs else {}),
-         **({"example_inputs": describe_inputs(t.example_inputs, loaded, Limits())} if t.example_inputs else {}),
-         **budget(t)}
+        {
+            "id": t.id,
+            "kind": t.kind,
+            "band": t.band,
+            "family": t.family,
+            "prompt": t.prompt,
+            **({"example": t.example} if t.example else {}),
+            **({"program": t.program} if t.kind == "prediction" else {}),
+            **({"inputs": list(t.inputs[0])} if t.inputs else {}),
+            **(
+                {"example_inputs": describe_inputs(t.example_inputs, loaded, Limits())}
+                if t.example_inputs
+                else {}
+            ),
+            **budget(t),
+        }
         for t in bank.tasks
     ]
     if as_json:
-        click.echo(json.dumps({"world": loaded.name, "hash": loaded.hash, "tasks": shown}, indent=2))
+        click.echo(
+            json.dumps({"world": loaded.name, "hash": loaded.hash, "tasks": shown}, indent=2)
+        )
         return
     for t in shown:
         click.echo(f"{t['id']} [{t['kind']}, {t['band']}] {t['prompt']}")
         if t.get("example"):
             click.echo(f"    example: {t['example']}")
         if t.get("inputs"):
-            click.echo(f"    inputs: {', '.join(t['inputs'])}" + (f" (example: {t['example_inputs']})" if t.get("example_inputs") else ""))
+            click.echo(
+                f"    inputs: {', '.join(t['inputs'])}"
+                + (f" (example: {t['example_inputs']})" if t.get("example_inputs") else "")
+            )
         if t.get("budget"):
-            click.echo(f"    budget: {t['budget']['tokens']} tokens of code, {t['budget']['steps']} steps per run")
+            click.echo(
+                f"    budget: {t['budget']['tokens']} tokens of code, {t['budget']['steps']} steps per run"
+            )
         if t.get("program"):
-            click.echo("    program:\n" + "\n".join("      " + line for line in str(t["program"]).strip().splitlines()))
+            click.echo(
+                "    program:\n"
+                + "\n".join("      " + line for line in str(t["program"]).strip().splitlines())
+            )
 
 
 @main.command()
 @click.argument("file", default="-", metavar="[FILE|-]")
 @click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
 @click.option("--task", "task_id", metavar="ID", required=True, help="The task the answer is for.")
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's own: bank.toml beside a world file, else the shipped bank).")
-@click.option("--json", "as_json", is_flag=True, help='Print {"task", "passed", "calls": [{"passed", "reason"}], "world_hash"}.')
+@click.option(
+    "--bank",
+    "bank_file",
+    type=click.Path(dir_okay=False),
+    help="Task bank file (default: the world's own: bank.toml beside a world file, else the shipped bank).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"task", "passed", "calls": [{"passed", "reason"}], "world_hash"}.',
+)
 def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
     """Grade an answer to a task: a program (synthesis) or the predicted
     output text (prediction), from FILE or standard input.
@@ -295,12 +383,30 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 @world.command("generate")
 @click.option("--seed", required=True, type=SeedText(), metavar="S", help=SEED_HELP)
 @knob_options("aliencode")
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
-              help="Directory to write world.toml and bank.toml into (created if missing).")
-@click.option("--json", "as_json", is_flag=True,
-              help="Print what was generated (name, hash, families, draws, rejections, the bank's draws) as JSON.")
-def world_generate(seed: str, altered: int, red_herrings: int, scoped: int, renamed: int, tasks: int, out_dir: str,
-                   as_json: bool) -> None:
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Directory to write world.toml and bank.toml into (created if missing).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print what was generated (name, hash, families, draws, rejections, the bank's draws) as JSON.",
+)
+def world_generate(
+    seed: str,
+    altered: int,
+    red_herrings: int,
+    scoped: int,
+    renamed: int,
+    tasks: int,
+    out_dir: str,
+    as_json: bool,
+) -> None:
     """Generate a fresh world and its task bank from a seed: DIR/world.toml
     and DIR/bank.toml.
 
@@ -319,7 +425,9 @@ def world_generate(seed: str, altered: int, red_herrings: int, scoped: int, rena
 
     from alienworlds.generate.aliencode import GenerationError, Knobs, generate
 
-    knobs = Knobs(altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed, tasks=tasks)
+    knobs = Knobs(
+        altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed, tasks=tasks
+    )
     try:
         knobs.check()
     except GenerationError as exc:
@@ -337,26 +445,42 @@ def world_generate(seed: str, altered: int, red_herrings: int, scoped: int, rena
             (out / name).write_text(text, encoding="utf-8")
         except OSError as exc:
             fail(f"cannot write {out / name}: {exc.strerror or exc.__class__.__name__}")
-    summary = {"world": result.world.name, "hash": result.world.hash, "path": str(out / "world.toml"),
-               "bank": str(out / "bank.toml"), "tasks": len(result.bank.tasks),
-               "families": dict(sorted(result.families.items())), "draws": result.draws,
-               "rejected": dict(sorted(result.rejected.items())), "world_draws": result.world_draws,
-               "worlds_rejected": dict(sorted(result.worlds_rejected.items())),
-               "templates_tried": result.templates_tried,
-               "templates_discarded": dict(sorted(result.templates_discarded.items())),
-               "seconds": round(result.seconds, 2)}
+    summary = {
+        "world": result.world.name,
+        "hash": result.world.hash,
+        "path": str(out / "world.toml"),
+        "bank": str(out / "bank.toml"),
+        "tasks": len(result.bank.tasks),
+        "families": dict(sorted(result.families.items())),
+        "draws": result.draws,
+        "rejected": dict(sorted(result.rejected.items())),
+        "world_draws": result.world_draws,
+        "worlds_rejected": dict(sorted(result.worlds_rejected.items())),
+        "templates_tried": result.templates_tried,
+        "templates_discarded": dict(sorted(result.templates_discarded.items())),
+        "seconds": round(result.seconds, 2),
+    }
     if as_json:
         click.echo(json.dumps(summary, indent=2))
     else:
-        click.echo(f"wrote {summary['path']}: world {result.world.name} ({result.world.hash}), "
-                   f"{len(result.world.rules)} rules, {result.draws} draws ({sum(result.rejected.values())} rejected)")
-        click.echo(f"wrote {summary['bank']}: {len(result.bank.tasks)} tasks, {len(result.bank.examples)} worked examples "
-                   f"({result.world_draws} world{'s' if result.world_draws != 1 else ''} drawn)")
+        click.echo(
+            f"wrote {summary['path']}: world {result.world.name} ({result.world.hash}), "
+            f"{len(result.world.rules)} rules, {result.draws} draws ({sum(result.rejected.values())} rejected)"
+        )
+        click.echo(
+            f"wrote {summary['bank']}: {len(result.bank.tasks)} tasks, {len(result.bank.examples)} worked examples "
+            f"({result.world_draws} world{'s' if result.world_draws != 1 else ''} drawn)"
+        )
     sys.exit(EXIT_OK)
 
 
 @world.command("compare")
-@click.option("--site", required=True, metavar="S", help="The site both expressions describe, e.g. PLUCK or literal.int.")
+@click.option(
+    "--site",
+    required=True,
+    metavar="S",
+    help="The site both expressions describe, e.g. PLUCK or literal.int.",
+)
 @click.argument("left", metavar="EXPR")
 @click.argument("right", metavar="EXPR")
 def world_compare(site: str, left: str, right: str) -> None:
@@ -373,11 +497,17 @@ def world_compare(site: str, left: str, right: str) -> None:
 
     if site not in SITES:
         fail(f"unknown site {site!r}; sites are {', '.join(SITES)}")
-    standard = OPERATION_BY_NAME[site].standard if site in OPERATION_BY_NAME else " ".join(SITES[site].operands)
+    standard = (
+        OPERATION_BY_NAME[site].standard
+        if site in OPERATION_BY_NAME
+        else " ".join(SITES[site].operands)
+    )
     try:
         result = compare(left, right, operand_kinds(site), standard=standard)
     except RuleSyntaxError as exc:
-        fail(f"not a rule expression for {site} (operands: {' '.join(SITES[site].operands)}): {exc}")
+        fail(
+            f"not a rule expression for {site} (operands: {' '.join(SITES[site].operands)}): {exc}"
+        )
     click.echo(result.describe(left, right))
     sys.exit(EXIT_OK if result.equivalent else EXIT_ERROR)
 
@@ -385,15 +515,46 @@ def world_compare(site: str, left: str, right: str) -> None:
 @main.command()
 @click.argument("file", default="-", metavar="[FILE|-]")
 @click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
-@click.option("--example", "examples", multiple=True, metavar="CALL",
-              help="A call of the program's functions (repeatable). With examples, parameter types come from the calls.")
-@click.option("--whole-program", is_flag=True, help="Nothing outside the program calls its functions (no examples needed).")
-@click.option("--standard-keywords", is_flag=True, help="The program spells keywords as the standard manual does, not as the world's manual.")
-@click.option("--max-size", type=click.IntRange(min=1, max=7), default=5, show_default=True, metavar="N",
-              help="Largest compensation searched (operations, operands and constants).")
-@click.option("--json", "as_json", is_flag=True, help='Print {"source", "changes", "helpers", "seconds", "world_hash"}.')
-def port(file: str, world_spec: str, examples: tuple[str, ...], whole_program: bool, standard_keywords: bool,
-         max_size: int, as_json: bool) -> None:
+@click.option(
+    "--example",
+    "examples",
+    multiple=True,
+    metavar="CALL",
+    help="A call of the program's functions (repeatable). With examples, parameter types come from the calls.",
+)
+@click.option(
+    "--whole-program",
+    is_flag=True,
+    help="Nothing outside the program calls its functions (no examples needed).",
+)
+@click.option(
+    "--standard-keywords",
+    is_flag=True,
+    help="The program spells keywords as the standard manual does, not as the world's manual.",
+)
+@click.option(
+    "--max-size",
+    type=click.IntRange(min=1, max=7),
+    default=5,
+    show_default=True,
+    metavar="N",
+    help="Largest compensation searched (operations, operands and constants).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"source", "changes", "helpers", "seconds", "world_hash"}.',
+)
+def port(
+    file: str,
+    world_spec: str,
+    examples: tuple[str, ...],
+    whole_program: bool,
+    standard_keywords: bool,
+    max_size: int,
+    as_json: bool,
+) -> None:
     """Port a program written in the manual's semantics to a world.
 
     Prints a program that prints, under the world, what FILE prints under
@@ -405,7 +566,7 @@ def port(file: str, world_spec: str, examples: tuple[str, ...], whole_program: b
     Exit status: 0 ported, 1 some site has no compensation within the
     bounds (the site and its scope are named), 2 bad input.
     """
-    from alienworlds.porting import Bounds, PortError, Porter
+    from alienworlds.porting import Bounds, Porter, PortError
 
     from aliencode import AlienSyntaxError
 
@@ -413,17 +574,25 @@ def port(file: str, world_spec: str, examples: tuple[str, ...], whole_program: b
     loaded = load_world_or_exit(world_spec)
     calls = list(examples) if examples else ([] if whole_program else None)
     try:
-        ported = Porter(loaded, Bounds(max_size=max_size)).port(source, calls, {} if standard_keywords else None)
+        ported = Porter(loaded, Bounds(max_size=max_size)).port(
+            source, calls, {} if standard_keywords else None
+        )
     except AlienSyntaxError as exc:
         fail(f"the program does not parse: {exc}")
     except PortError as exc:
         if as_json:
             click.echo(json.dumps({"error": exc.as_dict(), "world_hash": loaded.hash}, indent=2))
         else:
-            click.echo(f"aliencode: cannot port: {exc} (site {exc.site}, scope {exc.place})", err=True)
+            click.echo(
+                f"aliencode: cannot port: {exc} (site {exc.site}, scope {exc.place})", err=True
+            )
         sys.exit(EXIT_ERROR)
     if as_json:
-        click.echo(json.dumps({**ported.as_dict(), "world_hash": loaded.hash}, indent=2, ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                {**ported.as_dict(), "world_hash": loaded.hash}, indent=2, ensure_ascii=False
+            )
+        )
     else:
         click.echo(ported.source, nl=False)
     sys.exit(EXIT_OK)
@@ -441,7 +610,6 @@ def repl(world_spec: str | None) -> None:
     from alienworlds.repl.shell import start
 
     start(AlienCodeBackend(load_world_or_exit(world_spec)))
-
 
 
 def entry(argv: list[str] | None = None) -> None:

@@ -7,14 +7,12 @@ import sys
 from collections import Counter
 
 import click
-
 from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
 from alienworlds.cli.entry import run as run_cli
 from alienworlds.cli.knob_options import SEED_HELP, knob_options
-from alienworlds.cli.param_types import Seconds, SeedText
 from alienworlds.cli.lazy import episode_commands
+from alienworlds.cli.param_types import Seconds, SeedText
 from alienworlds.ruleset.inputs import InputError, read_input
-
 from alienworlds.ruleset.world import World, WorldError
 
 from alienlogic import __version__
@@ -56,7 +54,9 @@ def world_or_exit(spec: str | None) -> World:
         sys.exit(EXIT_BAD_INPUT)
 
 
-@click.group(cls=episode_commands("alienlogic"), context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(
+    cls=episode_commands("alienlogic"), context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="alienlogic")
 def cli() -> None:
     """AlienLogic: a Fitch-style proof checker whose worlds patch the rules.
@@ -69,7 +69,9 @@ def cli() -> None:
 @click.argument("file", default="-", metavar="[FILE|-]")
 @click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
-@click.option("--detail", is_flag=True, help="Also show what went wrong and the rule's name (for authors).")
+@click.option(
+    "--detail", is_flag=True, help="Also show what went wrong and the rule's name (for authors)."
+)
 def check(file: str, world_spec: str | None, as_json: bool, detail: bool) -> None:
     """Check a proof from FILE (or standard input).
 
@@ -87,10 +89,14 @@ def check(file: str, world_spec: str | None, as_json: bool, detail: bool) -> Non
 
 @cli.command()
 @click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option("--format", "fmt", type=click.Choice(["text", "md"]), default="text", show_default=True)
+@click.option(
+    "--format", "fmt", type=click.Choice(["text", "md"]), default="text", show_default=True
+)
 def manual(world_spec: str | None, fmt: str) -> None:
     """Print the manual of a world (it states the standard rules only)."""
-    from alienworlds.manuals.alienlogic import render  # manuals depend on the language, not the reverse
+    from alienworlds.manuals.alienlogic import (
+        render,
+    )  # manuals depend on the language, not the reverse
 
     click.echo(render(world_or_exit(world_spec), fmt), nl=False)
 
@@ -103,8 +109,15 @@ def world() -> None:
 @world.command("check")
 @click.argument("spec", metavar="PATH|NAME")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank to audit (default: bank.toml beside a world file, else the world's shipped bank, if any).")
-@click.option("--no-prover", "no_prover", is_flag=True, help="Skip the prover's confirmations (faster).")
+@click.option(
+    "--bank",
+    "bank_file",
+    type=click.Path(dir_okay=False),
+    help="Task bank to audit (default: bank.toml beside a world file, else the world's shipped bank, if any).",
+)
+@click.option(
+    "--no-prover", "no_prover", is_flag=True, help="Skip the prover's confirmations (faster)."
+)
 def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool) -> None:
     """Validate a world, list its rules, and audit its task bank.
 
@@ -121,17 +134,35 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
     except WorldError as exc:
         problems = [str(p) for p in exc.problems]
         if as_json:
-            click.echo(json.dumps({"world": spec, "hash": None, "ok": False, "problems": problems, "rules": []}, indent=2))
+            click.echo(
+                json.dumps(
+                    {"world": spec, "hash": None, "ok": False, "problems": problems, "rules": []},
+                    indent=2,
+                )
+            )
         else:
             for p in problems:
                 click.echo(f"alienlogic: {p}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     problems = audit(w)
     rules = [
-        {"id": r.id, "name": r.name, "target": r.target, "disabled": r.disabled, "require": r.require, "conclusion": r.conclusion}
+        {
+            "id": r.id,
+            "name": r.name,
+            "target": r.target,
+            "disabled": r.disabled,
+            "require": r.require,
+            "conclusion": r.conclusion,
+        }
         for r in w.rules
     ]
-    result: dict[str, object] = {"world": w.name, "hash": w.hash, "ok": not problems, "problems": problems, "rules": rules}
+    result: dict[str, object] = {
+        "world": w.name,
+        "hash": w.hash,
+        "ok": not problems,
+        "problems": problems,
+        "rules": rules,
+    }
     bank = bank_or_exit("alienlogic", w, bank_file, required=False)
     result["bank_audit"] = "skipped" if bank is None else "done"
     report = None
@@ -169,35 +200,60 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
         if report is not None:
             s = report.summary()
             n = len(report.tasks)
-            click.echo(f"bank: {n} tasks, {len(report.examples)} worked examples; references pass {s['reference_pass']}/{s['provable']}, "
-                       f"certificates hold {s['certified']}/{s['unprovable']}, naive proofs refused {s['naive_refused']}, "
-                       f"the standard calculus proves {s['standard_proves']}/{s['unprovable']} unprovable theorems")
+            click.echo(
+                f"bank: {n} tasks, {len(report.examples)} worked examples; references pass {s['reference_pass']}/{s['provable']}, "
+                f"certificates hold {s['certified']}/{s['unprovable']}, naive proofs refused {s['naive_refused']}, "
+                f"the standard calculus proves {s['standard_proves']}/{s['unprovable']} unprovable theorems"
+            )
             if "prover" in s:
                 pr = s["prover"]
-                click.echo(f"prover: proves {pr['world_proves']}/{s['provable']} provable theorems in the world, "
-                           f"{pr['standard_proves_unprovable']}/{s['unprovable']} unprovable ones in the standard calculus, "
-                           f"none of them in the world ({pr['world_blocked']}/{s['unprovable']} blocked)")
+                click.echo(
+                    f"prover: proves {pr['world_proves']}/{s['provable']} provable theorems in the world, "
+                    f"{pr['standard_proves_unprovable']}/{s['unprovable']} unprovable ones in the standard calculus, "
+                    f"none of them in the world ({pr['world_blocked']}/{s['unprovable']} blocked)"
+                )
             click.echo(validity.summary())
             click.echo(f"audited in {report.seconds + validity.seconds:.2f} s")
             for t in report.tasks:
                 kind = "first-order" if t.first_order else "propositional"
-                click.echo(f"  {t.id:<5} {t.family:<12} {'provable' if t.provable else 'unprovable':<11} {kind:<14} {','.join(t.rules) or '-'}")
+                click.echo(
+                    f"  {t.id:<5} {t.family:<12} {'provable' if t.provable else 'unprovable':<11} {kind:<14} {','.join(t.rules) or '-'}"
+                )
         else:
             click.echo(skipped_audit_note("alienlogic", w))
         for p in problems:
             click.echo(f"problem: {p}")
-        click.echo("ok" if not problems else f"{len(problems)} problem{'s' if len(problems) != 1 else ''}")
+        click.echo(
+            "ok" if not problems else f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
+        )
     sys.exit(EXIT_OK if not problems else EXIT_REJECTED)
 
 
 @world.command("generate")
 @click.option("--seed", required=True, type=SeedText(), metavar="S", help=SEED_HELP)
-@click.option("--out", "out_dir", required=True, type=click.Path(file_okay=False), metavar="DIR",
-              help="Where world.toml, bank.toml and certificates/ go.")
+@click.option(
+    "--out",
+    "out_dir",
+    required=True,
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Where world.toml, bank.toml and certificates/ go.",
+)
 @knob_options("alienlogic")
-@click.option("--force", is_flag=True, help="Replace the world.toml, bank.toml and certificates/ already in DIR.")
-@click.option("--json", "as_json", is_flag=True, help="Print what was generated and how (labels, CPU seconds by stage) as JSON.")
-def world_generate(seed, out_dir, patches, theorems, unprovable, first_order, examples, force, as_json) -> None:
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Replace the world.toml, bank.toml and certificates/ already in DIR.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print what was generated and how (labels, CPU seconds by stage) as JSON.",
+)
+def world_generate(
+    seed, out_dir, patches, theorems, unprovable, first_order, examples, force, as_json
+) -> None:
     """Generate a fresh private world: DIR/world.toml, DIR/bank.toml and
     DIR/certificates/, the same bytes for the same seed and generator version.
 
@@ -215,7 +271,13 @@ def world_generate(seed, out_dir, patches, theorems, unprovable, first_order, ex
 
     from alienworlds.generate.alienlogic import VERSION, GenerationError, Knobs, generate, write
 
-    knobs = Knobs(patches=patches, theorems=theorems, unprovable=unprovable, first_order=first_order, examples=examples)
+    knobs = Knobs(
+        patches=patches,
+        theorems=theorems,
+        unprovable=unprovable,
+        first_order=first_order,
+        examples=examples,
+    )
     start = time.perf_counter()
     try:
         knobs.check()
@@ -230,19 +292,37 @@ def world_generate(seed, out_dir, patches, theorems, unprovable, first_order, ex
         click.echo(f"alienlogic: {exc}", err=True)
         sys.exit(EXIT_REJECTED)
     stats = generated.stats
-    summary = {"world": generated.name, "hash": generated.world.hash, "out": out_dir, "generator_version": VERSION,
-               "patches": len(generated.world.rules), "families": generated.families, **stats.as_dict(),
-               "wall_seconds": round(time.perf_counter() - start, 1)}
+    summary = {
+        "world": generated.name,
+        "hash": generated.world.hash,
+        "out": out_dir,
+        "generator_version": VERSION,
+        "patches": len(generated.world.rules),
+        "families": generated.families,
+        **stats.as_dict(),
+        "wall_seconds": round(time.perf_counter() - start, 1),
+    }
     if as_json:
         click.echo(json.dumps(summary, indent=2))
         return
     final = stats.final
-    click.echo(f"world {generated.name} ({generated.world.hash}) written to {out_dir} (generator version {VERSION})")
-    click.echo(f"  {len(generated.world.rules)} patches; {theorems} theorems: " + ", ".join(f"{n} {f}" for f, n in generated.families.items()))
-    click.echo(f"  labelled {final.drawn} candidates: " + ", ".join(f"{n} {k}" for k, n in sorted(final.labels.items()))
-               + f" ({100 * final.unresolved_share:.0f}% discarded as unresolved); {stats.trials.drawn} more while drawing patches")
-    click.echo("  CPU seconds: " + ", ".join(f"{k} {v:.1f}" for k, v in sorted(stats.seconds.items()))
-               + f"; wall {summary['wall_seconds']} s")
+    click.echo(
+        f"world {generated.name} ({generated.world.hash}) written to {out_dir} (generator version {VERSION})"
+    )
+    click.echo(
+        f"  {len(generated.world.rules)} patches; {theorems} theorems: "
+        + ", ".join(f"{n} {f}" for f, n in generated.families.items())
+    )
+    click.echo(
+        f"  labelled {final.drawn} candidates: "
+        + ", ".join(f"{n} {k}" for k, n in sorted(final.labels.items()))
+        + f" ({100 * final.unresolved_share:.0f}% discarded as unresolved); {stats.trials.drawn} more while drawing patches"
+    )
+    click.echo(
+        "  CPU seconds: "
+        + ", ".join(f"{k} {v:.1f}" for k, v in sorted(stats.seconds.items()))
+        + f"; wall {summary['wall_seconds']} s"
+    )
     click.echo("  audit: ok (the same as `alienlogic world check DIR/world.toml`)")
 
 
@@ -264,7 +344,9 @@ def _task_or_exit(tasks: dict, task_id: str, bank):
     return tasks[task_id]
 
 
-def _theorem(w: World, bank_file: str | None, task_id: str | None, premises: str | None, goal: str | None):
+def _theorem(
+    w: World, bank_file: str | None, task_id: str | None, premises: str | None, goal: str | None
+):
     """The theorem a command works on: a bank task's, or --premises/--goal."""
     if task_id is not None:
         if premises is not None or goal is not None:
@@ -281,8 +363,18 @@ def _theorem(w: World, bank_file: str | None, task_id: str | None, premises: str
 
 @cli.command("tasks")
 @click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
-@click.option("--json", "as_json", is_flag=True, help='Print {"world", "hash", "tasks": [{"id", "prompt", "premises", "goal"}]}.')
+@click.option(
+    "--bank",
+    "bank_file",
+    type=click.Path(dir_okay=False),
+    help="Task bank file (default: the world's shipped bank).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"world", "hash", "tasks": [{"id", "prompt", "premises", "goal"}]}.',
+)
 def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
     """List a world's held-out theorems: prompts, premises and goals only.
 
@@ -291,9 +383,21 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     w = world_or_exit(world_spec)
     bank = bank_or_exit("alienlogic", w, bank_file, required=True)
     tasks = _logic_tasks_or_exit(bank)
-    shown = [{"id": t.id, "prompt": t.prompt, "premises": [str(p) for p in t.theorem.premises], "goal": str(t.theorem.goal)} for t in tasks.values()]
+    shown = [
+        {
+            "id": t.id,
+            "prompt": t.prompt,
+            "premises": [str(p) for p in t.theorem.premises],
+            "goal": str(t.theorem.goal),
+        }
+        for t in tasks.values()
+    ]
     if as_json:
-        click.echo(json.dumps({"world": w.name, "hash": w.hash, "tasks": shown}, indent=2, ensure_ascii=False))
+        click.echo(
+            json.dumps(
+                {"world": w.name, "hash": w.hash, "tasks": shown}, indent=2, ensure_ascii=False
+            )
+        )
         return
     for t in shown:
         click.echo(f"{t['id']}: {', '.join(t['premises']) or '(no premises)'} ⊢ {t['goal']}")
@@ -303,8 +407,18 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
 @click.argument("file", default="-", metavar="[FILE|-]")
 @click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
 @click.option("--task", "task_id", metavar="ID", required=True, help="The task the answer is for.")
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
-@click.option("--json", "as_json", is_flag=True, help='Print {"task", "passed", "reason", "verdict", "world_hash"}.')
+@click.option(
+    "--bank",
+    "bank_file",
+    type=click.Path(dir_okay=False),
+    help="Task bank file (default: the world's shipped bank).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"task", "passed", "reason", "verdict", "world_hash"}.',
+)
 def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
     """Grade an answer: model text holding one proof block (PROOF … END) or
     the refusal line `ANSWER: UNPROVABLE`, from FILE or standard input.
@@ -333,16 +447,62 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
 @click.option("--task", "task_id", metavar="ID", help="A task of the world's bank.")
 @click.option("--premises", metavar="FORMULAS", help="Comma-separated premises (with --goal).")
 @click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
-@click.option("--check", "check_file", type=click.Path(dir_okay=False), help="Re-check a stored certificate instead of searching.")
-@click.option("--all", "all_tasks", is_flag=True, help="Every unprovable task of the bank (with --check-stored: re-check the stored ones).")
-@click.option("--check-stored", is_flag=True, help="With --all: re-check the bank's stored certificates instead of searching.")
-@click.option("--out", "out_file", type=click.Path(dir_okay=False), help="Write the certificate found to this file.")
-@click.option("--write", is_flag=True, help="With --task/--all: store the certificate at the path the bank names.")
-@click.option("--seconds", type=Seconds(LONGEST), default=30.0, show_default=True,
-              help=f"Wall-clock seconds for the certificate search per theorem, checked inside each candidate algebra too (above 0, at most {LONGEST:g}).")
+@click.option(
+    "--bank",
+    "bank_file",
+    type=click.Path(dir_okay=False),
+    help="Task bank file (default: the world's shipped bank).",
+)
+@click.option(
+    "--check",
+    "check_file",
+    type=click.Path(dir_okay=False),
+    help="Re-check a stored certificate instead of searching.",
+)
+@click.option(
+    "--all",
+    "all_tasks",
+    is_flag=True,
+    help="Every unprovable task of the bank (with --check-stored: re-check the stored ones).",
+)
+@click.option(
+    "--check-stored",
+    is_flag=True,
+    help="With --all: re-check the bank's stored certificates instead of searching.",
+)
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False),
+    help="Write the certificate found to this file.",
+)
+@click.option(
+    "--write",
+    is_flag=True,
+    help="With --task/--all: store the certificate at the path the bank names.",
+)
+@click.option(
+    "--seconds",
+    type=Seconds(LONGEST),
+    default=30.0,
+    show_default=True,
+    help=f"Wall-clock seconds for the certificate search per theorem, checked inside each candidate algebra too (above 0, at most {LONGEST:g}).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_tasks, check_stored, out_file, write, seconds, as_json) -> None:
+def certify(
+    world_spec,
+    task_id,
+    premises,
+    goal,
+    bank_file,
+    check_file,
+    all_tasks,
+    check_stored,
+    out_file,
+    write,
+    seconds,
+    as_json,
+) -> None:
     """Certify that a theorem has no proof in a world, or re-check a certificate.
 
     The search proposes finite algebras — matrices of truth values, refined
@@ -365,12 +525,20 @@ def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_task
             fail(f"cannot read the certificate {check_file}: {exc.__class__.__name__}")
         theorem = _theorem(w, bank_file, task_id, premises, goal) if (task_id or goal) else None
         result = check_certificate(text, w, theorem)
-        out = {"certificate": check_file, "status": result.status, "kind": result.kind, "holds": result.ok,
-               "problems": result.problems, "seconds": round(result.seconds, 4)}
+        out = {
+            "certificate": check_file,
+            "status": result.status,
+            "kind": result.kind,
+            "holds": result.ok,
+            "problems": result.problems,
+            "seconds": round(result.seconds, 4),
+        }
         if as_json:
             click.echo(json.dumps(out, indent=2))
         else:
-            verdict = {"holds": "holds", "fails": "does not hold", "malformed": "is malformed"}[result.status]
+            verdict = {"holds": "holds", "fails": "does not hold", "malformed": "is malformed"}[
+                result.status
+            ]
             click.echo(f"{check_file}: the certificate {verdict} ({result.seconds:.3f} s)")
             for p in result.problems:
                 click.echo(f"  problem: {p}")
@@ -395,7 +563,17 @@ def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_task
             with open(out_file, "w", encoding="utf-8") as handle:
                 handle.write(text)
     if as_json:
-        click.echo(json.dumps({"certified": found.found, "seconds": round(found.seconds, 4), "tried": found.tried, "certificate": found.data}, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    "certified": found.found,
+                    "seconds": round(found.seconds, 4),
+                    "tried": found.tried,
+                    "certificate": found.data,
+                },
+                indent=2,
+            )
+        )
     elif found.data is None:
         click.echo(f"not certified ({found.seconds:.2f} s)")
         for t in found.tried:
@@ -407,7 +585,9 @@ def certify(world_spec, task_id, premises, goal, bank_file, check_file, all_task
     sys.exit(EXIT_OK if found.found else EXIT_REJECTED)
 
 
-def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: float, as_json: bool) -> None:
+def _certify_all(
+    w: World, bank_file, check_stored: bool, write: bool, seconds: float, as_json: bool
+) -> None:
     import time
 
     from alienlogic.certify import check_certificate, dump_certificate, find_certificate
@@ -421,31 +601,70 @@ def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: 
             try:
                 data = t.certificate.read_text(encoding="utf-8")
             except (OSError, ValueError, AttributeError) as exc:
-                rows.append({"task": t.id, "kind": None, "holds": False, "seconds": 0.0, "problems": [f"cannot read the certificate: {exc}"]})
+                rows.append(
+                    {
+                        "task": t.id,
+                        "kind": None,
+                        "holds": False,
+                        "seconds": 0.0,
+                        "problems": [f"cannot read the certificate: {exc}"],
+                    }
+                )
                 ok = False
                 continue
             r = check_certificate(data, w, t.theorem)
-            rows.append({"task": t.id, "kind": r.kind, "holds": r.ok, "seconds": round(r.seconds, 4), "problems": r.problems})
+            rows.append(
+                {
+                    "task": t.id,
+                    "kind": r.kind,
+                    "holds": r.ok,
+                    "seconds": round(r.seconds, 4),
+                    "problems": r.problems,
+                }
+            )
             ok &= r.ok
         else:
             f = find_certificate(w, t.theorem, t.id, seconds)
-            rows.append({"task": t.id, "kind": f.data["kind"] if f.data else None, "holds": f.found, "seconds": round(f.seconds, 4), "problems": f.tried if not f.found else []})
+            rows.append(
+                {
+                    "task": t.id,
+                    "kind": f.data["kind"] if f.data else None,
+                    "holds": f.found,
+                    "seconds": round(f.seconds, 4),
+                    "problems": f.tried if not f.found else [],
+                }
+            )
             ok &= f.found
             if f.data is not None and write and t.certificate is not None:
                 t.certificate.parent.mkdir(parents=True, exist_ok=True)
                 t.certificate.write_text(dump_certificate(f.data), encoding="utf-8")
     total = time.perf_counter() - start
     if as_json:
-        click.echo(json.dumps({"world": w.name, "mode": "check" if check_stored else "search", "tasks": rows, "all_hold": ok, "seconds": round(total, 3)}, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    "world": w.name,
+                    "mode": "check" if check_stored else "search",
+                    "tasks": rows,
+                    "all_hold": ok,
+                    "seconds": round(total, 3),
+                },
+                indent=2,
+            )
+        )
     else:
         verb = "re-checked" if check_stored else "found"
         for r in rows:
-            click.echo(f"  {r['task']:<5} {r['kind'] or '-':<9} {'ok' if r['holds'] else 'FAIL':<5} {r['seconds']:.3f} s")
+            click.echo(
+                f"  {r['task']:<5} {r['kind'] or '-':<9} {'ok' if r['holds'] else 'FAIL':<5} {r['seconds']:.3f} s"
+            )
             for p in r["problems"]:
                 click.echo(f"        {p}")
         kinds = Counter(r["kind"] for r in rows if r["holds"])
-        click.echo(f"{sum(r['holds'] for r in rows)}/{len(rows)} certificates {verb} in {total:.2f} s "
-                   f"({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})")
+        click.echo(
+            f"{sum(r['holds'] for r in rows)}/{len(rows)} certificates {verb} in {total:.2f} s "
+            f"({', '.join(f'{n} {k}' for k, n in sorted(kinds.items()))})"
+        )
     sys.exit(EXIT_OK if ok else EXIT_REJECTED)
 
 
@@ -454,14 +673,41 @@ def _certify_all(w: World, bank_file, check_stored: bool, write: bool, seconds: 
 @click.option("--task", "task_id", metavar="ID", help="A task of the world's bank.")
 @click.option("--premises", metavar="FORMULAS", help="Comma-separated premises (with --goal).")
 @click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
-@click.option("--bank", "bank_file", type=click.Path(dir_okay=False), help="Task bank file (default: the world's shipped bank).")
-@click.option("--all", "all_tasks", is_flag=True, help="Every provable task of the bank: report which are proved and how fast.")
-@click.option("--seconds", type=Seconds(LONGEST), default=20.0, show_default=True,
-              help=f"CPU time limit per theorem, covering the search, the write-out and the final check (above 0, at most {LONGEST:g}).")
-@click.option("--budget", type=click.IntRange(1, 64), default=14, show_default=True,
-              help="Largest proof-tree height the direct search tries.")
-@click.option("--json", "as_json", is_flag=True, help='Print {"found", "proof", "seconds", "reason", "stage", "lines"}.')
-def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, seconds, budget, as_json) -> None:
+@click.option(
+    "--bank",
+    "bank_file",
+    type=click.Path(dir_okay=False),
+    help="Task bank file (default: the world's shipped bank).",
+)
+@click.option(
+    "--all",
+    "all_tasks",
+    is_flag=True,
+    help="Every provable task of the bank: report which are proved and how fast.",
+)
+@click.option(
+    "--seconds",
+    type=Seconds(LONGEST),
+    default=20.0,
+    show_default=True,
+    help=f"CPU time limit per theorem, covering the search, the write-out and the final check (above 0, at most {LONGEST:g}).",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(1, 64),
+    default=14,
+    show_default=True,
+    help="Largest proof-tree height the direct search tries.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"found", "proof", "seconds", "reason", "stage", "lines"}.',
+)
+def prove_command(
+    world_spec, task_id, premises, goal, bank_file, all_tasks, seconds, budget, as_json
+) -> None:
     """Find a proof under the world's rules and print it in the proof format.
 
     First a direct backward search over sequents in the world's patched
@@ -488,23 +734,49 @@ def prove_command(world_spec, task_id, premises, goal, bank_file, all_tasks, sec
         rows = []
         for t in tasks:
             r = prove(w, t.theorem, budget, seconds)
-            rows.append({"task": t.id, "found": r.found, "seconds": round(r.seconds, 4), "lines": len(r.proof.steps) if r.proof else None,
-                         "stage": r.stage or None, "reason": r.reason})
+            rows.append(
+                {
+                    "task": t.id,
+                    "found": r.found,
+                    "seconds": round(r.seconds, 4),
+                    "lines": len(r.proof.steps) if r.proof else None,
+                    "stage": r.stage or None,
+                    "reason": r.reason,
+                }
+            )
         total = time.process_time() - start
         found = sum(r["found"] for r in rows)
         if as_json:
-            click.echo(json.dumps({"world": w.name, "tasks": rows, "found": found, "seconds": round(total, 3)}, indent=2))
+            click.echo(
+                json.dumps(
+                    {"world": w.name, "tasks": rows, "found": found, "seconds": round(total, 3)},
+                    indent=2,
+                )
+            )
         else:
             for r in rows:
-                click.echo(f"  {r['task']:<5} {'found' if r['found'] else 'NOT FOUND':<9} {r['seconds']:.3f} s" + (f"  {r['lines']} lines" if r["found"] else f"  {r['reason']}"))
+                click.echo(
+                    f"  {r['task']:<5} {'found' if r['found'] else 'NOT FOUND':<9} {r['seconds']:.3f} s"
+                    + (f"  {r['lines']} lines" if r["found"] else f"  {r['reason']}")
+                )
             click.echo(f"{found}/{len(rows)} proved in {total:.2f} s CPU")
         sys.exit(EXIT_OK if found == len(rows) else EXIT_REJECTED)
     theorem = _theorem(w, bank_file, task_id, premises, goal)
     result = prove(w, theorem, budget, seconds)
     if as_json:
-        click.echo(json.dumps({"found": result.found, "proof": str(result.proof) if result.proof else None,
-                               "seconds": round(result.seconds, 4), "reason": result.reason, "stage": result.stage or None,
-                               "lines": len(result.proof.steps) if result.proof else None}, indent=2))
+        click.echo(
+            json.dumps(
+                {
+                    "found": result.found,
+                    "proof": str(result.proof) if result.proof else None,
+                    "seconds": round(result.seconds, 4),
+                    "reason": result.reason,
+                    "stage": result.stage or None,
+                    "lines": len(result.proof.steps) if result.proof else None,
+                },
+                indent=2,
+            )
+        )
     elif result.proof is not None:
         click.echo(str(result.proof), nl=False)
     else:

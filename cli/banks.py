@@ -37,5 +37,7 @@ def skipped_audit_note(language: str, world) -> str:
     from alienworlds.tasks.bank import own_bank_paths
 
     places = " or ".join(str(path) for path in reversed(own_bank_paths(language, world)))
-    return (f"bank: none (the world's own would be {places}); "
-            "the bank audit was skipped: give a bank with --bank PATH")
+    return (
+        f"bank: none (the world's own would be {places}); "
+        "the bank audit was skipped: give a bank with --bank PATH"
+    )

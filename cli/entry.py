@@ -72,7 +72,9 @@ def _invoke(group: click.Group, prog: str, argv: list[str] | None, internal: int
     except Exception as exc:  # noqa: BLE001 - a bug must still end in one clear line
         _say(f"{prog}: internal error ({type(exc).__name__}); please report it")
         return internal
-    return returned if isinstance(returned, int) else 0  # click returns Exit's code without standalone mode
+    return (
+        returned if isinstance(returned, int) else 0
+    )  # click returns Exit's code without standalone mode
 
 
 def run(group: click.Group, prog: str, argv: list[str] | None = None, internal: int = 3) -> None:

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import click
-
 from alienworlds.generate.knobs import KNOBS, MAX_SEED_CHARS
 
-SEED_HELP = (f"The seed: any text of 1 to {MAX_SEED_CHARS} characters without control characters. "
-             "Keep it private: it is the world.")
+SEED_HELP = (
+    f"The seed: any text of 1 to {MAX_SEED_CHARS} characters without control characters. "
+    "Keep it private: it is the world."
+)
 
 
 def knob_options(language: str) -> Callable:
@@ -19,9 +20,15 @@ def knob_options(language: str) -> Callable:
 
     def add(command: Callable) -> Callable:
         for knob in reversed(KNOBS[language]):
-            command = click.option(knob.option, knob.name, type=click.IntRange(knob.low, knob.high), default=knob.default,
-                                   show_default=True, metavar="N",
-                                   help=knob.help)(command)
+            command = click.option(
+                knob.option,
+                knob.name,
+                type=click.IntRange(knob.low, knob.high),
+                default=knob.default,
+                show_default=True,
+                metavar="N",
+                help=knob.help,
+            )(command)
         return command
 
     return add

@@ -8,7 +8,11 @@ from importlib import import_module
 
 import click
 
-LAZY = {"episode": ".episode", "report": ".episode", "sweep": ".sweep"}  # command -> module whose register() adds it
+LAZY = {
+    "episode": ".episode",
+    "report": ".episode",
+    "sweep": ".sweep",
+}  # command -> module whose register() adds it
 
 
 def episode_commands(language: str) -> type[click.Group]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import math
 
 import click
-
 from alienworlds.generate.knobs import seed_problem
 
 
@@ -39,5 +38,7 @@ class Seconds(click.ParamType):
         except (TypeError, ValueError):
             self.fail(f"{value!r} is not a number of seconds", param, ctx)
         if not (math.isfinite(seconds) and 0 < seconds <= self.most):
-            self.fail(f"{value} is not a number of seconds above 0 and at most {self.most:g}", param, ctx)
+            self.fail(
+                f"{value} is not a number of seconds above 0 and at most {self.most:g}", param, ctx
+            )
         return seconds

@@ -119,9 +119,13 @@ def install() -> None:
         raw = _Guarded(fd, closed)
         buffered = io.BufferedReader(raw) if fd == 0 else io.BufferedWriter(raw)
         stream = io.TextIOWrapper(
-            buffered, encoding=getattr(original, "encoding", None) or "utf-8",
-            errors=getattr(original, "errors", None) or ("backslashreplace" if fd == 2 else "strict"),
-            line_buffering=bool(getattr(original, "line_buffering", fd == 2)), write_through=fd == 2)
+            buffered,
+            encoding=getattr(original, "encoding", None) or "utf-8",
+            errors=getattr(original, "errors", None)
+            or ("backslashreplace" if fd == 2 else "strict"),
+            line_buffering=bool(getattr(original, "line_buffering", fd == 2)),
+            write_through=fd == 2,
+        )
         setattr(sys, attr, stream)
 
 

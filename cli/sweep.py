@@ -1,7 +1,7 @@
 """The `sweep` command, registered on a language's CLI:
 
-    from alienworlds.cli.sweep import register
-    register(main, "aliencode")     # aliencode sweep
+from alienworlds.cli.sweep import register
+register(main, "aliencode")     # aliencode sweep
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import click
-
 from alienworlds.episode.leaderboard import RANKINGS
 from alienworlds.sweep import limits
 from alienworlds.sweep.bounded_toml import shape
@@ -33,26 +32,58 @@ def register(group: click.Group, language: str) -> None:
 def sweep_command(language: str) -> click.Command:
     @click.command("sweep")
     @click.argument("sweep_file", type=click.Path(dir_okay=False), metavar="SWEEP.toml")
-    @click.option("--out", type=click.Path(file_okay=False), default=None, metavar="DIR",
-                  help="The sweep's folder: one episode per DIR/<world>/<agent>/<condition>/tN, sweep.json, the "
-                       "leaderboard (default: out/sweeps/<name of SWEEP.toml>).")
-    @click.option("--resume", is_flag=True,
-                  help="Continue the sweep in DIR: finished episodes are skipped, unfinished and failed ones continue "
-                       "from their traces.")
-    @click.option("--jobs", type=click.IntRange(1, limits.JOBS), default=None, metavar="N",
-                  help="Episodes at once: the local pool's workers (default: the number of cores); with --ray, at most "
-                       "this many tasks in flight (default: as many as the cluster's CPUs take).")
-    @click.option("--ray", "ray_address", metavar="ADDRESS",
-                  help="Run the episodes as Ray tasks on the cluster at ADDRESS (e.g. auto, ray://head:10001, "
-                       "head:6379), or on an embedded local Ray with 'local'. Needs alienworlds[ray].")
-    @click.option("--runtime-env", "runtime_env", metavar="JSON",
-                  help="With --ray: Ray's runtime environment for the workers, a JSON object (e.g. "
-                       "'{\"pip\": [\"alienworlds[ray]\"]}'); the API key variables the agents name are added to its env_vars.")
-    @click.option("--rank", type=click.Choice(list(RANKINGS)), default="best", show_default=True,
-                  help="Rank systems by chance-corrected Best@n or Mean@n.")
-    @click.option("--json", "as_json", is_flag=True, help="Print the counts and the leaderboard as JSON.")
-    @click.option("--progress/--no-progress", default=True, show_default=True,
-                  help="One line per generated world and per finished episode on standard error.")
+    @click.option(
+        "--out",
+        type=click.Path(file_okay=False),
+        default=None,
+        metavar="DIR",
+        help="The sweep's folder: one episode per DIR/<world>/<agent>/<condition>/tN, sweep.json, the "
+        "leaderboard (default: out/sweeps/<name of SWEEP.toml>).",
+    )
+    @click.option(
+        "--resume",
+        is_flag=True,
+        help="Continue the sweep in DIR: finished episodes are skipped, unfinished and failed ones continue "
+        "from their traces.",
+    )
+    @click.option(
+        "--jobs",
+        type=click.IntRange(1, limits.JOBS),
+        default=None,
+        metavar="N",
+        help="Episodes at once: the local pool's workers (default: the number of cores); with --ray, at most "
+        "this many tasks in flight (default: as many as the cluster's CPUs take).",
+    )
+    @click.option(
+        "--ray",
+        "ray_address",
+        metavar="ADDRESS",
+        help="Run the episodes as Ray tasks on the cluster at ADDRESS (e.g. auto, ray://head:10001, "
+        "head:6379), or on an embedded local Ray with 'local'. Needs alienworlds[ray].",
+    )
+    @click.option(
+        "--runtime-env",
+        "runtime_env",
+        metavar="JSON",
+        help="With --ray: Ray's runtime environment for the workers, a JSON object (e.g. "
+        '\'{"pip": ["alienworlds[ray]"]}\'); the API key variables the agents name are added to its env_vars.',
+    )
+    @click.option(
+        "--rank",
+        type=click.Choice(list(RANKINGS)),
+        default="best",
+        show_default=True,
+        help="Rank systems by chance-corrected Best@n or Mean@n.",
+    )
+    @click.option(
+        "--json", "as_json", is_flag=True, help="Print the counts and the leaderboard as JSON."
+    )
+    @click.option(
+        "--progress/--no-progress",
+        default=True,
+        show_default=True,
+        help="One line per generated world and per finished episode on standard error.",
+    )
     def sweep(sweep_file, out, resume, jobs, ray_address, runtime_env, rank, as_json, progress):
         """Run many episodes and rank the systems on one leaderboard.
 
@@ -72,7 +103,6 @@ def sweep_command(language: str) -> click.Command:
         130 / 143 stopped by SIGINT / SIGTERM (--resume continues it).
         """
         from alienworlds.episode import leaderboard
-
         from alienworlds.sweep.ray_exec import RayUnavailable
         from alienworlds.sweep.runner import run_sweep
         from alienworlds.sweep.spec import SweepError, load_sweep
@@ -91,19 +121,34 @@ def sweep_command(language: str) -> click.Command:
         runtime = None
         if runtime_env is not None:
             try:
-                if shape(runtime_env).depth > limits.FILE.max_depth:  # the JSON parser recurses once per level
+                if (
+                    shape(runtime_env).depth > limits.FILE.max_depth
+                ):  # the JSON parser recurses once per level
                     raise ValueError("nested too deeply")
                 runtime = json.loads(runtime_env)
             except ValueError as exc:
                 runtime = exc
             if not isinstance(runtime, dict) or not ray_address:
-                say("--runtime-env: expected a JSON object" if ray_address else "--runtime-env goes with --ray ADDRESS")
+                say(
+                    "--runtime-env: expected a JSON object"
+                    if ray_address
+                    else "--runtime-env goes with --ray ADDRESS"
+                )
                 sys.exit(EXIT_BAD_INPUT)
         root = Path(out) if out else Path("out") / "sweeps" / Path(sweep_file).stem
         try:
             with StopSignals() as stop:
-                result = run_sweep(spec, root, resume=resume, jobs=jobs, ray=ray_address, rank_by=rank,
-                                   note=say if progress else (lambda line: None), runtime_env=runtime, stop=stop)
+                result = run_sweep(
+                    spec,
+                    root,
+                    resume=resume,
+                    jobs=jobs,
+                    ray=ray_address,
+                    rank_by=rank,
+                    note=say if progress else (lambda line: None),
+                    runtime_env=runtime,
+                    stop=stop,
+                )
         except StateError as exc:
             say(str(exc))
             sys.exit(EXIT_BAD_INPUT)
@@ -111,23 +156,41 @@ def sweep_command(language: str) -> click.Command:
             say(str(exc))
             sys.exit(EXIT_STOPPED)
         except Stopped as exc:
-            say(f"{exc}; the leaderboard covers the episodes finished so far; "
-                f"continue with: {language} sweep {sweep_file} --out {root} --resume")
+            say(
+                f"{exc}; the leaderboard covers the episodes finished so far; "
+                f"continue with: {language} sweep {sweep_file} --out {root} --resume"
+            )
             sys.exit(128 + exc.signum)
         counts = result.counts
         if as_json:
-            click.echo(json.dumps({"out": str(root), "counts": counts, "skipped": result.skipped,
-                                   "failed": [e for e in result.state.episodes.values() if e["status"] == "failed"],
-                                   "leaderboard": leaderboard.as_json(result.boards, rank)}, indent=2, ensure_ascii=False))
+            click.echo(
+                json.dumps(
+                    {
+                        "out": str(root),
+                        "counts": counts,
+                        "skipped": result.skipped,
+                        "failed": [
+                            e for e in result.state.episodes.values() if e["status"] == "failed"
+                        ],
+                        "leaderboard": leaderboard.as_json(result.boards, rank),
+                    },
+                    indent=2,
+                    ensure_ascii=False,
+                )
+            )
         else:
             click.echo(leaderboard.text(result.boards, rank))
             click.echo()
-            click.echo(f"{counts['done']} of {counts['episodes']} episodes done ({result.skipped} finished before), "
-                       f"{counts['failed']} failed, {counts['pending']} pending · out {root}")
+            click.echo(
+                f"{counts['done']} of {counts['episodes']} episodes done ({result.skipped} finished before), "
+                f"{counts['failed']} failed, {counts['pending']} pending · out {root}"
+            )
             for episode in result.state.episodes.values():
                 if episode["status"] == "failed":
                     click.echo(f"failed: {episode['key']}: {episode['error']}")
-            click.echo("wrote " + ", ".join(p.name for p in result.written) + f" and sweep.json in {root}")
+            click.echo(
+                "wrote " + ", ".join(p.name for p in result.written) + f" and sweep.json in {root}"
+            )
         sys.exit(failures_status(counts["failed"]) if not counts["pending"] else EXIT_STOPPED)
 
     return sweep

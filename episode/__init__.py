@@ -13,13 +13,28 @@ without paying for the driver.
 from importlib import import_module
 
 _HOMES = {
-    "Agent": "agent", "AgentError": "agent", "Reply": "agent", "Request": "agent",
-    "AGENTS": "agents", "make_agent": "agents", "register": "agents",
-    "Episode": "driver", "Settings": "driver", "Interrupted": "interrupt",
-    "Environment": "environment", "TaskInfo": "environment", "ToolOutcome": "environment", "Verdict": "environment",
-    "compute_report": "metrics", "CONDITIONS": "protocol", "cap_feedback": "protocol",
-    "Trace": "trace", "TraceError": "trace", "read_trace": "trace",
-    "AlienCodeEnvironment": "aliencode_env", "AlienLogicEnvironment": "alienlogic_env",
+    "Agent": "agent",
+    "AgentError": "agent",
+    "Reply": "agent",
+    "Request": "agent",
+    "AGENTS": "agents",
+    "make_agent": "agents",
+    "register": "agents",
+    "Episode": "driver",
+    "Settings": "driver",
+    "Interrupted": "interrupt",
+    "Environment": "environment",
+    "TaskInfo": "environment",
+    "ToolOutcome": "environment",
+    "Verdict": "environment",
+    "compute_report": "metrics",
+    "CONDITIONS": "protocol",
+    "cap_feedback": "protocol",
+    "Trace": "trace",
+    "TraceError": "trace",
+    "read_trace": "trace",
+    "AlienCodeEnvironment": "aliencode_env",
+    "AlienLogicEnvironment": "alienlogic_env",
 }
 
 

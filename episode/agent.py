@@ -43,7 +43,9 @@ class Reply:
 
     @property
     def tokens(self) -> int:
-        return int(self.usage.get("prompt_tokens") or 0) + int(self.usage.get("completion_tokens") or 0)
+        return int(self.usage.get("prompt_tokens") or 0) + int(
+            self.usage.get("completion_tokens") or 0
+        )
 
     def as_dict(self) -> dict[str, object]:
         return {"message": self.message, "usage": self.usage, "attempts": self.attempts}
@@ -61,7 +63,7 @@ class Agent:
     offline = False  # True: answers at once and locally (the trace then records a request with its reply, one fsync)
 
     @classmethod
-    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> "Agent":
+    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> Agent:
         """Build the agent for an episode (see `episode.agents.make_agent`)."""
         return cls()
 

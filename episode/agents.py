@@ -53,4 +53,15 @@ def make_agent(name: str, env: Environment, seed: int = 0, **options: object) ->
     return agent_class(name).from_options(env, seed, options)
 
 
-__all__ = ["AGENTS", "BUILT_IN", "Agent", "AgentError", "Reply", "Request", "agent_class", "make_agent", "register", "text_reply"]
+__all__ = [
+    "AGENTS",
+    "BUILT_IN",
+    "Agent",
+    "AgentError",
+    "Reply",
+    "Request",
+    "agent_class",
+    "make_agent",
+    "register",
+    "text_reply",
+]

@@ -61,7 +61,9 @@ def system_labels(identities: list[dict]) -> list[str]:
     return out
 
 
-def partition(reports: list[dict], setting_of: Callable[[dict], dict] = setting) -> list[tuple[dict, dict, list[int]]]:
+def partition(
+    reports: list[dict], setting_of: Callable[[dict], dict] = setting
+) -> list[tuple[dict, dict, list[int]]]:
     """(setting, system identity, member indices) in order of first appearance."""
     groups: dict[tuple[str, str], tuple[dict, dict, list[int]]] = {}
     for i, r in enumerate(reports):
@@ -85,10 +87,15 @@ def exploration_stats(reports: list[dict]) -> dict | None:
         bits = [p["bits"] for p in section.get("probes") or [] if p.get("bits") is not None]
         mass = section.get("true_mass") or {}
         errors = section.get("errors") or {}
-        rows.append({"bits_per_probe": sum(bits) / len(bits) if bits else None,
-                     "redundant_rate": section.get("redundant_rate"),
-                     "true_mass": mass[max(mass, key=lambda k: int(k[1:]))] if mass else None,
-                     "exploration_errors": errors.get("exploration"), "exploitation_errors": errors.get("exploitation")})
+        rows.append(
+            {
+                "bits_per_probe": sum(bits) / len(bits) if bits else None,
+                "redundant_rate": section.get("redundant_rate"),
+                "true_mass": mass[max(mass, key=lambda k: int(k[1:]))] if mass else None,
+                "exploration_errors": errors.get("exploration"),
+                "exploitation_errors": errors.get("exploitation"),
+            }
+        )
     if not rows:
         return None
     return {"n": len(rows), **{key: mean([row[key] for row in rows]) for key in rows[0]}}
@@ -120,8 +127,10 @@ def aggregate(reports: list[dict], names: list[str] | None = None) -> dict:
         "best_index": None,
         "best_trajectory": None,
         "best_at_n": None,
-        "agents": {label: trajectory_stats([reports[i] for i in members], [names[i] for i in members])
-                   for label, (_, _, members) in zip(labels, groups)},
+        "agents": {
+            label: trajectory_stats([reports[i] for i in members], [names[i] for i in members])
+            for label, (_, _, members) in zip(labels, groups)
+        },
     }
 
 
@@ -150,9 +159,11 @@ def trajectory_stats(reports: list[dict], names: list[str]) -> dict:
         "sd": round(statistics.stdev(values), 4) if len(values) > 1 else None,
         "sigma": mean([e.get("sigma") for e in ends]),
         "gain_mean": mean([r.get("gain") for r in reports]),
-        "tokens": {"exploration": mean([(e.get("budget") or {}).get("tokens") for e in ends]),
-                   "milestone": mean([r.get("milestone_tokens") for r in reports]),
-                   "total": mean([r.get("total_tokens") for r in reports])},
+        "tokens": {
+            "exploration": mean([(e.get("budget") or {}).get("tokens") for e in ends]),
+            "milestone": mean([r.get("milestone_tokens") for r in reports]),
+            "total": mean([r.get("total_tokens") for r in reports]),
+        },
         "incomplete": sum(1 for r in reports if r.get("complete") is False),
         "exploration": exploration_stats(reports),
     }
@@ -160,12 +171,27 @@ def trajectory_stats(reports: list[dict], names: list[str]) -> dict:
     out["mean_at_n_chance_corrected"] = chance_corrected(out["mean_at_n"], floor)
     for split in ("bands", "families"):
         keys = sorted({k for e in ends for k in e.get(split, {})})
-        out[split] = {k: {"best": ends[best].get(split, {}).get(k) if best is not None else None,
-                          "mean": mean([e.get(split, {}).get(k) for e in ends])} for k in keys}
+        out[split] = {
+            k: {
+                "best": ends[best].get(split, {}).get(k) if best is not None else None,
+                "mean": mean([e.get(split, {}).get(k) for e in ends]),
+            }
+            for k in keys
+        }
     if best is not None:
         chosen = reports[best]
-        out["best"] = {k: chosen.get(k) for k in ("gain", "largest_step_share", "reversal", "covered_accuracy",
-                                                  "uncovered_accuracy", "unprovable_recognition", "provable_accuracy")}
+        out["best"] = {
+            k: chosen.get(k)
+            for k in (
+                "gain",
+                "largest_step_share",
+                "reversal",
+                "covered_accuracy",
+                "uncovered_accuracy",
+                "unprovable_recognition",
+                "provable_accuracy",
+            )
+        }
         out["best"]["curve"] = [m["accuracy"] for m in chosen["milestones"]]
         out["best"]["chance_corrected"] = [m.get("chance_corrected") for m in chosen["milestones"]]
         out["best"]["rule_reports"] = [m.get("rule_report_score") for m in chosen["milestones"]]

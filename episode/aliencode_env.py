@@ -14,11 +14,6 @@ import threading
 from dataclasses import replace
 from pathlib import Path
 
-from aliencode import AlienSyntaxError, Limits, World, compile_program, execute, parse
-from aliencode.metering import LOOP_FACTOR, PROBE_CAP, units
-from aliencode.walk import sites_in
-from aliencode.sites import OPERATION_BY_NAME, SITES, operand_kinds
-from aliencode.world_schema import load
 from alienworlds.manuals.aliencode import render, respell
 from alienworlds.ruleset import RuleSyntaxError
 from alienworlds.ruleset.equivalence import compare
@@ -26,6 +21,12 @@ from alienworlds.tasks.aliencode_audit import audit
 from alienworlds.tasks.aliencode_disclosure import describe_inputs
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader
 from alienworlds.tasks.bank import Bank, load_bank, own_bank_path
+
+from aliencode import AlienSyntaxError, Limits, World, compile_program, execute, parse
+from aliencode.metering import LOOP_FACTOR, PROBE_CAP, units
+from aliencode.sites import OPERATION_BY_NAME, SITES, operand_kinds
+from aliencode.walk import sites_in
+from aliencode.world_schema import load
 
 from . import answers
 from .environment import Environment, TaskInfo, ToolOutcome, Verdict
@@ -76,17 +77,28 @@ class AlienCodeEnvironment(Environment):
     tool_argument = "code"
     probe_cap = PROBE_CAP
 
-    def __init__(self, world: World | str | None = None, bank: Bank | None = None, bank_path: str | Path | None = None,
-                 limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        world: World | str | None = None,
+        bank: Bank | None = None,
+        bank_path: str | Path | None = None,
+        limits: Limits | None = None,
+    ) -> None:
         self.world = world if isinstance(world, World) else load(world)
-        self.bank = bank or load_bank("aliencode", self.world.name, Path(bank_path) if bank_path else own_bank_path("aliencode", self.world))
+        self.bank = bank or load_bank(
+            "aliencode",
+            self.world.name,
+            Path(bank_path) if bank_path else own_bank_path("aliencode", self.world),
+        )
         self.limits = limits or Limits()
         key = (self.world.hash, self.bank_hash())
         with _CACHE_LOCK:
             if key not in _CACHE:
                 report = audit(self.world, self.bank, self.limits)
                 if report.problems:
-                    raise ValueError("the task bank does not pass its audit:\n" + "\n".join(report.problems))
+                    raise ValueError(
+                        "the task bank does not pass its audit:\n" + "\n".join(report.problems)
+                    )
                 _CACHE[key] = (report, AlienCodeGrader(self.world, self.bank, self.limits))
             self._audit, self._grader = _CACHE[key]
         self._task_rules = {t.id: tuple(t.rules) for t in self._audit.tasks}
@@ -105,7 +117,6 @@ class AlienCodeEnvironment(Environment):
             self._manual = render(self.world, "text")
         return self._manual
 
-
     # -- the system prompt ----------------------------------------------------
     def _code(self, text: str) -> str:
         return respell(text, self.world)
@@ -113,8 +124,15 @@ class AlienCodeEnvironment(Environment):
     def worked_examples(self) -> list[dict[str, str]]:
         out = []
         for example in self.bank.examples:
-            out.append({"id": example.id, "band": example.band, "prompt": example.prompt,
-                        "program": example.program.strip("\n"), "output": self._examples[example.id]["output"]})
+            out.append(
+                {
+                    "id": example.id,
+                    "band": example.band,
+                    "prompt": example.prompt,
+                    "program": example.program.strip("\n"),
+                    "output": self._examples[example.id]["output"],
+                }
+            )
         return out
 
     def system_prompt(self, open_book: bool = False) -> str:
@@ -125,7 +143,7 @@ class AlienCodeEnvironment(Environment):
             "the manual is right.",
             f"You can run programs in the world with the tool {run}(code). It returns exactly what the program prints "
             f"(errors included), capped at {FEEDBACK_LINES} lines and {FEEDBACK_CHARS} characters. Each program may "
-            f"cost at most {PROBE_CAP} probe units (see \"Probe budget\" in the manual); a program over the cap is "
+            f'cost at most {PROBE_CAP} probe units (see "Probe budget" in the manual); a program over the cap is '
             "rejected whole and runs nothing.",
             f"The episode: study the manual and the worked examples below. Then come 4 rounds of exploration of at "
             f"most {self.calls_per_round} tool calls each. After the worked examples and after every round you are "
@@ -149,11 +167,15 @@ class AlienCodeEnvironment(Environment):
             "type": "function",
             "function": {
                 "name": self.tool_name,
-                "description": (f"Run an AlienCode program in this world and return what it prints (at most {PROBE_CAP} "
-                                f"probe units per program; feedback capped at {FEEDBACK_LINES} lines and {FEEDBACK_CHARS} characters)."),
+                "description": (
+                    f"Run an AlienCode program in this world and return what it prints (at most {PROBE_CAP} "
+                    f"probe units per program; feedback capped at {FEEDBACK_LINES} lines and {FEEDBACK_CHARS} characters)."
+                ),
                 "parameters": {
                     "type": "object",
-                    "properties": {"code": {"type": "string", "description": "The complete AlienCode program."}},
+                    "properties": {
+                        "code": {"type": "string", "description": "The complete AlienCode program."}
+                    },
                     "required": ["code"],
                 },
             },
@@ -162,7 +184,11 @@ class AlienCodeEnvironment(Environment):
     # -- the tool ----------------------------------------------------------------
     def run_tool(self, arguments: object) -> ToolOutcome:
         if not isinstance(arguments, dict) or not isinstance(arguments.get("code"), str):
-            return ToolOutcome.make("invalid", 0, f"[rejected] {self.tool_name} takes one argument, code: the program text as a string. Nothing was run.")
+            return ToolOutcome.make(
+                "invalid",
+                0,
+                f"[rejected] {self.tool_name} takes one argument, code: the program text as a string. Nothing was run.",
+            )
         code = arguments["code"]
         try:
             tree = parse(code, self.world.keywords)
@@ -170,7 +196,11 @@ class AlienCodeEnvironment(Environment):
             return ToolOutcome.make("ran", 0, str(exc))
         cost = units(tree)
         if cost > PROBE_CAP:
-            return ToolOutcome.make("rejected", 0, f"[rejected] this program costs {cost} probe units; a call may cost at most {PROBE_CAP}. Nothing was run.")
+            return ToolOutcome.make(
+                "rejected",
+                0,
+                f"[rejected] this program costs {cost} probe units; a call may cost at most {PROBE_CAP}. Nothing was run.",
+            )
         try:
             program = compile_program(tree, self.world, self.limits)
         except AlienSyntaxError as exc:
@@ -180,32 +210,43 @@ class AlienCodeEnvironment(Environment):
 
     # -- tasks ------------------------------------------------------------------
     def tasks(self) -> list[TaskInfo]:
-        return [TaskInfo(t.id, t.kind, t.band, t.family, self._task_rules.get(t.id, ())) for t in self.bank.tasks]
+        return [
+            TaskInfo(t.id, t.kind, t.band, t.family, self._task_rules.get(t.id, ()))
+            for t in self.bank.tasks
+        ]
 
     def task_prompt(self, task_id: str) -> str:
         task = self.bank.task(task_id)
         head = f"Held-out task {task.id}. Tools are disabled: answer from what you know of this world.\n\n{task.prompt.strip()}"
         if task.kind == "prediction":
-            return (f"{head}\n\n```aliencode\n{task.program.strip()}\n```\n\nGive the exact output this program prints "
-                    "in this world, in one fenced block:\n```output\n...\n```\n(For a one-line output you may instead "
-                    "write a single line `PREDICTION: <output>`.)")
+            return (
+                f"{head}\n\n```aliencode\n{task.program.strip()}\n```\n\nGive the exact output this program prints "
+                "in this world, in one fenced block:\n```output\n...\n```\n(For a one-line output you may instead "
+                "write a single line `PREDICTION: <output>`.)"
+            )
         if task.whole_program and task.inputs:
             names = ", ".join(task.inputs[0])
-            how = (f"Your answer is a whole program, run in this world once for each of several private inputs. Before "
-                   f"each run the names {names} are bound to that input's values (plain values, as the manual prints "
-                   "them; no rule of this world touches them). What it prints is compared with the expected output.")
+            how = (
+                f"Your answer is a whole program, run in this world once for each of several private inputs. Before "
+                f"each run the names {names} are bound to that input's values (plain values, as the manual prints "
+                "them; no rule of this world touches them). What it prints is compared with the expected output."
+            )
             if task.example_inputs:
                 how += f"\nExample input: {describe_inputs(task.example_inputs, self.world, self.limits)}"
         elif task.whole_program:
             how = "Your answer is a whole program, run in this world; what it prints is compared with the expected output."
         else:
-            how = ("Your answer is run in this world, followed by private calls like the example below; only what those "
-                   "calls print is compared with the expected output.")
+            how = (
+                "Your answer is run in this world, followed by private calls like the example below; only what those "
+                "calls print is compared with the expected output."
+            )
             if task.example:
                 how += f"\nExample call:\n```aliencode\n{task.example.strip()}\n```"
         budget = self._grader.budget(task)
-        return (f"{head}\n\n{how}\n\n{budget.describe()}\n\n"
-                "Answer with your complete program in one fenced block:\n```aliencode\n...\n```")
+        return (
+            f"{head}\n\n{how}\n\n{budget.describe()}\n\n"
+            "Answer with your complete program in one fenced block:\n```aliencode\n...\n```"
+        )
 
     def extract_answer(self, task_id: str, text: str) -> str | None:
         if not isinstance(text, str) or not text.strip():
@@ -213,7 +254,11 @@ class AlienCodeEnvironment(Environment):
         task = self.bank.task(task_id)
         if task.kind == "prediction":
             return answers.prediction(text)
-        code = answers.pick_block(text, ("aliencode", "alien", "alien-code", "ac"), avoid=("output", "text", "stdout", "json"))
+        code = answers.pick_block(
+            text,
+            ("aliencode", "alien", "alien-code", "ac"),
+            avoid=("output", "text", "stdout", "json"),
+        )
         if code is not None:
             return code
         if "```" not in text and "~~~" not in text:  # a bare program
@@ -231,7 +276,9 @@ class AlienCodeEnvironment(Environment):
                 return self._grades[key]
         grade = self._grader.grade(task_id, answer)
         failed = [c.reason for c in grade.calls if not c.passed]
-        verdict = Verdict(grade.passed, "ok" if grade.passed else (failed[0] if failed else "failed"))
+        verdict = Verdict(
+            grade.passed, "ok" if grade.passed else (failed[0] if failed else "failed")
+        )
         with self._lock:
             self._grades[key] = verdict
         return verdict
@@ -256,7 +303,9 @@ class AlienCodeEnvironment(Environment):
             shown = self.world.surface(site) if site in OPERATION_BY_NAME else site
             operands = ", ".join(SITES[site].operands)
             note = f"; the result is {_RESULT_NOTES[site]}" if site in _RESULT_NOTES else ""
-            lines.append(f"{rule.id}: {shown} (operands: {operands}{note}) — {self._scope_label(index)} — manual: {standard_expression(site)}")
+            lines.append(
+                f"{rule.id}: {shown} (operands: {operands}{note}) — {self._scope_label(index)} — manual: {standard_expression(site)}"
+            )
         return lines
 
     def rule_report_prompt(self) -> str:
@@ -284,8 +333,21 @@ class AlienCodeEnvironment(Environment):
         rule = self.world.rule(rule_id)
         text = "IDENTITY" if expression.strip() == "IDENTITY" else expression
         try:
-            ok = compare(text, rule.actual, operand_kinds(rule.target), standard=standard_expression(rule.target)).equivalent
-        except (RuleSyntaxError, ValueError, TypeError, KeyError, RecursionError, ArithmeticError, Exception):  # noqa: B014 - any bad report scores 0
+            ok = compare(
+                text,
+                rule.actual,
+                operand_kinds(rule.target),
+                standard=standard_expression(rule.target),
+            ).equivalent
+        except (
+            RuleSyntaxError,
+            ValueError,
+            TypeError,
+            KeyError,
+            RecursionError,
+            ArithmeticError,
+            Exception,
+        ):  # noqa: B014 - any bad report scores 0
             ok = False
         with self._lock:
             self._equivalence[key] = ok
@@ -295,12 +357,21 @@ class AlienCodeEnvironment(Environment):
         return {rid: self.rule_correct(rid, report.get(rid, "UNKNOWN")) for rid in self.rule_ids()}
 
     def disclosure(self) -> str:
-        lines = ["Each rule gives what a site really produces, as a rule expression over its operands; for each site "
-                 "and place in a program the first matching rule in this list applies, and sites without a rule follow "
-                 "the manual.", "", RULE_LANGUAGE, ""]
+        lines = [
+            "Each rule gives what a site really produces, as a rule expression over its operands; for each site "
+            "and place in a program the first matching rule in this list applies, and sites without a rule follow "
+            "the manual.",
+            "",
+            RULE_LANGUAGE,
+            "",
+        ]
         for index, rule in enumerate(self.world.rules):
-            site = self.world.surface(rule.target) if rule.target in OPERATION_BY_NAME else rule.target
-            lines.append(f"{rule.id}: {site}, {self._scope_label(index)}: {rule.actual}   ({rule.name})")
+            site = (
+                self.world.surface(rule.target) if rule.target in OPERATION_BY_NAME else rule.target
+            )
+            lines.append(
+                f"{rule.id}: {site}, {self._scope_label(index)}: {rule.actual}   ({rule.name})"
+            )
         return "\n".join(lines)
 
     # -- the answer key ------------------------------------------------------------
@@ -316,8 +387,9 @@ class AlienCodeEnvironment(Environment):
     def naive_reply(self, task_id: str) -> str:
         task = self.bank.task(task_id)
         if task.kind == "prediction":
-            from aliencode import run_source
             from alienworlds.ruleset import standard_world
+
+            from aliencode import run_source
 
             surface = replace(standard_world("aliencode"), keywords=self.world.keywords)
             return f"```output\n{run_source(task.program, surface, self.limits).text()}\n```"
@@ -347,6 +419,7 @@ class AlienCodeEnvironment(Environment):
 
 
 # -- fixed-probe templates -------------------------------------------------------------
+
 
 def _ints(rng: random.Random, n: int, lo: int = -3, hi: int = 9) -> list[int]:
     return [rng.randint(lo, hi) for _ in range(n)]
@@ -393,7 +466,11 @@ def _expression_probe(rng: random.Random) -> str:
             args = f'"{word}", {a}'
         return f"{op}({args})"
     if op == "PLUCK":
-        return f"PLUCK({seq}, {rng.randint(-1, 2)})" if rng.random() < 0.7 else f'PLUCK("{word}", {rng.randint(0, 1)})'
+        return (
+            f"PLUCK({seq}, {rng.randint(-1, 2)})"
+            if rng.random() < 0.7
+            else f'PLUCK("{word}", {rng.randint(0, 1)})'
+        )
     if op == "CARVE":
         return f"CARVE({_strand(_ints(rng, 5))}, {rng.randint(0, 2)}, {rng.randint(2, 4)})"
     if op in ("ANNEX", "EXPEL", "IMPRINT"):
@@ -404,9 +481,13 @@ def _expression_probe(rng: random.Random) -> str:
             arg = _strand([rng.choice([0, 1, 2]) for _ in range(3)])
         return f"{op}({arg})"
     if op == "EXTENT":
-        return f"EXTENT({rng.randint(0, 4)})" if rng.random() < 0.5 else f"EXTENT({rng.randint(-2, 2)}, {rng.randint(3, 6)})"
+        return (
+            f"EXTENT({rng.randint(0, 4)})"
+            if rng.random() < 0.5
+            else f"EXTENT({rng.randint(-2, 2)}, {rng.randint(3, 6)})"
+        )
     if op == "PAIR":
-        return f"PAIR({_strand(_ints(rng, 2))}, \"{word}\")"
+        return f'PAIR({_strand(_ints(rng, 2))}, "{word}")'
     if op == "STRAIN":
         return ""  # needs a definition
     if op == "EMIT":
@@ -428,21 +509,28 @@ def fixed_probe(rng: random.Random) -> str:
     place = rng.choice(("top", "top", "function", "loop"))
     if not op_or_expr:
         a, b = _ints(rng, 2)
-        body = rng.choice([
-            f"SET xs AS {_strand(_ints(rng, 2))}\nANNEX(xs, {a})\nEMIT(xs)",
-            f"SET xs AS {_strand(_ints(rng, 3))}\nEMIT(EXPEL(xs), xs)",
-            f"SET xs AS {_strand(_ints(rng, 3))}\nIMPRINT(xs, {rng.randint(0, 2)}, {b})\nEMIT(xs)",
-            f"CRAFT keep(n):\n    DELIVER OVER(n, {a})\nEMIT(STRAIN(keep, {_strand(_ints(rng, 4))}))",
-            f"SWEEP x IN {_strand(_ints(rng, 2))}:\n    EMIT(x)",
-            f'SWEEP c IN "{rng.choice(_WORDS)}":\n    EMIT(c)',
-        ])
+        body = rng.choice(
+            [
+                f"SET xs AS {_strand(_ints(rng, 2))}\nANNEX(xs, {a})\nEMIT(xs)",
+                f"SET xs AS {_strand(_ints(rng, 3))}\nEMIT(EXPEL(xs), xs)",
+                f"SET xs AS {_strand(_ints(rng, 3))}\nIMPRINT(xs, {rng.randint(0, 2)}, {b})\nEMIT(xs)",
+                f"CRAFT keep(n):\n    DELIVER OVER(n, {a})\nEMIT(STRAIN(keep, {_strand(_ints(rng, 4))}))",
+                f"SWEEP x IN {_strand(_ints(rng, 2))}:\n    EMIT(x)",
+                f'SWEEP c IN "{rng.choice(_WORDS)}":\n    EMIT(c)',
+            ]
+        )
         place = "top"
     else:
         body = f"EMIT({op_or_expr})"
     if place == "function":
         indented = "\n".join("    " + line for line in body.splitlines())
         body = f"CRAFT probe():\n{indented}\nprobe()"
-    elif place == "loop" and body.count("EMIT(") == 1 and body.startswith("EMIT(") and "\n" not in body:
+    elif (
+        place == "loop"
+        and body.count("EMIT(") == 1
+        and body.startswith("EMIT(")
+        and "\n" not in body
+    ):
         cost = max(1, _emit_args(body))
         if cost * LOOP_FACTOR <= PROBE_CAP:
             body = f"SWEEP k IN STRAND(0):\n    {body}"

@@ -22,13 +22,14 @@ import random
 import re
 from pathlib import Path
 
-from alienlogic import Theorem, check, compile_world, load_world
 from alienworlds.manuals.alienlogic import EXAMPLES, render
 from alienworlds.ruleset.world import World
 from alienworlds.tasks.alienlogic_audit import audit
 from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer
 from alienworlds.tasks.bank import Bank, load_bank, own_bank_path
 from alienworlds.tasks.validity import Validity, battery
+
+from alienlogic import Theorem, check, compile_world, load_world
 
 from .environment import Environment, TaskInfo, ToolOutcome, Verdict
 from .protocol import CALLS_PER_ROUND, FEEDBACK_CHARS, FEEDBACK_LINES, ROUNDS
@@ -60,10 +61,19 @@ class AlienLogicEnvironment(Environment):
     probe_cap = 1
     has_rule_report = False
 
-    def __init__(self, world: World | str | None = None, bank: Bank | None = None, bank_path: str | Path | None = None) -> None:
+    def __init__(
+        self,
+        world: World | str | None = None,
+        bank: Bank | None = None,
+        bank_path: str | Path | None = None,
+    ) -> None:
         self.world = world if isinstance(world, World) else load_world(world)
         self.compiled = compile_world(self.world)
-        self.bank = bank or load_bank("alienlogic", self.world.name, Path(bank_path) if bank_path else own_bank_path("alienlogic", self.world))
+        self.bank = bank or load_bank(
+            "alienlogic",
+            self.world.name,
+            Path(bank_path) if bank_path else own_bank_path("alienlogic", self.world),
+        )
         self.grader = AlienLogicGrader(self.world, self.bank)
         self._theorems = {task_id: task.theorem for task_id, task in self.grader.tasks.items()}
         self._manual: str | None = None
@@ -80,7 +90,6 @@ class AlienLogicEnvironment(Environment):
         if self._manual is None:
             self._manual = render(self.world, "text")
         return self._manual
-
 
     def _verdict_text(self, proof: str, theorem: Theorem | None = None) -> str:
         return json.dumps(check(proof, self.compiled, task=theorem).as_dict())
@@ -101,23 +110,40 @@ class AlienLogicEnvironment(Environment):
             "=== WORKED PROOFS ===\nEach is a proof this world accepts, with the checker's verdict.",
         ]
         for example in self.bank.examples:
-            parts.append(f"Worked proof {example.id}: {example.prompt}\n```proof\n{example.program.strip()}\n```\n"
-                         f"Verdict: {self._verdict_text(example.program)}")
+            parts.append(
+                f"Worked proof {example.id}: {example.prompt}\n```proof\n{example.program.strip()}\n```\n"
+                f"Verdict: {self._verdict_text(example.program)}"
+            )
         if open_book:
             parts.append("=== THE WORLD'S RULES (disclosed) ===\n" + self.disclosure())
         return "\n\n".join(parts) + "\n"
 
     def tool_spec(self) -> dict[str, object]:
-        return {"type": "function", "function": {
-            "name": self.tool_name,
-            "description": "Check a proof in this world and return the verdict as JSON (one proof per call).",
-            "parameters": {"type": "object", "properties": {"proof": {"type": "string", "description": "The complete proof, PROOF ... END."}},
-                           "required": ["proof"]},
-        }}
+        return {
+            "type": "function",
+            "function": {
+                "name": self.tool_name,
+                "description": "Check a proof in this world and return the verdict as JSON (one proof per call).",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "proof": {
+                            "type": "string",
+                            "description": "The complete proof, PROOF ... END.",
+                        }
+                    },
+                    "required": ["proof"],
+                },
+            },
+        }
 
     def run_tool(self, arguments: object) -> ToolOutcome:
         if not isinstance(arguments, dict) or not isinstance(arguments.get("proof"), str):
-            return ToolOutcome.make("invalid", 0, f"[rejected] {self.tool_name} takes one argument, proof: the proof text as a string. Nothing was checked.")
+            return ToolOutcome.make(
+                "invalid",
+                0,
+                f"[rejected] {self.tool_name} takes one argument, proof: the proof text as a string. Nothing was checked.",
+            )
         return ToolOutcome.make("ran", 1, self._verdict_text(arguments["proof"]))
 
     def task_rules(self) -> dict[str, tuple[str, ...]]:
@@ -126,22 +152,36 @@ class AlienLogicEnvironment(Environment):
                 report = audit(self.world, self.bank, prover=False)
                 self._rules = {t.id: tuple(t.rules) for t in report.tasks}
             else:
-                self._rules = {t.id: tuple(sorted(self.rules_touched(t.reference + "\n" + t.naive))) for t in self.bank.tasks}
+                self._rules = {
+                    t.id: tuple(sorted(self.rules_touched(t.reference + "\n" + t.naive)))
+                    for t in self.bank.tasks
+                }
         return self._rules
 
     def tasks(self) -> list[TaskInfo]:
         rules = self.task_rules()
-        return [TaskInfo(t.id, t.kind, t.band, t.family, rules.get(t.id, ()), not bool(t.extra.get("provable", True)))
-                for t in self.bank.tasks]
+        return [
+            TaskInfo(
+                t.id,
+                t.kind,
+                t.band,
+                t.family,
+                rules.get(t.id, ()),
+                not bool(t.extra.get("provable", True)),
+            )
+            for t in self.bank.tasks
+        ]
 
     def task_prompt(self, task_id: str) -> str:
         task = self.bank.task(task_id)
         theorem = self._theorems[task_id]
         premises = ", ".join(str(p) for p in theorem.premises) or "(none)"
-        return (f"Held-out task {task.id}. Tools are disabled: answer from what you know of this world.\n\n"
-                f"{task.prompt.strip()}\nPremises: {premises}\nGoal: {theorem.goal}\n\n"
-                "Answer with one complete proof in a fenced block:\n```proof\nPROOF\n...\nEND\n```\n"
-                f"or, if the goal cannot be proved in this world, with the single line `ANSWER: {REFUSAL}` and no proof.")
+        return (
+            f"Held-out task {task.id}. Tools are disabled: answer from what you know of this world.\n\n"
+            f"{task.prompt.strip()}\nPremises: {premises}\nGoal: {theorem.goal}\n\n"
+            "Answer with one complete proof in a fenced block:\n```proof\nPROOF\n...\nEND\n```\n"
+            f"or, if the goal cannot be proved in this world, with the single line `ANSWER: {REFUSAL}` and no proof."
+        )
 
     def extract_answer(self, task_id: str, text: str) -> str | None:
         if not isinstance(text, str) or not text.strip():
@@ -158,7 +198,9 @@ class AlienLogicEnvironment(Environment):
             verdict = Verdict(False, "several proofs")
         else:
             # the grader reads model text: a refusal line or one proof block
-            grade = self.grader.grade(task_id, f"ANSWER: {REFUSAL}" if answer == REFUSAL else answer)
+            grade = self.grader.grade(
+                task_id, f"ANSWER: {REFUSAL}" if answer == REFUSAL else answer
+            )
             verdict = Verdict(grade.passed, "ok" if grade.passed else grade.reason)
         self._grades[key] = verdict
         return verdict
@@ -166,8 +208,15 @@ class AlienLogicEnvironment(Environment):
     def disclosure(self) -> str:
         lines = ["The world's patches of the standard rules (rule id: target rule — what changes):"]
         for rule in self.world.rules:
-            change = "disabled" if rule.disabled else "; ".join(
-                f"{k} {v}" for k, v in (("requires", rule.require), ("derives", rule.conclusion)) if v)
+            change = (
+                "disabled"
+                if rule.disabled
+                else "; ".join(
+                    f"{k} {v}"
+                    for k, v in (("requires", rule.require), ("derives", rule.conclusion))
+                    if v
+                )
+            )
             lines.append(f"{rule.id}: {rule.target} — {change}   ({rule.name})")
         return "\n".join(lines)
 
@@ -190,4 +239,3 @@ class AlienLogicEnvironment(Environment):
     def rules_touched(self, argument: str) -> set[str]:
         used = set(re.findall(r"\[\s*([A-Za-z_0-9]+)", argument))
         return {r.id for r in self.world.rules if r.target in used}
-

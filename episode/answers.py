@@ -65,10 +65,10 @@ def fenced_blocks(text: str) -> list[Block]:
         while k < len(marked) and not _closes(rows[marked[k]], fence):
             k += 1
         if k == len(marked):
-            blocks.append(Block(tag.lower(), "\n".join(rows[i + 1:]), False))
+            blocks.append(Block(tag.lower(), "\n".join(rows[i + 1 :]), False))
             return blocks
         j = marked[k]
-        blocks.append(Block(tag.lower(), "\n".join(rows[i + 1:j]).rstrip("\n"), True))
+        blocks.append(Block(tag.lower(), "\n".join(rows[i + 1 : j]).rstrip("\n"), True))
         k += 1
     return blocks
 
@@ -95,10 +95,10 @@ def _prediction_line(line: str) -> str | None:
     """The value of a line `PREDICTION: value` (or OUTPUT, PREDICTED OUTPUT,
     ANSWER; any case, markdown emphasis and quoting around the word)."""
     s = line.lstrip(" \t>*_")
-    upper = s[:len("PREDICTED OUTPUT")].upper()
+    upper = s[: len("PREDICTED OUTPUT")].upper()
     for word in _PREDICTION_WORDS:
         if upper.startswith(word):
-            rest = s[len(word):].lstrip("*_ ")
+            rest = s[len(word) :].lstrip("*_ ")
             if rest.startswith(":"):
                 return rest[1:].lstrip("*_ ").rstrip(" \t")
             return None
@@ -109,10 +109,18 @@ def prediction(text: str) -> str | None:
     """A predicted output: an ```output block, else a `PREDICTION: ...` line,
     else the only fenced block."""
     block = pick_block(text, ("output", "text", "stdout", "plaintext", "console"), avoid=())
-    tagged = [b for b in fenced_blocks(text) if b.tag in ("output", "text", "stdout", "plaintext", "console")]
+    tagged = [
+        b
+        for b in fenced_blocks(text)
+        if b.tag in ("output", "text", "stdout", "plaintext", "console")
+    ]
     if tagged:
         return block
-    found = [v for v in (_prediction_line(row) for row in text_lines(text) if ":" in row) if v is not None]
+    found = [
+        v
+        for v in (_prediction_line(row) for row in text_lines(text) if ":" in row)
+        if v is not None
+    ]
     if found:
         value = found[-1].strip()
         if len(value) >= 2 and value[0] == value[-1] == "`":
@@ -163,7 +171,7 @@ def _rule_line(line: str) -> tuple[str, str] | None:
     i = _skip(s, i, "*", 2)
     if i >= n or s[i] not in ":=|":
         return None
-    return rid, s[i + 1:].lstrip(" \t")
+    return rid, s[i + 1 :].lstrip(" \t")
 
 
 def _expression(rest: str) -> str:
@@ -190,7 +198,7 @@ def _expression(rest: str) -> str:
             elif ch == ")":
                 depth -= 1
                 if depth == 0:
-                    return rest[:i + 1]
+                    return rest[: i + 1]
         return rest  # unbalanced: let the scorer reject it
     word = re.match(r"[^\s,;|`]+", rest)
     return word.group().rstrip(".") if word else ""

@@ -13,19 +13,26 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Awaitable, Callable
 
+from . import exploration
 from .agent import Agent, AgentError, Reply, Request
 from .environment import Environment, ToolOutcome, text_hash
 from .grading import answer_event, rule_report_event
 from .interrupt import run_until_signal
-from . import exploration
 from .metrics import compute_report
 from .progress import Progress
-from .protocol import (CALLS_PER_ROUND, CONDITIONS, FEEDBACK_CHARS, FEEDBACK_LINES, PASSES, TRACE_FORMAT,
-                       milestone_labels)
+from .protocol import (
+    CALLS_PER_ROUND,
+    CONDITIONS,
+    FEEDBACK_CHARS,
+    FEEDBACK_LINES,
+    PASSES,
+    TRACE_FORMAT,
+    milestone_labels,
+)
 from .trace import TRACE_NAME, Trace, TraceError, comparable, read_trace
 
 REPORT_NAME = "report.json"
@@ -40,7 +47,9 @@ class Settings:
     probes_from: str | None = None  # hindsight: the trace whose probes are replayed
     fixed_per_round: int = CALLS_PER_ROUND  # fixed-probe: calls per round
     passes: int = PASSES
-    exploration: bool = True  # compute report.json's exploration section (episode.exploration) at the end
+    exploration: bool = (
+        True  # compute report.json's exploration section (episode.exploration) at the end
+    )
 
 
 def probe_turns(source: str | Path, tool_name: str) -> list[list[list[str]]]:
@@ -69,8 +78,16 @@ def write_json(path: Path, data: object) -> bool:
 
 
 class Episode:
-    def __init__(self, env: Environment, agent: Agent, out: str | Path, settings: Settings | None = None,
-                 resume: bool = False, progress: Progress | None = None, tool_runner: ToolRunner | None = None) -> None:
+    def __init__(
+        self,
+        env: Environment,
+        agent: Agent,
+        out: str | Path,
+        settings: Settings | None = None,
+        resume: bool = False,
+        progress: Progress | None = None,
+        tool_runner: ToolRunner | None = None,
+    ) -> None:
         """`tool_runner(call_id, arguments)` runs a tool call the budget
         allows (default: the environment's `run_tool`; an Inspect solver
         routes it through Inspect's tools)."""
@@ -80,7 +97,9 @@ class Episode:
         self.out = Path(out)
         self.settings = settings or Settings()
         if self.settings.condition not in CONDITIONS:
-            raise ValueError(f"unknown condition {self.settings.condition!r}; one of {', '.join(CONDITIONS)}")
+            raise ValueError(
+                f"unknown condition {self.settings.condition!r}; one of {', '.join(CONDITIONS)}"
+            )
         self.condition = CONDITIONS[self.settings.condition]
         self.progress = progress or Progress(mode="off")
         self.resume = resume
@@ -96,31 +115,54 @@ class Episode:
     def _injected_probes(self) -> list[list[list[str]]]:
         arg = self.env.tool_argument
         if self.settings.condition == "fixed-probe":
-            sequence = self.env.fixed_probes(self.settings.seed, self.condition.rounds, self.settings.fixed_per_round)
+            sequence = self.env.fixed_probes(
+                self.settings.seed, self.condition.rounds, self.settings.fixed_per_round
+            )
             return [[[json.dumps({arg: probe})] for probe in batch] for batch in sequence]
         if not self.settings.probes_from:
-            raise ValueError("the hindsight condition replays the probes of a trace: give --probes-from DIR")
+            raise ValueError(
+                "the hindsight condition replays the probes of a trace: give --probes-from DIR"
+            )
         return probe_turns(self.settings.probes_from, self.env.tool_name)
 
     def header(self) -> dict:
         env = self.env
         probes = None
         if self.settings.condition == "hindsight":
-            probes = {"source": str(self.settings.probes_from), "hash": text_hash(json.dumps(self.injected))}
+            probes = {
+                "source": str(self.settings.probes_from),
+                "hash": text_hash(json.dumps(self.injected)),
+            }
         elif self.settings.condition == "fixed-probe":
-            probes = {"per_round": self.settings.fixed_per_round, "hash": text_hash(json.dumps(self.injected))}
+            probes = {
+                "per_round": self.settings.fixed_per_round,
+                "hash": text_hash(json.dumps(self.injected)),
+            }
         runtime = getattr(self.agent, "runtime", None)
         return {
-            "type": "header", "key": "header", "format": TRACE_FORMAT, "language": env.language,
-            "world": env.world_name, "world_hash": env.world_hash, "manual_hash": env.manual_hash,
+            "type": "header",
+            "key": "header",
+            "format": TRACE_FORMAT,
+            "language": env.language,
+            "world": env.world_name,
+            "world_hash": env.world_hash,
+            "manual_hash": env.manual_hash,
             "bank_hash": env.bank_hash(),
-            "system_prompt_hash": text_hash(env.system_prompt(open_book=self.condition.open_book == "m0")),
-            "seed": self.settings.seed, "condition": self.settings.condition, "agent": self.agent.config(),
+            "system_prompt_hash": text_hash(
+                env.system_prompt(open_book=self.condition.open_book == "m0")
+            ),
+            "seed": self.settings.seed,
+            "condition": self.settings.condition,
+            "agent": self.agent.config(),
             "floor": env.floor,
             "protocol": {
-                "rounds": self.condition.rounds, "calls_per_round": env.calls_per_round,
-                "max_total_calls": env.max_total_calls, "probe_cap": getattr(env, "probe_cap", None),
-                "feedback_lines": FEEDBACK_LINES, "feedback_chars": FEEDBACK_CHARS, "passes": self.settings.passes,
+                "rounds": self.condition.rounds,
+                "calls_per_round": env.calls_per_round,
+                "max_total_calls": env.max_total_calls,
+                "probe_cap": getattr(env, "probe_cap", None),
+                "feedback_lines": FEEDBACK_LINES,
+                "feedback_chars": FEEDBACK_CHARS,
+                "passes": self.settings.passes,
                 "milestones": [str(m) for m in milestone_labels(self.condition)],
             },
             "probes": probes,
@@ -133,6 +175,7 @@ class Episode:
     def run(self) -> dict:
         """Run (or resume) the episode in an event loop of its own; the
         report. SIGINT or SIGTERM stops it cleanly (`interrupt.Interrupted`)."""
+
         async def owned() -> dict:
             try:
                 return await self.arun()
@@ -154,7 +197,9 @@ class Episode:
                     trace.append({"type": "end", "key": "end"})
                 report = compute_report(trace.events)
                 if self.settings.exploration:
-                    section = exploration.compute(trace.events, self.out, getattr(self.env, "world", None))
+                    section = exploration.compute(
+                        trace.events, self.out, getattr(self.env, "world", None)
+                    )
                     if section is not None:
                         report["exploration"] = section
         finally:
@@ -171,14 +216,20 @@ class Episode:
             new.pop(derived, None)
         if old != new:
             differs = sorted(k for k in set(old) | set(new) if old.get(k) != new.get(k))
-            raise TraceError(f"{self.trace.path} was recorded with a different {', '.join(differs)}; "
-                             "resume it with the same world, agent, condition and seed, or choose another --out")
+            raise TraceError(
+                f"{self.trace.path} was recorded with a different {', '.join(differs)}; "
+                "resume it with the same world, agent, condition and seed, or choose another --out"
+            )
 
     async def _protocol(self) -> None:
         env, cond = self.env, self.condition
         labels = milestone_labels(cond)
-        self.progress.start(total=len(labels) * (len(self.tasks) * self.settings.passes + 1) + cond.rounds)
-        self._push({"role": "system", "content": env.system_prompt(open_book=cond.open_book == "m0")})
+        self.progress.start(
+            total=len(labels) * (len(self.tasks) * self.settings.passes + 1) + cond.rounds
+        )
+        self._push(
+            {"role": "system", "content": env.system_prompt(open_book=cond.open_book == "m0")}
+        )
         await self._milestone(0)
         for round_no in range(1, cond.rounds + 1):
             self.progress.label(f"round {round_no}")
@@ -196,16 +247,29 @@ class Episode:
     # -- the main conversation ----------------------------------------------------------------
     def _push(self, message: dict) -> None:
         index = len(self.conv)
-        recorded = self.trace.append({"type": "message", "key": f"msg/{index}", "index": index, "message": message})[0]
+        recorded = self.trace.append(
+            {"type": "message", "key": f"msg/{index}", "index": index, "message": message}
+        )[0]
         if recorded["message"] != message:
-            raise TraceError(f"{self.trace.path}: the conversation differs from the recorded one at message {index}; "
-                             "the world, the agent or the code changed since the trace was written")
+            raise TraceError(
+                f"{self.trace.path}: the conversation differs from the recorded one at message {index}; "
+                "the world, the agent or the code changed since the trace was written"
+            )
         self.conv.append(recorded["message"])
 
     def _request_event(self, request: Request, base: int, extra: list[dict]) -> dict:
-        return {"type": "request", "key": f"request/{request.key}", "purpose": request.purpose, "base": base,
-                "extra": extra, "tools_enabled": request.tools_enabled, "milestone": request.milestone,
-                "round": request.round, "task": request.task, "pass": request.answer_pass}
+        return {
+            "type": "request",
+            "key": f"request/{request.key}",
+            "purpose": request.purpose,
+            "base": base,
+            "extra": extra,
+            "tools_enabled": request.tools_enabled,
+            "milestone": request.milestone,
+            "round": request.round,
+            "task": request.task,
+            "pass": request.answer_pass,
+        }
 
     def _recorded_reply(self, key: str) -> Reply | None:
         event = self.trace.get(f"reply/{key}")
@@ -216,7 +280,14 @@ class Episode:
     def _reply_event(self, key: str, reply: Reply) -> dict:
         return {"type": "reply", "key": f"reply/{key}", **reply.as_dict()}
 
-    async def _ask(self, key: str, purpose: str, extra: list[dict] | None = None, tools: bool = False, **meta: object) -> Reply:
+    async def _ask(
+        self,
+        key: str,
+        purpose: str,
+        extra: list[dict] | None = None,
+        tools: bool = False,
+        **meta: object,
+    ) -> Reply:
         """One request on the main conversation (plus `extra` messages)."""
         recorded = self._recorded_reply(key)
         if recorded is not None:
@@ -229,7 +300,9 @@ class Episode:
         reply = await self.agent.respond_async(request)
         reply = Reply(_clean(reply.message, tools), reply.usage, reply.attempts)
         self.trace.append(sent, self._reply_event(key, reply))
-        await asyncio.sleep(0)  # a stop signal is handled between requests, even for an offline agent
+        await asyncio.sleep(
+            0
+        )  # a stop signal is handled between requests, even for an offline agent
         return reply
 
     async def _explore_turn(self, key: str, purpose: str, tools: bool, round_no: int) -> dict:
@@ -247,7 +320,9 @@ class Episode:
     async def _run_tool_here(self, call_id: str, arguments: object) -> ToolOutcome:
         return self.env.run_tool(arguments)
 
-    async def _tool(self, round_no: int, number: int, turn: str, call: dict, counted_this_round: int) -> bool:
+    async def _tool(
+        self, round_no: int, number: int, turn: str, call: dict, counted_this_round: int
+    ) -> bool:
         """Run (or take from the trace) one tool call; push its result.
         Return whether it counted against the budget."""
         fn = call.get("function") or {}
@@ -255,23 +330,46 @@ class Episode:
         key = f"tool/r{round_no}/{number}"
         event = self.trace.get(key)
         if event is None:
-            event = {"type": "tool", "key": key, "round": round_no, "n": number, "turn": turn, "call_id": call["id"],
-                     "name": name, "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments)}
+            event = {
+                "type": "tool",
+                "key": key,
+                "round": round_no,
+                "n": number,
+                "turn": turn,
+                "call_id": call["id"],
+                "name": name,
+                "arguments": arguments if isinstance(arguments, str) else json.dumps(arguments),
+            }
             if not self._budget_left(counted_this_round):
-                event.update(status="over-budget", units=0, counted=False,
-                             feedback=f"[not run] no tool calls are left in this round (at most {self.env.calls_per_round} a round"
-                                      + (f", {self.env.max_total_calls} in all" if self.env.max_total_calls else "") + ").")
+                event.update(
+                    status="over-budget",
+                    units=0,
+                    counted=False,
+                    feedback=f"[not run] no tool calls are left in this round (at most {self.env.calls_per_round} a round"
+                    + (f", {self.env.max_total_calls} in all" if self.env.max_total_calls else "")
+                    + ").",
+                )
             elif name != self.env.tool_name:
-                event.update(status="invalid", units=0, counted=True,
-                             feedback=f"[rejected] there is no tool named {name!r}; the tool is {self.env.tool_name}. Nothing was run.")
+                event.update(
+                    status="invalid",
+                    units=0,
+                    counted=True,
+                    feedback=f"[rejected] there is no tool named {name!r}; the tool is {self.env.tool_name}. Nothing was run.",
+                )
             else:
                 try:
                     decoded = json.loads(arguments) if isinstance(arguments, str) else arguments
                 except ValueError:
                     decoded = None
                 outcome = await self.tool_runner(call["id"], decoded)
-                event.update(status=outcome.status, units=outcome.units, counted=True, feedback=outcome.feedback,
-                             output_chars=len(outcome.output), output_lines=outcome.output.count("\n") + 1)
+                event.update(
+                    status=outcome.status,
+                    units=outcome.units,
+                    counted=True,
+                    feedback=outcome.feedback,
+                    output_chars=len(outcome.output),
+                    output_lines=outcome.output.count("\n") + 1,
+                )
             event = self.trace.append(event)[0]
         if event["counted"]:
             self.calls += 1
@@ -281,7 +379,9 @@ class Episode:
         return bool(event["counted"])
 
     async def _autonomous_round(self, round_no: int) -> None:
-        self._push({"role": "user", "content": self.env.round_prompt(round_no, self.condition.rounds)})
+        self._push(
+            {"role": "user", "content": self.env.round_prompt(round_no, self.condition.rounds)}
+        )
         counted = number = 0
         for turn in range(1, self.env.calls_per_round + MAX_TURNS_SLACK + 1):
             key = f"r{round_no}/turn{turn}"
@@ -297,17 +397,29 @@ class Episode:
 
     async def _injected_round(self, round_no: int) -> None:
         env = self.env
-        self._push({"role": "user", "content": (
-            f"Exploration round {round_no} of {self.condition.rounds}. In this round the probes are chosen for you: each is "
-            f"run through {env.tool_name} and you see its result. After each result, note your current hypotheses.")})
+        self._push(
+            {
+                "role": "user",
+                "content": (
+                    f"Exploration round {round_no} of {self.condition.rounds}. In this round the probes are chosen for you: each is "
+                    f"run through {env.tool_name} and you see its result. After each result, note your current hypotheses."
+                ),
+            }
+        )
         turns = self.injected[round_no - 1] if round_no <= len(self.injected) else []
         counted = number = 0
         for turn_no, group in enumerate(turns, start=1):
             if not self._budget_left(counted):
                 break
             key = f"r{round_no}/turn{turn_no}"
-            calls = [{"id": f"call_probe_r{round_no}_{number + i + 1}", "type": "function",
-                      "function": {"name": env.tool_name, "arguments": arguments}} for i, arguments in enumerate(group)]
+            calls = [
+                {
+                    "id": f"call_probe_r{round_no}_{number + i + 1}",
+                    "type": "function",
+                    "function": {"name": env.tool_name, "arguments": arguments},
+                }
+                for i, arguments in enumerate(group)
+            ]
             self._push({"role": "assistant", "content": None, "tool_calls": calls})
             for call in calls:
                 number += 1
@@ -315,7 +427,9 @@ class Episode:
             await self._explore_turn(f"r{round_no}/note{turn_no}", "reflect", False, round_no)
 
     async def _reflect_round(self, round_no: int) -> None:
-        self._push({"role": "user", "content": self.env.reflect_prompt(round_no, self.condition.rounds)})
+        self._push(
+            {"role": "user", "content": self.env.reflect_prompt(round_no, self.condition.rounds)}
+        )
         await self._explore_turn(f"r{round_no}/turn1", "reflect", False, round_no)
 
     # -- milestones ----------------------------------------------------------------------
@@ -323,37 +437,76 @@ class Episode:
         env = self.env
         name = f"M{label}"
         self.progress.label(name)
-        budget = {"calls": self.calls, "units": self.units, "tokens": self.tokens, "rejected": self.rejected}
-        prefix = [{"role": "user", "content": "The world's complete rule set is now disclosed to you.\n\n" + env.disclosure()}] if disclose else []
+        budget = {
+            "calls": self.calls,
+            "units": self.units,
+            "tokens": self.tokens,
+            "rejected": self.rejected,
+        }
+        prefix = (
+            [
+                {
+                    "role": "user",
+                    "content": "The world's complete rule set is now disclosed to you.\n\n"
+                    + env.disclosure(),
+                }
+            ]
+            if disclose
+            else []
+        )
         if env.has_rule_report and f"rules/{name}" not in self.trace:
-            reply = await self._ask(f"{name}/rules", "rules", extra=prefix + [{"role": "user", "content": env.rule_report_prompt()}],
-                              milestone=label)
+            reply = await self._ask(
+                f"{name}/rules",
+                "rules",
+                extra=prefix + [{"role": "user", "content": env.rule_report_prompt()}],
+                milestone=label,
+            )
             self.milestone_tokens += reply.tokens
             self.trace.append(rule_report_event(env, name, reply.message.get("content") or ""))
         self.progress.advance()
-        jobs = [(task.id, k) for task in self.tasks for k in range(1, self.settings.passes + 1)
-                if f"answer/{name}/{task.id}/{k}" not in self.trace]
+        jobs = [
+            (task.id, k)
+            for task in self.tasks
+            for k in range(1, self.settings.passes + 1)
+            if f"answer/{name}/{task.id}/{k}" not in self.trace
+        ]
         self.progress.advance(len(self.tasks) * self.settings.passes - len(jobs))
         await self._answer_all(label, name, jobs, prefix)
-        self.trace.append({"type": "milestone", "key": f"milestone/{name}", "milestone": label, "budget": budget})
+        self.trace.append(
+            {"type": "milestone", "key": f"milestone/{name}", "milestone": label, "budget": budget}
+        )
         self.trace.fsync()
         report = compute_report(self.trace.events)
         write_json(self.out / REPORT_NAME, report)  # the partial report stays current
         reached = next((m for m in report["milestones"] if f"M{m['t']}" == name), None)
         self.progress.milestone(name, reached["accuracy"] if reached else None)
 
-    def _answer_request(self, label: object, name: str, task_id: str, k: int, prefix: list[dict]) -> Request:
+    def _answer_request(
+        self, label: object, name: str, task_id: str, k: int, prefix: list[dict]
+    ) -> Request:
         extra = prefix + [{"role": "user", "content": self.env.task_prompt(task_id)}]
-        return Request(f"{name}/{task_id}/{k}", "answer", self.conv + extra, [self.env.tool_spec()], False,
-                       milestone=label, task=task_id, answer_pass=k)
+        return Request(
+            f"{name}/{task_id}/{k}",
+            "answer",
+            self.conv + extra,
+            [self.env.tool_spec()],
+            False,
+            milestone=label,
+            task=task_id,
+            answer_pass=k,
+        )
 
     def _record_answer(self, name: str, task_id: str, k: int, reply: Reply, *before: dict) -> None:
         """Grade a reply and record the verdict (after `before`, in one write)."""
-        self.trace.append(*before, answer_event(self.env, name, task_id, k, reply.message.get("content") or ""))
+        self.trace.append(
+            *before, answer_event(self.env, name, task_id, k, reply.message.get("content") or "")
+        )
         self.milestone_tokens += reply.tokens
         self.progress.advance()
 
-    async def _answer_all(self, label: object, name: str, jobs: list[tuple[str, int]], prefix: list[dict]) -> None:
+    async def _answer_all(
+        self, label: object, name: str, jobs: list[tuple[str, int]], prefix: list[dict]
+    ) -> None:
         """Answer the milestone's tasks, at most `agent.concurrency` requests
         in flight (an asyncio semaphore, served in order). A request is
         recorded when it is sent and its reply with its verdict as soon as it
@@ -378,9 +531,15 @@ class Episode:
                 if not offline:
                     self.trace.append(sent)  # recorded before it goes out
                 reply = self._clean_reply(await self.agent.respond_async(request))
-            before = (sent, self._reply_event(request.key, reply)) if offline else (self._reply_event(request.key, reply),)
+            before = (
+                (sent, self._reply_event(request.key, reply))
+                if offline
+                else (self._reply_event(request.key, reply),)
+            )
             self._record_answer(name, task_id, k, reply, *before)
-            await asyncio.sleep(0)  # a stop signal is handled between answers, even for an offline agent
+            await asyncio.sleep(
+                0
+            )  # a stop signal is handled between answers, even for an offline agent
 
         try:
             async with asyncio.TaskGroup() as group:
@@ -424,7 +583,11 @@ def _clean(message: dict, tools: bool) -> dict:
         if not call.get("id"):
             call["id"] = f"call_{index + 1}"
         fn = call.get("function") if isinstance(call.get("function"), dict) else {}
-        call["function"] = {**fn, "name": fn.get("name"), "arguments": fn.get("arguments") if fn.get("arguments") is not None else "{}"}
+        call["function"] = {
+            **fn,
+            "name": fn.get("name"),
+            "arguments": fn.get("arguments") if fn.get("arguments") is not None else "{}",
+        }
         fixed.append(call)
     out["tool_calls"] = fixed
     return out

@@ -36,8 +36,14 @@ class TaskInfo:
     unprovable: bool = False
 
     def as_dict(self) -> dict[str, object]:
-        return {"id": self.id, "kind": self.kind, "band": self.band, "family": self.family,
-                "rules": list(self.rules), "unprovable": self.unprovable}
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "band": self.band,
+            "family": self.family,
+            "rules": list(self.rules),
+            "unprovable": self.unprovable,
+        }
 
 
 @dataclass(frozen=True)
@@ -48,7 +54,7 @@ class ToolOutcome:
     feedback: str = field(default="")  # what the system sees (capped)
 
     @classmethod
-    def make(cls, status: str, units: int, output: str) -> "ToolOutcome":
+    def make(cls, status: str, units: int, output: str) -> ToolOutcome:
         return cls(status, units, output, cap_feedback(output))
 
 
@@ -92,7 +98,7 @@ class Environment(ABC):
     def manual_hash(self) -> str:
         return text_hash(self.manual())
 
-    def validity(self) -> "Validity | None":
+    def validity(self) -> Validity | None:
         """The bank's trivial-strategy battery (tasks.validity), if known."""
         return None
 
@@ -104,7 +110,11 @@ class Environment(ABC):
 
     def bank_hash(self) -> str:
         path = Path(self.bank.source)
-        return text_hash(path.read_text(encoding="utf-8")) if path.exists() else text_hash(repr(self.bank))
+        return (
+            text_hash(path.read_text(encoding="utf-8"))
+            if path.exists()
+            else text_hash(repr(self.bank))
+        )
 
     # -- what the system sees ------------------------------------------------
     @abstractmethod

@@ -21,11 +21,15 @@ def missing_bank_message(language: str, world) -> str:
 
     *beside, shipped = own_bank_paths(language, world)
     also = "".join(f", nor at {path} beside the world file" for path in beside)
-    return (f"no task bank for world '{world.name}': none at {shipped}, where a world's own bank ships{also}; "
-            "give a bank file with --bank PATH")
+    return (
+        f"no task bank for world '{world.name}': none at {shipped}, where a world's own bank ships{also}; "
+        "give a bank file with --bank PATH"
+    )
 
 
-def make_environment(language: str, world: str | None = None, bank: str | Path | None = None) -> Environment:
+def make_environment(
+    language: str, world: str | None = None, bank: str | Path | None = None
+) -> Environment:
     """The environment of `language` for a world name or path (default: the
     language's main world) and a bank file (default: the world's own, beside
     a world file or shipped under its name);

@@ -43,8 +43,10 @@ from .html_page import esc, num, table
 
 FILE = "exploration.json"
 FORMAT = 1
-ENGINES: dict[str, str] = {"aliencode": "alienworlds.explore.aliencode.metrics:exploration",
-                           "alienlogic": "alienworlds.explore.alienlogic.metrics:exploration"}
+ENGINES: dict[str, str] = {
+    "aliencode": "alienworlds.explore.aliencode.metrics:exploration",
+    "alienlogic": "alienworlds.explore.alienlogic.metrics:exploration",
+}
 
 
 def register(language: str, path: str) -> None:
@@ -52,12 +54,26 @@ def register(language: str, path: str) -> None:
     ENGINES[language] = path
 
 
-def assemble(engine: dict, probes: list[dict], coverage: list[dict], true_mass: dict, errors: dict, **extra: object) -> dict:
+def assemble(
+    engine: dict,
+    probes: list[dict],
+    coverage: list[dict],
+    true_mass: dict,
+    errors: dict,
+    **extra: object,
+) -> dict:
     """A section from an engine's findings (extra keys are kept)."""
     ran = [p for p in probes if p.get("status", "ran") == "ran" and p.get("redundant") is not None]
     rate = round(sum(1 for p in ran if p["redundant"]) / len(ran), 4) if ran else None
-    return {"engine": engine, "probes": probes, "redundant_rate": rate, "coverage": coverage,
-            "true_mass": true_mass, "errors": errors, **extra}
+    return {
+        "engine": engine,
+        "probes": probes,
+        "redundant_rate": rate,
+        "coverage": coverage,
+        "true_mass": true_mass,
+        "errors": errors,
+        **extra,
+    }
 
 
 def _engine(language: str):
@@ -87,7 +103,9 @@ def _read(directory: str | Path | None) -> dict:
     return found if isinstance(found, dict) and found.get("format") == FORMAT else {}
 
 
-def compute(events: list[dict], directory: str | Path | None = None, world: object = None) -> dict | None:
+def compute(
+    events: list[dict], directory: str | Path | None = None, world: object = None
+) -> dict | None:
     """A trace's section (None when its language has no engine). With a
     directory, the section is kept in DIR/exploration.json and reused while
     what it depends on (the trace's fingerprint) is unchanged; one computed
@@ -101,8 +119,15 @@ def compute(events: list[dict], directory: str | Path | None = None, world: obje
     score, _ = _engine(events[0].get("language"))
     section = score(events, world)
     if directory is not None and section is not None:
-        record = {"format": FORMAT, "key": key, "with_world": bool(section.get("true_mass")), "section": section}
-        (Path(directory) / FILE).write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+        record = {
+            "format": FORMAT,
+            "key": key,
+            "with_world": bool(section.get("true_mass")),
+            "section": section,
+        }
+        (Path(directory) / FILE).write_text(
+            json.dumps(record, ensure_ascii=False), encoding="utf-8"
+        )
     return section
 
 
@@ -115,12 +140,17 @@ def current(events: list[dict], directory: str | Path) -> dict | None:
 
 # -- rendering ----------------------------------------------------------------------------
 
+
 def _totals(section: dict) -> dict[str, object]:
     probes = section.get("probes") or []
     errors = section.get("errors") or {}
-    return {"probes": len(probes), "bits": round(sum(p.get("bits") or 0.0 for p in probes), 2),
-            "redundant": section.get("redundant_rate"), "exploration errors": errors.get("exploration"),
-            "exploitation errors": errors.get("exploitation")}
+    return {
+        "probes": len(probes),
+        "bits": round(sum(p.get("bits") or 0.0 for p in probes), 2),
+        "redundant": section.get("redundant_rate"),
+        "exploration errors": errors.get("exploration"),
+        "exploitation errors": errors.get("exploitation"),
+    }
 
 
 def markdown(section: dict | None) -> str:
@@ -129,16 +159,25 @@ def markdown(section: dict | None) -> str:
         return ""
     totals = _totals(section)
     engine = section.get("engine") or {}
-    parts = [f"engine `{engine.get('name')}` {engine.get('version')}: {totals['probes']} probes, "
-             f"{num(totals['bits'], 2)} bits in all, redundant-probe rate {num(totals['redundant'], 2)}, "
-             f"exploration errors {num(totals['exploration errors'])}, exploitation errors {num(totals['exploitation errors'])}."]
+    parts = [
+        f"engine `{engine.get('name')}` {engine.get('version')}: {totals['probes']} probes, "
+        f"{num(totals['bits'], 2)} bits in all, redundant-probe rate {num(totals['redundant'], 2)}, "
+        f"exploration errors {num(totals['exploration errors'])}, exploitation errors {num(totals['exploitation errors'])}."
+    ]
     coverage = section.get("coverage") or []
     if coverage:
-        parts.append("Rules reached by probes after each round: "
-                     + ", ".join(f"R{c['round']} {c['covered']}/{c['of']}" for c in coverage) + ".")
+        parts.append(
+            "Rules reached by probes after each round: "
+            + ", ".join(f"R{c['round']} {c['covered']}/{c['of']}" for c in coverage)
+            + "."
+        )
     mass = section.get("true_mass") or {}
     if mass:
-        parts.append("Surviving mass on the true rules: " + ", ".join(f"{k} {num(v, 3)}" for k, v in mass.items()) + ".")
+        parts.append(
+            "Surviving mass on the true rules: "
+            + ", ".join(f"{k} {num(v, 3)}" for k, v in mass.items())
+            + "."
+        )
     return " ".join(parts)
 
 
@@ -148,15 +187,31 @@ def summary_html(section: dict | None) -> str:
     totals = _totals(section)
     mass = section.get("true_mass") or {}
     coverage = section.get("coverage") or []
-    head = ["probes", "bits in all", "redundant rate", "exploration errors", "exploitation errors",
-            *(f"reached after R{c['round']}" for c in coverage), *(f"true mass {k}" for k in mass)]
-    cells = [totals["probes"], num(totals["bits"], 2), num(totals["redundant"], 2), num(totals["exploration errors"]),
-             num(totals["exploitation errors"]), *(f"{c['covered']}/{c['of']}" for c in coverage), *(num(v, 3) for v in mass.values())]
+    head = [
+        "probes",
+        "bits in all",
+        "redundant rate",
+        "exploration errors",
+        "exploitation errors",
+        *(f"reached after R{c['round']}" for c in coverage),
+        *(f"true mass {k}" for k in mass),
+    ]
+    cells = [
+        totals["probes"],
+        num(totals["bits"], 2),
+        num(totals["redundant"], 2),
+        num(totals["exploration errors"]),
+        num(totals["exploitation errors"]),
+        *(f"{c['covered']}/{c['of']}" for c in coverage),
+        *(num(v, 3) for v in mass.values()),
+    ]
     engine = section.get("engine") or {}
-    return (f"<h3>Exploration</h3><p class='muted'>engine {esc(engine.get('name'))} {esc(engine.get('version'))}; bits: "
-            "information a probe gave (log2 of the hypothesis mass before over after); redundant: every surviving "
-            "hypothesis predicted its result; true mass: the surviving mass on the world's rules.</p>"
-            + table(head, [[f"<td class='num'>{esc(c)}</td>" for c in cells]], "exploration"))
+    return (
+        f"<h3>Exploration</h3><p class='muted'>engine {esc(engine.get('name'))} {esc(engine.get('version'))}; bits: "
+        "information a probe gave (log2 of the hypothesis mass before over after); redundant: every surviving "
+        "hypothesis predicted its result; true mass: the surviving mass on the world's rules.</p>"
+        + table(head, [[f"<td class='num'>{esc(c)}</td>" for c in cells]], "exploration")
+    )
 
 
 def probe_html(section: dict | None, round_no: object, call: object) -> str:
@@ -165,9 +220,17 @@ def probe_html(section: dict | None, round_no: object, call: object) -> str:
         return ""
     for p in section.get("probes") or ():
         if str(p.get("round")) == str(round_no) and str(p.get("call")) == str(call):
-            redundant = "redundant" if p.get("redundant") else "informative" if (p.get("bits") or 0) > 0 else "no gain"
+            redundant = (
+                "redundant"
+                if p.get("redundant")
+                else "informative"
+                if (p.get("bits") or 0) > 0
+                else "no gain"
+            )
             targets = ", ".join(p.get("targets") or []) or "none"
-            return (f"<div class='muted exploration'>{esc(num(p.get('bits'), 2))} bits · {esc(redundant)} · "
-                    f"{esc(p.get('eliminated', '–'))} hypotheses eliminated · rules reached: {esc(targets)} · "
-                    f"{esc(p.get('explained', ''))}</div>")
+            return (
+                f"<div class='muted exploration'>{esc(num(p.get('bits'), 2))} bits · {esc(redundant)} · "
+                f"{esc(p.get('eliminated', '–'))} hypotheses eliminated · rules reached: {esc(targets)} · "
+                f"{esc(p.get('explained', ''))}</div>"
+            )
     return ""

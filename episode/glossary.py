@@ -5,10 +5,10 @@ from __future__ import annotations
 
 TERMS: dict[str, str] = {
     "M0…M4": "milestones: M0 before any probe, M1–M4 after each of the four rounds of exploration; "
-             "the accuracy at a milestone is the mean over held-out tasks of the share of passing answers",
+    "the accuracy at a milestone is the mean over held-out tasks of the share of passing answers",
     "floor": "the best trivial strategy's accuracy on this bank (strategies that know nothing of the hidden rules)",
     "cc": "chance-corrected score, 100 × (score − floor) / (100 − floor): 0 at the floor, 100 at full marks, "
-          "negative below the floor",
+    "negative below the floor",
     "Best@n": "the highest endpoint (M4) accuracy among a system's n trajectories",
     "Mean@n": "the mean endpoint (M4) accuracy over a system's n trajectories",
     "sd": "the sample standard deviation of the endpoint accuracy over trajectories",
@@ -24,13 +24,13 @@ TERMS: dict[str, str] = {
     "Ttot": "all tokens of the trajectory (T + Tm)",
     "tokens": "mean total tokens (Ttot) per trajectory",
     "bits": "exploration: the mean information per probe that ran, log2 of the hypotheses before over after it "
-            "(the hypothesis engine's count, from the trace alone)",
+    "(the hypothesis engine's count, from the trace alone)",
     "redundant": "exploration: the share (%) of probes whose outcome every surviving hypothesis predicted",
     "mass": "exploration: the surviving hypothesis mass on the world's true rules at the last milestone (1 = certain)",
     "errors": "exploration / exploitation errors, mean per trajectory: probes that made no progress while some rule was "
-              "unresolved, and rule reports or answers that got wrong what the probes had already resolved",
+    "unresolved, and rule reports or answers that got wrong what the probes had already resolved",
     "failures": "a sweep's episodes of this system in this setting that stopped with an error (their errors are in "
-                "sweep.json); they are not among the n trajectories, and a resumed sweep runs them again",
+    "sweep.json); they are not among the n trajectories, and a resumed sweep runs them again",
 }
 
 

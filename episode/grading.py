@@ -22,17 +22,31 @@ def answer_event(env: Environment, name: str, task_id: str, k: int, content: str
     """The verdict on one answer to a held-out task."""
     answer = env.extract_answer(task_id, content)
     verdict = env.grade(task_id, answer) if answer is not None else None
-    return {"type": "answer", "key": f"answer/{name}/{task_id}/{k}", "milestone": milestone_label(name), "task": task_id,
-            "pass": k, "answer": answer, "passed": bool(verdict and verdict.passed),
-            "detail": verdict.detail if verdict else "no answer found in the reply"}
+    return {
+        "type": "answer",
+        "key": f"answer/{name}/{task_id}/{k}",
+        "milestone": milestone_label(name),
+        "task": task_id,
+        "pass": k,
+        "answer": answer,
+        "passed": bool(verdict and verdict.passed),
+        "detail": verdict.detail if verdict else "no answer found in the reply",
+    }
 
 
 def rule_report_event(env: Environment, name: str, content: str) -> dict:
     """The rule report as read from a reply, and which rules it states correctly."""
     report = env.parse_rule_report(content)
     correct = env.score_rule_report(report)
-    return {"type": "rule_report", "key": f"rules/{name}", "milestone": milestone_label(name), "report": report,
-            "correct": correct, "score": sum(correct.values()), "of": len(correct)}
+    return {
+        "type": "rule_report",
+        "key": f"rules/{name}",
+        "milestone": milestone_label(name),
+        "report": report,
+        "correct": correct,
+        "score": sum(correct.values()),
+        "of": len(correct),
+    }
 
 
 def regrade(events: list[dict], env: Environment) -> list[dict]:

@@ -49,18 +49,26 @@ def num(value: object, digits: int = 1, signed: bool = False) -> str:
 
 
 def page(title: str, body: str, generator: str = "alienworlds") -> str:
-    return ("<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
-            f"<meta name='generator' content='{esc(generator)}'>"
-            f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">"
-            "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-            f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body>\n{body}\n</body></html>\n")
+    return (
+        "<!doctype html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<meta name='generator' content='{esc(generator)}'>"
+        f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">"
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body>\n{body}\n</body></html>\n"
+    )
 
 
 def table(head: list[str], rows: list[list[str]], cls: str = "") -> str:
     """A table of already-escaped cells; a cell starting with '<td' is used as is."""
-    out = [f"<table class='{esc(cls)}'><thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead><tbody>"]
+    out = [
+        f"<table class='{esc(cls)}'><thead><tr>"
+        + "".join(f"<th>{h}</th>" for h in head)
+        + "</tr></thead><tbody>"
+    ]
     for row in rows:
-        out.append("<tr>" + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>")
+        out.append(
+            "<tr>" + "".join(c if c.startswith("<td") else f"<td>{c}</td>" for c in row) + "</tr>"
+        )
     out.append("</tbody></table>")
     return "".join(out)
 
@@ -80,8 +88,11 @@ def mapping(data: dict) -> str:
 
 
 def glossary_html(*names: str) -> str:
-    return ("<dl class='glossary'>" + "".join(f"<dt>{esc(n)}</dt><dd>{esc(t)}</dd>" for n, t in glossary.terms(*names))
-            + "</dl>")
+    return (
+        "<dl class='glossary'>"
+        + "".join(f"<dt>{esc(n)}</dt><dd>{esc(t)}</dd>" for n, t in glossary.terms(*names))
+        + "</dl>"
+    )
 
 
 def image(data: bytes, mime: str, alt: str) -> str:

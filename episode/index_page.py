@@ -14,8 +14,24 @@ from .leaderboard import Board, html_tables
 from .replay_html import REPLAY_NAME
 
 INDEX_NAME = "index.html"
-TERMS = ("M0…M4", "floor", "cc", "Best@n", "Mean@n", "sd", "σ", "gain", "rules", "prov / unprov", "C", "P", "T", "Tm", "Ttot",
-         "tokens")
+TERMS = (
+    "M0…M4",
+    "floor",
+    "cc",
+    "Best@n",
+    "Mean@n",
+    "sd",
+    "σ",
+    "gain",
+    "rules",
+    "prov / unprov",
+    "C",
+    "P",
+    "T",
+    "Tm",
+    "Ttot",
+    "tokens",
+)
 
 
 def href(target: Path, start: Path) -> str:
@@ -23,18 +39,35 @@ def href(target: Path, start: Path) -> str:
     return quote(Path(os.path.relpath(target.resolve(), start.resolve())).as_posix())
 
 
-def index_html(out: Path, trajectories: list[tuple[str, Path | None, dict]], boards: list[Board], svg: bytes | None,
-               files: list[str], rank_by: str = "best") -> str:
+def index_html(
+    out: Path,
+    trajectories: list[tuple[str, Path | None, dict]],
+    boards: list[Board],
+    svg: bytes | None,
+    files: list[str],
+    rank_by: str = "best",
+) -> str:
     """`trajectories`: (name, directory or None, report) in order."""
     worlds = {(r.get("language"), r.get("world")) for _, _, r in trajectories}
-    title = (f"Episodes: {next(iter(worlds))[0]} world {next(iter(worlds))[1]}" if len(worlds) == 1
-             else f"Episodes in {len(worlds)} worlds")
-    body = [f"<h1>{esc(title)}</h1>",
-            "<nav>" + "".join(f"<a href='{esc(quote(f))}'>{esc(f)}</a>" for f in files) + "</nav>",
-            "<h2>Systems</h2>", html_tables(boards, rank_by)]
+    title = (
+        f"Episodes: {next(iter(worlds))[0]} world {next(iter(worlds))[1]}"
+        if len(worlds) == 1
+        else f"Episodes in {len(worlds)} worlds"
+    )
+    body = [
+        f"<h1>{esc(title)}</h1>",
+        "<nav>" + "".join(f"<a href='{esc(quote(f))}'>{esc(f)}</a>" for f in files) + "</nav>",
+        "<h2>Systems</h2>",
+        html_tables(boards, rank_by),
+    ]
     if svg:
         body.append(image(svg, "image/svg+xml", "accuracy by milestone, per system"))
-    body += ["<h2>Trajectories</h2>", _trajectories(out, trajectories), "<h2>Terms</h2>", glossary_html(*TERMS)]
+    body += [
+        "<h2>Trajectories</h2>",
+        _trajectories(out, trajectories),
+        "<h2>Terms</h2>",
+        glossary_html(*TERMS),
+    ]
     return page(title, "\n".join(body))
 
 
@@ -42,21 +75,60 @@ def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) 
     length = max((len(r.get("milestones") or []) for _, _, r in trajectories), default=0)
     logic = any(r.get("unprovable_recognition") is not None for _, _, r in trajectories)
     split = ["prov", "unprov"] if logic else ["rules"]
-    head = ["trajectory", "agent", "world", "condition", "seed", *(f"M{i}" for i in range(length)), "M4 cc" if length == 5 else "end cc",
-            "gain", *split, "C", "P", "T", "Tm", "Ttot", "complete"]
+    head = [
+        "trajectory",
+        "agent",
+        "world",
+        "condition",
+        "seed",
+        *(f"M{i}" for i in range(length)),
+        "M4 cc" if length == 5 else "end cc",
+        "gain",
+        *split,
+        "C",
+        "P",
+        "T",
+        "Tm",
+        "Ttot",
+        "complete",
+    ]
     rows = []
     for name, directory, r in trajectories:
         page_path = directory / REPLAY_NAME if directory is not None else None
-        shown = (f"<a href='{esc(href(page_path, out))}'>{esc(name)}</a>" if page_path is not None and page_path.exists()
-                 else esc(name))
+        shown = (
+            f"<a href='{esc(href(page_path, out))}'>{esc(name)}</a>"
+            if page_path is not None and page_path.exists()
+            else esc(name)
+        )
         ms = r.get("milestones") or []
         end = ms[-1] if ms else {}
         b = end.get("budget") or {}
-        extra = ([num(r.get("provable_accuracy")), num(r.get("unprovable_recognition"))] if logic else
-                 [f"{num(end.get('rule_report_score'))}/{num(end.get('rule_report_of'))}"])
-        numbers = [*(num(m["accuracy"]) for m in ms), *["–"] * (length - len(ms)), num(r.get("endpoint_chance_corrected")),
-                   num(r.get("gain"), signed=True), *extra, num(b.get("calls")), num(b.get("units")), num(b.get("tokens")),
-                   num(r.get("milestone_tokens")), num(r.get("total_tokens"))]
-        rows.append([shown, esc(agent_label(r.get("agent") or {})), esc(r.get("world")), esc(r.get("condition")),
-                     esc(r.get("seed")), *(f"<td class='num'>{esc(c)}</td>" for c in numbers), esc(num(r.get("complete")))])
+        extra = (
+            [num(r.get("provable_accuracy")), num(r.get("unprovable_recognition"))]
+            if logic
+            else [f"{num(end.get('rule_report_score'))}/{num(end.get('rule_report_of'))}"]
+        )
+        numbers = [
+            *(num(m["accuracy"]) for m in ms),
+            *["–"] * (length - len(ms)),
+            num(r.get("endpoint_chance_corrected")),
+            num(r.get("gain"), signed=True),
+            *extra,
+            num(b.get("calls")),
+            num(b.get("units")),
+            num(b.get("tokens")),
+            num(r.get("milestone_tokens")),
+            num(r.get("total_tokens")),
+        ]
+        rows.append(
+            [
+                shown,
+                esc(agent_label(r.get("agent") or {})),
+                esc(r.get("world")),
+                esc(r.get("condition")),
+                esc(r.get("seed")),
+                *(f"<td class='num'>{esc(c)}</td>" for c in numbers),
+                esc(num(r.get("complete"))),
+            ]
+        )
     return table(head, rows, "trajectories")

@@ -17,11 +17,14 @@ import asyncio
 import os
 import signal
 import threading
-from typing import Coroutine, TypeVar
+from collections.abc import Coroutine
+from typing import TypeVar
 
 T = TypeVar("T")
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-_left_to_default: set[int] = set()  # in this process, these signals do what they would without an episode
+_left_to_default: set[int] = (
+    set()
+)  # in this process, these signals do what they would without an episode
 
 
 class Interrupted(Exception):

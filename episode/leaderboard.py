@@ -42,7 +42,9 @@ class Row:
     agent: dict
     stats: dict  # aggregate.trajectory_stats
     curves: list[list[float]]
-    failures: int = 0  # runs of this system in this setting that stopped with an error (not among its n)
+    failures: int = (
+        0  # runs of this system in this setting that stopped with an error (not among its n)
+    )
 
 
 @dataclass
@@ -65,12 +67,23 @@ class Board:
         s = self.setting
         parts = [str(s["language"])] if s.get("language") else []
         if s.get("world") is not None:
-            parts.append(f"world {s['world']}" + (f" ({str(s['world_hash'])[:15]}…)" if full and s.get("world_hash") else ""))
-        parts += [f"{k} {v}" for k, v in s.items() if k not in ("language", "world", "world_hash", "bank_hash", "passes")]
+            parts.append(
+                f"world {s['world']}"
+                + (f" ({str(s['world_hash'])[:15]}…)" if full and s.get("world_hash") else "")
+            )
+        parts += [
+            f"{k} {v}"
+            for k, v in s.items()
+            if k not in ("language", "world", "world_hash", "bank_hash", "passes")
+        ]
         if full and self.tasks is not None and s.get("passes") is not None:
             parts.append(f"{self.tasks} tasks × {s['passes']} answers")
         if full:
-            parts.append(f"floor {num(self.floor)}%" if self.floor is not None else "floor unknown (or not shared)")
+            parts.append(
+                f"floor {num(self.floor)}%"
+                if self.floor is not None
+                else "floor unknown (or not shared)"
+            )
         return " · ".join(parts)
 
 
@@ -79,8 +92,12 @@ def _score(stats: dict, by: str) -> float | None:
     return cc if cc is not None else stats.get(RANKINGS[by])
 
 
-def build(entries: list[tuple[str, dict]], rank_by: str = "best", setting_of: Callable[[dict], dict] = setting,
-          failures: list[tuple[dict, dict]] | None = None) -> list[Board]:
+def build(
+    entries: list[tuple[str, dict]],
+    rank_by: str = "best",
+    setting_of: Callable[[dict], dict] = setting,
+    failures: list[tuple[dict, dict]] | None = None,
+) -> list[Board]:
     """Boards from (trajectory name, report.json) pairs, one per setting
     (`setting_of(report)`: by default the world, bank, condition and answers
     per task; a caller may group more coarsely, e.g. a family of generated
@@ -119,17 +136,28 @@ def build(entries: list[tuple[str, dict]], rank_by: str = "best", setting_of: Ca
             curves = [[m["accuracy"] for m in r.get("milestones") or []] for r in group]
             rows.append(Row(0, label, ident, stats, curves, failed[key, _ident_key(ident)]))
         scores = [_score(r.stats, rank_by) for r in rows]
-        order = sorted(range(len(rows)), key=lambda i: (scores[i] is None, -(scores[i] or 0.0), rows[i].system))
+        order = sorted(
+            range(len(rows)), key=lambda i: (scores[i] is None, -(scores[i] or 0.0), rows[i].system)
+        )
         ranked = []
         for i in order:
-            better = sum(1 for s in scores if s is not None and scores[i] is not None and s > scores[i])
+            better = sum(
+                1 for s in scores if s is not None and scores[i] is not None and s > scores[i]
+            )
             rows[i].rank = better + 1 if scores[i] is not None else None
             ranked.append(rows[i])
         members = [reports[i] for _, m in systems for i in m]
         floors = {r.get("floor") for r in members}
-        boards.append(Board(settings[key], floors.pop() if len(floors) == 1 else None,
-                            members[0].get("tasks") if members else None,
-                            any(r.get("unprovable_recognition") is not None for r in members), ranked, failures is not None))
+        boards.append(
+            Board(
+                settings[key],
+                floors.pop() if len(floors) == 1 else None,
+                members[0].get("tasks") if members else None,
+                any(r.get("unprovable_recognition") is not None for r in members),
+                ranked,
+                failures is not None,
+            )
+        )
     return boards
 
 
@@ -142,38 +170,83 @@ def row_json(row: Row) -> dict:
     best = s.get("best") or {}
     rules = best.get("rule_reports") or []
     return {
-        "rank": row.rank, "system": row.system, "agent": row.agent, "n": s["n"], "trajectories": s["trajectories"],
+        "rank": row.rank,
+        "system": row.system,
+        "agent": row.agent,
+        "n": s["n"],
+        "trajectories": s["trajectories"],
         "best_trajectory": s["best_trajectory"],
-        "best_at_n": s["best_at_n"], "best_at_n_chance_corrected": s["best_at_n_chance_corrected"],
-        "mean_at_n": s["mean_at_n"], "mean_at_n_chance_corrected": s["mean_at_n_chance_corrected"],
-        "worst": s["worst"], "sd": s["sd"], "sigma": s["sigma"], "gain_mean": s["gain_mean"],
-        "rule_report_score": rules[-1] if rules else None, "rule_report_of": best.get("rule_report_of"),
-        "provable_accuracy": best.get("provable_accuracy"), "unprovable_recognition": best.get("unprovable_recognition"),
-        "budget": best.get("budget"), "tokens": s["tokens"], "incomplete": s["incomplete"], "failures": row.failures,
+        "best_at_n": s["best_at_n"],
+        "best_at_n_chance_corrected": s["best_at_n_chance_corrected"],
+        "mean_at_n": s["mean_at_n"],
+        "mean_at_n_chance_corrected": s["mean_at_n_chance_corrected"],
+        "worst": s["worst"],
+        "sd": s["sd"],
+        "sigma": s["sigma"],
+        "gain_mean": s["gain_mean"],
+        "rule_report_score": rules[-1] if rules else None,
+        "rule_report_of": best.get("rule_report_of"),
+        "provable_accuracy": best.get("provable_accuracy"),
+        "unprovable_recognition": best.get("unprovable_recognition"),
+        "budget": best.get("budget"),
+        "tokens": s["tokens"],
+        "incomplete": s["incomplete"],
+        "failures": row.failures,
         "exploration": s.get("exploration"),
         "curves": row.curves,
     }
 
 
 def as_json(boards: list[Board], rank_by: str = "best") -> dict:
-    return {"format": FORMAT, "rank_by": f"{RANKINGS[rank_by]}_chance_corrected",
-            "boards": [{"setting": b.setting, "floor": b.floor, "tasks": b.tasks, "rows": [row_json(r) for r in b.rows]}
-                       for b in boards]}
+    return {
+        "format": FORMAT,
+        "rank_by": f"{RANKINGS[rank_by]}_chance_corrected",
+        "boards": [
+            {
+                "setting": b.setting,
+                "floor": b.floor,
+                "tasks": b.tasks,
+                "rows": [row_json(r) for r in b.rows],
+            }
+            for b in boards
+        ],
+    }
 
 
 def _head(board: Board) -> list[str]:
     split = ["prov", "unprov"] if board.logic else ["rules"]
-    return ["rank", "system", "n", "Best@n cc", "Best@n", "Mean@n cc", "Mean@n", "sd", "σ", "gain", *split, "tokens",
-            *(EXPLORATION_TERMS if board.explored else []), *(["failures"] if board.show_failures else [])]
+    return [
+        "rank",
+        "system",
+        "n",
+        "Best@n cc",
+        "Best@n",
+        "Mean@n cc",
+        "Mean@n",
+        "sd",
+        "σ",
+        "gain",
+        *split,
+        "tokens",
+        *(EXPLORATION_TERMS if board.explored else []),
+        *(["failures"] if board.show_failures else []),
+    ]
 
 
 def _exploration_cells(stats: dict | None) -> list[str]:
     if not stats:
         return ["–"] * len(EXPLORATION_TERMS)
     rate = stats["redundant_rate"]
-    errors = "/".join(num(round(stats[k], 1) if stats[k] is not None else None) for k in ("exploration_errors", "exploitation_errors"))
-    return [num(stats["bits_per_probe"], 2), num(round(100 * rate, 1) if rate is not None else None),
-            num(stats["true_mass"], 2), errors]
+    errors = "/".join(
+        num(round(stats[k], 1) if stats[k] is not None else None)
+        for k in ("exploration_errors", "exploitation_errors")
+    )
+    return [
+        num(stats["bits_per_probe"], 2),
+        num(round(100 * rate, 1) if rate is not None else None),
+        num(stats["true_mass"], 2),
+        errors,
+    ]
 
 
 def _cells(board: Board, row: Row) -> list[str]:
@@ -181,19 +254,36 @@ def _cells(board: Board, row: Row) -> list[str]:
     if board.logic:
         split = [num(j["provable_accuracy"]), num(j["unprovable_recognition"])]
     else:
-        split = [f"{j['rule_report_score']}/{j['rule_report_of']}" if j["rule_report_score"] is not None else "–"]
+        split = [
+            f"{j['rule_report_score']}/{j['rule_report_of']}"
+            if j["rule_report_score"] is not None
+            else "–"
+        ]
     total = j["tokens"].get("total")
-    return [num(row.rank), row.system + (f" ({j['incomplete']} incomplete)" if j["incomplete"] else ""), str(j["n"]),
-            num(j["best_at_n_chance_corrected"]), num(j["best_at_n"]), num(j["mean_at_n_chance_corrected"]), num(j["mean_at_n"]),
-            num(j["sd"]), num(j["sigma"], 2), num(j["gain_mean"], signed=True), *split,
-            num(round(total) if total is not None else None),
-            *(_exploration_cells(j["exploration"]) if board.explored else []), *([str(row.failures)] if board.show_failures else [])]
+    return [
+        num(row.rank),
+        row.system + (f" ({j['incomplete']} incomplete)" if j["incomplete"] else ""),
+        str(j["n"]),
+        num(j["best_at_n_chance_corrected"]),
+        num(j["best_at_n"]),
+        num(j["mean_at_n_chance_corrected"]),
+        num(j["mean_at_n"]),
+        num(j["sd"]),
+        num(j["sigma"], 2),
+        num(j["gain_mean"], signed=True),
+        *split,
+        num(round(total) if total is not None else None),
+        *(_exploration_cells(j["exploration"]) if board.explored else []),
+        *([str(row.failures)] if board.show_failures else []),
+    ]
 
 
 def _notes(board: Board, rank_by: str) -> list[str]:
     notes = [f"Ranked by chance-corrected {'Best@n' if rank_by == 'best' else 'Mean@n'} at M4."]
     if rank_by == "best" and len({r.stats["n"] for r in board.rows}) > 1:
-        notes.append("Rows differ in n, and Best@n rises with n: compare Mean@n, or rows of equal n.")
+        notes.append(
+            "Rows differ in n, and Best@n rises with n: compare Mean@n, or rows of equal n."
+        )
     return notes
 
 
@@ -209,9 +299,21 @@ def text(boards: list[Board], rank_by: str = "best") -> str:
         head = _head(board)
         rows = [_cells(board, r) for r in board.rows]
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-        line = lambda cells: "  ".join(c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-        out += [board.title(), line(head), "-" * len(line(head)), *(line(r) for r in rows), *_notes(board, rank_by), ""]
-    out += [textwrap.fill(f"{name} = {meaning}", 110, subsequent_indent="  ") for name, meaning in glossary.terms(*TEXT_TERMS, *terms(boards)[len(TERMS):])]
+        line = lambda cells: "  ".join(
+            c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
+        )
+        out += [
+            board.title(),
+            line(head),
+            "-" * len(line(head)),
+            *(line(r) for r in rows),
+            *_notes(board, rank_by),
+            "",
+        ]
+    out += [
+        textwrap.fill(f"{name} = {meaning}", 110, subsequent_indent="  ")
+        for name, meaning in glossary.terms(*TEXT_TERMS, *terms(boards)[len(TERMS) :])
+    ]
     return "\n".join(out)
 
 
@@ -219,7 +321,12 @@ def markdown_tables(boards: list[Board], rank_by: str = "best", level: str = "##
     out = []
     for board in boards:
         head = _head(board)
-        out += [f"{level} {md_cell(board.title())}", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+        out += [
+            f"{level} {md_cell(board.title())}",
+            "",
+            "| " + " | ".join(head) + " |",
+            "|" + "---|" * len(head),
+        ]
         out += ["| " + " | ".join(md_cell(c) for c in _cells(board, r)) + " |" for r in board.rows]
         out += ["", *_notes(board, rank_by), ""]
     return "\n".join(out)
@@ -227,12 +334,25 @@ def markdown_tables(boards: list[Board], rank_by: str = "best", level: str = "##
 
 def terms(boards: list[Board]) -> tuple[str, ...]:
     """The terms the boards' columns use."""
-    return (TERMS + (EXPLORATION_TERMS if any(b.explored for b in boards) else ())
-            + (("failures",) if any(b.show_failures for b in boards) else ()))
+    return (
+        TERMS
+        + (EXPLORATION_TERMS if any(b.explored for b in boards) else ())
+        + (("failures",) if any(b.show_failures for b in boards) else ())
+    )
 
 
 def markdown(boards: list[Board], rank_by: str = "best") -> str:
-    return "\n".join(["# Leaderboard", "", markdown_tables(boards, rank_by, "##"), "## Terms", "", glossary.markdown(*terms(boards)), ""])
+    return "\n".join(
+        [
+            "# Leaderboard",
+            "",
+            markdown_tables(boards, rank_by, "##"),
+            "## Terms",
+            "",
+            glossary.markdown(*terms(boards)),
+            "",
+        ]
+    )
 
 
 def panels(boards: list[Board]) -> list[Panel]:
@@ -240,17 +360,32 @@ def panels(boards: list[Board]) -> list[Panel]:
     out = []
     for b in boards:
         length = max((len(c) for r in b.rows for c in r.curves), default=1)
-        out.append(Panel(b.title(full=False), [f"M{i}" for i in range(length)], b.floor, [Series(r.system, r.curves) for r in b.rows]))
+        out.append(
+            Panel(
+                b.title(full=False),
+                [f"M{i}" for i in range(length)],
+                b.floor,
+                [Series(r.system, r.curves) for r in b.rows],
+            )
+        )
     return out
 
 
 def html_tables(boards: list[Board], rank_by: str = "best") -> str:
     out = []
     for board in boards:
-        rows = [[f"<td class='num'>{esc(c)}</td>" if i != 1 else esc(c) for i, c in enumerate(_cells(board, r))]
-                for r in board.rows]
-        out += [f"<h3>{esc(board.title())}</h3>", table([esc(h) for h in _head(board)], rows, "leaderboard"),
-                *(f"<p class='muted'>{esc(n)}</p>" for n in _notes(board, rank_by))]
+        rows = [
+            [
+                f"<td class='num'>{esc(c)}</td>" if i != 1 else esc(c)
+                for i, c in enumerate(_cells(board, r))
+            ]
+            for r in board.rows
+        ]
+        out += [
+            f"<h3>{esc(board.title())}</h3>",
+            table([esc(h) for h in _head(board)], rows, "leaderboard"),
+            *(f"<p class='muted'>{esc(n)}</p>" for n in _notes(board, rank_by)),
+        ]
     return "\n".join(out)
 
 
@@ -265,7 +400,9 @@ def html(boards: list[Board], rank_by: str = "best", svg: bytes | None = None) -
     return page("Leaderboard", "\n".join(body))
 
 
-def write(boards: list[Board], paths: list[Path], rank_by: str = "best", svg: bytes | None = None) -> list[Path]:
+def write(
+    boards: list[Board], paths: list[Path], rank_by: str = "best", svg: bytes | None = None
+) -> list[Path]:
     """Write each path in the format its suffix names (.md, .json, .html);
     `svg`: the curves already drawn for the page (else drawn here)."""
     for path in paths:
@@ -276,7 +413,10 @@ def write(boards: list[Board], paths: list[Path], rank_by: str = "best", svg: by
         if path.suffix == ".md":
             path.write_text(markdown(boards, rank_by), encoding="utf-8")
         elif path.suffix == ".json":
-            path.write_text(json.dumps(as_json(boards, rank_by), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+            path.write_text(
+                json.dumps(as_json(boards, rank_by), indent=2, ensure_ascii=False) + "\n",
+                encoding="utf-8",
+            )
         else:
             path.write_text(html(boards, rank_by, svg), encoding="utf-8")
     return paths

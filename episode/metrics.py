@@ -44,14 +44,22 @@ def _pct(values: list[float]) -> float | None:
     return round(100.0 * sum(values) / len(values), 4) if values else None
 
 
-def milestone_metrics(label: str, header: dict, answers: dict, rule_report: dict | None, budget: dict,
-                      milestone_tokens: int = 0) -> dict:
+def milestone_metrics(
+    label: str,
+    header: dict,
+    answers: dict,
+    rule_report: dict | None,
+    budget: dict,
+    milestone_tokens: int = 0,
+) -> dict:
     tasks = header["tasks"]
     passes = int(header["protocol"]["passes"])
     per_task: dict[str, float] = {}
     per_pass: list[list[float]] = [[] for _ in range(passes)]
     for task in tasks:
-        verdicts = [1.0 if answers.get((label, task["id"], k)) else 0.0 for k in range(1, passes + 1)]
+        verdicts = [
+            1.0 if answers.get((label, task["id"], k)) else 0.0 for k in range(1, passes + 1)
+        ]
         per_task[task["id"]] = sum(verdicts) / passes
         for k, v in enumerate(verdicts):
             per_pass[k].append(v)
@@ -64,7 +72,10 @@ def milestone_metrics(label: str, header: dict, answers: dict, rule_report: dict
     unprovable = [t for t in tasks if t.get("unprovable")]
     provable = [t for t in tasks if not t.get("unprovable")] if unprovable else []
     accuracy = _pct(list(per_task.values())) or 0.0
-    groups: dict[str, dict[str, list[float]]] = {"bands": defaultdict(list), "families": defaultdict(list)}
+    groups: dict[str, dict[str, list[float]]] = {
+        "bands": defaultdict(list),
+        "families": defaultdict(list),
+    }
     for task in tasks:
         groups["bands"][task.get("band") or "-"].append(per_task[task["id"]])
         groups["families"][task.get("family") or "-"].append(per_task[task["id"]])
@@ -92,7 +103,13 @@ def milestone_metrics(label: str, header: dict, answers: dict, rule_report: dict
 def dynamics(curve: list[float]) -> dict:
     """Gain, largest-step share and reversals of a milestone curve."""
     if len(curve) < 2:
-        return {"gain": None, "steps": [], "largest_step_share": None, "reversal": None, "reversals": None}
+        return {
+            "gain": None,
+            "steps": [],
+            "largest_step_share": None,
+            "reversal": None,
+            "reversals": None,
+        }
     steps = [round(b - a, 4) for a, b in zip(curve, curve[1:])]
     gain = round(curve[-1] - curve[0], 4)
     if gain > 0:
@@ -122,7 +139,9 @@ def compute_report(events: list[dict]) -> dict:
     for event in events:
         kind = event.get("type")
         if kind == "answer":
-            answers[(str(event["milestone"]), event["task"], int(event["pass"]))] = bool(event["passed"])
+            answers[(str(event["milestone"]), event["task"], int(event["pass"]))] = bool(
+                event["passed"]
+            )
         elif kind == "rule_report":
             rule_reports[str(event["milestone"])] = event
         elif kind == "milestone":
@@ -139,7 +158,9 @@ def compute_report(events: list[dict]) -> dict:
     for label in header["protocol"]["milestones"]:
         if label not in budgets:
             continue
-        metrics = milestone_metrics(label, header, answers, rule_reports.get(label), budgets[label], tokens.get(label, 0))
+        metrics = milestone_metrics(
+            label, header, answers, rule_reports.get(label), budgets[label], tokens.get(label, 0)
+        )
         if label.isdigit():
             main.append(metrics)
         else:

@@ -49,11 +49,23 @@ def _refuses_seed(error: Exception) -> bool:
 class OpenAIAgent(Agent):
     name = "openai"
 
-    def __init__(self, base_url: str | None = None, model: str | None = None, api_key_env: str = "OPENAI_API_KEY",
-                 params: dict[str, object] | None = None, concurrency: int = 4, timeout: float = 600.0,
-                 max_retries: int = 6, backoff: float = 2.0, max_backoff: float = 60.0,
-                 drop_fields: tuple[str, ...] | list[str] = (), seed: int | None = None) -> None:
-        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+    def __init__(
+        self,
+        base_url: str | None = None,
+        model: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        params: dict[str, object] | None = None,
+        concurrency: int = 4,
+        timeout: float = 600.0,
+        max_retries: int = 6,
+        backoff: float = 2.0,
+        max_backoff: float = 60.0,
+        drop_fields: tuple[str, ...] | list[str] = (),
+        seed: int | None = None,
+    ) -> None:
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip(
+            "/"
+        )
         if not model:
             raise AgentError("the openai agent needs a model name (--model)")
         self.model = model
@@ -72,17 +84,28 @@ class OpenAIAgent(Agent):
         self._client_loop: asyncio.AbstractEventLoop | None = None
 
     @classmethod
-    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> "OpenAIAgent":
+    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> OpenAIAgent:
         return cls(seed=seed, **{k: v for k, v in options.items() if k != "source"})
 
     def config(self) -> dict[str, object]:
-        return {"name": self.name, "model": self.model, "params": self.params, "drop_fields": list(self.drop_fields)}
+        return {
+            "name": self.name,
+            "model": self.model,
+            "params": self.params,
+            "drop_fields": list(self.drop_fields),
+        }
 
     def runtime(self) -> dict[str, object]:
         """Recorded in the trace header but free to change on --resume."""
-        return {"base_url": self.base_url, "api_key_env": self.api_key_env, "concurrency": self.concurrency,
-                "timeout": self.timeout, "max_retries": self.max_retries, "backoff": self.backoff,
-                "max_backoff": self.max_backoff}
+        return {
+            "base_url": self.base_url,
+            "api_key_env": self.api_key_env,
+            "concurrency": self.concurrency,
+            "timeout": self.timeout,
+            "max_retries": self.max_retries,
+            "backoff": self.backoff,
+            "max_backoff": self.max_backoff,
+        }
 
     # -- requests ----------------------------------------------------------------------
     def _outgoing(self, message: dict) -> dict:
@@ -92,7 +115,10 @@ class OpenAIAgent(Agent):
 
     def body(self, request: Request) -> dict[str, object]:
         """The JSON body of a request (the key and headers aside)."""
-        body: dict[str, object] = {"model": self.model, "messages": [self._outgoing(m) for m in request.messages]}
+        body: dict[str, object] = {
+            "model": self.model,
+            "messages": [self._outgoing(m) for m in request.messages],
+        }
         if request.tools:
             body["tools"] = request.tools
             if not request.tools_enabled:
@@ -109,9 +135,18 @@ class OpenAIAgent(Agent):
 
         loop = asyncio.get_running_loop()
         if self._client is None or self._client_loop is not loop:
-            http = openai.DefaultAsyncHttpxClient(trust_env=False) if _loopback(self.base_url) else None
-            self._client = openai.AsyncOpenAI(api_key=self.api_key or "no key", base_url=self.base_url,
-                                              timeout=self.timeout, max_retries=self.max_retries, http_client=http)
+            http = (
+                openai.DefaultAsyncHttpxClient(trust_env=False)
+                if _loopback(self.base_url)
+                else None
+            )
+            self._client = openai.AsyncOpenAI(
+                api_key=self.api_key or "no key",
+                base_url=self.base_url,
+                timeout=self.timeout,
+                max_retries=self.max_retries,
+                http_client=http,
+            )
             self._client_loop = loop
         return self._client
 
@@ -134,8 +169,14 @@ class OpenAIAgent(Agent):
         message = dict(data["choices"][0].get("message") or {})
         message["role"] = "assistant"
         usage = data.get("usage") or {}
-        return Reply(message, {"prompt_tokens": int(usage.get("prompt_tokens") or 0),
-                               "completion_tokens": int(usage.get("completion_tokens") or 0)}, attempts)
+        return Reply(
+            message,
+            {
+                "prompt_tokens": int(usage.get("prompt_tokens") or 0),
+                "completion_tokens": int(usage.get("completion_tokens") or 0),
+            },
+            attempts,
+        )
 
     async def post(self, request: Request) -> tuple[dict, int]:
         """One chat completion: the reply's JSON and the attempts it took."""
@@ -144,22 +185,35 @@ class OpenAIAgent(Agent):
         attempts = unusable = 0
         while True:
             body = self.body(request)
-            headers = {} if self.api_key else {"Authorization": openai.Omit()}  # no key, no Authorization header
+            headers = (
+                {} if self.api_key else {"Authorization": openai.Omit()}
+            )  # no key, no Authorization header
             try:
                 raw = await self.client().chat.completions.with_raw_response.create(
-                    model=body.pop("model"), messages=body.pop("messages"), extra_body=body, extra_headers=headers)
+                    model=body.pop("model"),
+                    messages=body.pop("messages"),
+                    extra_body=body,
+                    extra_headers=headers,
+                )
             except openai.APIStatusError as exc:
                 if self.send_seed and _refuses_seed(exc):
                     self.send_seed = False
-                    print(f"openai agent: {self.base_url} refuses the seed field; no longer sending it", file=sys.stderr)
+                    print(
+                        f"openai agent: {self.base_url} refuses the seed field; no longer sending it",
+                        file=sys.stderr,
+                    )
                     continue
                 detail = f"HTTP {exc.status_code}: {str(exc.message)[:500]}"
                 if exc.status_code in RETRIED or exc.status_code >= 500:
                     detail += f" (still failing after the SDK's retries, --max-retries {self.max_retries})"
                 raise AgentError(f"{self.base_url}: {detail}") from None
-            except openai.APIError as exc:  # timeouts and connection errors, after the SDK's retries
-                raise AgentError(f"{self.base_url}: {type(exc).__name__}: {exc} "
-                                 f"(still failing after the SDK's retries, --max-retries {self.max_retries})") from None
+            except (
+                openai.APIError
+            ) as exc:  # timeouts and connection errors, after the SDK's retries
+                raise AgentError(
+                    f"{self.base_url}: {type(exc).__name__}: {exc} "
+                    f"(still failing after the SDK's retries, --max-retries {self.max_retries})"
+                ) from None
             attempts += raw.retries_taken + 1
             try:
                 data = json.loads(raw.text)
@@ -170,6 +224,8 @@ class OpenAIAgent(Agent):
                     return data, attempts
                 last = f"a response without choices: {raw.text[:300]!r}"
             if unusable >= self.max_retries:
-                raise AgentError(f"{self.base_url}: giving up after {attempts} attempts; last: {last}")
-            await asyncio.sleep(min(self.backoff * 2 ** unusable, self.max_backoff))
+                raise AgentError(
+                    f"{self.base_url}: giving up after {attempts} attempts; last: {last}"
+                )
+            await asyncio.sleep(min(self.backoff * 2**unusable, self.max_backoff))
             unusable += 1

@@ -30,7 +30,18 @@ _STYLE = {
 }
 _PNG_METADATA = {"Software": None}
 _SVG_METADATA = {"Date": None, "Creator": None}
-_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf")
+_COLORS = (
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#ff7f0e",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+)
 _MARKERS = ("o", "s", "^", "D", "v", "P", "X", "<", ">", "*")
 _LINES = ("-", "--", "-.", ":")
 _DODGE = 0.07  # horizontal offset between systems, so that equal curves stay apart
@@ -39,6 +50,7 @@ _DODGE = 0.07  # horizontal offset between systems, so that equal curves stay ap
 @dataclass
 class Series:
     """One system's curves: accuracy per milestone for each trajectory."""
+
     label: str
     curves: list[list[float]]
 
@@ -56,6 +68,7 @@ class Series:
 @dataclass
 class Panel:
     """The curves of one setting (a world and a condition)."""
+
     title: str
     milestones: list[str]
     floor: float | None
@@ -67,7 +80,7 @@ def short(text: str, width: int = 60) -> str:
     any length). Labels are drawn with mathematics parsing off, so that
     $...$ in a name is shown as written."""
     text = str(text)
-    return text if len(text) <= width else text[:width - 1] + "…"
+    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def figure(panels: list[Panel]) -> Figure:
@@ -98,14 +111,24 @@ def _draw(ax, panel: Panel, systems: dict[str, int]) -> None:
     ax.set_title(short(panel.title, 100), fontsize=11, parse_math=False)
     ax.grid(axis="y", color="#e6e6e6", linewidth=0.8)
     ax.set_axisbelow(True)
-    ax.axhline(100, color="#555555", linestyle=":", linewidth=1.2, zorder=1, label="ceiling (100 %)")
+    ax.axhline(
+        100, color="#555555", linestyle=":", linewidth=1.2, zorder=1, label="ceiling (100 %)"
+    )
     if panel.floor is not None:
-        ax.axhline(panel.floor, color="#888888", linestyle="--", linewidth=1.2, zorder=1,
-                   label=f"floor ({panel.floor:.1f} %, best trivial strategy)")
+        ax.axhline(
+            panel.floor,
+            color="#888888",
+            linestyle="--",
+            linewidth=1.2,
+            zorder=1,
+            label=f"floor ({panel.floor:.1f} %, best trivial strategy)",
+        )
         if panel.floor < 100:
             f = panel.floor
-            right = ax.secondary_yaxis("right", functions=(lambda a: 100 * (a - f) / (100 - f),
-                                                           lambda c: f + c * (100 - f) / 100))
+            right = ax.secondary_yaxis(
+                "right",
+                functions=(lambda a: 100 * (a - f) / (100 - f), lambda c: f + c * (100 - f) / 100),
+            )
             right.set_ylabel("chance-corrected (%)")
     handles = []
     k = len(panel.series)
@@ -118,17 +141,30 @@ def _draw(ax, panel: Panel, systems: dict[str, int]) -> None:
         means = [p[1] for p in pts]
         n = len(series.curves)
         j = systems[series.label]
-        style = {"color": _COLORS[j % len(_COLORS)], "marker": _MARKERS[j % len(_MARKERS)],
-                 "linestyle": _LINES[(j // len(_COLORS)) % len(_LINES)], "linewidth": 2, "markersize": 6,
-                 "zorder": 3, "label": f"{short(series.label)} (n={n})"}
+        style = {
+            "color": _COLORS[j % len(_COLORS)],
+            "marker": _MARKERS[j % len(_MARKERS)],
+            "linestyle": _LINES[(j // len(_COLORS)) % len(_LINES)],
+            "linewidth": 2,
+            "markersize": 6,
+            "zorder": 3,
+            "label": f"{short(series.label)} (n={n})",
+        }
         if n > 1:
             spread = [[m - lo for _, m, lo, _ in pts], [hi - m for _, m, _, hi in pts]]
             handles.append(ax.errorbar(xs, means, yerr=spread, capsize=4, elinewidth=1.2, **style))
         else:
             handles += ax.plot(xs, means, **style)
     lines = [line for line in ax.get_lines() if line.get_zorder() == 1]  # ceiling and floor
-    legend = ax.legend(handles=handles + lines, loc="upper left", bbox_to_anchor=(1.12, 1.0), fontsize=8, frameon=False,
-                       title="mean of n trajectories;\nbars: lowest to highest", title_fontsize=8)
+    legend = ax.legend(
+        handles=handles + lines,
+        loc="upper left",
+        bbox_to_anchor=(1.12, 1.0),
+        fontsize=8,
+        frameon=False,
+        title="mean of n trajectories;\nbars: lowest to highest",
+        title_fontsize=8,
+    )
     for text in legend.get_texts():
         text.set_parse_math(False)
 

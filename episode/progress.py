@@ -21,7 +21,9 @@ class Progress:
     accuracy)`, `close()`. `mode` is "bar", "lines" or "off"; by default a
     bar when `stream` is a terminal, else lines."""
 
-    def __init__(self, stream: TextIO | None = None, mode: str | None = None, prefix: str = "") -> None:
+    def __init__(
+        self, stream: TextIO | None = None, mode: str | None = None, prefix: str = ""
+    ) -> None:
         self.stream = stream or sys.stderr
         self.mode = mode or ("bar" if self.stream.isatty() else "lines")
         if self.mode not in ("bar", "lines", "off"):
@@ -36,8 +38,15 @@ class Progress:
         self.total = max(1, total)
         self.started = time.monotonic()
         if self.mode == "bar":
-            self._bar = click.progressbar(length=self.total, label=self.prefix.strip(), file=self.stream, show_pos=True,
-                                          show_eta=True, show_percent=False, width=24)
+            self._bar = click.progressbar(
+                length=self.total,
+                label=self.prefix.strip(),
+                file=self.stream,
+                show_pos=True,
+                show_eta=True,
+                show_percent=False,
+                width=24,
+            )
             self._bar.__enter__()
 
     def label(self, text: str) -> None:
@@ -66,7 +75,9 @@ class Progress:
         eta = self.eta()
         score = "" if accuracy is None else f" accuracy {accuracy:.1f}% ·"
         tail = "" if eta is None or eta < 0.5 else f" · ETA {_duration(eta)}"
-        self.stream.write(f"{self.prefix}{name} done ·{score} {self.done}/{self.total} steps · {_duration(elapsed)} elapsed{tail}\n")
+        self.stream.write(
+            f"{self.prefix}{name} done ·{score} {self.done}/{self.total} steps · {_duration(elapsed)} elapsed{tail}\n"
+        )
         self.stream.flush()
 
     def close(self) -> None:

@@ -29,15 +29,45 @@ class Condition:
     open_book: str | None = None  # "m0": rules in the system prompt; "m4": disclosed after M4
 
 
-CONDITIONS: dict[str, Condition] = {c.name: c for c in (
-    Condition("autonomous", "the system chooses its own probes", ROUNDS, "autonomous"),
-    Condition("hindsight", "the probes of a given trace are replayed (live) through the tool interface", ROUNDS, "injected"),
-    Condition("fixed-probe", "a seeded sequence of grammar-valid template probes, the same for every system", ROUNDS, "injected"),
-    Condition("without-tool", "one model turn per round, without any environment feedback", ROUNDS, "reflect-only"),
-    Condition("direct", "no model turns after M0: milestone M0 only", 0, "none"),
-    Condition("open-book-m0", "the complete rule set in the system prompt; milestone M0 only (O@M0)", 0, "none", "m0"),
-    Condition("open-book-m4", "autonomous exploration, then the rules disclosed and one more milestone (A4+O)", ROUNDS, "autonomous", "m4"),
-)}
+CONDITIONS: dict[str, Condition] = {
+    c.name: c
+    for c in (
+        Condition("autonomous", "the system chooses its own probes", ROUNDS, "autonomous"),
+        Condition(
+            "hindsight",
+            "the probes of a given trace are replayed (live) through the tool interface",
+            ROUNDS,
+            "injected",
+        ),
+        Condition(
+            "fixed-probe",
+            "a seeded sequence of grammar-valid template probes, the same for every system",
+            ROUNDS,
+            "injected",
+        ),
+        Condition(
+            "without-tool",
+            "one model turn per round, without any environment feedback",
+            ROUNDS,
+            "reflect-only",
+        ),
+        Condition("direct", "no model turns after M0: milestone M0 only", 0, "none"),
+        Condition(
+            "open-book-m0",
+            "the complete rule set in the system prompt; milestone M0 only (O@M0)",
+            0,
+            "none",
+            "m0",
+        ),
+        Condition(
+            "open-book-m4",
+            "autonomous exploration, then the rules disclosed and one more milestone (A4+O)",
+            ROUNDS,
+            "autonomous",
+            "m4",
+        ),
+    )
+}
 
 OPEN_BOOK_MILESTONE = "4+O"
 
@@ -53,7 +83,9 @@ def milestone_labels(condition: Condition) -> list[object]:
 TRUNCATION_NOTE = "[feedback truncated]"
 
 
-def cap_feedback(text: str, max_lines: int = FEEDBACK_LINES, max_chars: int = FEEDBACK_CHARS) -> str:
+def cap_feedback(
+    text: str, max_lines: int = FEEDBACK_LINES, max_chars: int = FEEDBACK_CHARS
+) -> str:
     """Tool feedback capped at `max_lines` lines and `max_chars` characters,
     with a visible note when anything was cut. The note is outside the cap
     and says only that the output was cut: how much was withheld is itself

@@ -20,19 +20,27 @@ class ReplayAgent(Agent):
         if not events or events[0].get("type") != "header":
             raise AgentError(f"{self.path}: not an episode trace")
         self.header = events[0]
-        self.replies = {e["key"].removeprefix("reply/"): e for e in events if e.get("type") == "reply"}
+        self.replies = {
+            e["key"].removeprefix("reply/"): e for e in events if e.get("type") == "reply"
+        }
 
     @classmethod
-    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> "ReplayAgent":
+    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> ReplayAgent:
         if not options.get("source"):
             raise AgentError("the replay agent needs a recorded trace (--from DIR)")
         return cls(str(options["source"]))
 
     def config(self) -> dict[str, object]:
-        return {"name": self.name, "source": str(self.path), "source_agent": self.header.get("agent")}
+        return {
+            "name": self.name,
+            "source": str(self.path),
+            "source_agent": self.header.get("agent"),
+        }
 
     def respond(self, request: Request) -> Reply:
         event = self.replies.get(request.key)
         if event is None:
-            raise AgentError(f"the recorded trace {self.path} has no reply for request {request.key}")
+            raise AgentError(
+                f"the recorded trace {self.path} has no reply for request {request.key}"
+            )
         return Reply(event["message"], event.get("usage") or {}, event.get("attempts", 1))

@@ -29,7 +29,7 @@ class ScriptedAgent(Agent):
         self.env = env
 
     @classmethod
-    def from_options(cls, env: Environment, seed: int, options: dict[str, object]) -> "ScriptedAgent":
+    def from_options(cls, env: Environment, seed: int, options: dict[str, object]) -> ScriptedAgent:
         return cls(env)
 
     def explore(self, request: Request) -> Reply:
@@ -71,7 +71,9 @@ class NaiveAgent(ScriptedAgent):
         return self.env.naive_reply(request.task)
 
 
-def tool_calls_in(messages: list[dict], tool_name: str, argument: str) -> list[tuple[str | None, str]]:
+def tool_calls_in(
+    messages: list[dict], tool_name: str, argument: str
+) -> list[tuple[str | None, str]]:
     """(call id, argument) of every call of the tool in a conversation, in
     order (calls whose argument is missing or not a string left out)."""
     out = []
@@ -97,7 +99,13 @@ def probes_in(messages: list[dict], tool_name: str, argument: str) -> list[str]:
 class FixedAgent(ScriptedAgent):
     name = "fixed"
 
-    def __init__(self, env: Environment, seed: int = 0, per_round: int = CALLS_PER_ROUND, rounds: int = ROUNDS) -> None:
+    def __init__(
+        self,
+        env: Environment,
+        seed: int = 0,
+        per_round: int = CALLS_PER_ROUND,
+        rounds: int = ROUNDS,
+    ) -> None:
         super().__init__(env)
         self.seed = seed
         self.per_round = min(per_round, env.calls_per_round)
@@ -105,7 +113,7 @@ class FixedAgent(ScriptedAgent):
         self._touched: dict[str, frozenset[str]] = {}
 
     @classmethod
-    def from_options(cls, env: Environment, seed: int, options: dict[str, object]) -> "FixedAgent":
+    def from_options(cls, env: Environment, seed: int, options: dict[str, object]) -> FixedAgent:
         return cls(env, seed=seed)
 
     def config(self) -> dict[str, object]:
@@ -118,13 +126,20 @@ class FixedAgent(ScriptedAgent):
             if message.get("role") == "user":
                 break
             made += len(message.get("tool_calls") or ())
-        batch = self.sequence[(request.round or 1) - 1] if request.round and request.round <= len(self.sequence) else []
+        batch = (
+            self.sequence[(request.round or 1) - 1]
+            if request.round and request.round <= len(self.sequence)
+            else []
+        )
         if made >= len(batch):
             return text_reply("That is all for this round.")
         call = {
             "id": f"call_fixed_r{request.round}_{made + 1}",
             "type": "function",
-            "function": {"name": self.env.tool_name, "arguments": json.dumps({self.env.tool_argument: batch[made]})},
+            "function": {
+                "name": self.env.tool_name,
+                "arguments": json.dumps({self.env.tool_argument: batch[made]}),
+            },
         }
         return Reply({"role": "assistant", "content": None, "tool_calls": [call]})
 

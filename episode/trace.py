@@ -51,7 +51,9 @@ def _read(path: Path) -> bytes:
     """The trace's bytes, refused unread past MAX_TRACE_BYTES."""
     size = path.stat().st_size
     if size > MAX_TRACE_BYTES:
-        raise TraceError(f"{path}: {size:,} bytes, more than a trace may hold ({MAX_TRACE_BYTES:,})")
+        raise TraceError(
+            f"{path}: {size:,} bytes, more than a trace may hold ({MAX_TRACE_BYTES:,})"
+        )
     return path.read_bytes()
 
 
@@ -89,11 +91,15 @@ def comparable(event: dict) -> dict:
 class Trace:
     """An open trace: `get` what is recorded, `append` what is new."""
 
-    def __init__(self, path: str | Path, resume: bool = False, sync: bool = True, sync_interval: float = 0.0) -> None:
+    def __init__(
+        self, path: str | Path, resume: bool = False, sync: bool = True, sync_interval: float = 0.0
+    ) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.sync = sync
-        self.sync_interval = sync_interval  # > 0: fsync at most this often (every append is still flushed)
+        self.sync_interval = (
+            sync_interval  # > 0: fsync at most this often (every append is still flushed)
+        )
         self._synced = time.monotonic()
         self.events: list[dict] = []
         self.index: dict[str, dict] = {}
@@ -101,7 +107,9 @@ class Trace:
         self._lock = threading.Lock()
         if self.path.exists() and self.path.stat().st_size > 0:
             if not resume:
-                raise TraceError(f"{self.path} already exists: continue it with --resume, or choose another --out")
+                raise TraceError(
+                    f"{self.path} already exists: continue it with --resume, or choose another --out"
+                )
             data = _read(self.path)
             self.events, good = _parse(data, self.path)
             if good < len(data):
@@ -159,7 +167,7 @@ class Trace:
                 self.fsync()
             self._fh.close()
 
-    def __enter__(self) -> "Trace":
+    def __enter__(self) -> Trace:
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -24,19 +24,29 @@ class ByLanguage:
         language = getattr(env, "language", None)
         path = self.paths.get(language)
         if path is None:
-            raise AgentError(f"the agent {self.name!r} has no {language} version; it runs on {', '.join(self.paths)}")
+            raise AgentError(
+                f"the agent {self.name!r} has no {language} version; it runs on {', '.join(self.paths)}"
+            )
         module, _, attr = path.partition(":")
         try:
             cls = getattr(import_module(module), attr)
         except (ImportError, AttributeError) as e:
-            raise AgentError(f"the {language} version of the agent {self.name!r} is not installed ({path}): {e}") from None
+            raise AgentError(
+                f"the {language} version of the agent {self.name!r} is not installed ({path}): {e}"
+            ) from None
         return cls.from_options(env, seed, options)
 
 
 _CODE = "alienworlds.explore.aliencode.agent"
 _LOGIC = "alienworlds.explore.alienlogic.agent"
-EXPLORER = ByLanguage("explorer", {"aliencode": f"{_CODE}:ExplorerAgent", "alienlogic": f"{_LOGIC}:ExplorerAgent"})
-RANDOM_PROBE = ByLanguage("explorer-random", {"aliencode": f"{_CODE}:RandomProbeAgent",
-                                              "alienlogic": f"{_LOGIC}:RandomProbeAgent"})
-FIXED_PROBE = ByLanguage("explorer-fixed", {"aliencode": f"{_CODE}:FixedProbeAgent",
-                                            "alienlogic": f"{_LOGIC}:FixedProbeAgent"})
+EXPLORER = ByLanguage(
+    "explorer", {"aliencode": f"{_CODE}:ExplorerAgent", "alienlogic": f"{_LOGIC}:ExplorerAgent"}
+)
+RANDOM_PROBE = ByLanguage(
+    "explorer-random",
+    {"aliencode": f"{_CODE}:RandomProbeAgent", "alienlogic": f"{_LOGIC}:RandomProbeAgent"},
+)
+FIXED_PROBE = ByLanguage(
+    "explorer-fixed",
+    {"aliencode": f"{_CODE}:FixedProbeAgent", "alienlogic": f"{_LOGIC}:FixedProbeAgent"},
+)

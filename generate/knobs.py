@@ -15,7 +15,6 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-
 from aliencode.sites import OPERATIONS
 
 MAX_SEED_CHARS = 200
@@ -36,22 +35,59 @@ class Knob:
 
 KNOBS: dict[str, tuple[Knob, ...]] = {
     "aliencode": (
-        Knob("altered", 12, 2, 24, "Rules that differ from the manual (the PLUCK and CARVE keystone rules included)."),
-        Knob("red_herrings", 4, 0, 24,
-             "Places where an altered operation keeps the manual's meaning (IDENTITY in a narrower scope); at most "
-             "the altered rules without a scope."),
-        Knob("scoped", 3, 0, 22, "Altered rules that hold only at top level, in CRAFT bodies or in loops; at most "
-                                 "--altered minus 2."),
-        Knob("renamed", 3, 0, len(OPERATIONS), "Keywords spelled with invented words (the manual shows them)."),
-        Knob("tasks", 40, 1, 99, "Tasks of the bank, drawn from the template library (ids T01 ... T99)."),
+        Knob(
+            "altered",
+            12,
+            2,
+            24,
+            "Rules that differ from the manual (the PLUCK and CARVE keystone rules included).",
+        ),
+        Knob(
+            "red_herrings",
+            4,
+            0,
+            24,
+            "Places where an altered operation keeps the manual's meaning (IDENTITY in a narrower scope); at most "
+            "the altered rules without a scope.",
+        ),
+        Knob(
+            "scoped",
+            3,
+            0,
+            22,
+            "Altered rules that hold only at top level, in CRAFT bodies or in loops; at most "
+            "--altered minus 2.",
+        ),
+        Knob(
+            "renamed",
+            3,
+            0,
+            len(OPERATIONS),
+            "Keywords spelled with invented words (the manual shows them).",
+        ),
+        Knob(
+            "tasks",
+            40,
+            1,
+            99,
+            "Tasks of the bank, drawn from the template library (ids T01 ... T99).",
+        ),
     ),
     "alienlogic": (
         # a world holds 31-33 compatible patches that refuse some standard proof: 40 failed after 39 s of CPU
         Knob("patches", 24, 1, 30, "Patched rules (discovery targets)."),
         Knob("theorems", 70, 1, 99, "Held-out theorems in the bank (ids L01 ... L99)."),
-        Knob("unprovable", 25, 0, 99, "Of them, unprovable in the world (each with a certificate)."),
-        Knob("first_order", 12, 0, 99, "Of them, provable first-order theorems (0: a propositional world and bank); "
-                                       "with --unprovable at most --theorems."),
+        Knob(
+            "unprovable", 25, 0, 99, "Of them, unprovable in the world (each with a certificate)."
+        ),
+        Knob(
+            "first_order",
+            12,
+            0,
+            99,
+            "Of them, provable first-order theorems (0: a propositional world and bank); "
+            "with --unprovable at most --theorems.",
+        ),
         Knob("examples", 8, 0, 20, "Worked proofs shown with the manual."),
     ),
 }
@@ -83,10 +119,22 @@ def knob_problems(language: str, values: Mapping[str, object]) -> list[str]:
     for name, value in values.items():
         found = known.get(name)
         if found is None:
-            problems.append(f"unknown knob {name!r}; {language}'s generator takes {', '.join(known)}")
-        elif isinstance(value, bool) or not isinstance(value, int) or not found.low <= value <= found.high:
-            shown = repr(value) if isinstance(value, int) and len(str(value)) <= 20 else f"a {type(value).__name__}"
-            problems.append(f"{found.option} must be an integer from {found.low} to {found.high}, got {shown}")
+            problems.append(
+                f"unknown knob {name!r}; {language}'s generator takes {', '.join(known)}"
+            )
+        elif (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not found.low <= value <= found.high
+        ):
+            shown = (
+                repr(value)
+                if isinstance(value, int) and len(str(value)) <= 20
+                else f"a {type(value).__name__}"
+            )
+            problems.append(
+                f"{found.option} must be an integer from {found.low} to {found.high}, got {shown}"
+            )
     return problems or _between(language, values)
 
 

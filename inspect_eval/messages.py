@@ -11,7 +11,13 @@ from __future__ import annotations
 
 import json
 
-from inspect_ai.model import ChatMessage, ChatMessageAssistant, ChatMessageSystem, ChatMessageTool, ChatMessageUser
+from inspect_ai.model import (
+    ChatMessage,
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageTool,
+    ChatMessageUser,
+)
 from inspect_ai.tool import ToolCall
 
 NATIVE = "inspect_message"
@@ -35,12 +41,19 @@ def to_inspect(message: dict) -> ChatMessage:
     if role == "user":
         return ChatMessageUser(content=content)
     if role == "tool":
-        return ChatMessageTool(content=content, tool_call_id=message.get("tool_call_id"), function=message.get("name"))
+        return ChatMessageTool(
+            content=content, tool_call_id=message.get("tool_call_id"), function=message.get("name")
+        )
     if message.get(NATIVE):
         return ChatMessageAssistant.model_validate(message[NATIVE])
-    calls = [ToolCall(id=c["id"], function=(c.get("function") or {}).get("name") or "",
-                      arguments=_arguments((c.get("function") or {}).get("arguments")))
-             for c in message.get("tool_calls") or ()]
+    calls = [
+        ToolCall(
+            id=c["id"],
+            function=(c.get("function") or {}).get("name") or "",
+            arguments=_arguments((c.get("function") or {}).get("arguments")),
+        )
+        for c in message.get("tool_calls") or ()
+    ]
     return ChatMessageAssistant(content=content, tool_calls=calls or None)
 
 
@@ -49,11 +62,23 @@ def from_inspect(message: ChatMessageAssistant, tools_enabled: bool) -> dict:
     not parse keep an unparseable argument text, so the driver rejects
     them as malformed; a tool-disabled reply keeps no tool call."""
     calls = list(message.tool_calls or ()) if tools_enabled else []
-    native = message if calls or not message.tool_calls else message.model_copy(update={"tool_calls": None})
+    native = (
+        message
+        if calls or not message.tool_calls
+        else message.model_copy(update={"tool_calls": None})
+    )
     out: dict = {"role": "assistant", "content": message.text}
     if calls:
-        out["tool_calls"] = [{"id": c.id, "type": "function",
-                              "function": {"name": c.function, "arguments": "" if c.parse_error else json.dumps(c.arguments)}}
-                             for c in calls]
+        out["tool_calls"] = [
+            {
+                "id": c.id,
+                "type": "function",
+                "function": {
+                    "name": c.function,
+                    "arguments": "" if c.parse_error else json.dumps(c.arguments),
+                },
+            }
+            for c in calls
+        ]
     out[NATIVE] = native.model_dump(mode="json", exclude_none=True)
     return out

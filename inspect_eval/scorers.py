@@ -28,18 +28,19 @@ Re-scoring a log (`inspect score`) grades the recorded replies again.
 
 from __future__ import annotations
 
-from inspect_ai.scorer import SampleScore, Score, Target, metric, score_reducer, scorer
-from inspect_ai.solver import TaskState
-
 from alienworlds.episode.grading import regrade
 from alienworlds.episode.metrics import compute_report
+from inspect_ai.scorer import SampleScore, Score, Target, metric, score_reducer, scorer
+from inspect_ai.solver import TaskState
 
 from .environments import environment_for
 from .solver import RECORD
 
 
 def score_value(report: dict) -> dict[str, float]:
-    value: dict[str, float] = {"endpoint": report["endpoint"] if report["endpoint"] is not None else 0.0}
+    value: dict[str, float] = {
+        "endpoint": report["endpoint"] if report["endpoint"] is not None else 0.0
+    }
     for m in report["milestones"]:
         value[f"M{m['t']}"] = m["accuracy"]
     if report["gain"] is not None:
@@ -68,8 +69,11 @@ def milestone_scores():
         keys: list[str] = []
         for sample in scores:
             keys += [k for k in sample.score.value if k not in keys]
-        return {k: sum(s.score.value[k] for s in scores if k in s.score.value) / sum(1 for s in scores if k in s.score.value)
-                for k in keys}
+        return {
+            k: sum(s.score.value[k] for s in scores if k in s.score.value)
+            / sum(1 for s in scores if k in s.score.value)
+            for k in keys
+        }
 
     return compute
 
@@ -93,7 +97,11 @@ def milestones(language: str, world: str | None = None, bank: str | None = None)
         env = environment_for(language, world, bank)
         report = compute_report(regrade(record["events"], env))
         curve = " ".join(f"M{m['t']} {m['accuracy']:.1f}" for m in report["milestones"])
-        return Score(value=score_value(report), answer=f"endpoint {report['endpoint']}",
-                     explanation=f"accuracy by milestone: {curve}", metadata={"epoch": state.epoch, "report": report})
+        return Score(
+            value=score_value(report),
+            answer=f"endpoint {report['endpoint']}",
+            explanation=f"accuracy by milestone: {curve}",
+            metadata={"epoch": state.epoch, "report": report},
+        )
 
     return score

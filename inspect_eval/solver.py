@@ -14,15 +14,14 @@ milestone replies.
 from __future__ import annotations
 
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
-
-from inspect_ai.model import get_model
-from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from alienworlds.episode.driver import Episode, Settings
 from alienworlds.episode.trace import read_trace
+from inspect_ai.model import get_model
+from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from .agent import InspectModelAgent
 from .environments import environment_for
@@ -35,8 +34,12 @@ RECORD = "alienworlds"  # the sample metadata key of the record the scorer grade
 def grading_record(events: list[dict]) -> dict:
     """What a scorer needs to grade a trajectory again: the header, the
     milestone budgets, every milestone reply and whether the run ended."""
-    kept = [e for e in events if e["type"] in ("header", "milestone", "end")
-            or (e["type"] == "reply" and e["key"].startswith("reply/M"))]
+    kept = [
+        e
+        for e in events
+        if e["type"] in ("header", "milestone", "end")
+        or (e["type"] == "reply" and e["key"].startswith("reply/M"))
+    ]
     return {"events": kept}
 
 
@@ -50,23 +53,41 @@ def _trajectory_dir(out: str | None, name: str, epoch: int) -> Iterator[Path]:
 
 
 @solver
-def protocol(language: str, world: str | None = None, bank: str | None = None, condition: str = "autonomous",
-             passes: int = 3, seed: int = 0, out: str | None = None, probes_from: str | None = None,
-             fixed_calls: int = 12, concurrency: int = 10) -> Solver:
+def protocol(
+    language: str,
+    world: str | None = None,
+    bank: str | None = None,
+    condition: str = "autonomous",
+    passes: int = 3,
+    seed: int = 0,
+    out: str | None = None,
+    probes_from: str | None = None,
+    fixed_calls: int = 12,
+    concurrency: int = 10,
+) -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         env = environment_for(language, world, bank)
         own_seed = seed + state.epoch - 1
         tool = ProbeTool(env)
         agent = InspectModelAgent(get_model(), tool.tooldef, seed=own_seed, concurrency=concurrency)
-        settings = Settings(condition=condition, seed=own_seed, probes_from=probes_from, fixed_per_round=fixed_calls,
-                            passes=passes)
+        settings = Settings(
+            condition=condition,
+            seed=own_seed,
+            probes_from=probes_from,
+            fixed_per_round=fixed_calls,
+            passes=passes,
+        )
         name = f"{language}-{env.world_name}-{condition}-seed{seed}"
         with _trajectory_dir(out, name, state.epoch) as directory:
-            episode = Episode(env, agent, directory, settings, resume=out is not None, tool_runner=tool.run)
+            episode = Episode(
+                env, agent, directory, settings, resume=out is not None, tool_runner=tool.run
+            )
             await episode.arun()
             events = read_trace(directory)
         state.metadata[RECORD] = grading_record(events)
-        state.messages = [to_inspect(e["message"]) for e in events if e["type"] == "message"]  # resumed runs too
+        state.messages = [
+            to_inspect(e["message"]) for e in events if e["type"] == "message"
+        ]  # resumed runs too
         state.completed = True
         return state
 

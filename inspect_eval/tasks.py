@@ -11,11 +11,10 @@ concurrency (milestone requests in flight).
 
 from __future__ import annotations
 
-from inspect_ai import Epochs, Task, task
-from inspect_ai.dataset import Sample
-
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
 from alienworlds.sweep import limits
+from inspect_ai import Epochs, Task, task
+from inspect_ai.dataset import Sample
 
 from .environments import environment_for
 from .scorers import best_at_n, milestones
@@ -29,8 +28,19 @@ def _within(name: str, value: object, low: int, high: int) -> None:
         raise ValueError(f"-T {name}={value!r} is not an integer from {low} to {high}")
 
 
-def protocol_task(language: str, world: str | None, condition: str, passes: int, seed: int, bank: str | None,
-                  trajectories: int, out: str | None, probes_from: str | None, fixed_calls: int, concurrency: int) -> Task:
+def protocol_task(
+    language: str,
+    world: str | None,
+    condition: str,
+    passes: int,
+    seed: int,
+    bank: str | None,
+    trajectories: int,
+    out: str | None,
+    probes_from: str | None,
+    fixed_calls: int,
+    concurrency: int,
+) -> Task:
     _within("passes", passes, *limits.PASSES)
     _within("trajectories", trajectories, *limits.TRAJECTORIES)
     _within("seed", seed, limits.SEED[0], limits.SEED[1] - trajectories + 1)
@@ -39,33 +49,102 @@ def protocol_task(language: str, world: str | None, condition: str, passes: int,
     if condition not in CONDITIONS:
         raise ValueError(f"unknown condition {condition!r}; one of {', '.join(CONDITIONS)}")
     if condition == "hindsight" and not probes_from:
-        raise ValueError("the hindsight condition replays the probes of a trace: give -T probes_from=TRACE")
-    env = environment_for(language, world, bank)  # fails here, before any model call, on a bad world or bank
-    sample = Sample(id=env.world_name,
-                    input=f"ExplorationBench episode: {language} world {env.world_name}, condition {condition}, "
-                          f"{len(env.tasks())} held-out tasks answered {passes} times at each milestone.",
-                    metadata={"language": language, "world": env.world_name, "world_hash": env.world_hash,
-                              "bank_hash": env.bank_hash(), "condition": condition})
-    return Task(dataset=[sample],
-                solver=protocol(language, world, bank, condition, passes, seed, out, probes_from, fixed_calls, concurrency),
-                scorer=milestones(language, world, bank),
-                epochs=Epochs(trajectories, [best_at_n(), "mean"]),
-                metadata={"language": language, "world": env.world_name, "condition": condition, "passes": passes})
+        raise ValueError(
+            "the hindsight condition replays the probes of a trace: give -T probes_from=TRACE"
+        )
+    env = environment_for(
+        language, world, bank
+    )  # fails here, before any model call, on a bad world or bank
+    sample = Sample(
+        id=env.world_name,
+        input=f"ExplorationBench episode: {language} world {env.world_name}, condition {condition}, "
+        f"{len(env.tasks())} held-out tasks answered {passes} times at each milestone.",
+        metadata={
+            "language": language,
+            "world": env.world_name,
+            "world_hash": env.world_hash,
+            "bank_hash": env.bank_hash(),
+            "condition": condition,
+        },
+    )
+    return Task(
+        dataset=[sample],
+        solver=protocol(
+            language,
+            world,
+            bank,
+            condition,
+            passes,
+            seed,
+            out,
+            probes_from,
+            fixed_calls,
+            concurrency,
+        ),
+        scorer=milestones(language, world, bank),
+        epochs=Epochs(trajectories, [best_at_n(), "mean"]),
+        metadata={
+            "language": language,
+            "world": env.world_name,
+            "condition": condition,
+            "passes": passes,
+        },
+    )
 
 
 @task
-def aliencode(world: str | None = None, condition: str = "autonomous", passes: int = PASSES, seed: int = 0,
-              bank: str | None = None, trajectories: int = 1, out: str | None = None, probes_from: str | None = None,
-              fixed_calls: int = CALLS_PER_ROUND, concurrency: int = 10) -> Task:
+def aliencode(
+    world: str | None = None,
+    condition: str = "autonomous",
+    passes: int = PASSES,
+    seed: int = 0,
+    bank: str | None = None,
+    trajectories: int = 1,
+    out: str | None = None,
+    probes_from: str | None = None,
+    fixed_calls: int = CALLS_PER_ROUND,
+    concurrency: int = 10,
+) -> Task:
     """AlienCode: probe the world with run_aliencode, then answer held-out tasks closed-book."""
-    return protocol_task("aliencode", world, condition, passes, seed, bank, trajectories, out, probes_from, fixed_calls,
-                         concurrency)
+    return protocol_task(
+        "aliencode",
+        world,
+        condition,
+        passes,
+        seed,
+        bank,
+        trajectories,
+        out,
+        probes_from,
+        fixed_calls,
+        concurrency,
+    )
 
 
 @task
-def alienlogic(world: str | None = None, condition: str = "autonomous", passes: int = PASSES, seed: int = 0,
-               bank: str | None = None, trajectories: int = 1, out: str | None = None, probes_from: str | None = None,
-               fixed_calls: int = CALLS_PER_ROUND, concurrency: int = 10) -> Task:
+def alienlogic(
+    world: str | None = None,
+    condition: str = "autonomous",
+    passes: int = PASSES,
+    seed: int = 0,
+    bank: str | None = None,
+    trajectories: int = 1,
+    out: str | None = None,
+    probes_from: str | None = None,
+    fixed_calls: int = CALLS_PER_ROUND,
+    concurrency: int = 10,
+) -> Task:
     """AlienLogic: probe the world with check_proof, then prove held-out theorems closed-book."""
-    return protocol_task("alienlogic", world, condition, passes, seed, bank, trajectories, out, probes_from, fixed_calls,
-                         concurrency)
+    return protocol_task(
+        "alienlogic",
+        world,
+        condition,
+        passes,
+        seed,
+        bank,
+        trajectories,
+        out,
+        probes_from,
+        fixed_calls,
+        concurrency,
+    )

@@ -9,10 +9,9 @@ own `run_tool`: the same unit cap and feedback cap.
 
 from __future__ import annotations
 
+from alienworlds.episode.environment import Environment, ToolOutcome
 from inspect_ai.model import ChatMessageAssistant, execute_tools
 from inspect_ai.tool import ToolCall, ToolDef, ToolParams
-
-from alienworlds.episode.environment import Environment, ToolOutcome
 
 
 class ProbeTool:
@@ -25,13 +24,23 @@ class ProbeTool:
             self._outcome = env.run_tool(arguments)
             return self._outcome.feedback
 
-        self.tooldef = ToolDef(probe, name=spec["name"], description=spec["description"], parameters=ToolParams(**spec["parameters"]))
+        self.tooldef = ToolDef(
+            probe,
+            name=spec["name"],
+            description=spec["description"],
+            parameters=ToolParams(**spec["parameters"]),
+        )
 
     async def run(self, call_id: str, arguments: object) -> ToolOutcome:
         """The driver's tool runner."""
-        if not (isinstance(arguments, dict) and set(arguments) == {self.env.tool_argument}
-                and isinstance(arguments[self.env.tool_argument], str)):
-            return self.env.run_tool(arguments)  # malformed: the environment's own refusal, nothing to run
+        if not (
+            isinstance(arguments, dict)
+            and set(arguments) == {self.env.tool_argument}
+            and isinstance(arguments[self.env.tool_argument], str)
+        ):
+            return self.env.run_tool(
+                arguments
+            )  # malformed: the environment's own refusal, nothing to run
         self._outcome = None
         call = ToolCall(id=call_id, function=self.env.tool_name, arguments=arguments)
         await execute_tools([ChatMessageAssistant(content="", tool_calls=[call])], [self.tooldef])

@@ -23,9 +23,10 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+from alienworlds.ruleset.world import World, shipped_worlds
+
 from alienlogic import FAILURES, RULES, check, load_world
 from alienlogic.verdict import ALIEN_AXIOM_DISABLED, ALIEN_SIDE_CONDITION, ANSWER_MISMATCH
-from alienworlds.ruleset.world import World, shipped_worlds
 
 
 @dataclass(frozen=True)
@@ -41,61 +42,219 @@ def _proof(premises: str, goal: str, *steps: str) -> str:
 # One example per rule, in the order of the rule table.
 EXAMPLES: tuple[Example, ...] = (
     Example("premise", _proof("p", "p", "1. p                 [premise]")),
-    Example("assume", _proof("", "IMPL(p, p)", "1. | p               [assume]", "2. IMPL(p, p)        [IMPL_I 1-1]")),
-    Example("reit", _proof("q", "IMPL(p, q)", "1. q                 [premise]", "2. | p               [assume]",
-                           "3. | q               [reit 1]", "4. IMPL(p, q)        [IMPL_I 2-3]")),
-    Example("AND_I", _proof("p, q", "AND(p, q)", "1. p                 [premise]", "2. q                 [premise]",
-                            "3. AND(p, q)         [AND_I 1, 2]")),
-    Example("AND_E1", _proof("AND(p, q)", "p", "1. AND(p, q)         [premise]", "2. p                 [AND_E1 1]")),
-    Example("AND_E2", _proof("AND(p, q)", "q", "1. AND(p, q)         [premise]", "2. q                 [AND_E2 1]")),
-    Example("OR_I1", _proof("p", "OR(p, q)", "1. p                 [premise]", "2. OR(p, q)          [OR_I1 1]")),
-    Example("OR_I2", _proof("p", "OR(q, p)", "1. p                 [premise]", "2. OR(q, p)          [OR_I2 1]")),
-    Example("OR_E", _proof("OR(p, q)", "OR(q, p)", "1. OR(p, q)          [premise]", "2. | p               [assume]",
-                           "3. | OR(q, p)        [OR_I2 2]", "4. | q               [assume]",
-                           "5. | OR(q, p)        [OR_I1 4]", "6. OR(q, p)          [OR_E 1, 2-3, 4-5]")),
-    Example("IMPL_I", _proof("IMPL(p, q), IMPL(q, r)", "IMPL(p, r)", "1. IMPL(p, q)        [premise]",
-                             "2. IMPL(q, r)        [premise]", "3. | p               [assume]",
-                             "4. | q               [IMPL_E 1, 3]", "5. | r               [IMPL_E 2, 4]",
-                             "6. IMPL(p, r)        [IMPL_I 3-5]")),
-    Example("IMPL_E", _proof("IMPL(p, q), p", "q", "1. IMPL(p, q)        [premise]", "2. p                 [premise]",
-                             "3. q                 [IMPL_E 1, 2]")),
-    Example("NOT_I", _proof("IMPL(p, q), NOT(q)", "NOT(p)", "1. IMPL(p, q)        [premise]", "2. NOT(q)            [premise]",
-                            "3. | p               [assume]", "4. | q               [IMPL_E 1, 3]",
-                            "5. | BOT             [NOT_E 2, 4]", "6. NOT(p)            [NOT_I 3-5]")),
-    Example("NOT_E", _proof("p, NOT(p)", "BOT", "1. p                 [premise]", "2. NOT(p)            [premise]",
-                            "3. BOT               [NOT_E 2, 1]")),
-    Example("BOT_E", _proof("p, NOT(p)", "q", "1. p                 [premise]", "2. NOT(p)            [premise]",
-                            "3. BOT               [NOT_E 1, 2]", "4. q                 [BOT_E 3]")),
-    Example("DNE", _proof("NOT(NOT(p))", "p", "1. NOT(NOT(p))       [premise]", "2. p                 [DNE 1]")),
+    Example(
+        "assume",
+        _proof(
+            "", "IMPL(p, p)", "1. | p               [assume]", "2. IMPL(p, p)        [IMPL_I 1-1]"
+        ),
+    ),
+    Example(
+        "reit",
+        _proof(
+            "q",
+            "IMPL(p, q)",
+            "1. q                 [premise]",
+            "2. | p               [assume]",
+            "3. | q               [reit 1]",
+            "4. IMPL(p, q)        [IMPL_I 2-3]",
+        ),
+    ),
+    Example(
+        "AND_I",
+        _proof(
+            "p, q",
+            "AND(p, q)",
+            "1. p                 [premise]",
+            "2. q                 [premise]",
+            "3. AND(p, q)         [AND_I 1, 2]",
+        ),
+    ),
+    Example(
+        "AND_E1",
+        _proof(
+            "AND(p, q)", "p", "1. AND(p, q)         [premise]", "2. p                 [AND_E1 1]"
+        ),
+    ),
+    Example(
+        "AND_E2",
+        _proof(
+            "AND(p, q)", "q", "1. AND(p, q)         [premise]", "2. q                 [AND_E2 1]"
+        ),
+    ),
+    Example(
+        "OR_I1",
+        _proof("p", "OR(p, q)", "1. p                 [premise]", "2. OR(p, q)          [OR_I1 1]"),
+    ),
+    Example(
+        "OR_I2",
+        _proof("p", "OR(q, p)", "1. p                 [premise]", "2. OR(q, p)          [OR_I2 1]"),
+    ),
+    Example(
+        "OR_E",
+        _proof(
+            "OR(p, q)",
+            "OR(q, p)",
+            "1. OR(p, q)          [premise]",
+            "2. | p               [assume]",
+            "3. | OR(q, p)        [OR_I2 2]",
+            "4. | q               [assume]",
+            "5. | OR(q, p)        [OR_I1 4]",
+            "6. OR(q, p)          [OR_E 1, 2-3, 4-5]",
+        ),
+    ),
+    Example(
+        "IMPL_I",
+        _proof(
+            "IMPL(p, q), IMPL(q, r)",
+            "IMPL(p, r)",
+            "1. IMPL(p, q)        [premise]",
+            "2. IMPL(q, r)        [premise]",
+            "3. | p               [assume]",
+            "4. | q               [IMPL_E 1, 3]",
+            "5. | r               [IMPL_E 2, 4]",
+            "6. IMPL(p, r)        [IMPL_I 3-5]",
+        ),
+    ),
+    Example(
+        "IMPL_E",
+        _proof(
+            "IMPL(p, q), p",
+            "q",
+            "1. IMPL(p, q)        [premise]",
+            "2. p                 [premise]",
+            "3. q                 [IMPL_E 1, 2]",
+        ),
+    ),
+    Example(
+        "NOT_I",
+        _proof(
+            "IMPL(p, q), NOT(q)",
+            "NOT(p)",
+            "1. IMPL(p, q)        [premise]",
+            "2. NOT(q)            [premise]",
+            "3. | p               [assume]",
+            "4. | q               [IMPL_E 1, 3]",
+            "5. | BOT             [NOT_E 2, 4]",
+            "6. NOT(p)            [NOT_I 3-5]",
+        ),
+    ),
+    Example(
+        "NOT_E",
+        _proof(
+            "p, NOT(p)",
+            "BOT",
+            "1. p                 [premise]",
+            "2. NOT(p)            [premise]",
+            "3. BOT               [NOT_E 2, 1]",
+        ),
+    ),
+    Example(
+        "BOT_E",
+        _proof(
+            "p, NOT(p)",
+            "q",
+            "1. p                 [premise]",
+            "2. NOT(p)            [premise]",
+            "3. BOT               [NOT_E 1, 2]",
+            "4. q                 [BOT_E 3]",
+        ),
+    ),
+    Example(
+        "DNE",
+        _proof(
+            "NOT(NOT(p))", "p", "1. NOT(NOT(p))       [premise]", "2. p                 [DNE 1]"
+        ),
+    ),
     Example("LEM", _proof("", "OR(p, NOT(p))", "1. OR(p, NOT(p))     [LEM]")),
-    Example("FORALL_I", _proof("FORALL(x, AND(P(x), Q(x)))", "FORALL(y, P(y))", "1. FORALL(x, AND(P(x), Q(x)))  [premise]",
-                               "2. AND(P(c), Q(c))              [FORALL_E 1]", "3. P(c)                         [AND_E1 2]",
-                               "4. FORALL(y, P(y))              [FORALL_I 3]")),
-    Example("FORALL_E", _proof("FORALL(x, Likes(x, bob))", "Likes(f(alice), bob)", "1. FORALL(x, Likes(x, bob))  [premise]",
-                               "2. Likes(f(alice), bob)      [FORALL_E 1]")),
-    Example("EXISTS_I", _proof("Likes(alice, bob)", "EXISTS(y, Likes(alice, y))", "1. Likes(alice, bob)           [premise]",
-                               "2. EXISTS(y, Likes(alice, y))  [EXISTS_I 1]")),
-    Example("EXISTS_E", _proof("FORALL(x, IMPL(P(x), Q(x))), EXISTS(x, P(x))", "EXISTS(y, Q(y))",
-                               "1. FORALL(x, IMPL(P(x), Q(x)))  [premise]", "2. EXISTS(x, P(x))              [premise]",
-                               "3. | P(c)                       [assume]", "4. | IMPL(P(c), Q(c))           [FORALL_E 1]",
-                               "5. | Q(c)                       [IMPL_E 4, 3]", "6. | EXISTS(y, Q(y))            [EXISTS_I 5]",
-                               "7. EXISTS(y, Q(y))              [EXISTS_E 2, 3-6]")),
+    Example(
+        "FORALL_I",
+        _proof(
+            "FORALL(x, AND(P(x), Q(x)))",
+            "FORALL(y, P(y))",
+            "1. FORALL(x, AND(P(x), Q(x)))  [premise]",
+            "2. AND(P(c), Q(c))              [FORALL_E 1]",
+            "3. P(c)                         [AND_E1 2]",
+            "4. FORALL(y, P(y))              [FORALL_I 3]",
+        ),
+    ),
+    Example(
+        "FORALL_E",
+        _proof(
+            "FORALL(x, Likes(x, bob))",
+            "Likes(f(alice), bob)",
+            "1. FORALL(x, Likes(x, bob))  [premise]",
+            "2. Likes(f(alice), bob)      [FORALL_E 1]",
+        ),
+    ),
+    Example(
+        "EXISTS_I",
+        _proof(
+            "Likes(alice, bob)",
+            "EXISTS(y, Likes(alice, y))",
+            "1. Likes(alice, bob)           [premise]",
+            "2. EXISTS(y, Likes(alice, y))  [EXISTS_I 1]",
+        ),
+    ),
+    Example(
+        "EXISTS_E",
+        _proof(
+            "FORALL(x, IMPL(P(x), Q(x))), EXISTS(x, P(x))",
+            "EXISTS(y, Q(y))",
+            "1. FORALL(x, IMPL(P(x), Q(x)))  [premise]",
+            "2. EXISTS(x, P(x))              [premise]",
+            "3. | P(c)                       [assume]",
+            "4. | IMPL(P(c), Q(c))           [FORALL_E 1]",
+            "5. | Q(c)                       [IMPL_E 4, 3]",
+            "6. | EXISTS(y, Q(y))            [EXISTS_I 5]",
+            "7. EXISTS(y, Q(y))              [EXISTS_E 2, 3-6]",
+        ),
+    ),
     Example("EQ_I", _proof("", "EQ(a, a)", "1. EQ(a, a)          [EQ_I]")),
-    Example("EQ_E", _proof("EQ(a, b), Likes(a, a)", "Likes(a, b)", "1. EQ(a, b)          [premise]",
-                           "2. Likes(a, a)       [premise]", "3. Likes(a, b)       [EQ_E 1, 2]")),
+    Example(
+        "EQ_E",
+        _proof(
+            "EQ(a, b), Likes(a, a)",
+            "Likes(a, b)",
+            "1. EQ(a, b)          [premise]",
+            "2. Likes(a, a)       [premise]",
+            "3. Likes(a, b)       [EQ_E 1, 2]",
+        ),
+    ),
 )
 
 CITATIONS = {
-    "premise": "none", "assume": "none", "LEM": "none", "EQ_I": "none",
-    "reit": "a", "AND_I": "a, b", "AND_E1": "a", "AND_E2": "a", "OR_I1": "a", "OR_I2": "a",
-    "OR_E": "a, b-c, d-e", "IMPL_I": "a-b", "IMPL_E": "a, b", "NOT_I": "a-b", "NOT_E": "a, b",
-    "BOT_E": "a", "DNE": "a", "FORALL_I": "a", "FORALL_E": "a", "EXISTS_I": "a", "EXISTS_E": "a, b-c",
+    "premise": "none",
+    "assume": "none",
+    "LEM": "none",
+    "EQ_I": "none",
+    "reit": "a",
+    "AND_I": "a, b",
+    "AND_E1": "a",
+    "AND_E2": "a",
+    "OR_I1": "a",
+    "OR_I2": "a",
+    "OR_E": "a, b-c, d-e",
+    "IMPL_I": "a-b",
+    "IMPL_E": "a, b",
+    "NOT_I": "a-b",
+    "NOT_E": "a, b",
+    "BOT_E": "a",
+    "DNE": "a",
+    "FORALL_I": "a",
+    "FORALL_E": "a",
+    "EXISTS_I": "a",
+    "EXISTS_E": "a, b-c",
     "EQ_E": "a, b",
 }
 
 # A proof with a mistake, to show what a rejection looks like.
-REJECTED = _proof("IMPL(p, q), q", "p", "1. IMPL(p, q)        [premise]", "2. q                 [premise]",
-                  "3. p                 [IMPL_E 1, 2]")
+REJECTED = _proof(
+    "IMPL(p, q), q",
+    "p",
+    "1. IMPL(p, q)        [premise]",
+    "2. q                 [premise]",
+    "3. p                 [IMPL_E 1, 2]",
+)
 
 INTRO = (
     "AlienLogic is a natural-deduction proof language in the style of Fitch, for "
@@ -197,7 +356,9 @@ def render(world: World, fmt: str = "md") -> str:
     for text in BOXES:
         doc.para(text)
     doc.heading("Rules")
-    doc.table(("rule", "citations", "derives"), [(n, CITATIONS[n], r.summary) for n, r in RULES.items()])
+    doc.table(
+        ("rule", "citations", "derives"), [(n, CITATIONS[n], r.summary) for n, r in RULES.items()]
+    )
     doc.para(FRESHNESS)
     for name, rule in RULES.items():
         doc.subheading(name)
@@ -237,17 +398,26 @@ class _Doc:
         self.parts.append(text if self.md else textwrap.fill(text.replace("`", ""), width=88))
 
     def code(self, text: str) -> None:
-        self.parts.append(f"```\n{text}\n```" if self.md else "\n".join("    " + line for line in text.splitlines()))
+        self.parts.append(
+            f"```\n{text}\n```"
+            if self.md
+            else "\n".join("    " + line for line in text.splitlines())
+        )
 
     def table(self, header: tuple[str, ...], rows) -> None:
         rows = [tuple(map(str, r)) for r in rows]
         if self.md:
             rows = [tuple(c.replace("|", "\\|") for c in r) for r in rows]
             lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-            lines += ["| " + " | ".join(f"`{c}`" if i == 0 else c for i, c in enumerate(r)) + " |" for r in rows]
+            lines += [
+                "| " + " | ".join(f"`{c}`" if i == 0 else c for i, c in enumerate(r)) + " |"
+                for r in rows
+            ]
         else:
             widths = [max(len(x) for x in col) for col in zip(header, *rows)]
-            lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in (header, *rows)]
+            lines = [
+                "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in (header, *rows)
+            ]
             lines.insert(1, "  ".join("-" * w for w in widths))
         self.parts.append("\n".join(lines))
 
@@ -271,9 +441,15 @@ def committed() -> dict[Path, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Regenerate the committed AlienLogic manuals.")
-    parser.add_argument("--check", action="store_true", help="only report stale manuals (exit 1 if any)")
+    parser.add_argument(
+        "--check", action="store_true", help="only report stale manuals (exit 1 if any)"
+    )
     args = parser.parse_args(argv)
-    stale = [path for path, text in committed().items() if not path.exists() or path.read_text(encoding="utf-8") != text]
+    stale = [
+        path
+        for path, text in committed().items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
     for path in stale:
         if not args.check:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,7 +1,7 @@
 """Regenerate the committed manuals of every shipped world, both languages.
 
-    python -m alienworlds.manuals.build          # rewrite manuals/<language>/<world>.{txt,md}
-    python -m alienworlds.manuals.build --check  # exit 1 if any committed manual is stale
+python -m alienworlds.manuals.build          # rewrite manuals/<language>/<world>.{txt,md}
+python -m alienworlds.manuals.build --check  # exit 1 if any committed manual is stale
 """
 
 from __future__ import annotations
@@ -33,7 +33,9 @@ def expected() -> dict[Path, str]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--check", action="store_true", help="only report stale manuals")
     args = parser.parse_args()
     stale = []

@@ -8,7 +8,7 @@ rewritten to print the same under a given world.
 See docs/porting.md.
 """
 
-from .compiler import Change, Ported, PortError, Porter, port_source
+from .compiler import Change, Ported, Porter, PortError, port_source
 from .search import Bounds
 
 __all__ = ["Bounds", "Change", "PortError", "Ported", "Porter", "port_source"]

@@ -30,8 +30,8 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Callable
 
 from alienworlds.ruleset import compile_rule
 from alienworlds.ruleset.equivalence import compare
@@ -74,9 +74,13 @@ class Memo:
     checked; a verdict is reused only for the same goal and the same
     semantics of every operation the template uses."""
 
-    found: dict[str, list[Node]] = field(default_factory=dict)  # site -> templates that worked somewhere
-    undone: dict[str, list[Node]] = field(default_factory=dict)  # rule part -> templates that undid it
-    goals: dict[tuple, tuple[Goal, "Expectation"]] = field(default_factory=dict)
+    found: dict[str, list[Node]] = field(
+        default_factory=dict
+    )  # site -> templates that worked somewhere
+    undone: dict[str, list[Node]] = field(
+        default_factory=dict
+    )  # rule part -> templates that undid it
+    goals: dict[tuple, tuple[Goal, Expectation]] = field(default_factory=dict)
     verdicts: dict[tuple, bool] = field(default_factory=dict)
     # searches that found nothing, by goal and the semantics of every site
     # at the place searched (the whole input of a search)
@@ -111,17 +115,28 @@ class Compensator:
             rng = random.Random(total)
             longest = max(len(p) for p in pools)
             out = [tuple(p[(i + k) % len(p)] for k, p in enumerate(pools)) for i in range(longest)]
-            out.extend(tuple(rng.choice(p) for p in pools) for _ in range(self.bounds.confirm - longest))
+            out.extend(
+                tuple(rng.choice(p) for p in pools) for _ in range(self.bounds.confirm - longest)
+            )
         rng = random.Random(" ; ".join(t.describe() for t in types))
-        out.extend(tuple(wide(t, rng) for t in types) for _ in range(self.bounds.wide if types else 0))
+        out.extend(
+            tuple(wide(t, rng) for t in types) for _ in range(self.bounds.wide if types else 0)
+        )
         return out
 
-    def _goal(self, kind: str, op: str, types: tuple[Ty, ...], ctx: Ctx) -> tuple[Goal, Expectation]:
+    def _goal(
+        self, kind: str, op: str, types: tuple[Ty, ...], ctx: Ctx
+    ) -> tuple[Goal, Expectation]:
         """The goal of a site: what the manual's `op` does on samples of
         `types`. `kind` selects how a template's value is judged."""
         made = any(t.has("made") or _nested_made(t) for t in types)
-        cache_key = (kind, op, types, self.view.actual_text("SWEEP", ctx) if kind == "sweep" else None,
-                     self.view.actual_text("KNOT", TOP_LEVEL) if made else None)
+        cache_key = (
+            kind,
+            op,
+            types,
+            self.view.actual_text("SWEEP", ctx) if kind == "sweep" else None,
+            self.view.actual_text("KNOT", TOP_LEVEL) if made else None,
+        )
         if cache_key in self.memo.goals:
             return self.memo.goals[cache_key]
         expect = Expectation(self.view.fn("KNOT", TOP_LEVEL))
@@ -139,6 +154,7 @@ class Compensator:
             self.view.reset()
             try:
                 if lazy:
+
                     def thunk(combo=combo, asked=asked):
                         asked.append(True)
                         return combo[1]
@@ -164,14 +180,20 @@ class Compensator:
             expect.expect(raw, result)
             expect.forced[id(raw)] = bool(asked)
         want = self._judge(kind, op, ctx, expect)
-        goal = Goal(len(types), cases, want,
-                    lazy=1 if lazy else None,
-                    forced=(lambda case: expect.forced[id(case)]) if lazy else None)
+        goal = Goal(
+            len(types),
+            cases,
+            want,
+            lazy=1 if lazy else None,
+            forced=(lambda case: expect.forced[id(case)]) if lazy else None,
+        )
         goal.key = cache_key
         self.memo.goals[cache_key] = (goal, expect)
         return goal, expect
 
-    def _judge(self, kind: str, op: str, ctx: Ctx, expect: Expectation) -> Callable[[tuple, object], bool]:
+    def _judge(
+        self, kind: str, op: str, ctx: Ctx, expect: Expectation
+    ) -> Callable[[tuple, object], bool]:
         if kind == "sweep":
             rule = self.view.fn("SWEEP", ctx)
 
@@ -184,6 +206,7 @@ class Compensator:
 
             return want
         if kind == "expel":
+
             def want(case, value):
                 n = len(case[0])
                 return type(value) in (int, bool) and -n <= value < n and value % n == n - 1
@@ -193,7 +216,9 @@ class Compensator:
             return expect.same
         return lambda case, value: expect.same(case, value) and expect.alias_ok(case, value)
 
-    def passes(self, node: Node, goal: Goal, at: Ctx, confirm: Callable[[], bool] | None = None) -> bool:
+    def passes(
+        self, node: Node, goal: Goal, at: Ctx, confirm: Callable[[], bool] | None = None
+    ) -> bool:
         """`node` meets `goal` at `at` (checked, and confirmed by `confirm`),
         remembered by the semantics of the operations it uses."""
         semantics = tuple(sorted((op, self.view.actual_text(op, at)) for op in _ops(node)))
@@ -241,7 +266,9 @@ class Compensator:
 
     # -- the strategies --------------------------------------------------------
 
-    def operation(self, op: str, types: tuple[Ty, ...], ctx: Ctx, at: Ctx | None = None) -> Found | None:
+    def operation(
+        self, op: str, types: tuple[Ty, ...], ctx: Ctx, at: Ctx | None = None
+    ) -> Found | None:
         """A template for a call of `op` with arguments of `types`, written
         at place `ctx` (`at`: where the template's operations run, when it
         is moved into a helper function)."""
@@ -256,14 +283,18 @@ class Compensator:
         n = len(types)
         if not self.view.altered(op, at):
             return Found(Op(op, tuple(Hole(k) for k in range(n))), "unchanged", "")
-        kind = {"EMIT": "emit", "ANNEX": "annex", "IMPRINT": "imprint", "EXPEL": "expel"}.get(op, "value")
+        kind = {"EMIT": "emit", "ANNEX": "annex", "IMPRINT": "imprint", "EXPEL": "expel"}.get(
+            op, "value"
+        )
         goal, expect = self._goal(kind, op, types, at)
         same_call = Op(op, tuple(Hole(k) for k in range(n)))
         if self.passes(same_call, goal, at):
             return Found(same_call, "unchanged", "")
         seeds: list[tuple[str, Node]] = []
         if kind == "value" or kind == "imprint":
-            seeds.extend(("operands transformed", t) for t in self._argument_transforms(op, types, at, goal))
+            seeds.extend(
+                ("operands transformed", t) for t in self._argument_transforms(op, types, at, goal)
+            )
         if SITES[op].operands == ("args",):
             seeds.extend(("arguments rearranged", t) for t in self._rearrangements(op, n, at, goal))
         earlier = self.memo.found.setdefault(op, [])
@@ -282,7 +313,11 @@ class Compensator:
                 return found
         # The manual's identities with their own operations compensated: the
         # small ones now, the large ones only if enumeration finds nothing.
-        ported = [node for node in (self._ported(i, types, at) for i in identities(op, n)) if node is not None]
+        ported = [
+            node
+            for node in (self._ported(i, types, at) for i in identities(op, n))
+            if node is not None
+        ]
         large = [node for node in ported if size(node) > self.bounds.max_size]
         for node in (node for node in ported if size(node) <= self.bounds.max_size):
             found = self._confirmed(node, "manual identity, ported", op, types, at, goal, expect)
@@ -295,20 +330,39 @@ class Compensator:
         kinds |= frozenset(_kind(expect.value(c)) for c in goal.cases[:50])
         search_key = (goal.key, self.view.signature(at), self.bounds)
         if search_key in self.memo.fruitless:
-            return next((f for f in (self._confirmed(node, "manual identity, ported", op, types, at, goal, expect)
-                                     for node in large) if f is not None), None)
-        enumerator = Enumerator(self.view, at, self.constants(at, kinds), self.bounds, _has_sequences(kinds))
+            return next(
+                (
+                    f
+                    for f in (
+                        self._confirmed(
+                            node, "manual identity, ported", op, types, at, goal, expect
+                        )
+                        for node in large
+                    )
+                    if f is not None
+                ),
+                None,
+            )
+        enumerator = Enumerator(
+            self.view, at, self.constants(at, kinds), self.bounds, _has_sequences(kinds)
+        )
         self.searches += 1
         node = None
         if op not in LAZY_OPERAND and SITES[op].operands != ("args",):
             node = self._repair(op, at, goal, enumerator)
         if node is None and kind == "value":
             node = enumerator.find(goal)
-        found = self._confirmed(node, "enumerated", op, types, at, goal, expect) if node is not None else None
+        found = (
+            self._confirmed(node, "enumerated", op, types, at, goal, expect)
+            if node is not None
+            else None
+        )
         if found is None:
             self.memo.fruitless.add(search_key)
             for node in large:
-                found = self._confirmed(node, "manual identity, ported", op, types, at, goal, expect)
+                found = self._confirmed(
+                    node, "manual identity, ported", op, types, at, goal, expect
+                )
                 if found is not None:
                     break
         if found is not None:
@@ -336,7 +390,12 @@ class Compensator:
         if not isinstance(node, Op):
             return node
         args = tuple(self._folded(a, at) for a in node.args)
-        if node.op not in LAZY_OPERAND and node.op not in IN_PLACE and args and all(isinstance(a, Lit) for a in args):
+        if (
+            node.op not in LAZY_OPERAND
+            and node.op not in IN_PLACE
+            and args
+            and all(isinstance(a, Lit) for a in args)
+        ):
             try:
                 self.view.reset()
                 value = self.view.fn(node.op, at)(*operands(node.op, [a.value for a in args]))
@@ -356,7 +415,9 @@ class Compensator:
         found = self.operation(node.op, arg_types, at, at)
         if found is None:
             raise _NoCompensation
-        return _fill(found.template, [part for part, _ in parts]), operation_type(node.op, list(arg_types))
+        return _fill(found.template, [part for part, _ in parts]), operation_type(
+            node.op, list(arg_types)
+        )
 
     def _repair(self, op: str, at: Ctx, goal: Goal, enumerator: Enumerator) -> Node | None:
         """`op` itself with one argument replaced by a small searched
@@ -366,6 +427,7 @@ class Compensator:
         # The list an in-place operation changes must be the program's own.
         first = 1 if op in IN_PLACE else 0
         for position in range(first, goal.n):
+
             def want(case, value, position=position):
                 args = list(case)
                 args[position] = value
@@ -381,18 +443,34 @@ class Compensator:
                 return Op(op, tuple(args))
         return None
 
-    def _confirmed(self, node: Node, strategy: str, op: str, types: tuple[Ty, ...], at: Ctx, goal: Goal, expect: Expectation) -> Found | None:
+    def _confirmed(
+        self,
+        node: Node,
+        strategy: str,
+        op: str,
+        types: tuple[Ty, ...],
+        at: Ctx,
+        goal: Goal,
+        expect: Expectation,
+    ) -> Found | None:
         """Accept a template that meets the goal only if the equivalence
         checker agrees too (on operands as the program holds them; tuples a
         caller built with KNOT are judged by what they mean, which only the
         goal knows)."""
+
         def confirm() -> bool:
             left, right, kinds = self._as_rules(node, op, types, at, goal)
-            return kinds is None or bool(expect.to_manual) or compare(left, right, kinds, partial=True).equivalent
+            return (
+                kinds is None
+                or bool(expect.to_manual)
+                or compare(left, right, kinds, partial=True).equivalent
+            )
 
         if not self.passes(node, goal, at, confirm):
             return None
-        return Found(node, strategy, to_text(to_rule(node, self.view, at, hole_exprs(op, len(types)))))
+        return Found(
+            node, strategy, to_text(to_rule(node, self.view, at, hole_exprs(op, len(types))))
+        )
 
     def _as_rules(self, node: Node, op: str, types: tuple[Ty, ...], at: Ctx, goal: Goal):
         n = len(types)
@@ -411,13 +489,19 @@ class Compensator:
             return left, right, None
         return left, right, kinds
 
-    def _argument_transforms(self, op: str, types: tuple[Ty, ...], at: Ctx, goal: Goal) -> list[Node]:
+    def _argument_transforms(
+        self, op: str, types: tuple[Ty, ...], at: Ctx, goal: Goal
+    ) -> list[Node]:
         """`op` with each argument passed through a searched inverse, when the
         world's rule is the manual's operator applied to functions of one
         operand each."""
         standard = parse(STANDARD[op])
         actual = self.view.actual(op, at)
-        if isinstance(actual, Identity) or not isinstance(standard, Call) or not isinstance(actual, Call):
+        if (
+            isinstance(actual, Identity)
+            or not isinstance(standard, Call)
+            or not isinstance(actual, Call)
+        ):
             return []
         if actual.op != standard.op or len(actual.args) != len(standard.args):
             return []
@@ -441,7 +525,10 @@ class Compensator:
                 # rule must leave it as the manual does.
                 fixed_value = operands(op, [None] * n)[j]
                 try:
-                    if not same(self.view.compiled(to_text(expr), op)(*operands(op, [None] * n)), fixed_value):
+                    if not same(
+                        self.view.compiled(to_text(expr), op)(*operands(op, [None] * n)),
+                        fixed_value,
+                    ):
                         return []
                 except (LanguageError, TypeError):
                     return []
@@ -532,9 +619,16 @@ class Compensator:
             pool = {"seq": _distinct(c[0] for c in goal.cases)}
 
             def confirm() -> bool:
-                return bool(expect.to_manual) or compare(walked, "(list seq)", pool, partial=True).equivalent
+                return (
+                    bool(expect.to_manual)
+                    or compare(walked, "(list seq)", pool, partial=True).equivalent
+                )
 
-            return Found(node, "enumerated", to_text(walked)) if self.passes(node, goal, at, confirm) else None
+            return (
+                Found(node, "enumerated", to_text(walked))
+                if self.passes(node, goal, at, confirm)
+                else None
+            )
 
         earlier = self.memo.found.setdefault("SWEEP", [])
         found: Found | None = None
@@ -545,7 +639,9 @@ class Compensator:
                 break
         if found is None:
             kinds = ty.kinds() | {"list", "int"}
-            enumerator = Enumerator(self.view, at, self.constants(at, frozenset(kinds)), self.bounds)
+            enumerator = Enumerator(
+                self.view, at, self.constants(at, frozenset(kinds)), self.bounds
+            )
             self.searches += 1
             node = enumerator.find(goal)
             found = confirmed(node) if node is not None else None
@@ -567,7 +663,9 @@ class Compensator:
         node: Node | None = Lit(value, written) if ok else None
         if node is None:
             goal = Goal(0, [()], lambda case, v: same(v, value))
-            enumerator = Enumerator(self.view, ctx, self.constants(ctx, frozenset({_kind(value), "int"})), self.bounds)
+            enumerator = Enumerator(
+                self.view, ctx, self.constants(ctx, frozenset({_kind(value), "int"})), self.bounds
+            )
             self.searches += 1
             node = enumerator.find(goal)
         self._cache[cache_key] = Found(node, "literal", "") if node is not None else None
@@ -625,7 +723,10 @@ def _plain(node: Node) -> Node:
 def _nested_made(t: Ty) -> bool:
     if t.top:
         return False
-    return any(inner is not None and (inner.has("made") or _nested_made(inner)) for inner in (t.lists, t.tuples, t.made))
+    return any(
+        inner is not None and (inner.has("made") or _nested_made(inner))
+        for inner in (t.lists, t.tuples, t.made)
+    )
 
 
 def _has_sequences(kinds: frozenset[str]) -> bool:
@@ -652,7 +753,9 @@ def _distinct(items) -> tuple:
 def _kind(value: object) -> str:
     if value is None:
         return "none"
-    return {bool: "bool", int: "int", float: "float", str: "str", list: "list", tuple: "tuple"}.get(type(value), "func")
+    return {bool: "bool", int: "int", float: "float", str: "str", list: "list", tuple: "tuple"}.get(
+        type(value), "func"
+    )
 
 
 def _rename(node: Node, index: int) -> Node:
@@ -662,4 +765,3 @@ def _rename(node: Node, index: int) -> Node:
     if isinstance(node, Op):
         return Op(node.op, tuple(_rename(a, index) for a in node.args))
     return node
-

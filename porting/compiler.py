@@ -23,14 +23,14 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from alienworlds.ruleset import LanguageError, World
 
 from aliencode import AlienSyntaxError, compile_source, parse
-from aliencode.compiler import MAX_NESTING, check_nesting
 from aliencode import syntax as s
+from aliencode.compiler import MAX_NESTING, check_nesting
 from aliencode.unparse import unparse
 from aliencode.walk import node_count
 
@@ -48,7 +48,9 @@ MAX_COPIED = 12  # nodes of an operand a template may write twice
 class PortError(Exception):
     """No compensation within the bounds for one site; carries where."""
 
-    def __init__(self, message: str, site: str, place: str, line: int | None, column: int | None) -> None:
+    def __init__(
+        self, message: str, site: str, place: str, line: int | None, column: int | None
+    ) -> None:
         where = f"line {line}, column {column}: " if line else ""
         super().__init__(f"{where}{message}")
         self.message = message
@@ -58,7 +60,13 @@ class PortError(Exception):
         self.column = column
 
     def as_dict(self) -> dict[str, object]:
-        return {"message": self.message, "site": self.site, "place": self.place, "line": self.line, "column": self.column}
+        return {
+            "message": self.message,
+            "site": self.site,
+            "place": self.place,
+            "line": self.line,
+            "column": self.column,
+        }
 
 
 @dataclass(frozen=True)
@@ -84,8 +92,12 @@ class Ported:
     seconds: float = 0.0
 
     def as_dict(self) -> dict[str, object]:
-        return {"source": self.source, "changes": [c.as_dict() for c in self.changes], "helpers": self.helpers,
-                "seconds": round(self.seconds, 3)}
+        return {
+            "source": self.source,
+            "changes": [c.as_dict() for c in self.changes],
+            "helpers": self.helpers,
+            "seconds": round(self.seconds, 3),
+        }
 
 
 def _names(programs: Sequence[s.Program]) -> set[str]:
@@ -144,15 +156,22 @@ CRAFT {name}({seq}):
 class Porter:
     """Ports programs to one world; searches are cached across programs."""
 
-    def __init__(self, world: World, bounds: Bounds | None = None, memo: Memo | None = None) -> None:
+    def __init__(
+        self, world: World, bounds: Bounds | None = None, memo: Memo | None = None
+    ) -> None:
         """`memo`: what earlier searches learned, shared between porters of
         related worlds (hints and verdicts only: see Memo)."""
         self.world = world
         self.view = WorldView(world)
         self.compensator = Compensator(self.view, bounds or Bounds(), memo)
 
-    def port(self, source: str, examples: Sequence[str] | None = None, keywords: Mapping[str, str] | None = None,
-             callers: str = "world") -> Ported:
+    def port(
+        self,
+        source: str,
+        examples: Sequence[str] | None = None,
+        keywords: Mapping[str, str] | None = None,
+        callers: str = "world",
+    ) -> Ported:
         """Port `source` (written in `keywords`, by default the world's).
 
         `examples` are calls of the program's functions (AlienCode, in the
@@ -174,7 +193,9 @@ class Porter:
         for program in (tree, *(example_trees or ())):
             check_nesting(program)
         old_limit = sys.getrecursionlimit()
-        sys.setrecursionlimit(max(old_limit, 20 * MAX_NESTING + 2000))  # the walk recurses once per level
+        sys.setrecursionlimit(
+            max(old_limit, 20 * MAX_NESTING + 2000)
+        )  # the walk recurses once per level
         try:
             job = _Job(self, tree, example_trees, world_callers=callers == "world")
             body = job.block(tree.body, Ctx())
@@ -186,8 +207,13 @@ class Porter:
                 text = unparse(program, self.world.keywords)
                 compile_source(text, self.world)  # what we write must read back and compile
             except AlienSyntaxError as exc:
-                raise PortError(f"the ported program would not compile: {exc.message}", "program", "top",
-                                exc.line, exc.column) from None
+                raise PortError(
+                    f"the ported program would not compile: {exc.message}",
+                    "program",
+                    "top",
+                    exc.line,
+                    exc.column,
+                ) from None
         finally:
             sys.setrecursionlimit(old_limit)
         return Ported(text, job.changes, list(job.helpers), time.perf_counter() - start)
@@ -196,14 +222,25 @@ class Porter:
 class _Job:
     """The state of porting one program."""
 
-    def __init__(self, porter: Porter, tree: s.Program, examples: list[s.Program] | None,
-                 given: dict[str, tuple[Ty, ...]] | None = None, parent: "_Job | None" = None,
-                 world_callers: bool = True) -> None:
+    def __init__(
+        self,
+        porter: Porter,
+        tree: s.Program,
+        examples: list[s.Program] | None,
+        given: dict[str, tuple[Ty, ...]] | None = None,
+        parent: _Job | None = None,
+        world_callers: bool = True,
+    ) -> None:
         self.porter = porter
         self.view = porter.view
         self.comp = porter.compensator
         self.kw = dict(porter.world.keywords)
-        self.types = Types([tree, *(examples or [])], closed=examples is not None, given=given, world_callers=world_callers)
+        self.types = Types(
+            [tree, *(examples or [])],
+            closed=examples is not None,
+            given=given,
+            world_callers=world_callers,
+        )
         self.raw: set[int] = set()
         root = parent or self
         self.root = root
@@ -233,9 +270,13 @@ class _Job:
             return s.If(branches, default, st.pos)
         if isinstance(st, s.Sweep):
             iterable = self.sweep(st, ctx)
-            return s.Sweep(st.names, iterable, self.block(st.body, Ctx(ctx.in_function, True)), st.pos)
+            return s.Sweep(
+                st.names, iterable, self.block(st.body, Ctx(ctx.in_function, True)), st.pos
+            )
         if isinstance(st, s.While):
-            return s.While(self.expr(st.cond, ctx), self.block(st.body, Ctx(ctx.in_function, True)), st.pos)
+            return s.While(
+                self.expr(st.cond, ctx), self.block(st.body, Ctx(ctx.in_function, True)), st.pos
+            )
         if isinstance(st, s.Craft):
             return s.Craft(st.name, st.params, self.block(st.body, FUNCTION), st.pos)
         if isinstance(st, s.Deliver):
@@ -247,12 +288,24 @@ class _Job:
         ty = self.types.of(st.iterable)
         found = self.comp.sweep(ty, ctx)
         if found is None:
-            raise PortError(f"no compensation for the sequence SWEEP walks ({ty.describe()}) {ctx.describe()}",
-                            "SWEEP", ctx.scope, st.pos.line, st.pos.column)
+            raise PortError(
+                f"no compensation for the sequence SWEEP walks ({ty.describe()}) {ctx.describe()}",
+                "SWEEP",
+                ctx.scope,
+                st.pos.line,
+                st.pos.column,
+            )
         if found.strategy == "unchanged":
             return iterable
         if hole_order(found.template) != [0] and not pure(iterable):
-            helper = self.bound_helper(("sweep", ty, ctx), lambda: self.comp.sweep(ty, ctx, FUNCTION), 1, "SWEEP", ctx, st.pos)
+            helper = self.bound_helper(
+                ("sweep", ty, ctx),
+                lambda: self.comp.sweep(ty, ctx, FUNCTION),
+                1,
+                "SWEEP",
+                ctx,
+                st.pos,
+            )
             return s.Call(s.Name(helper, st.pos), (iterable,), st.pos)
         self.note(st.pos, "SWEEP", ctx, found, ["seq"])
         return build(found.template, [iterable], self.kw, st.pos)
@@ -273,9 +326,20 @@ class _Job:
             return e  # beyond every limit: fails the same way anywhere
         value = e.value
         node = self.comp.literal(value, ctx)
-        kind = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}[type(e)]
+        kind = {
+            s.IntLit: "literal.int",
+            s.FloatLit: "literal.float",
+            s.StrLit: "literal.str",
+            s.BoolLit: "literal.bool",
+        }[type(e)]
         if node is None:
-            raise PortError(f"no literal or expression gives {value!r} {ctx.describe()}", kind, ctx.scope, e.pos.line, e.pos.column)
+            raise PortError(
+                f"no literal or expression gives {value!r} {ctx.describe()}",
+                kind,
+                ctx.scope,
+                e.pos.line,
+                e.pos.column,
+            )
         if isinstance(node, Lit) and same(node.written, value):
             return e
         self.note(e.pos, kind, ctx, Found(node, "literal", ""), [])
@@ -298,10 +362,22 @@ class _Job:
             self.note(e.pos, e.op, ctx, found, _hole_names(e.op, len(args)))
             return build(self.fold(found.template, e.args, ctx), args, self.kw, e.pos)
         if e.op in ("BOND", "RIFT"):
-            raise PortError(f"the compensation for {e.op} {ctx.describe()} evaluates its operands out of order, "
-                            "and an operand has effects", e.op, ctx.scope, e.pos.line, e.pos.column)
-        helper = self.bound_helper(("op", e.op, types), lambda: self.comp.operation(e.op, types, ctx, FUNCTION),
-                                   len(args), e.op, ctx, e.pos)
+            raise PortError(
+                f"the compensation for {e.op} {ctx.describe()} evaluates its operands out of order, "
+                "and an operand has effects",
+                e.op,
+                ctx.scope,
+                e.pos.line,
+                e.pos.column,
+            )
+        helper = self.bound_helper(
+            ("op", e.op, types),
+            lambda: self.comp.operation(e.op, types, ctx, FUNCTION),
+            len(args),
+            e.op,
+            ctx,
+            e.pos,
+        )
         return s.Call(s.Name(helper, e.pos), tuple(args), e.pos)
 
     def fold(self, node: Node, originals: tuple[s.Expr, ...], ctx: Ctx) -> Node:
@@ -348,12 +424,23 @@ class _Job:
         elif e.op not in ("BOND", "RIFT") and ctx != FUNCTION:
             found = self.comp.operation(e.op, types, ctx, FUNCTION)
             if found is not None:
-                helper = self.bound_helper(("op", e.op, types), lambda: found, len(args), e.op, ctx, e.pos)
+                helper = self.bound_helper(
+                    ("op", e.op, types), lambda: found, len(args), e.op, ctx, e.pos
+                )
                 return s.Call(s.Name(helper, e.pos), tuple(args), e.pos)
         shown = ", ".join(t.describe() for t in types) or "no arguments"
-        hint = "; example calls would narrow what the arguments may be" if any(t.top for t in types) else ""
-        raise PortError(f"no compensation for {e.op} ({shown}) {ctx.describe()} within size {self.comp.bounds.max_size}{hint}",
-                        e.op, ctx.scope, e.pos.line, e.pos.column)
+        hint = (
+            "; example calls would narrow what the arguments may be"
+            if any(t.top for t in types)
+            else ""
+        )
+        raise PortError(
+            f"no compensation for {e.op} ({shown}) {ctx.describe()} within size {self.comp.bounds.max_size}{hint}",
+            e.op,
+            ctx.scope,
+            e.pos.line,
+            e.pos.column,
+        )
 
     # -- helpers ---------------------------------------------------------------
 
@@ -374,12 +461,22 @@ class _Job:
             return root.helpers[key]
         found = find()
         if found is None:
-            raise PortError(f"no compensation for {site} {ctx.describe()} that evaluates its operands once and in order, "
-                            "and none inside a helper CRAFT", site, ctx.scope, pos.line, pos.column)
+            raise PortError(
+                f"no compensation for {site} {ctx.describe()} that evaluates its operands once and in order, "
+                "and none inside a helper CRAFT",
+                site,
+                ctx.scope,
+                pos.line,
+                pos.column,
+            )
         name = self.fresh(site.lower())
         params = tuple(f"p{k}" for k in range(n))
         body = build(found.template, [s.Name(p, NOWHERE) for p in params], self.kw)
-        statement: s.Stmt = s.ExprStmt(body, NOWHERE) if site in ("EMIT", "ANNEX", "IMPRINT") else s.Deliver(body, NOWHERE)
+        statement: s.Stmt = (
+            s.ExprStmt(body, NOWHERE)
+            if site in ("EMIT", "ANNEX", "IMPRINT")
+            else s.Deliver(body, NOWHERE)
+        )
         root.helper_defs.append(s.Craft(name, params, (statement,), NOWHERE))
         root.helpers[key] = name
         self.note(pos, site, ctx, found, list(params), helper=name)
@@ -435,7 +532,10 @@ class _Job:
                     self.view.reset()
                     if op == "ANNEX":
                         contents = fn(seq, val)
-                        if type(contents) not in (list, tuple, str) or len(contents) != len(seq) + 1:
+                        if (
+                            type(contents) not in (list, tuple, str)
+                            or len(contents) != len(seq) + 1
+                        ):
                             return False
                     else:
                         where = fn(seq)
@@ -445,9 +545,19 @@ class _Job:
                     return False
         return True
 
-    def note(self, pos: s.Pos, site: str, ctx: Ctx, found: Found, names: list[str], helper: str | None = None) -> None:
+    def note(
+        self,
+        pos: s.Pos,
+        site: str,
+        ctx: Ctx,
+        found: Found,
+        names: list[str],
+        helper: str | None = None,
+    ) -> None:
         written = helper or show(found.template, names, self.kw)
-        self.root.changes.append(Change(pos.line, pos.column, site, ctx.scope, found.strategy, written))
+        self.root.changes.append(
+            Change(pos.line, pos.column, site, ctx.scope, found.strategy, written)
+        )
 
 
 _UNKNOWN = object()
@@ -455,7 +565,9 @@ _UNKNOWN = object()
 
 def _literal_value(e: s.Expr) -> object:
     """The value a literal of the manual's program means, or _UNKNOWN."""
-    if isinstance(e, (s.FloatLit, s.StrLit, s.BoolLit)) or (isinstance(e, s.IntLit) and e.value is not None):
+    if isinstance(e, (s.FloatLit, s.StrLit, s.BoolLit)) or (
+        isinstance(e, s.IntLit) and e.value is not None
+    ):
         return e.value
     if isinstance(e, s.NoneLit):
         return None
@@ -473,8 +585,14 @@ def _hole_names(op: str, n: int) -> list[str]:
     return list(names[:n])
 
 
-def port_source(source: str, world: World, examples: Sequence[str] | None = None,
-                keywords: Mapping[str, str] | None = None, bounds: Bounds | None = None, callers: str = "world") -> Ported:
+def port_source(
+    source: str,
+    world: World,
+    examples: Sequence[str] | None = None,
+    keywords: Mapping[str, str] | None = None,
+    bounds: Bounds | None = None,
+    callers: str = "world",
+) -> Ported:
     """Port one program; see Porter.port."""
     return Porter(world, bounds).port(source, examples, keywords, callers)
 

@@ -21,14 +21,14 @@ of steps or prints something else is a disagreement.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from alienworlds.ruleset import Limits, World, standard_world
 
 from aliencode import run_source
 
-from .compiler import PortError, Porter
+from .compiler import Porter, PortError
 
 INTS = ("0", "1", "2", "3", "-1", "-2", "-5", "7", "27", "-28", "100")
 FLOATS = ("0.0", "-0.0", "1.0", "-1.5", "2.5", "0.5")
@@ -45,9 +45,11 @@ class Tally:
     tried: int = 0  # pairs whose program runs to the end under the manual
     ported: int = 0
     refused: int = 0
-    disagreements: list[tuple[str, str, str, str, str]] = field(default_factory=list)  # world, program, port, want, got
+    disagreements: list[tuple[str, str, str, str, str]] = field(
+        default_factory=list
+    )  # world, program, port, want, got
 
-    def add(self, other: "Tally") -> None:
+    def add(self, other: Tally) -> None:
         self.tried += other.tried
         self.ported += other.ported
         self.refused += other.refused
@@ -73,9 +75,29 @@ class ProgramMaker:
     def number(self, depth: int) -> str:
         r = self.rng.random()
         if depth <= 0 or r < 0.35:
-            return self.rng.choice(INTS + FLOATS + BOOLS) if r < 0.2 or not self.scalars else self.rng.choice(self.scalars)
-        op = self.rng.choice(("SHATTER", "WEAVE", "PARE", "HALVE", "RESIDUE", "FRACTURE", "GAUGE", "PLUCK", "APEX",
-                              "NADIR", "EXPEL", "BOND", "RIFT", "COIL"))
+            return (
+                self.rng.choice(INTS + FLOATS + BOOLS)
+                if r < 0.2 or not self.scalars
+                else self.rng.choice(self.scalars)
+            )
+        op = self.rng.choice(
+            (
+                "SHATTER",
+                "WEAVE",
+                "PARE",
+                "HALVE",
+                "RESIDUE",
+                "FRACTURE",
+                "GAUGE",
+                "PLUCK",
+                "APEX",
+                "NADIR",
+                "EXPEL",
+                "BOND",
+                "RIFT",
+                "COIL",
+            )
+        )
         if op == "GAUGE":
             return f"GAUGE({self.sequence(depth - 1)})"
         if op == "PLUCK":
@@ -83,7 +105,9 @@ class ProgramMaker:
         if op in ("APEX", "NADIR"):
             if self.rng.random() < 0.5:
                 return f"{op}({self.listy(depth - 1)})"
-            return f"{op}({', '.join(self.number(depth - 1) for _ in range(self.rng.randint(1, 3)))})"
+            return (
+                f"{op}({', '.join(self.number(depth - 1) for _ in range(self.rng.randint(1, 3)))})"
+            )
         if op == "EXPEL":
             return f"EXPEL({self.listy(depth - 1)})"
         if op == "COIL":
@@ -93,8 +117,21 @@ class ProgramMaker:
     def boolean(self, depth: int) -> str:
         if depth <= 0:
             return self.rng.choice(BOOLS)
-        op = self.rng.choice(("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH", "NEGATE", "SOME_OF", "EVERY_OF",
-                              "BOND", "RIFT"))
+        op = self.rng.choice(
+            (
+                "AKIN",
+                "APART",
+                "OVER",
+                "UNDER",
+                "ATOP",
+                "BENEATH",
+                "NEGATE",
+                "SOME_OF",
+                "EVERY_OF",
+                "BOND",
+                "RIFT",
+            )
+        )
         if op == "NEGATE":
             return f"NEGATE({self.value(depth - 1)})"
         if op in ("SOME_OF", "EVERY_OF"):
@@ -113,7 +150,9 @@ class ProgramMaker:
         if op == "PARE":
             return f"PARE({self.text(depth - 1)}, {self.rng.choice(('0', '1', '2', '-1'))})"
         if op == "FUSE":
-            return f"FUSE({', '.join(self.value(depth - 1) for _ in range(self.rng.randint(0, 3)))})"
+            return (
+                f"FUSE({', '.join(self.value(depth - 1) for _ in range(self.rng.randint(0, 3)))})"
+            )
         if op == "PLUCK":
             return f"PLUCK({self.text(depth - 1)}, {self.rng.choice(('0', '-1'))})"
         return f"CARVE({self.text(depth - 1)}, {self.rng.choice(('0', '1', '-1'))})"
@@ -126,15 +165,30 @@ class ProgramMaker:
             n = self.rng.choice((0, 1, 2, 2, 3, 5))
             pool = self.rng.choice((INTS, INTS + FLOATS + BOOLS, STRS, FLOATS))
             return f"STRAND({', '.join(self.rng.choice(pool) for _ in range(n))})"
-        op = self.rng.choice(("ORDER", "GATHER", "CARVE", "EXTENT", "SHATTER", "PARE", "INDEX", "PAIR", "STRAND",
-                              "STRAIN"))
+        op = self.rng.choice(
+            (
+                "ORDER",
+                "GATHER",
+                "CARVE",
+                "EXTENT",
+                "SHATTER",
+                "PARE",
+                "INDEX",
+                "PAIR",
+                "STRAND",
+                "STRAIN",
+            )
+        )
         if op in ("ORDER", "GATHER"):
             return f"{op}({self.sequence(depth - 1)})"
         if op == "CARVE":
             return f"CARVE({self.listy(depth - 1)}, {self.rng.choice(('0', '1', '-1'))}, {self.rng.choice(('2', '-1', '5'))})"
         if op == "EXTENT":
-            return f"EXTENT({self.rng.choice(('0', '3', '-2'))}, {self.rng.choice(('4', '1', '-1'))})" if self.rng.random() < 0.5 \
+            return (
+                f"EXTENT({self.rng.choice(('0', '3', '-2'))}, {self.rng.choice(('4', '1', '-1'))})"
+                if self.rng.random() < 0.5
                 else f"EXTENT({self.rng.choice(('0', '3', '30'))})"
+            )
         if op == "SHATTER":
             return f"SHATTER({self.listy(depth - 1)}, {self.listy(depth - 1)})"
         if op == "PARE":
@@ -176,7 +230,11 @@ class ProgramMaker:
             return [line]
         if r < 0.35:
             name = self.fresh("xs")
-            source = self.rng.choice(self.lists) if self.lists and self.rng.random() < 0.5 else self.listy(2)
+            source = (
+                self.rng.choice(self.lists)
+                if self.lists and self.rng.random() < 0.5
+                else self.listy(2)
+            )
             self.lists.append(name)
             return [f"{indent}SET {name} AS {source}"]
         if r < 0.5 and self.lists:
@@ -185,9 +243,13 @@ class ProgramMaker:
                 target = f"PLUCK(STRAND({target}), 0)"
             if self.rng.random() < 0.5:
                 return [f"{indent}ANNEX({target}, {self.value(1)})"]
-            return [f"{indent}IMPRINT({target}, {self.rng.choice(('0', '-1', '1'))}, {self.value(1)})"]
+            return [
+                f"{indent}IMPRINT({target}, {self.rng.choice(('0', '-1', '1'))}, {self.value(1)})"
+            ]
         if r < 0.7:
-            return [f"{indent}EMIT({', '.join(self.value(2) for _ in range(self.rng.randint(1, 3)))})"]
+            return [
+                f"{indent}EMIT({', '.join(self.value(2) for _ in range(self.rng.randint(1, 3)))})"
+            ]
         if r < 0.8 and depth > 0:
             name = self.fresh("x")
             body = [f"{indent}SWEEP {name} IN {self.sequence(1)}:"]
@@ -250,13 +312,18 @@ BOUNDARY = ("0", "1", "-1", "-5", "0.0", "-0.0", "1.0", "YES", "NO", "2", "27", 
 
 def targeted_program(rng: random.Random) -> str:
     shape = rng.choice(TARGETED)
-    return shape.format(a=rng.choice(BOUNDARY), b=rng.choice(BOUNDARY), c=rng.choice(BOUNDARY), s=rng.choice(STRS))
+    return shape.format(
+        a=rng.choice(BOUNDARY), b=rng.choice(BOUNDARY), c=rng.choice(BOUNDARY), s=rng.choice(STRS)
+    )
 
 
 def programs(seed: int, count: int) -> list[str]:
     """`count` programs, a quarter targeted, from `seed`."""
     rng = random.Random(seed)
-    return [targeted_program(rng) if k % 4 == 0 else random_program(rng, rng.randint(2, 8)) for k in range(count)]
+    return [
+        targeted_program(rng) if k % 4 == 0 else random_program(rng, rng.randint(2, 8))
+        for k in range(count)
+    ]
 
 
 def manual_output(source: str) -> str | None:
@@ -276,8 +343,13 @@ def runnable(sources: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def differential(world: World, cases: list[tuple[str, str]], porter: Porter | None = None,
-                 progress: Callable[[Tally], None] | None = None, every: int = 250) -> Tally:
+def differential(
+    world: World,
+    cases: list[tuple[str, str]],
+    porter: Porter | None = None,
+    progress: Callable[[Tally], None] | None = None,
+    every: int = 250,
+) -> Tally:
     """Port every (source, manual output) case to `world` (standard keywords
     in, the world's out) and compare what the port prints; `progress` is
     told the tally after every `every` pairs and after each disagreement."""

@@ -3,7 +3,7 @@ template's value is judged against it."""
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .samples import Made, has_made, key, same
 

@@ -32,12 +32,21 @@ def identities(op: str, n: int) -> list[Node]:
         # keeps equal values in order, so the first smallest leads the sorted
         # values, and the first largest ends them once the values are reversed.
         order = tuple(h[::-1]) if op == "APEX" else tuple(h)
-        return [Op("PLUCK", (Op("ORDER", (Op("STRAND", order),)), Lit(-1 if op == "APEX" else 0, None)))]
+        return [
+            Op("PLUCK", (Op("ORDER", (Op("STRAND", order),)), Lit(-1 if op == "APEX" else 0, None)))
+        ]
     if n != 2:
         return []
     a, b = h
     flipped = {"OVER": "UNDER", "UNDER": "OVER", "ATOP": "BENEATH", "BENEATH": "ATOP"}
-    complement = {"OVER": "BENEATH", "UNDER": "ATOP", "ATOP": "UNDER", "BENEATH": "OVER", "AKIN": "APART", "APART": "AKIN"}
+    complement = {
+        "OVER": "BENEATH",
+        "UNDER": "ATOP",
+        "ATOP": "UNDER",
+        "BENEATH": "OVER",
+        "AKIN": "APART",
+        "APART": "AKIN",
+    }
     out: list[Node] = []
     if op in flipped:
         out.append(Op(flipped[op], (b, a)))

@@ -17,7 +17,12 @@ from alienworlds.ruleset.expr import Call, Expr, Identity, Sym, walk
 from .samples import same
 from .semantics import Ctx, WorldView
 
-LITERAL_TYPES = {"literal.int": (int,), "literal.float": (float,), "literal.str": (str,), "literal.bool": (bool,)}
+LITERAL_TYPES = {
+    "literal.int": (int,),
+    "literal.float": (float,),
+    "literal.str": (str,),
+    "literal.bool": (bool,),
+}
 CYCLE_STEPS = 512
 NEAR = 300
 
@@ -78,10 +83,10 @@ def _step(op: str, k: int, others: list[object], t: object) -> object:
             return t // c
         return t / c
     if op == "concat":
-        if k == 0 and t[len(t) - len(c):] == c:
+        if k == 0 and t[len(t) - len(c) :] == c:
             return t[: len(t) - len(c)]
         if k == 1 and t[: len(c)] == c:
-            return t[len(c):]
+            return t[len(c) :]
         raise ValueError("the fixed part is missing")
     raise ValueError(f"cannot undo {op}")
 
@@ -137,4 +142,3 @@ def written_value(view: WorldView, ctx: Ctx, target: object) -> tuple[bool, obje
     if site is None:
         return False, None
     return invert(view, site, ctx, target)
-

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from alienworlds.ruleset.equivalence import POOLS
 
-from .types import INT, FLOAT, BOOL, STR, Ty
+from .types import BOOL, FLOAT, INT, STR, Ty
 
 TOP_ELEMENT = INT | FLOAT | BOOL | STR
 
@@ -26,13 +26,33 @@ FLOATS = (0.0, 0.5, -1.5, 2.0, 3.25, 1e10, -0.0, 1.0, -7.0)
 STRS = ("", "a", "ab", "abc", "hello", "x y", "zz", "B", "10", "-1")
 BOOLS = (True, False)
 PREDICATES = tuple(POOLS["pred"])
-GENERIC_SEQS = ([], [1], [1, 2, 3], [3, 1, 2], [-1, 0, 5, 5], ["a", "b"], [[1, 2], [3]], [True, 0], (), (1, 2), ("a",),
-                [0, False, 0.0], [1, 1.0, True], [-0.0, 0.0])
+GENERIC_SEQS = (
+    [],
+    [1],
+    [1, 2, 3],
+    [3, 1, 2],
+    [-1, 0, 5, 5],
+    ["a", "b"],
+    [[1, 2], [3]],
+    [True, 0],
+    (),
+    (1, 2),
+    ("a",),
+    [0, False, 0.0],
+    [1, 1.0, True],
+    [-0.0, 0.0],
+)
 # Inside sequences: boundary values first (zero, negatives, -0.0, the values
 # 0/0.0/NO and 1/1.0/YES that compare equal yet print differently), so that
 # short lists built from the first few already hold them.
-INNER = {"int": (0, 1, -1, 2, -5, 3, 10), "float": (0.0, -0.0, 1.0, -1.5, 2.5), "str": ("", "a", "B", "ab", "b a"),
-         "bool": (True, False), "none": (None,), "func": PREDICATES[:1]}
+INNER = {
+    "int": (0, 1, -1, 2, -5, 3, 10),
+    "float": (0.0, -0.0, 1.0, -1.5, 2.5),
+    "str": ("", "a", "B", "ab", "b a"),
+    "bool": (True, False),
+    "none": (None,),
+    "func": PREDICATES[:1],
+}
 LONG = 24  # elements of the long sample sequences
 
 
@@ -45,14 +65,30 @@ class Made:
     args: tuple
 
 
-_SCALAR_POOLS = {"int": INTS, "float": FLOATS, "str": STRS, "bool": BOOLS, "none": (None,), "func": PREDICATES}
+_SCALAR_POOLS = {
+    "int": INTS,
+    "float": FLOATS,
+    "str": STRS,
+    "bool": BOOLS,
+    "none": (None,),
+    "func": PREDICATES,
+}
 
 
 def values(t: Ty, depth: int = 0) -> tuple:
     """Deterministic sample values of type `t` (an empty tuple for no value):
     edge cases of every kind it admits, and sequences of them."""
     if t.top:
-        return INTS[:8] + FLOATS[:3] + (-0.0,) + STRS[:5] + BOOLS + (None,) + tuple(GENERIC_SEQS) + PREDICATES[:1]
+        return (
+            INTS[:8]
+            + FLOATS[:3]
+            + (-0.0,)
+            + STRS[:5]
+            + BOOLS
+            + (None,)
+            + tuple(GENERIC_SEQS)
+            + PREDICATES[:1]
+        )
     out: list[object] = []
     for kind in ("int", "float", "bool", "str", "none", "func"):
         if kind in t.scalars:
@@ -97,7 +133,7 @@ def wide(t: Ty, rng: random.Random, depth: int = 0) -> object:
     kinds = sorted(t.kinds()) if not t.top else ["int", "float", "bool", "str", "none", "list"]
     kind = rng.choice(kinds)
     if kind == "int":
-        return rng.choice((rng.randint(-12, 12), rng.randint(-10**6, 10**6)))
+        return rng.choice((rng.randint(-12, 12), rng.randint(-(10**6), 10**6)))
     if kind == "float":
         return rng.choice((-0.0, 0.0, float(rng.randint(-9, 9)), round(rng.uniform(-1e3, 1e3), 3)))
     if kind == "bool":
@@ -106,7 +142,9 @@ def wide(t: Ty, rng: random.Random, depth: int = 0) -> object:
         return "".join(rng.choice("aAbz 0-9") for _ in range(rng.randint(0, 6)))
     if kind in ("none", "func"):
         return None if kind == "none" else PREDICATES[rng.randrange(len(PREDICATES))]
-    element = {"list": t.lists, "tuple": t.tuples, "made": t.made}[kind] if not t.top else TOP_ELEMENT
+    element = (
+        {"list": t.lists, "tuple": t.tuples, "made": t.made}[kind] if not t.top else TOP_ELEMENT
+    )
     if element is None or element.empty or depth >= 2:
         items: list[object] = []
     else:

@@ -14,8 +14,8 @@ counterexample joins the search sample and the search starts again
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Callable, Iterator
 
 from aliencode.sites import LAZY_OPERAND
 
@@ -26,14 +26,56 @@ from .templates import Hole, Lit, Node, Op, evaluate, hole_order
 # Operations templates may use, with the argument counts tried. In-place
 # operations, EMIT and STRAIN (which calls user code) are statements or
 # effects, never parts of a compensation.
-UNARY = ("NEGATE", "GAUGE", "ORDER", "GATHER", "SOME_OF", "EVERY_OF", "INDEX", "EXTENT", "STRAND", "KNOT",
-         "NADIR", "APEX", "FUSE")
-BINARY = ("WEAVE", "SHATTER", "PARE", "HALVE", "RESIDUE", "FRACTURE", "COIL", "AKIN", "APART", "OVER", "UNDER",
-          "ATOP", "BENEATH", "BOND", "RIFT", "PLUCK", "CARVE", "EXTENT", "PAIR", "STRAND", "KNOT", "NADIR", "APEX",
-          "FUSE")
+UNARY = (
+    "NEGATE",
+    "GAUGE",
+    "ORDER",
+    "GATHER",
+    "SOME_OF",
+    "EVERY_OF",
+    "INDEX",
+    "EXTENT",
+    "STRAND",
+    "KNOT",
+    "NADIR",
+    "APEX",
+    "FUSE",
+)
+BINARY = (
+    "WEAVE",
+    "SHATTER",
+    "PARE",
+    "HALVE",
+    "RESIDUE",
+    "FRACTURE",
+    "COIL",
+    "AKIN",
+    "APART",
+    "OVER",
+    "UNDER",
+    "ATOP",
+    "BENEATH",
+    "BOND",
+    "RIFT",
+    "PLUCK",
+    "CARVE",
+    "EXTENT",
+    "PAIR",
+    "STRAND",
+    "KNOT",
+    "NADIR",
+    "APEX",
+    "FUSE",
+)
 TERNARY = ("CARVE",)
 NULLARY = ("STRAND", "KNOT", "FUSE")
-VARIADIC = ("STRAND", "KNOT", "NADIR", "APEX", "FUSE")  # the same as templates.VARIADIC, in a fixed order
+VARIADIC = (
+    "STRAND",
+    "KNOT",
+    "NADIR",
+    "APEX",
+    "FUSE",
+)  # the same as templates.VARIADIC, in a fixed order
 
 
 @dataclass(frozen=True)
@@ -108,7 +150,14 @@ class _OutOfBudget(Exception):
 class Enumerator:
     """Bottom-up enumeration of templates at one place of one world."""
 
-    def __init__(self, view: WorldView, ctx: Ctx, constants: list[Lit], bounds: Bounds, sequences: bool = True) -> None:
+    def __init__(
+        self,
+        view: WorldView,
+        ctx: Ctx,
+        constants: list[Lit],
+        bounds: Bounds,
+        sequences: bool = True,
+    ) -> None:
         self.view = view
         self.ctx = ctx
         self.constants = constants
@@ -131,7 +180,9 @@ class Enumerator:
         self.stop = self.evaluated + self.bounds.budget
         for _ in range(self.bounds.rounds):
             try:
-                found = self._search(goal, cases, min(limit or self.bounds.max_size, self.bounds.max_size))
+                found = self._search(
+                    goal, cases, min(limit or self.bounds.max_size, self.bounds.max_size)
+                )
             except _OutOfBudget:
                 return None
             if found is None:
@@ -172,15 +223,21 @@ class Enumerator:
         values = cand.values
         return all(goal.want(case, v) for case, v in zip(cases, values))
 
-    def _candidates(self, size: int, goal: Goal, cases: list[tuple], levels: dict[int, list[_Cand]], root) -> Iterator[_Cand]:
+    def _candidates(
+        self, size: int, goal: Goal, cases: list[tuple], levels: dict[int, list[_Cand]], root
+    ) -> Iterator[_Cand]:
         n = len(cases)
         if size == 1:
             for k in range(goal.n):
-                forced = tuple([True] * n) if goal.lazy == k else (tuple([False] * n) if goal.lazy is not None else None)
+                forced = (
+                    tuple([True] * n)
+                    if goal.lazy == k
+                    else (tuple([False] * n) if goal.lazy is not None else None)
+                )
                 yield self._leaf(Hole(k), tuple(c[k] for c in cases), forced)
             for lit in self.constants:
                 yield self._leaf(lit, tuple([lit.value] * n), self._no_force(goal, n))
-            for op in (NULLARY if self.sequences else ()):
+            for op in NULLARY if self.sequences else ():
                 cand = self._apply(op, [], goal, cases, root)
                 if cand is not None:
                     yield cand
@@ -226,7 +283,15 @@ class Enumerator:
     def _leaf(self, node: Node, values: tuple, forced) -> _Cand:
         return _Cand(node, 1, key(values), forced, values)
 
-    def _apply(self, op: str, children: list[_Cand], goal: Goal, cases: list[tuple], root, size: int | None = None) -> _Cand | None:
+    def _apply(
+        self,
+        op: str,
+        children: list[_Cand],
+        goal: Goal,
+        cases: list[tuple],
+        root,
+        size: int | None = None,
+    ) -> _Cand | None:
         """The candidate `op(children)`, or None when it fails on a case. At
         the last size (`root` given) a candidate is only worth finishing
         while it meets the goal, so it is dropped at the first miss."""
@@ -254,8 +319,13 @@ class Enumerator:
                         values.append(value)
             except Exception:  # noqa: BLE001 - an operation failing on a sample rules the candidate out
                 return None
-            return _Cand(Op(op, tuple(c.node for c in children)), size or 1 + sum(c.size for c in children),
-                         key(tuple(values)), None, tuple(values))
+            return _Cand(
+                Op(op, tuple(c.node for c in children)),
+                size or 1 + sum(c.size for c in children),
+                key(tuple(values)),
+                None,
+                tuple(values),
+            )
         try:
             for i in range(len(cases)):
                 if lazy:
@@ -278,9 +348,13 @@ class Enumerator:
         except Exception:  # noqa: BLE001 - an operation failing on a sample rules the candidate out
             return None
         node = Op(op, tuple(c.node for c in children))
-        return _Cand(node, size or 1 + sum(c.size for c in children), key(tuple(values)),
-                     tuple(forced) if forced is not None else None, tuple(values))
-
+        return _Cand(
+            node,
+            size or 1 + sum(c.size for c in children),
+            key(tuple(values)),
+            tuple(forced) if forced is not None else None,
+            tuple(values),
+        )
 
     def _caller(self, op: str, n: int) -> Callable[..., object]:
         """`op`'s semantics taking the call's n argument values."""

@@ -9,11 +9,18 @@ the site's operands in the order the interpreter passes them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Callable
 
-from alienworlds.ruleset import Limits, Meter, World, compile_rule, make_operators, operator_namespace
+from alienworlds.ruleset import (
+    Limits,
+    Meter,
+    World,
+    compile_rule,
+    make_operators,
+    operator_namespace,
+)
 from alienworlds.ruleset.expr import Expr, Identity, parse
 
 from aliencode.compiler import Context
@@ -46,7 +53,10 @@ CONTEXTS = (Ctx(False, False), Ctx(True, False), Ctx(True, True), Ctx(False, Tru
 STANDARD: dict[str, str] = {
     **{name: op.standard for name, op in OPERATION_BY_NAME.items()},
     "ANNEX": "(append seq val)",
-    "literal.int": "n", "literal.float": "n", "literal.str": "s", "literal.bool": "x",
+    "literal.int": "n",
+    "literal.float": "n",
+    "literal.str": "s",
+    "literal.bool": "x",
     "SWEEP": "seq",
 }
 
@@ -97,7 +107,9 @@ class WorldView:
         """What every site does at `ctx` (equal signatures: equal semantics)."""
         found = self._signatures.get(ctx)
         if found is None:
-            found = self._signatures[ctx] = tuple(self.actual_text(site, ctx) for site in sorted(SITES))
+            found = self._signatures[ctx] = tuple(
+                self.actual_text(site, ctx) for site in sorted(SITES)
+            )
         return found
 
     def altered(self, site: str, ctx: Ctx) -> bool:

@@ -10,8 +10,8 @@ equivalence checker), or a value on sample operands (`evaluate`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 from alienworlds.ruleset.expr import Call, Const, Expr, Identity, Sym, to_text
 
@@ -22,7 +22,9 @@ from aliencode.unparse import unparse_expr
 from .semantics import STANDARD, Ctx, WorldView, operands
 
 NOWHERE = s.Pos(0, 0)
-VARIADIC = frozenset(op for op, site in SITES.items() if site.operands == ("args",) and op != "EMIT")
+VARIADIC = frozenset(
+    op for op, site in SITES.items() if site.operands == ("args",) and op != "EMIT"
+)
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ class Lit:
 @dataclass(frozen=True)
 class Op:
     op: str
-    args: tuple["Node", ...]
+    args: tuple[Node, ...]
 
 
 Node = Hole | Lit | Op
@@ -49,7 +51,11 @@ def size(node: Node) -> int:
     """Nodes, counting a variadic operation over all the holes in order as
     2 (one argument list), as the enumeration does."""
     if isinstance(node, Op):
-        if node.op in VARIADIC and len(node.args) >= 2 and all(isinstance(a, Hole) and a.index == k for k, a in enumerate(node.args)):
+        if (
+            node.op in VARIADIC
+            and len(node.args) >= 2
+            and all(isinstance(a, Hole) and a.index == k for k, a in enumerate(node.args))
+        ):
             return 2
         return 1 + sum(size(a) for a in node.args)
     return 1
@@ -83,18 +89,27 @@ def literal_node(value: object) -> s.Expr:
     raise TypeError(f"no literal for {value!r}")
 
 
-def build(node: Node, args: list[s.Expr], keywords: Mapping[str, str], pos: s.Pos = NOWHERE) -> s.Expr:
+def build(
+    node: Node, args: list[s.Expr], keywords: Mapping[str, str], pos: s.Pos = NOWHERE
+) -> s.Expr:
     """The template as AlienCode syntax, holes filled with `args`."""
     if isinstance(node, Hole):
         return args[node.index]
     if isinstance(node, Lit):
         return literal_node(node.written)
-    return s.OpCall(node.op, keywords.get(node.op, node.op), tuple(build(a, args, keywords) for a in node.args), pos)
+    return s.OpCall(
+        node.op,
+        keywords.get(node.op, node.op),
+        tuple(build(a, args, keywords) for a in node.args),
+        pos,
+    )
 
 
 def show(node: Node, names: list[str], keywords: Mapping[str, str] | None = None) -> str:
     """Readable text of a template, holes shown by name."""
-    return unparse_expr(build(node, [s.Name(n, NOWHERE) for n in names], keywords or {}), keywords or {})
+    return unparse_expr(
+        build(node, [s.Name(n, NOWHERE) for n in names], keywords or {}), keywords or {}
+    )
 
 
 def _list_expr(items: list[Expr]) -> Expr:
@@ -150,7 +165,9 @@ def rule_text(node: Node, view: WorldView, ctx: Ctx, op: str, n: int) -> str:
     return to_text(to_rule(node, view, ctx, hole_exprs(op, n)))
 
 
-def evaluate(node: Node, case: tuple, view: WorldView, ctx: Ctx, on_hole: Callable[[int], None] | None = None) -> object:
+def evaluate(
+    node: Node, case: tuple, view: WorldView, ctx: Ctx, on_hole: Callable[[int], None] | None = None
+) -> object:
     """The template's value on operand values `case` (BOND and RIFT evaluate
     their second argument only when the world's rule asks for it).
     `on_hole(k)` is told each time hole k is evaluated."""

@@ -27,8 +27,8 @@ analysis is flow-insensitive: a change anywhere counts everywhere.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from aliencode import syntax as s
 
@@ -43,22 +43,32 @@ class Ty:
     """A set of possible values. `top` means any value at all."""
 
     scalars: frozenset[str] = frozenset()
-    lists: "Ty | None" = None  # element type, when lists are possible
-    tuples: "Ty | None" = None
+    lists: Ty | None = None  # element type, when lists are possible
+    tuples: Ty | None = None
     top: bool = False
     # Tuples a caller built with the world's KNOT (outside the program),
     # read in the order of KNOT's arguments: "a pair made with KNOT(k, v)".
-    made: "Ty | None" = None
+    made: Ty | None = None
 
-    def __or__(self, other: "Ty") -> "Ty":
+    def __or__(self, other: Ty) -> Ty:
         if self.top or other.top:
             return TOP
-        return Ty(self.scalars | other.scalars, _join(self.lists, other.lists), _join(self.tuples, other.tuples),
-                  made=_join(self.made, other.made))
+        return Ty(
+            self.scalars | other.scalars,
+            _join(self.lists, other.lists),
+            _join(self.tuples, other.tuples),
+            made=_join(self.made, other.made),
+        )
 
     @property
     def empty(self) -> bool:
-        return not self.top and not self.scalars and self.lists is None and self.tuples is None and self.made is None
+        return (
+            not self.top
+            and not self.scalars
+            and self.lists is None
+            and self.tuples is None
+            and self.made is None
+        )
 
     def has(self, kind: str) -> bool:
         if self.top:
@@ -83,7 +93,7 @@ class Ty:
             out.add("made")
         return frozenset(out)
 
-    def element(self) -> "Ty":
+    def element(self) -> Ty:
         """What walking or indexing a value of this type can give."""
         if self.top:
             return TOP
@@ -98,7 +108,9 @@ class Ty:
     def depth(self) -> int:
         if self.top:
             return 0
-        return 1 + max((t.depth() for t in (self.lists, self.tuples, self.made) if t is not None), default=0)
+        return 1 + max(
+            (t.depth() for t in (self.lists, self.tuples, self.made) if t is not None), default=0
+        )
 
     def describe(self) -> str:
         if self.top:
@@ -107,9 +119,13 @@ class Ty:
         if self.lists is not None:
             parts.append(f"list of {self.lists.describe() if not self.lists.empty else 'nothing'}")
         if self.tuples is not None:
-            parts.append(f"tuple of {self.tuples.describe() if not self.tuples.empty else 'nothing'}")
+            parts.append(
+                f"tuple of {self.tuples.describe() if not self.tuples.empty else 'nothing'}"
+            )
         if self.made is not None:
-            parts.append(f"KNOT-made tuple of {self.made.describe() if not self.made.empty else 'nothing'}")
+            parts.append(
+                f"KNOT-made tuple of {self.made.describe() if not self.made.empty else 'nothing'}"
+            )
         return " | ".join(parts) or "no value"
 
 
@@ -316,8 +332,13 @@ class Types:
     the examples, as computed at the fixpoint.
     """
 
-    def __init__(self, programs: list[s.Program], closed: bool, given: dict[str, tuple[Ty, ...]] | None = None,
-                 world_callers: bool = True) -> None:
+    def __init__(
+        self,
+        programs: list[s.Program],
+        closed: bool,
+        given: dict[str, tuple[Ty, ...]] | None = None,
+        world_callers: bool = True,
+    ) -> None:
         self.closed = closed
         self.world_callers = world_callers
         self.given = given or {}
@@ -582,9 +603,13 @@ class Types:
         return self.expr_types.get(id(e), TOP)
 
 
-def infer(program: s.Program, examples: list[s.Program] | None, world_callers: bool = True) -> Types:
+def infer(
+    program: s.Program, examples: list[s.Program] | None, world_callers: bool = True
+) -> Types:
     """Types of `program`; with `examples` (possibly empty), the program is
     closed: its functions are called only by itself and the examples.
     When the examples run in the world as written (`world_callers`), tuples
     they build with KNOT are read in KNOT's argument order."""
-    return Types([program, *(examples or [])], closed=examples is not None, world_callers=world_callers)
+    return Types(
+        [program, *(examples or [])], closed=examples is not None, world_callers=world_callers
+    )

@@ -53,7 +53,7 @@ class AlienCodeBackend:
         yield from (self.world.surface(k) for k in KEYWORDS)
         for key, value in self.session.namespace.items():
             if key.startswith(PREFIX):
-                yield key[len(PREFIX):]
+                yield key[len(PREFIX) :]
 
     def lexer(self):
         return aliencode_lexer(self.world.keywords)

@@ -24,10 +24,16 @@ class AlienLogicBackend:
         self.accepted = 0
 
     def state(self, text: str) -> str:
-        lines = [line.strip() for line in text.split("\n") if line.strip() and not line.strip().startswith("#")]
+        lines = [
+            line.strip()
+            for line in text.split("\n")
+            if line.strip() and not line.strip().startswith("#")
+        ]
         if not lines:
             return COMPLETE
-        if lines[0].strip("`").strip() in ("PROOF", "") and not any(line == "END" for line in lines):
+        if lines[0].strip("`").strip() in ("PROOF", "") and not any(
+            line == "END" for line in lines
+        ):
             return INCOMPLETE
         return COMPLETE
 

@@ -8,10 +8,20 @@
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 from pygments.lexer import RegexLexer, words
-from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
+from pygments.token import (
+    Comment,
+    Keyword,
+    Name,
+    Number,
+    Operator,
+    Punctuation,
+    String,
+    Text,
+    Whitespace,
+)
 
 from aliencode.sites import CONSTANT_KEYWORDS, OPERATION_BY_NAME, STATEMENT_KEYWORDS
 
@@ -51,14 +61,38 @@ def aliencode_lexer(keywords: Mapping[str, str]) -> RegexLexer:
     """A lexer for a world that renames keywords."""
     if not keywords:
         return AlienCodeLexer()
-    cls = type("WorldAlienCodeLexer", (RegexLexer,), {"name": "AlienCode", "aliases": [], "tokens": _aliencode_tokens(keywords)})
+    cls = type(
+        "WorldAlienCodeLexer",
+        (RegexLexer,),
+        {"name": "AlienCode", "aliases": [], "tokens": _aliencode_tokens(keywords)},
+    )
     return cls()
 
 
 LOGIC_KEYWORDS = ("BOT", "NOT", "AND", "OR", "IMPL", "FORALL", "EXISTS", "EQ")
 LOGIC_RULES = (
-    "premise", "assume", "reit", "AND_I", "AND_E1", "AND_E2", "OR_I1", "OR_I2", "OR_E", "IMPL_I", "IMPL_E",
-    "NOT_I", "NOT_E", "BOT_E", "DNE", "LEM", "FORALL_I", "FORALL_E", "EXISTS_I", "EXISTS_E", "EQ_I", "EQ_E",
+    "premise",
+    "assume",
+    "reit",
+    "AND_I",
+    "AND_E1",
+    "AND_E2",
+    "OR_I1",
+    "OR_I2",
+    "OR_E",
+    "IMPL_I",
+    "IMPL_E",
+    "NOT_I",
+    "NOT_E",
+    "BOT_E",
+    "DNE",
+    "LEM",
+    "FORALL_I",
+    "FORALL_E",
+    "EXISTS_I",
+    "EXISTS_E",
+    "EQ_I",
+    "EQ_E",
 )
 
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Protocol, TextIO
+from typing import Protocol, TextIO
 
 COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
 INDENT = 4  # spaces a block opened by a line ending in ':' is indented by
@@ -121,7 +122,15 @@ class Shell:
         if name in ("quit", "q", "exit"):
             return False
         if name == "help":
-            self.say("\n".join(["Type code and press Enter; a line ending in ':' opens a block, a blank line ends it.", *COMMON_HELP, *self.backend.help_lines()]))
+            self.say(
+                "\n".join(
+                    [
+                        "Type code and press Enter; a line ending in ':' opens a block, a blank line ends it.",
+                        *COMMON_HELP,
+                        *self.backend.help_lines(),
+                    ]
+                )
+            )
         elif name == "manual":
             text = self.backend.manual()
             (self.pager or self.say)(text)
@@ -137,7 +146,9 @@ class Shell:
                 try:
                     text = Path(arg).expanduser().read_text(encoding="utf-8")
                 except (OSError, UnicodeDecodeError) as exc:
-                    self.say(f"cannot read {arg}: {getattr(exc, 'strerror', None) or exc.__class__.__name__}")
+                    self.say(
+                        f"cannot read {arg}: {getattr(exc, 'strerror', None) or exc.__class__.__name__}"
+                    )
                 else:
                     self.say(self.backend.run(text))
         else:

@@ -10,9 +10,9 @@ builder lets an interpreter splice a rule into its own generated code.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Callable, Mapping
+from functools import cache
 
 from .errors import RuleSyntaxError
 from .expr import Call, Const, Expr, Identity, Sym, parse, to_text, walk
@@ -20,7 +20,7 @@ from .limits import Limits, Meter
 from .operators import ARITY, make_operators
 
 
-@lru_cache(maxsize=None)  # every run's namespace binds every operator: a few hundred names, asked millions of times
+@cache  # every run's namespace binds every operator: a few hundred names, asked millions of times
 def op_identifier(op: str) -> str:
     """Host identifier under which operator `op` is bound in generated code."""
     return "_r_" + "".join(c if c.isalnum() else f"x{ord(c):02x}" for c in op)
@@ -46,26 +46,40 @@ def function_used_as_value(expr: Expr, functions: frozenset[str] | set[str]) -> 
     return None
 
 
-def check(expr: Expr, names: set[str], arity: Mapping[str, tuple[int, int | None]] = ARITY, text: str = "",
-          functions: frozenset[str] = frozenset()) -> None:
+def check(
+    expr: Expr,
+    names: set[str],
+    arity: Mapping[str, tuple[int, int | None]] = ARITY,
+    text: str = "",
+    functions: frozenset[str] = frozenset(),
+) -> None:
     """Raise RuleSyntaxError for unknown names, unknown operators, wrong
     arity, or a function operand (one of `functions`) used as a value."""
     leak = function_used_as_value(expr, functions)
     if leak is not None:
-        raise RuleSyntaxError(f"'{leak.name}' is a function: a rule may only call it, as the first operand of filter",
-                              text, leak.column)
+        raise RuleSyntaxError(
+            f"'{leak.name}' is a function: a rule may only call it, as the first operand of filter",
+            text,
+            leak.column,
+        )
     for node in walk(expr):
         if isinstance(node, Sym) and node.name not in names:
             known = ", ".join(sorted(names)) or "none"
-            raise RuleSyntaxError(f"unknown name '{node.name}' (available here: {known})", text, node.column)
+            raise RuleSyntaxError(
+                f"unknown name '{node.name}' (available here: {known})", text, node.column
+            )
         if isinstance(node, Call):
             if node.op not in arity:
                 raise RuleSyntaxError(f"unknown operator '{node.op}'", text, node.column)
             lo, hi = arity[node.op]
             n = len(node.args)
             if n < lo or (hi is not None and n > hi):
-                want = str(lo) if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
-                raise RuleSyntaxError(f"operator '{node.op}' takes {want} arguments, got {n}", text, node.column)
+                want = (
+                    str(lo) if lo == hi else (f"at least {lo}" if hi is None else f"{lo} to {hi}")
+                )
+                raise RuleSyntaxError(
+                    f"operator '{node.op}' takes {want} arguments, got {n}", text, node.column
+                )
         if isinstance(node, Identity) and node is not expr:
             raise RuleSyntaxError("IDENTITY stands alone", text, node.column)
 
@@ -100,7 +114,9 @@ def to_python(
             used.add(e.name)
             return symbols[e.name]
         if isinstance(e, Identity):
-            raise ValueError("IDENTITY has no code of its own; the caller uses the standard semantics")
+            raise ValueError(
+                "IDENTITY has no code of its own; the caller uses the standard semantics"
+            )
         args = [build(a) for a in e.args]
         if e.op == "and":
             return ast.BoolOp(ast.And(), args)
@@ -124,7 +140,11 @@ def copy_node(node):
 
 
 def operator_namespace(operators: Mapping[str, Callable[..., object]]) -> dict[str, object]:
-    return {op_identifier(name): fn for name, fn in operators.items() if name in ARITY or name.isidentifier()}
+    return {
+        op_identifier(name): fn
+        for name, fn in operators.items()
+        if name in ARITY or name.isidentifier()
+    }
 
 
 @dataclass(frozen=True)
@@ -162,7 +182,13 @@ def compile_rule(
         symbols[p] = ast.Call(ref, [], []) if p in lazy else ref
     body = to_python(expr, symbols)
     lam = ast.Lambda(
-        args=ast.arguments(posonlyargs=[], args=[ast.arg(a) for a in arg_names], kwonlyargs=[], kw_defaults=[], defaults=[]),
+        args=ast.arguments(
+            posonlyargs=[],
+            args=[ast.arg(a) for a in arg_names],
+            kwonlyargs=[],
+            kw_defaults=[],
+            defaults=[],
+        ),
         body=body,
     )
     tree = ast.Expression(lam)

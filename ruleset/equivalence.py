@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 from .compile import compile_rule, operator_namespace
 from .errors import LanguageError
@@ -41,7 +41,20 @@ for _fn, _name in ((_is_true, "is_true"), (_is_odd, "is_odd"), (_never, "never")
 INTS = (0, 1, 2, 3, -1, -2, 7, 10, 26, 27, 100, -100, 2**31, -(2**40))
 FLOATS = (0.0, 0.5, -0.5, 1.0, 2.5, -3.25, 0.1, 1e10)
 STRS = ("", "a", "ab", "abc", "Hello", "x y", "zz")
-SEQS = ([], [1], [1, 2, 3], [3, 1, 2], [-1, 0, 5, 5], ["a", "b"], [[1, 2], [3]], (1, 2), (), "abc", "", "hello")
+SEQS = (
+    [],
+    [1],
+    [1, 2, 3],
+    [3, 1, 2],
+    [-1, 0, 5, 5],
+    ["a", "b"],
+    [[1, 2], [3]],
+    (1, 2),
+    (),
+    "abc",
+    "",
+    "hello",
+)
 POOLS: dict[str, tuple] = {
     "int": INTS,
     "int_or_none": INTS + (None,),
@@ -87,7 +100,9 @@ def _same(x: object, y: object) -> bool:
     return x == y if tx in (str, bool, type(None)) else x is y
 
 
-def _outcome(fn: Callable[..., object], case: Mapping[str, object], meter: Meter) -> tuple[str, object]:
+def _outcome(
+    fn: Callable[..., object], case: Mapping[str, object], meter: Meter
+) -> tuple[str, object]:
     meter.reset()
     try:
         return "value", fn(*case.values())
@@ -106,7 +121,9 @@ class Comparison:
     def describe(self, left_text: str, right_text: str) -> str:
         if self.equivalent:
             return f"equivalent on all {self.cases} sample cases"
-        shown = ", ".join(f"{k}={render(v, quoted=True)}" for k, v in (self.counterexample or {}).items())
+        shown = ", ".join(
+            f"{k}={render(v, quoted=True)}" for k, v in (self.counterexample or {}).items()
+        )
 
         def outcome(o):
             kind, value = o
@@ -147,6 +164,10 @@ def compare(
         a, b = _outcome(f, case, meter), _outcome(g, case, meter)
         if partial and b[0] == "error":
             continue
-        if a[0] != b[0] or (a[0] == "error" and a[1] != b[1]) or (a[0] == "value" and not _same(a[1], b[1])):
+        if (
+            a[0] != b[0]
+            or (a[0] == "error" and a[1] != b[1])
+            or (a[0] == "value" and not _same(a[1], b[1]))
+        ):
             return Comparison(False, len(samples), case, a, b)
     return Comparison(True, len(samples))

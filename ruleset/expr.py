@@ -29,7 +29,7 @@ class Const:
 @dataclass(frozen=True)
 class Call:
     op: str
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     column: int = field(default=0, compare=False)
 
 
@@ -108,7 +108,9 @@ def _number(value: str, text: str, column: int) -> int | float:
             raise RuleSyntaxError("a float constant must be finite", text, column)
         return number
     if len(value.lstrip("-")) > _MAX_INT_DIGITS or abs(number := int(value)) >> MAX_INT_BITS:
-        raise RuleSyntaxError(f"an integer constant must lie within {MAX_INT_BITS} bits", text, column)
+        raise RuleSyntaxError(
+            f"an integer constant must lie within {MAX_INT_BITS} bits", text, column
+        )
     return number
 
 
@@ -121,12 +123,20 @@ def parse(text: str) -> Expr:
     if not isinstance(text, str):
         raise RuleSyntaxError("a rule expression must be a string", str(text)[:MAX_TEXT], 1)
     if len(text) > MAX_TEXT:
-        raise RuleSyntaxError(f"the expression is too long (at most {MAX_TEXT} characters)", text[:MAX_TEXT], MAX_TEXT + 1)
+        raise RuleSyntaxError(
+            f"the expression is too long (at most {MAX_TEXT} characters)",
+            text[:MAX_TEXT],
+            MAX_TEXT + 1,
+        )
     tokens = list(_tokens(text))
     if not tokens:
         raise RuleSyntaxError("empty expression", text, 1)
     if len(tokens) > 3 * MAX_NODES:
-        raise RuleSyntaxError(f"the expression is too large (at most {MAX_NODES} operators, names and constants)", text, tokens[3 * MAX_NODES][2])
+        raise RuleSyntaxError(
+            f"the expression is too large (at most {MAX_NODES} operators, names and constants)",
+            text,
+            tokens[3 * MAX_NODES][2],
+        )
     # Each open call is [op, column, args]; a finished node joins its parent's args.
     open_calls: list[tuple[str, int, list[Expr]]] = []
     done: list[Expr] = []
@@ -145,7 +155,11 @@ def parse(text: str) -> Expr:
                 raise RuleSyntaxError("expected an operator name after '('", text, ocol)
             pos += 1
             if len(open_calls) >= MAX_DEPTH:
-                raise RuleSyntaxError(f"the expression is nested too deeply (at most {MAX_DEPTH} levels)", text, column)
+                raise RuleSyntaxError(
+                    f"the expression is nested too deeply (at most {MAX_DEPTH} levels)",
+                    text,
+                    column,
+                )
             open_calls.append((op, column, []))
             node: Expr | None = None
         elif kind == "close":
@@ -156,7 +170,9 @@ def parse(text: str) -> Expr:
         elif kind == "string":
             body = _unescape(value[1:-1], text, column)
             if len(body) > MAX_STRING:
-                raise RuleSyntaxError(f"a string constant may hold at most {MAX_STRING} characters", text, column)
+                raise RuleSyntaxError(
+                    f"a string constant may hold at most {MAX_STRING} characters", text, column
+                )
             node = Const(body, column)
         elif kind == "number":
             node = Const(_number(value, text, column), column)
@@ -170,7 +186,11 @@ def parse(text: str) -> Expr:
             continue
         nodes += 1
         if nodes > MAX_NODES:
-            raise RuleSyntaxError(f"the expression is too large (at most {MAX_NODES} operators, names and constants)", text, column)
+            raise RuleSyntaxError(
+                f"the expression is too large (at most {MAX_NODES} operators, names and constants)",
+                text,
+                column,
+            )
         (open_calls[-1][2] if open_calls else done).append(node)
     if open_calls:
         raise RuleSyntaxError("unexpected end of expression: a ')' is missing", text, len(text) + 1)
@@ -178,7 +198,9 @@ def parse(text: str) -> Expr:
     if isinstance(expr, Identity) or not any(isinstance(n, Identity) for n in walk(expr)):
         return expr
     bad = next(n for n in walk(expr) if isinstance(n, Identity))
-    raise RuleSyntaxError("IDENTITY stands alone; it cannot be part of an expression", text, bad.column)
+    raise RuleSyntaxError(
+        "IDENTITY stands alone; it cannot be part of an expression", text, bad.column
+    )
 
 
 def walk(expr: Expr):

@@ -9,8 +9,8 @@ checkpoints, never on the hot path.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .errors import LimitExceeded
 from .memory import HOLD_MIN, UNITS_PER_STEP, VISITS_PER_STEP, measure
@@ -30,7 +30,7 @@ class Limits:
     fold_steps: int = 1_000_000  # steps compile-time evaluation may spend on one program
     wall_seconds: float = 10.0
 
-    def replace(self, **changes: object) -> "Limits":
+    def replace(self, **changes: object) -> Limits:
         from dataclasses import replace
 
         return replace(self, **changes)
@@ -52,8 +52,21 @@ class Meter:
     when enough was allocated. Without roots, holding costs nothing.
     """
 
-    __slots__ = ("limits", "budget", "used", "output", "deadline", "granted",
-                 "charged", "roots", "held", "allocated", "gap", "live", "peak")
+    __slots__ = (
+        "limits",
+        "budget",
+        "used",
+        "output",
+        "deadline",
+        "granted",
+        "charged",
+        "roots",
+        "held",
+        "allocated",
+        "gap",
+        "live",
+        "peak",
+    )
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits

@@ -30,9 +30,9 @@ bar a native sum with a large negative integer).
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from types import FunctionType
-from typing import Iterable
 
 HOLD_MIN = 256  # units: smaller values an operator makes are not held
 UNITS_PER_STEP = 64  # units generated code may build natively in one step (a list display)
@@ -80,7 +80,9 @@ def _shared(value: object) -> bool:
     The host's own shared values (small integers, Latin-1 characters) count
     nothing at all."""
     cls = type(value)
-    return cls is float or (cls is int and -_WIDE < value < _WIDE) or (cls is str and len(value) <= 1)
+    return (
+        cls is float or (cls is int and -_WIDE < value < _WIDE) or (cls is str and len(value) <= 1)
+    )
 
 
 def _children(value: object) -> Iterable[object]:
@@ -174,14 +176,21 @@ def _unreached(held: list[object], seen: set[int]) -> tuple[dict[int, int], dict
     return occurrences, first
 
 
-def _referred(held: list[object], first: dict[int, int], occurrences: dict[int, int]) -> dict[int, int]:
+def _referred(
+    held: list[object], first: dict[int, int], occurrences: dict[int, int]
+) -> dict[int, int]:
     """The unreached held values something besides `held` refers to, with
     the number of those references (a value with none is dead)."""
-    return {key: extra for key, index in first.items()
-            if (extra := sys.getrefcount(held[index]) - 1 - occurrences[key]) > 0}
+    return {
+        key: extra
+        for key, index in first.items()
+        if (extra := sys.getrefcount(held[index]) - 1 - occurrences[key]) > 0
+    }
 
 
-def _inner_references(held: list[object], first: dict[int, int], referred: dict[int, int]) -> dict[int, int]:
+def _inner_references(
+    held: list[object], first: dict[int, int], referred: dict[int, int]
+) -> dict[int, int]:
     """For each referred value: how many of its references come from the
     other referred values (cycles among values the program dropped)."""
     inside = dict.fromkeys(referred, 0)

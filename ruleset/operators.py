@@ -12,10 +12,17 @@ code.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable
 from functools import cmp_to_key
-from typing import Callable
 
-from .errors import LanguageError, LimitExceeded, index_error, type_error, value_error, zero_division
+from .errors import (
+    LanguageError,
+    LimitExceeded,
+    index_error,
+    type_error,
+    value_error,
+    zero_division,
+)
 from .limits import Meter
 from .memory import size
 from .text import TextTooLong, render, type_name
@@ -25,16 +32,51 @@ SEQUENCES = (list, tuple, str)
 # name -> (min arguments, max arguments or None for any). `and`, `or` and
 # `if` are compiled to short-circuit code and have no function here.
 ARITY: dict[str, tuple[int, int | None]] = {
-    "+": (2, 2), "-": (2, 2), "*": (2, 2), "/": (2, 2), "//": (2, 2), "%": (2, 2),
-    "**": (2, 2), "^": (2, 2), "neg": (1, 1), "abs": (1, 1),
-    "==": (2, 2), "!=": (2, 2), ">": (2, 2), "<": (2, 2), ">=": (2, 2), "<=": (2, 2),
-    "and": (2, None), "or": (2, None), "not": (1, 1), "if": (3, 3),
-    "get": (2, 2), "slice": (2, 3), "len": (1, 1), "reverse": (1, 1), "concat": (2, 2),
-    "prepend": (2, 2), "append": (2, 2), "pop_left": (1, 1), "pop_right": (1, 1),
-    "range": (1, 2), "zip": (2, 2), "enumerate": (1, 1), "filter": (2, 2),
-    "sort_asc": (1, 1), "sort_desc": (1, 1), "max": (1, None), "min": (1, None),
-    "sum": (1, 1), "any": (1, 1), "all": (1, 1), "str": (1, 1), "join": (2, 2),
-    "list": (1, 1), "tuple": (1, 1), "set": (3, 3),
+    "+": (2, 2),
+    "-": (2, 2),
+    "*": (2, 2),
+    "/": (2, 2),
+    "//": (2, 2),
+    "%": (2, 2),
+    "**": (2, 2),
+    "^": (2, 2),
+    "neg": (1, 1),
+    "abs": (1, 1),
+    "==": (2, 2),
+    "!=": (2, 2),
+    ">": (2, 2),
+    "<": (2, 2),
+    ">=": (2, 2),
+    "<=": (2, 2),
+    "and": (2, None),
+    "or": (2, None),
+    "not": (1, 1),
+    "if": (3, 3),
+    "get": (2, 2),
+    "slice": (2, 3),
+    "len": (1, 1),
+    "reverse": (1, 1),
+    "concat": (2, 2),
+    "prepend": (2, 2),
+    "append": (2, 2),
+    "pop_left": (1, 1),
+    "pop_right": (1, 1),
+    "range": (1, 2),
+    "zip": (2, 2),
+    "enumerate": (1, 1),
+    "filter": (2, 2),
+    "sort_asc": (1, 1),
+    "sort_desc": (1, 1),
+    "max": (1, None),
+    "min": (1, None),
+    "sum": (1, 1),
+    "any": (1, 1),
+    "all": (1, 1),
+    "str": (1, 1),
+    "join": (2, 2),
+    "list": (1, 1),
+    "tuple": (1, 1),
+    "set": (3, 3),
 }
 
 _ONE_ARGUMENT = object()  # `(range n)`: distinct from an explicit none
@@ -162,7 +204,9 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
                 return checked(a * b)  # a float or a bool is involved
             except OverflowError:
                 raise too_large_for_float() from None
-        if (ca in SEQUENCES and (cb is int or cb is bool)) or (cb in SEQUENCES and (ca is int or ca is bool)):
+        if (ca in SEQUENCES and (cb is int or cb is bool)) or (
+            cb in SEQUENCES and (ca is int or ca is bool)
+        ):
             seq, n = (a, b) if ca in SEQUENCES else (b, a)
             if n > 0 and len(seq) * n > max_len:
                 raise len_limit()
@@ -180,7 +224,9 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         try:
             return a / b
         except OverflowError:
-            raise LanguageError("OverflowError", "integer division result too large for a float") from None
+            raise LanguageError(
+                "OverflowError", "integer division result too large for a float"
+            ) from None
 
     # Divisions of integers within the size limit cost at most a few
     # microseconds, which the step of their expression node covers.
@@ -214,9 +260,9 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             # a**b has more than b*(bits(a)-1) bits: refuse before computing
             if abs(a) > 1 and b * (a.bit_length() - 1) > limits.max_int_bits:
                 raise int_limit()
-            return checked(a ** b)
+            return checked(a**b)
         try:
-            r = a ** b
+            r = a**b
         except ZeroDivisionError:
             raise zero_division("0 cannot be raised to a negative power") from None
         except OverflowError:
@@ -473,7 +519,9 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
             items.sort(reverse=descending)
         elif kinds == _STRINGS:
             longest = max(map(len, items), default=0)
-            charge((n * max(1, n.bit_length()) * longest) >> 8)  # each comparison may read a whole string
+            charge(
+                (n * max(1, n.bit_length()) * longest) >> 8
+            )  # each comparison may read a whole string
             items.sort(reverse=descending)
         else:
             # every comparison is charged: containers per element, scalars one step
@@ -489,7 +537,9 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
     def extreme(op: str, args: tuple, sign: int):
         if len(args) == 1:
             if type(args[0]) not in SEQUENCES:
-                raise type_error(f"needs one sequence or several values, not one {type_name(args[0])}")
+                raise type_error(
+                    f"needs one sequence or several values, not one {type_name(args[0])}"
+                )
             items = args[0]
         else:
             items = args
@@ -585,15 +635,49 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         return checked(tuple(seq), _new_chars(seq))
 
     return {
-        "+": add, "-": sub, "*": mul, "/": truediv, "//": floordiv, "%": mod, "**": power,
-        "^": xor, "neg": neg, "abs": absolute,
-        "==": eq, "!=": ne, ">": gt, "<": lt, ">=": ge, "<=": le, "not": logical_not,
-        "get": get, "slice": slice_, "len": length, "reverse": reverse, "concat": concat,
-        "prepend": prepend, "append": append, "pop_left": pop_left, "pop_right": pop_right,
-        "range": range_, "zip": zip_, "enumerate": enumerate_, "filter": filter_,
-        "sort_asc": sort_asc, "sort_desc": sort_desc, "max": max_, "min": min_, "sum": sum_,
-        "any": any_, "all": all_, "str": to_str, "join": join, "list": to_list, "tuple": to_tuple,
+        "+": add,
+        "-": sub,
+        "*": mul,
+        "/": truediv,
+        "//": floordiv,
+        "%": mod,
+        "**": power,
+        "^": xor,
+        "neg": neg,
+        "abs": absolute,
+        "==": eq,
+        "!=": ne,
+        ">": gt,
+        "<": lt,
+        ">=": ge,
+        "<=": le,
+        "not": logical_not,
+        "get": get,
+        "slice": slice_,
+        "len": length,
+        "reverse": reverse,
+        "concat": concat,
+        "prepend": prepend,
+        "append": append,
+        "pop_left": pop_left,
+        "pop_right": pop_right,
+        "range": range_,
+        "zip": zip_,
+        "enumerate": enumerate_,
+        "filter": filter_,
+        "sort_asc": sort_asc,
+        "sort_desc": sort_desc,
+        "max": max_,
+        "min": min_,
+        "sum": sum_,
+        "any": any_,
+        "all": all_,
+        "str": to_str,
+        "join": join,
+        "list": to_list,
+        "tuple": to_tuple,
         "set": set_,
         # helpers interpreters reuse
-        "checked": checked, "compare": compare,
+        "checked": checked,
+        "compare": compare,
     }

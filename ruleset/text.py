@@ -12,7 +12,7 @@ it goes, so a long rendering reaches the run's checkpoints.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .errors import LimitExceeded
 

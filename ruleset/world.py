@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Mapping
 
 WORLDS_DIR = Path(__file__).parent / "worlds"
 FORMAT = 1
@@ -107,7 +107,9 @@ class World:
 
     @property
     def hash(self) -> str:
-        text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+        text = json.dumps(
+            self.canonical(), sort_keys=True, separators=(",", ":"), ensure_ascii=True
+        )
         return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
     def rule(self, rule_id: str) -> Rule:
@@ -116,7 +118,7 @@ class World:
                 return r
         raise KeyError(rule_id)
 
-    def without(self, *rule_ids: str) -> "World":
+    def without(self, *rule_ids: str) -> World:
         """The same world with the given rules switched back to the manual."""
         drop = set(rule_ids)
         return replace(self, rules=tuple(r for r in self.rules if r.id not in drop))
@@ -127,7 +129,9 @@ class World:
 
 
 def standard_world(language: str) -> World:
-    return World(name="standard", language=language, description="The manual's own semantics: no rules.")
+    return World(
+        name="standard", language=language, description="The manual's own semantics: no rules."
+    )
 
 
 @dataclass(frozen=True)
@@ -143,7 +147,9 @@ class Schema:
 
     language: str
     rule_keys: tuple[str, ...]
-    check_rule: Callable[[Mapping[str, object], Callable[[str, str | None], None]], Mapping[str, object] | None]
+    check_rule: Callable[
+        [Mapping[str, object], Callable[[str, str | None], None]], Mapping[str, object] | None
+    ]
     keywords: frozenset[str] = frozenset()
     keyword_pattern: str = r"[A-Za-z_][A-Za-z0-9_]*"
 
@@ -171,22 +177,38 @@ def load_world(spec: str, schema: Schema) -> World:
     path = find_world_file(spec, schema.language)
     if path is None:
         names = ", ".join(["standard", *shipped_worlds(schema.language)])
-        raise WorldError([Problem(spec, f"no such world file, and no shipped {schema.language} world of that name (shipped: {names})")])
+        raise WorldError(
+            [
+                Problem(
+                    spec,
+                    f"no such world file, and no shipped {schema.language} world of that name (shipped: {names})",
+                )
+            ]
+        )
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
-            raise WorldError([Problem(str(path), f"the file is too large (at most {MAX_FILE_BYTES} bytes)")])
+            raise WorldError(
+                [Problem(str(path), f"the file is too large (at most {MAX_FILE_BYTES} bytes)")]
+            )
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise WorldError([Problem(str(path), f"cannot read the file: {exc.__class__.__name__}")]) from None
+        raise WorldError(
+            [Problem(str(path), f"cannot read the file: {exc.__class__.__name__}")]
+        ) from None
     return parse_world(text, str(path), schema)
 
 
 def parse_world(text: str, filename: str, schema: Schema) -> World:
     if len(text) > MAX_FILE_BYTES:
-        raise WorldError([Problem(filename, f"the file is too large (at most {MAX_FILE_BYTES} characters)")])
+        raise WorldError(
+            [Problem(filename, f"the file is too large (at most {MAX_FILE_BYTES} characters)")]
+        )
     try:
         data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, ValueError) as exc:  # ValueError: an integer of thousands of digits
+    except (
+        tomllib.TOMLDecodeError,
+        ValueError,
+    ) as exc:  # ValueError: an integer of thousands of digits
         raise WorldError([Problem(filename, f"not valid TOML: {shown(exc, 200)}")]) from None
     except RecursionError:  # arrays or tables nested thousands deep
         raise WorldError([Problem(filename, "not valid TOML: nested too deeply")]) from None
@@ -209,7 +231,7 @@ def parse_world(text: str, filename: str, schema: Schema) -> World:
     elif name == "standard":
         top("the name 'standard' is reserved for the manual's own semantics", "name")
     if data.get("language") != schema.language:
-        top(f"expected language = \"{schema.language}\"", "language")
+        top(f'expected language = "{schema.language}"', "language")
     description = data.get("description", "")
     if not isinstance(description, str):
         top("expected a string", "description")
@@ -239,19 +261,34 @@ def parse_world(text: str, filename: str, schema: Schema) -> World:
             rules.append(rule)
     if problems:
         raise WorldError(problems)
-    return World(name=name, language=schema.language, description=description.strip(), rules=tuple(rules), keywords=keywords, source=filename)
+    return World(
+        name=name,
+        language=schema.language,
+        description=description.strip(),
+        rules=tuple(rules),
+        keywords=keywords,
+        source=filename,
+    )
 
 
-def _check_keywords(raw: Mapping[str, object], schema: Schema, top: Callable[[str, str | None], None]) -> dict[str, str]:
+def _check_keywords(
+    raw: Mapping[str, object], schema: Schema, top: Callable[[str, str | None], None]
+) -> dict[str, str]:
     import re
 
     out: dict[str, str] = {}
     pattern = re.compile(schema.keyword_pattern + r"\Z")
     for std, new in raw.items():
         if std not in schema.keywords:
-            top(f"'{shown(std)}' is not a keyword of {schema.language} that can be renamed", f"keywords.{std}")
+            top(
+                f"'{shown(std)}' is not a keyword of {schema.language} that can be renamed",
+                f"keywords.{std}",
+            )
         elif not isinstance(new, str) or not pattern.match(new) or len(new) > MAX_LABEL:
-            top(f"expected a name made of letters, digits and underscores (at most {MAX_LABEL} characters)", f"keywords.{std}")
+            top(
+                f"expected a name made of letters, digits and underscores (at most {MAX_LABEL} characters)",
+                f"keywords.{std}",
+            )
         else:
             out[std] = new
     spellings = [*(w for w in schema.keywords if w not in out), *out.values()]
@@ -261,7 +298,9 @@ def _check_keywords(raw: Mapping[str, object], schema: Schema, top: Callable[[st
     return out
 
 
-def _check_rule(raw: object, index: int, filename: str, schema: Schema, problems: list[Problem], seen: set[str]) -> Rule | None:
+def _check_rule(
+    raw: object, index: int, filename: str, schema: Schema, problems: list[Problem], seen: set[str]
+) -> Rule | None:
     label = f"#{index}"
     if not isinstance(raw, dict):
         problems.append(Problem(filename, "expected a table", label))

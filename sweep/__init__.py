@@ -11,7 +11,13 @@ does not pay for the leaderboard.
 
 from importlib import import_module
 
-_HOMES = {"Result": "runner", "run_sweep": "runner", "Sweep": "spec", "SweepError": "spec", "load_sweep": "spec"}
+_HOMES = {
+    "Result": "runner",
+    "run_sweep": "runner",
+    "Sweep": "spec",
+    "SweepError": "spec",
+    "load_sweep": "spec",
+}
 
 
 def __getattr__(name: str):

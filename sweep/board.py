@@ -26,15 +26,26 @@ FAMILY = "family"  # the key a report carries, in the sweep's copy, for its worl
 def family_setting(report: dict) -> dict:
     """What makes scores comparable in a sweep: language, world family,
     condition and answers per task."""
-    return {"language": report.get("language"), "family": report.get(FAMILY), "condition": report.get("condition"),
-            "passes": report.get("passes")}
+    return {
+        "language": report.get("language"),
+        "family": report.get(FAMILY),
+        "condition": report.get("condition"),
+        "passes": report.get("passes"),
+    }
 
 
 def job_setting(job: Job) -> dict:
-    return {"language": job.language, "family": job.world_family, "condition": job.condition, "passes": job.passes}
+    return {
+        "language": job.language,
+        "family": job.world_family,
+        "condition": job.condition,
+        "passes": job.passes,
+    }
 
 
-def boards(root: Path, jobs: list[Job], episodes: dict[str, dict], rank_by: str = "best") -> list[leaderboard.Board]:
+def boards(
+    root: Path, jobs: list[Job], episodes: dict[str, dict], rank_by: str = "best"
+) -> list[leaderboard.Board]:
     entries, failures = [], []
     for job in jobs:
         status = episodes[job.key]["status"]
@@ -42,12 +53,16 @@ def boards(root: Path, jobs: list[Job], episodes: dict[str, dict], rank_by: str 
             report = json.loads((root / job.key / REPORT_NAME).read_text(encoding="utf-8"))
             entries.append((job.key, {**report, FAMILY: job.world_family}))
         elif status == "failed":
-            failures.append((job_setting(job), episodes[job.key].get("system") or {"name": job.agent}))
+            failures.append(
+                (job_setting(job), episodes[job.key].get("system") or {"name": job.agent})
+            )
     return leaderboard.build(entries, rank_by, family_setting, failures)
 
 
 def write(root: Path, built: list[leaderboard.Board], rank_by: str = "best") -> list[Path]:
     """The leaderboard files and the curves, in `root`."""
     png, svg = write_curves(root, leaderboard.panels(built))
-    paths = leaderboard.write(built, [root / name for name in BOARD_NAMES], rank_by, svg.read_bytes())
+    paths = leaderboard.write(
+        built, [root / name for name in BOARD_NAMES], rank_by, svg.read_bytes()
+    )
     return [*paths, png, svg]

@@ -124,7 +124,9 @@ def depth(value: object) -> int:
     todo = [(value, 1)]
     while todo:
         item, level = todo.pop()
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        )
         if children is None:
             continue
         deepest = max(deepest, level)
@@ -135,16 +137,24 @@ def depth(value: object) -> int:
 def load(data: bytes, bounds: TomlBounds) -> tuple[str, dict]:
     """The text and the table of UTF-8 TOML `data`; raises BoundsError."""
     if len(data) > bounds.max_bytes:
-        raise BoundsError(f"the file has {len(data):,} bytes, more than the {bounds.max_bytes:,} a sweep file may have")
+        raise BoundsError(
+            f"the file has {len(data):,} bytes, more than the {bounds.max_bytes:,} a sweep file may have"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BoundsError(f"not UTF-8 text (byte {exc.start + 1})") from None
     found = shape(text)
     if found.depth + 1 > bounds.max_depth:  # + 1: the top table
-        raise BoundsError(f"line {found.depth_line}: arrays and tables nest deeper than {bounds.max_depth} levels")
-    if found.key_parts > bounds.max_depth:  # the parser's time grows with the square of a key's parts
-        raise BoundsError(f"line {found.key_line}: a dotted key of more than {bounds.max_depth} parts")
+        raise BoundsError(
+            f"line {found.depth_line}: arrays and tables nest deeper than {bounds.max_depth} levels"
+        )
+    if (
+        found.key_parts > bounds.max_depth
+    ):  # the parser's time grows with the square of a key's parts
+        raise BoundsError(
+            f"line {found.key_line}: a dotted key of more than {bounds.max_depth} parts"
+        )
     try:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

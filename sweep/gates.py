@@ -68,7 +68,7 @@ class GatedAgent(Agent):
     Everything else (identity, runtime, concurrency) is the wrapped agent's,
     so the trace is the same as without the gate."""
 
-    def __init__(self, inner: Agent, permits: "Permits") -> None:
+    def __init__(self, inner: Agent, permits: Permits) -> None:
         self.inner = inner
         self.permits = permits
         self.name = inner.name
@@ -101,6 +101,7 @@ class GatedAgent(Agent):
 @dataclass(frozen=True)
 class Permits:
     """How one episode takes and returns permits of its endpoint's gate."""
+
     acquire: Callable[[], Awaitable[None]]
     release: Callable[[], None]
     release_all: Callable[[], int]  # blocking: done before the episode (re)starts
@@ -111,6 +112,7 @@ def local_permits(gate: Gate, holder: str) -> Permits:
     itself): the wait runs in a thread so the event loop stays free. A wait
     cancelled by a stop signal may still get its permit later; the
     episode's `release_all` returns it."""
+
     async def acquire() -> None:
         await asyncio.to_thread(gate.acquire, holder)
 
@@ -119,12 +121,15 @@ def local_permits(gate: Gate, holder: str) -> Permits:
 
 def ray_permits(actor: object, holder: str) -> Permits:
     """For a gate held by a Ray actor (an ObjectRef is awaitable)."""
+
     async def acquire() -> None:
         await actor.acquire.remote(holder)
 
     def release_all() -> int:
         import ray
 
-        return ray.get(actor.release_all.remote(holder))  # waited for: a threaded actor keeps no call order
+        return ray.get(
+            actor.release_all.remote(holder)
+        )  # waited for: a threaded actor keeps no call order
 
     return Permits(acquire, lambda: actor.release.remote(holder), release_all)

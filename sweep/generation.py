@@ -36,11 +36,25 @@ TIMEOUT = 3600.0  # seconds; a generator that runs longer is recorded as failed
 
 
 def wanted(language: str, seed: str, knobs: dict[str, int]) -> dict:
-    return {"language": language, "seed_sha256": hashlib.sha256(seed.encode("utf-8")).hexdigest(), "knobs": dict(sorted(knobs.items()))}
+    return {
+        "language": language,
+        "seed_sha256": hashlib.sha256(seed.encode("utf-8")).hexdigest(),
+        "knobs": dict(sorted(knobs.items())),
+    }
 
 
 def command(language: str, seed: str, knobs: dict[str, int], out: Path) -> list[str]:
-    cmd = [sys.executable, "-m", f"alienworlds.cli.{language}", "world", "generate", "--seed", seed, "--out", str(out)]
+    cmd = [
+        sys.executable,
+        "-m",
+        f"alienworlds.cli.{language}",
+        "world",
+        "generate",
+        "--seed",
+        seed,
+        "--out",
+        str(out),
+    ]
     for key, value in sorted(knobs.items()):
         cmd += [f"--{key.replace('_', '-')}", str(value)]
     return cmd
@@ -48,13 +62,21 @@ def command(language: str, seed: str, knobs: dict[str, int], out: Path) -> list[
 
 def already_there(folder: Path, mark: dict) -> bool:
     try:
-        return json.loads((folder / MARK).read_text(encoding="utf-8")) == mark and (folder / WORLD_FILE).is_file()
+        return (
+            json.loads((folder / MARK).read_text(encoding="utf-8")) == mark
+            and (folder / WORLD_FILE).is_file()
+        )
     except (OSError, ValueError):
         return False
 
 
-def generate_one(language: str, seed: str, knobs: dict[str, int], folder: str,
-                 stop: Callable[[], int | None] = never) -> dict:
+def generate_one(
+    language: str,
+    seed: str,
+    knobs: dict[str, int],
+    folder: str,
+    stop: Callable[[], int | None] = never,
+) -> dict:
     """Generate one world into `folder`; {"error": None or why, "seconds",
     "reused"}. Plain data in and out: it runs as a Ray task too."""
     target, start = Path(folder), time.monotonic()
@@ -64,8 +86,12 @@ def generate_one(language: str, seed: str, knobs: dict[str, int], folder: str,
     scratch = target.with_name(target.name + ".partial")
     shutil.rmtree(scratch, ignore_errors=True)
     scratch.parent.mkdir(parents=True, exist_ok=True)
-    process = subprocess.Popen(command(language, seed, knobs, scratch), stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        command(language, seed, knobs, scratch),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     error = None
     while True:
         try:
@@ -76,12 +102,17 @@ def generate_one(language: str, seed: str, knobs: dict[str, int], folder: str,
                 process.kill()
                 process.communicate()
                 shutil.rmtree(scratch, ignore_errors=True)
-                return {"error": "stopped" if stop() else f"the generator ran over {TIMEOUT:.0f} s",
-                        "seconds": time.monotonic() - start, "reused": False}
+                return {
+                    "error": "stopped" if stop() else f"the generator ran over {TIMEOUT:.0f} s",
+                    "seconds": time.monotonic() - start,
+                    "reused": False,
+                }
     missing = [name for name in (WORLD_FILE, BANK_BESIDE) if not (scratch / name).is_file()]
     if process.returncode != 0:
         lines = [line for line in stderr.splitlines() if line.strip()]
-        error = f"the generator exited with status {process.returncode}" + (f": {lines[-1]}" if lines else "")
+        error = f"the generator exited with status {process.returncode}" + (
+            f": {lines[-1]}" if lines else ""
+        )
     elif missing:
         error = f"the generator wrote no {' or '.join(missing)}"
     if error:
@@ -111,8 +142,14 @@ def resolved(world: WorldSpec, folder: Path, language: str) -> WorldSpec | str:
     return replace(world, spec=str(path), name=loaded.name, world_hash=loaded.hash, bank=str(bank))
 
 
-def generate_worlds(sweep: Sweep, root: Path, workers: int, ray: bool = False, note: Callable[[str], None] = lambda line: None,
-                    stop: Callable[[], int | None] = never) -> tuple[Sweep, dict[str, str]]:
+def generate_worlds(
+    sweep: Sweep,
+    root: Path,
+    workers: int,
+    ray: bool = False,
+    note: Callable[[str], None] = lambda line: None,
+    stop: Callable[[], int | None] = never,
+) -> tuple[Sweep, dict[str, str]]:
     """The sweep with its generated worlds resolved to their files under
     root/worlds, and the error of each world (by label) that could not be
     generated."""
@@ -124,8 +161,12 @@ def generate_worlds(sweep: Sweep, root: Path, workers: int, ray: bool = False, n
         outcomes = _on_ray(sweep.language, todo, folders, stop)
     else:
         with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
-            futures = {w.label: pool.submit(generate_one, sweep.language, w.seed, w.knobs, str(folders[w.label]), stop)
-                       for w in todo}
+            futures = {
+                w.label: pool.submit(
+                    generate_one, sweep.language, w.seed, w.knobs, str(folders[w.label]), stop
+                )
+                for w in todo
+            }
             outcomes = {label: future.result() for label, future in futures.items()}
     errors: dict[str, str] = {}
     worlds = []
@@ -134,19 +175,29 @@ def generate_worlds(sweep: Sweep, root: Path, workers: int, ray: bool = False, n
             worlds.append(world)
             continue
         outcome = outcomes[world.label]
-        result = resolved(world, folders[world.label], sweep.language) if outcome["error"] is None else outcome["error"]
+        result = (
+            resolved(world, folders[world.label], sweep.language)
+            if outcome["error"] is None
+            else outcome["error"]
+        )
         if isinstance(result, str):
             errors[world.label] = result
             note(f"world {world.label}: generation FAILED: {result}")
             worlds.append(world)
         else:
-            what = "kept from an earlier run" if outcome["reused"] else f"generated in {outcome['seconds']:.1f}s"
+            what = (
+                "kept from an earlier run"
+                if outcome["reused"]
+                else f"generated in {outcome['seconds']:.1f}s"
+            )
             note(f"world {world.label}: {what}")
             worlds.append(result)
     return replace(sweep, worlds=worlds), errors
 
 
-def _on_ray(language: str, todo: list[WorldSpec], folders: dict[str, Path], stop: Callable[[], int | None]) -> dict[str, dict]:
+def _on_ray(
+    language: str, todo: list[WorldSpec], folders: dict[str, Path], stop: Callable[[], int | None]
+) -> dict[str, dict]:
     import ray
 
     task = ray.remote(num_cpus=1, max_retries=0)(generate_one)
@@ -156,7 +207,10 @@ def _on_ray(language: str, todo: list[WorldSpec], folders: dict[str, Path], stop
         if stop():
             for ref in refs:
                 ray.cancel(ref, force=True)
-            return {label: outcomes.get(label, {"error": "stopped", "seconds": 0.0, "reused": False}) for label in refs.values()}
+            return {
+                label: outcomes.get(label, {"error": "stopped", "seconds": 0.0, "reused": False})
+                for label in refs.values()
+            }
         pending = [ref for ref, label in refs.items() if label not in outcomes]
         done, _ = ray.wait(pending, num_returns=1, timeout=POLL)
         for ref in done:
@@ -164,5 +218,9 @@ def _on_ray(language: str, todo: list[WorldSpec], folders: dict[str, Path], stop
                 outcomes[refs[ref]] = ray.get(ref)
             except ray.exceptions.RayError as exc:
                 first = str(exc).splitlines()[0] if str(exc) else ""
-                outcomes[refs[ref]] = {"error": f"Ray: {type(exc).__name__}: {first}", "seconds": 0.0, "reused": False}
+                outcomes[refs[ref]] = {
+                    "error": f"Ray: {type(exc).__name__}: {first}",
+                    "seconds": 0.0,
+                    "reused": False,
+                }
     return outcomes

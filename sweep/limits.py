@@ -27,13 +27,19 @@ COUNTS = {"concurrency": (1, 256), "max_retries": (0, 100)}
 SECONDS = {"timeout": 86400.0, "backoff": 3600.0}  # finite, above 0, at most this
 
 
-def plan_problem(worlds: int, agents: int, conditions: int, trajectories: int, passes: int) -> str | None:
+def plan_problem(
+    worlds: int, agents: int, conditions: int, trajectories: int, passes: int
+) -> str | None:
     """Why a grid of these sizes is too large to plan, or None."""
     episodes = worlds * agents * conditions * trajectories
     if episodes > EPISODES:
-        return (f"{worlds} worlds × {agents} agents × {conditions} conditions × {trajectories} trajectories is "
-                f"{episodes:,} episodes, more than {EPISODES:,}; split the sweep")
+        return (
+            f"{worlds} worlds × {agents} agents × {conditions} conditions × {trajectories} trajectories is "
+            f"{episodes:,} episodes, more than {EPISODES:,}; split the sweep"
+        )
     if episodes * passes > ANSWER_ROUNDS:
-        return (f"{episodes:,} episodes × {passes} passes is {episodes * passes:,} answering rounds, more than "
-                f"{ANSWER_ROUNDS:,}; split the sweep or lower `passes`")
+        return (
+            f"{episodes:,} episodes × {passes} passes is {episodes * passes:,} answering rounds, more than "
+            f"{ANSWER_ROUNDS:,}; split the sweep or lower `passes`"
+        )
     return None

@@ -69,11 +69,24 @@ def _die_with_parent(parent: int) -> None:
 
 
 def failed(job: Job, error: str, status: str = "failed") -> dict:
-    return {"key": job.key, "status": status, "error": error, "seconds": 0.0, "system": None, "endpoint": None}
+    return {
+        "key": job.key,
+        "status": status,
+        "error": error,
+        "seconds": 0.0,
+        "system": None,
+        "endpoint": None,
+    }
 
 
-def run_local(jobs: list[Job], root: Path, workers: int, endpoints: dict[str, int],
-              on_outcome: Callable[[dict], None], stop: Callable[[], int | None] = never) -> None:
+def run_local(
+    jobs: list[Job],
+    root: Path,
+    workers: int,
+    endpoints: dict[str, int],
+    on_outcome: Callable[[dict], None],
+    stop: Callable[[], int | None] = never,
+) -> None:
     """Run `jobs` in a pool of `workers` processes, calling `on_outcome` in
     this process as each ends (status `lost` when its worker died and it
     will run again). At most `workers` jobs are in the pool at once, so a
@@ -93,8 +106,12 @@ def run_local(jobs: list[Job], root: Path, workers: int, endpoints: dict[str, in
     queue = list(jobs)
     try:
         while queue and not stop():
-            pool = ProcessPoolExecutor(max_workers=max(1, min(workers, len(queue))), mp_context=ctx,
-                                       initializer=_die_with_parent, initargs=(os.getpid(),))
+            pool = ProcessPoolExecutor(
+                max_workers=max(1, min(workers, len(queue))),
+                mp_context=ctx,
+                initializer=_die_with_parent,
+                initargs=(os.getpid(),),
+            )
             running: dict[object, Job] = {}
             broken = stopping = False
             try:
@@ -113,16 +130,26 @@ def run_local(jobs: list[Job], root: Path, workers: int, endpoints: dict[str, in
                         job = running.pop(future)
                         try:
                             outcome = future.result()
-                        except BrokenProcessPool:  # a worker died: this pool is finished, its episodes run again
+                        except (
+                            BrokenProcessPool
+                        ):  # a worker died: this pool is finished, its episodes run again
                             broken = True
                             if job.endpoint:
                                 gates[job.endpoint].release_all(job.key)
                             if stopping:
                                 on_outcome(failed(job, "stopped", "interrupted"))
                             elif starts[job.key] >= MAX_STARTS:
-                                on_outcome(failed(job, f"its worker process died {starts[job.key]} times"))
+                                on_outcome(
+                                    failed(job, f"its worker process died {starts[job.key]} times")
+                                )
                             else:
-                                on_outcome(failed(job, "its worker process died; it runs again from its trace", "lost"))
+                                on_outcome(
+                                    failed(
+                                        job,
+                                        "its worker process died; it runs again from its trace",
+                                        "lost",
+                                    )
+                                )
                                 queue.insert(0, job)
                             continue
                         except Exception as exc:  # noqa: BLE001 - e.g. an outcome that could not travel back

@@ -47,8 +47,13 @@ class Job:
 
     def describe(self) -> dict:
         """The job as sweep.json records it."""
-        return {"world": self.world_label, "agent": self.agent_label, "condition": self.condition,
-                "trajectory": self.trajectory, "seed": self.seed}
+        return {
+            "world": self.world_label,
+            "agent": self.agent_label,
+            "condition": self.condition,
+            "trajectory": self.trajectory,
+            "seed": self.seed,
+        }
 
 
 def _read(path: str | None) -> tuple[str | None, str | None]:
@@ -61,13 +66,20 @@ def plan(sweep: Sweep) -> list[Job]:
     """Every episode of the sweep, in a fixed order (world, agent, condition,
     trajectory); raises SweepError, before building any, when they are too
     many (limits.py)."""
-    too_large = limits.plan_problem(len(sweep.worlds), len(sweep.agents), len(sweep.conditions), sweep.trajectories,
-                                    sweep.passes)
+    too_large = limits.plan_problem(
+        len(sweep.worlds),
+        len(sweep.agents),
+        len(sweep.conditions),
+        sweep.trajectories,
+        sweep.passes,
+    )
     if too_large is not None:
         raise SweepError([f"{sweep.source}: {too_large}"])
     jobs = []
     for world in sweep.worlds:
-        if world.generated and not world.spec:  # its generation failed: its episodes are recorded as failed
+        if (
+            world.generated and not world.spec
+        ):  # its generation failed: its episodes are recorded as failed
             world_name, world_text = "", None
         else:
             world_name, world_text = (world.spec, None) if world.shipped else _read(world.spec)
@@ -76,11 +88,26 @@ def plan(sweep: Sweep) -> list[Job]:
             endpoint = agent.base_url if agent.base_url in sweep.endpoints else None
             for condition in sweep.conditions:
                 for index in range(1, sweep.trajectories + 1):
-                    jobs.append(Job(
-                        key=f"{world.label}/{agent.label}/{condition}/t{index}", language=sweep.language,
-                        world_label=world.label, world=world_name, world_text=world_text, bank_name=bank_name,
-                        bank_text=bank_text, agent_label=agent.label, agent=agent.name, agent_class=agent.agent_class,
-                        options=dict(agent.options), condition=condition, trajectory=index,
-                        seed=sweep.seed + index - 1, passes=sweep.passes, fixed_calls=sweep.fixed_calls, endpoint=endpoint,
-                        family=world.board_family))
+                    jobs.append(
+                        Job(
+                            key=f"{world.label}/{agent.label}/{condition}/t{index}",
+                            language=sweep.language,
+                            world_label=world.label,
+                            world=world_name,
+                            world_text=world_text,
+                            bank_name=bank_name,
+                            bank_text=bank_text,
+                            agent_label=agent.label,
+                            agent=agent.name,
+                            agent_class=agent.agent_class,
+                            options=dict(agent.options),
+                            condition=condition,
+                            trajectory=index,
+                            seed=sweep.seed + index - 1,
+                            passes=sweep.passes,
+                            fixed_calls=sweep.fixed_calls,
+                            endpoint=endpoint,
+                            family=world.board_family,
+                        )
+                    )
     return jobs

@@ -40,14 +40,18 @@ def _run_remote(job: Job, root: str, gate: object) -> dict:
     return run_job(job, root, gate, ray_permits)
 
 
-def connect(address: str, workers: int | None, env_vars: dict[str, str], runtime_env: dict | None = None) -> bool:
+def connect(
+    address: str, workers: int | None, env_vars: dict[str, str], runtime_env: dict | None = None
+) -> bool:
     """Start or join Ray; True when this call started it (and so should stop
     it). The workers' runtime environment is `runtime_env` (e.g. `pip`,
     `py_modules`, `working_dir`) with `env_vars` added to its own."""
     try:
         import ray
     except ImportError:
-        raise RayUnavailable("--ray needs the ray package: pip install 'alienworlds[ray]'") from None
+        raise RayUnavailable(
+            "--ray needs the ray package: pip install 'alienworlds[ray]'"
+        ) from None
     if ray.is_initialized():
         return False
     options: dict[str, object] = {"logging_level": logging.WARNING, "include_dashboard": False}
@@ -62,12 +66,20 @@ def connect(address: str, workers: int | None, env_vars: dict[str, str], runtime
         else:
             ray.init(address=address, **options)
     except Exception as exc:  # noqa: BLE001 - whatever Ray raises, the user needs the address and the reason
-        raise RayUnavailable(f"cannot start or reach Ray at {address!r}: {type(exc).__name__}: {exc}") from None
+        raise RayUnavailable(
+            f"cannot start or reach Ray at {address!r}: {type(exc).__name__}: {exc}"
+        ) from None
     return True
 
 
-def run_ray(jobs: list[Job], root: Path, workers: int | None, endpoints: dict[str, int],
-            on_outcome: Callable[[dict], None], stop: Callable[[], int | None] = never) -> None:
+def run_ray(
+    jobs: list[Job],
+    root: Path,
+    workers: int | None,
+    endpoints: dict[str, int],
+    on_outcome: Callable[[dict], None],
+    stop: Callable[[], int | None] = never,
+) -> None:
     """Run `jobs` as Ray tasks on the Ray `connect` reached, calling
     `on_outcome` here as each ends. Once `stop()` gives a signal, the
     running tasks are cancelled (each episode stops as on Ctrl-C, its trace
@@ -90,7 +102,9 @@ def run_ray(jobs: list[Job], root: Path, workers: int | None, endpoints: dict[st
             job = running.pop(ref)
             try:
                 outcome = ray.get(ref)
-            except ray.exceptions.RayError as exc:  # the worker died MAX_STARTS times, or Ray lost the task
+            except (
+                ray.exceptions.RayError
+            ) as exc:  # the worker died MAX_STARTS times, or Ray lost the task
                 if job.endpoint:
                     gates[job.endpoint].release_all.remote(job.key)
                 first = str(exc).splitlines()[0] if str(exc) else ""
@@ -111,7 +125,11 @@ def _stop(ray: object, running: dict[object, Job], on_outcome: Callable[[dict], 
     closed) and take the outcomes that still arrive."""
     for ref in running:
         ray.cancel(ref)
-    done, _ = ray.wait(list(running), num_returns=len(running), timeout=STOP_GRACE) if running else ([], [])
+    done, _ = (
+        ray.wait(list(running), num_returns=len(running), timeout=STOP_GRACE)
+        if running
+        else ([], [])
+    )
     for ref in done:
         try:
             on_outcome(ray.get(ref))

@@ -28,9 +28,17 @@ class Result:
     state: State
 
 
-def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | None = None, ray: str | None = None,
-              rank_by: str = "best", note: Callable[[str], None] = lambda line: None,
-              runtime_env: dict | None = None, stop: Callable[[], int | None] = never) -> Result:
+def run_sweep(
+    sweep: Sweep,
+    root: str | Path,
+    resume: bool = False,
+    jobs: int | None = None,
+    ray: str | None = None,
+    rank_by: str = "best",
+    note: Callable[[str], None] = lambda line: None,
+    runtime_env: dict | None = None,
+    stop: Callable[[], int | None] = never,
+) -> Result:
     """Generate the sweep's worlds named by seed (see `generation`), then run
     every unfinished episode of `sweep` into `root`; `note` gets one line
     per generated world and per finished episode. With `ray` (an address, or "local"),
@@ -38,7 +46,9 @@ def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | 
     StateError (the folder) and RayUnavailable; once `stop()` gives a
     signal (see `stopping`), the running episodes stop, and `Stopped` is
     raised after the record and the leaderboard are written."""
-    root = Path(root).resolve()  # workers (Ray's, on other nodes too) do not share the driver's working folder
+    root = Path(
+        root
+    ).resolve()  # workers (Ray's, on other nodes too) do not share the driver's working folder
     earlier = prepare(root, resume)
     started_ray = False
     if ray:
@@ -54,12 +64,16 @@ def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | 
             ray_exec.disconnect()
         raise Stopped(stop())
     planned = plan(sweep)
-    executor = f"ray {ray}" + (f" ({jobs} at once)" if jobs else "") if ray else f"local pool of {workers}"
+    executor = (
+        f"ray {ray}" + (f" ({jobs} at once)" if jobs else "") if ray else f"local pool of {workers}"
+    )
     state = State(root, sweep, planned, earlier, executor)
     todo: list[Job] = []
     for job in planned:
         if job.world_label in broken:
-            state.mark(job.key, "failed", error=f"world {job.world_label}: {broken[job.world_label]}")
+            state.mark(
+                job.key, "failed", error=f"world {job.world_label}: {broken[job.world_label]}"
+            )
         elif finished(root / job.key, job):
             state.mark(job.key, "done", error=None)
         else:
@@ -71,15 +85,25 @@ def run_sweep(sweep: Sweep, root: str | Path, resume: bool = False, jobs: int | 
     def on_outcome(outcome: dict) -> None:
         key, status = outcome["key"], outcome["status"]
         episode = state.episodes[key]
-        fields = {"starts": episode["starts"] + 1, "seconds": outcome["seconds"], "error": outcome["error"]}
+        fields = {
+            "starts": episode["starts"] + 1,
+            "seconds": outcome["seconds"],
+            "error": outcome["error"],
+        }
         if outcome.get("system") is not None:
             fields["system"] = outcome["system"]
         state.mark(key, status if status in ("done", "failed") else "pending", **fields)
         state.write()
         counts = state.counts()
-        shown = f"endpoint {outcome['endpoint']:.1f}%" if outcome.get("endpoint") is not None else ""
-        what = {"done": f"done in {outcome['seconds']:.1f}s {shown}".rstrip(), "failed": f"FAILED: {outcome['error']}",
-                "interrupted": "stopped (resume continues it)", "lost": outcome["error"]}[status]
+        shown = (
+            f"endpoint {outcome['endpoint']:.1f}%" if outcome.get("endpoint") is not None else ""
+        )
+        what = {
+            "done": f"done in {outcome['seconds']:.1f}s {shown}".rstrip(),
+            "failed": f"FAILED: {outcome['error']}",
+            "interrupted": "stopped (resume continues it)",
+            "lost": outcome["error"],
+        }[status]
         note(f"[{counts['done'] + counts['failed']}/{total}] {key}: {what}")
 
     try:

@@ -45,9 +45,13 @@ def prepare(root: Path, resume: bool) -> dict[str, dict]:
     state = root / STATE_NAME
     if not resume:
         if state.exists():
-            raise StateError(f"{root} holds a sweep already: continue it with --resume, or choose another --out")
+            raise StateError(
+                f"{root} holds a sweep already: continue it with --resume, or choose another --out"
+            )
         if root.exists() and any(root.iterdir()):
-            raise StateError(f"{root} is not empty: give a new or empty folder, or --resume a sweep in it")
+            raise StateError(
+                f"{root} is not empty: give a new or empty folder, or --resume a sweep in it"
+            )
         return {}
     if not state.exists():
         return {}
@@ -55,36 +59,57 @@ def prepare(root: Path, resume: bool) -> dict[str, dict]:
         data = json.loads(state.read_text(encoding="utf-8"))
         return {e["key"]: e for e in data["episodes"]}
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise StateError(f"{state} cannot be read ({type(exc).__name__}: {exc}); move it away to start the record afresh") from None
+        raise StateError(
+            f"{state} cannot be read ({type(exc).__name__}: {exc}); move it away to start the record afresh"
+        ) from None
 
 
 class State:
     """The record of one sweep run, written atomically after every change."""
 
-    def __init__(self, root: Path, sweep: Sweep, jobs: list[Job], earlier: dict[str, dict], executor: str) -> None:
+    def __init__(
+        self, root: Path, sweep: Sweep, jobs: list[Job], earlier: dict[str, dict], executor: str
+    ) -> None:
         self.root = root
         self.sweep = sweep
         self.executor = executor
         self.episodes: dict[str, dict] = {}
         for job in jobs:
             old = earlier.get(job.key, {})
-            self.episodes[job.key] = {"key": job.key, **job.describe(), "status": "pending", "error": old.get("error"),
-                                      "starts": int(old.get("starts", 0)), "seconds": old.get("seconds"),
-                                      "system": old.get("system")}
+            self.episodes[job.key] = {
+                "key": job.key,
+                **job.describe(),
+                "status": "pending",
+                "error": old.get("error"),
+                "starts": int(old.get("starts", 0)),
+                "seconds": old.get("seconds"),
+                "system": old.get("system"),
+            }
 
     def mark(self, key: str, status: str, **fields: object) -> None:
         self.episodes[key].update(status=status, **fields)
 
     def counts(self) -> dict[str, int]:
         statuses = [e["status"] for e in self.episodes.values()]
-        return {"episodes": len(statuses), **{s: statuses.count(s) for s in ("done", "failed", "pending")}}
+        return {
+            "episodes": len(statuses),
+            **{s: statuses.count(s) for s in ("done", "failed", "pending")},
+        }
 
     def write(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)
         copy = self.root / COPY_NAME
         if not copy.exists() or copy.read_text(encoding="utf-8") != self.sweep.text:
             copy.write_text(self.sweep.text, encoding="utf-8")
-        write_json(self.root / STATE_NAME, {
-            "format": FORMAT, "language": self.sweep.language, "sweep_file": str(self.sweep.source),
-            "sweep_hash": self.sweep.hash, "executor": self.executor, "counts": self.counts(),
-            "episodes": list(self.episodes.values())})
+        write_json(
+            self.root / STATE_NAME,
+            {
+                "format": FORMAT,
+                "language": self.sweep.language,
+                "sweep_file": str(self.sweep.source),
+                "sweep_hash": self.sweep.hash,
+                "executor": self.executor,
+                "counts": self.counts(),
+                "episodes": list(self.episodes.values()),
+            },
+        )

@@ -43,7 +43,7 @@ class StopSignals:
             os._exit(128 + signum)
         self.signum = signum
 
-    def __enter__(self) -> "StopSignals":
+    def __enter__(self) -> StopSignals:
         if threading.current_thread() is threading.main_thread():
             for signum in SIGNALS:
                 self._previous.append((signum, signal.signal(signum, self._on_signal)))

@@ -21,7 +21,9 @@ from .gates import GatedAgent, Permits, local_permits
 from .plan import Job
 
 LOCK_NAME = ".sweep-lock"
-_ENVIRONMENTS: dict[tuple, object] = {}  # per process: building one audits the bank (seconds for a large bank)
+_ENVIRONMENTS: dict[
+    tuple, object
+] = {}  # per process: building one audits the bank (seconds for a large bank)
 _FILES: Path | None = None
 
 
@@ -62,12 +64,14 @@ class _FolderLock:
         self.path = folder / LOCK_NAME
         self._fh = None
 
-    def __enter__(self) -> "_FolderLock":
+    def __enter__(self) -> _FolderLock:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._fh = open(self.path, "a+")
         try:
             import fcntl
-        except ImportError:  # no advisory locks on this platform: the sweep's own bookkeeping must do
+        except (
+            ImportError
+        ):  # no advisory locks on this platform: the sweep's own bookkeeping must do
             return self
         try:
             fcntl.flock(self._fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -88,7 +92,12 @@ def make_job_agent(job: Job, env: object):
     return make_agent(job.agent, env, seed=job.seed, **job.options)
 
 
-def run_job(job: Job, root: str | Path, gate: object = None, permits: Callable[[object, str], Permits] = local_permits) -> dict:
+def run_job(
+    job: Job,
+    root: str | Path,
+    gate: object = None,
+    permits: Callable[[object, str], Permits] = local_permits,
+) -> dict:
     """Run (or continue) the episode; its outcome: key, status (`done`,
     `failed`, `interrupted`), error, seconds, the system's identity, the
     endpoint accuracy. `gate` (with `permits`, see `gates`) limits the
@@ -99,19 +108,33 @@ def run_job(job: Job, root: str | Path, gate: object = None, permits: Callable[[
 
     started = time.perf_counter()
     out = Path(root) / job.key
-    outcome = {"key": job.key, "status": "failed", "error": None, "seconds": 0.0, "system": None, "endpoint": None}
+    outcome = {
+        "key": job.key,
+        "status": "failed",
+        "error": None,
+        "seconds": 0.0,
+        "system": None,
+        "endpoint": None,
+    }
     agent = None
     held = permits(gate, job.key) if gate is not None else None
     try:
         with _FolderLock(out):
-            if held is not None:  # permits under this episode's key were leaked by an earlier run that died
+            if (
+                held is not None
+            ):  # permits under this episode's key were leaked by an earlier run that died
                 held.release_all()
             env = environment(job)
             agent = make_job_agent(job, env)
             outcome["system"] = system_identity(agent.config())
             if held is not None:
                 agent = GatedAgent(agent, held)
-            settings = Settings(condition=job.condition, seed=job.seed, fixed_per_round=job.fixed_calls, passes=job.passes)
+            settings = Settings(
+                condition=job.condition,
+                seed=job.seed,
+                fixed_per_round=job.fixed_calls,
+                passes=job.passes,
+            )
             report = Episode(env, agent, out, settings, resume=True).run()
         outcome.update(status="done", endpoint=report.get("endpoint"))
     except Interrupted as exc:

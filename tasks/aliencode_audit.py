@@ -15,14 +15,22 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from aliencode import AlienSyntaxError, Limits, World, parse
 from aliencode.walk import sites_in
 
 from .aliencode_disclosure import leaks
-from .aliencode_grading import AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, prints, program_output
+from .aliencode_grading import (
+    AlienCodeGrader,
+    BankProblem,
+    Programs,
+    manual_world,
+    outcomes,
+    prints,
+    program_output,
+)
 from .aliencode_routes import unavoidable_rules
 from .aliencode_validity import battery
 from .bank import Bank, Task
@@ -47,7 +55,9 @@ def sites_used(*sources: str, keywords: Mapping[str, str] | None = None) -> set[
 
 
 def code_lines(source: str) -> int:
-    return sum(1 for line in source.splitlines() if line.strip() and not line.strip().startswith("#"))
+    return sum(
+        1 for line in source.splitlines() if line.strip() and not line.strip().startswith("#")
+    )
 
 
 @dataclass
@@ -65,15 +75,25 @@ class TaskAudit:
     naive_standard_ok: bool
     distinct_outputs: int = 0  # distinct expected outputs over the private runs
     variants: int = 0
-    unavoidable: list[str] = field(default_factory=list)  # rules no manual route escapes (aliencode_routes)
+    unavoidable: list[str] = field(
+        default_factory=list
+    )  # rules no manual route escapes (aliencode_routes)
     budget: dict[str, int] = field(default_factory=dict)  # the answer budget (aliencode_budget)
 
     def as_dict(self) -> dict[str, object]:
         return {
-            "id": self.id, "kind": self.kind, "band": self.band, "family": self.family,
-            "representation": self.representation, "depth": self.depth, "rules": self.rules, "n_calls": self.n_calls,
-            "distinct_outputs": self.distinct_outputs, "variants": self.variants,
-            "unavoidable": self.unavoidable, "budget": self.budget,
+            "id": self.id,
+            "kind": self.kind,
+            "band": self.band,
+            "family": self.family,
+            "representation": self.representation,
+            "depth": self.depth,
+            "rules": self.rules,
+            "n_calls": self.n_calls,
+            "distinct_outputs": self.distinct_outputs,
+            "variants": self.variants,
+            "unavoidable": self.unavoidable,
+            "budget": self.budget,
         }
 
 
@@ -95,7 +115,9 @@ class Audit:
         return sum(t.naive_pass for t in self.tasks)
 
 
-def task_rules(world: World, limits: Limits, task: Task, programs: Programs | None = None) -> list[str]:
+def task_rules(
+    world: World, limits: Limits, task: Task, programs: Programs | None = None
+) -> list[str]:
     """The rules whose removal alone changes what the reference or the naive
     solution (a prediction task: its program) prints on some private run."""
     programs = programs or Programs(limits)
@@ -121,8 +143,11 @@ def exposed_rules(world: World, limits: Limits, program: str) -> tuple[str, list
     those whose removal alone changes what it prints."""
     output = program_output(world, limits, program)
     used = sites_used(program, keywords=world.keywords)
-    rules = [rule.id for rule in world.rules
-             if rule.target in used and program_output(world.without(rule.id), limits, program) != output]
+    rules = [
+        rule.id
+        for rule in world.rules
+        if rule.target in used and program_output(world.without(rule.id), limits, program) != output
+    ]
     return output, rules
 
 
@@ -155,27 +180,56 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
             if not ref_ok:
                 report.problems.append(f"task {task.id}: the reference does not pass")
             if not naive_std:
-                report.problems.append(f"task {task.id}: the naive solution fails under the manual's semantics")
+                report.problems.append(
+                    f"task {task.id}: the naive solution fails under the manual's semantics"
+                )
             elif task.inputs and not all(same_output(a, b) for a, b in zip(naive_manual, expected)):
-                report.problems.append(f"task {task.id}: the reference in the world and the naive solution under the manual disagree on an input")
+                report.problems.append(
+                    f"task {task.id}: the reference in the world and the naive solution under the manual disagree on an input"
+                )
             for k, variant in enumerate(task.variants, 1):
                 if not prints(manual, limits, variant, task, naive_manual, programs):
-                    report.problems.append(f"task {task.id}: variant {k} does not print what the naive solution prints under the manual's semantics")
+                    report.problems.append(
+                        f"task {task.id}: variant {k} does not print what the naive solution prints under the manual's semantics"
+                    )
             if code_lines(task.reference) > MAX_LINES:
-                report.problems.append(f"task {task.id}: the reference has more than {MAX_LINES} lines")
+                report.problems.append(
+                    f"task {task.id}: the reference has more than {MAX_LINES} lines"
+                )
         distinct = len({tuple(normalise(o)) for o in expected})
         budget = grader.budget(task)
-        report.tasks.append(TaskAudit(task.id, task.kind, task.band, task.family, task.representation, task.depth, rules,
-                                      len(task.calls) or len(task.inputs), ref_ok, naive_ok, naive_std, distinct, len(task.variants),
-                                      list(unavoidable_rules(world, task.naive)) if task.kind == "synthesis" else [],
-                                      budget.as_dict() if budget is not None else {}))
+        report.tasks.append(
+            TaskAudit(
+                task.id,
+                task.kind,
+                task.band,
+                task.family,
+                task.representation,
+                task.depth,
+                rules,
+                len(task.calls) or len(task.inputs),
+                ref_ok,
+                naive_ok,
+                naive_std,
+                distinct,
+                len(task.variants),
+                list(unavoidable_rules(world, task.naive)) if task.kind == "synthesis" else [],
+                budget.as_dict() if budget is not None else {},
+            )
+        )
     for example in bank.examples:
         output, rules = exposed_rules(world, limits, example.program)
         if "[AlienError]" in output:
-            report.problems.append(f"example {example.id}: the program fails: {output.splitlines()[-1]}")
+            report.problems.append(
+                f"example {example.id}: the program fails: {output.splitlines()[-1]}"
+            )
         if example.rules and sorted(example.rules) != sorted(rules):
-            report.problems.append(f"example {example.id}: declares rules {sorted(example.rules)} but exposes {sorted(rules)}")
-        report.examples.append({"id": example.id, "band": example.band, "rules": rules, "output": output})
+            report.problems.append(
+                f"example {example.id}: declares rules {sorted(example.rules)} but exposes {sorted(rules)}"
+            )
+        report.examples.append(
+            {"id": example.id, "band": example.band, "rules": rules, "output": output}
+        )
     _check_coverage(report)
     _check_requirements(report, bank)
     _check_validity(report, bank, grader, limits)
@@ -187,12 +241,18 @@ def _check_validity(report: Audit, bank: Bank, grader: AlienCodeGrader, limits: 
     """Run the trivial-strategy battery: a task some strategy passes measures
     nothing (a bank may only report this, with [audit] validity = "report")."""
     outputs = [str(e["output"]) for e in report.examples]
-    report.validity = battery(report.world, bank, limits, grader, outputs, reported=reported_only(bank))
+    report.validity = battery(
+        report.world, bank, limits, grader, outputs, reported=reported_only(bank)
+    )
     if bank.requirements.get("validity") == "report":
         return
     for task_id in report.validity.flagged:
-        names = [name for name, score in report.validity.strategies.items() if task_id in score.passed]
-        report.problems.append(f"task {task_id}: passed by the trivial strateg{'ies' if len(names) > 1 else 'y'} {', '.join(names)}")
+        names = [
+            name for name, score in report.validity.strategies.items() if task_id in score.passed
+        ]
+        report.problems.append(
+            f"task {task_id}: passed by the trivial strateg{'ies' if len(names) > 1 else 'y'} {', '.join(names)}"
+        )
 
 
 def _check_coverage(report: Audit) -> None:
@@ -220,24 +280,32 @@ def _check_requirements(report: Audit, bank: Bank) -> None:
             for name, want in req[key].items():
                 expect(f"tasks with {attr} {name}", want, counts.get(name, 0))
     synthesis = [t for t in tasks if t.kind == "synthesis"]
-    for key, attr, what in (("min_runs", "n_calls", "private calls or input tables"),
-                            ("min_distinct_outputs", "distinct_outputs", "distinct expected outputs"),
-                            ("min_variants", "variants", "variants")):
+    for key, attr, what in (
+        ("min_runs", "n_calls", "private calls or input tables"),
+        ("min_distinct_outputs", "distinct_outputs", "distinct expected outputs"),
+        ("min_variants", "variants", "variants"),
+    ):
         if key in req:
             for t in synthesis:
                 if getattr(t, attr) < req[key]:
-                    report.problems.append(f"task {t.id}: {getattr(t, attr)} {what}, fewer than {req[key]}")
+                    report.problems.append(
+                        f"task {t.id}: {getattr(t, attr)} {what}, fewer than {req[key]}"
+                    )
     for band, want in req.get("calls_per_band", {}).items():
         for task in bank.tasks:
             if task.band == band and task.kind == "synthesis":
                 expect(f"task {task.id} ({band}): private calls", want, len(task.calls))
     if "max_naive_pass" in req and report.naive_pass > req["max_naive_pass"]:
-        report.problems.append(f"naive solutions passing in the world: {report.naive_pass}, at most {req['max_naive_pass']} allowed")
+        report.problems.append(
+            f"naive solutions passing in the world: {report.naive_pass}, at most {req['max_naive_pass']} allowed"
+        )
     if "keystone" in req:
         targets = set(req["keystone"]["targets"])
         n = sum(_keystone(t.rules, report.world, targets) for t in tasks)
         if n < req["keystone"]["min_tasks"]:
-            report.problems.append(f"keystone rules ({', '.join(sorted(targets))}) enter {n} tasks, fewer than {req['keystone']['min_tasks']}")
+            report.problems.append(
+                f"keystone rules ({', '.join(sorted(targets))}) enter {n} tasks, fewer than {req['keystone']['min_tasks']}"
+            )
     if "examples_per_band" in req:
         counts = Counter(e.band for e in bank.examples)
         for band in ("apply", "interact", "scope", "engineer", "algorithm"):
@@ -246,4 +314,3 @@ def _check_requirements(report: Audit, bank: Bank) -> None:
         expect("discovery targets", req["rules"], len(report.world.rules))
     if "red_herrings" in req:
         expect("red herrings", req["red_herrings"], sum(r.red_herring for r in report.world.rules))
-

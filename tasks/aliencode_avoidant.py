@@ -29,11 +29,11 @@ core on a sample of the main bank against the manual.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache, reduce
-from typing import Callable, Iterator, Mapping
 
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
@@ -92,22 +92,59 @@ class Core:
         return self.choices.get(kind, "keep")
 
 
-_SAFE = {"int": "yes-10", "counter": "list", "PLUCK": "sweep", "CARVE": "sweep",
-         "EXTENT": "while", "INDEX": "sweep", "PAIR": "expel"}
+_SAFE = {
+    "int": "yes-10",
+    "counter": "list",
+    "PLUCK": "sweep",
+    "CARVE": "sweep",
+    "EXTENT": "while",
+    "INDEX": "sweep",
+    "PAIR": "expel",
+}
 # The new user's safe core; one that also negates and retypes what it keeps;
 # one that walks everything with WHILE and EXPEL; two that rewrite every kind,
 # with its first and with its last way.
 HAND_CORES = (
     Core("safe", _SAFE),
-    Core("negated", {**_SAFE, "AKIN": "negated", "APART": "negated", "OVER": "negated",
-                     "UNDER": "negated", "ATOP": "negated", "BENEATH": "negated",
-                     "SHATTER": "typed", "WEAVE": "shatter", "str": "chars", "bool": "negate",
-                     "float": "fracture", "BOND": "demorgan", "RIFT": "demorgan"}),
-    Core("while", {**_SAFE, "int": "no-10", "PLUCK": "expel", "SWEEP": "while",
-                   "OVER": "flipped", "UNDER": "flipped", "ATOP": "flipped",
-                   "BENEATH": "flipped", "APEX": "sweep", "NADIR": "sweep",
-                   "SOME_OF": "sweep", "EVERY_OF": "sweep", "ORDER": "insertion",
-                   "GATHER": "sweep", "STRAIN": "sweep"}),
+    Core(
+        "negated",
+        {
+            **_SAFE,
+            "AKIN": "negated",
+            "APART": "negated",
+            "OVER": "negated",
+            "UNDER": "negated",
+            "ATOP": "negated",
+            "BENEATH": "negated",
+            "SHATTER": "typed",
+            "WEAVE": "shatter",
+            "str": "chars",
+            "bool": "negate",
+            "float": "fracture",
+            "BOND": "demorgan",
+            "RIFT": "demorgan",
+        },
+    ),
+    Core(
+        "while",
+        {
+            **_SAFE,
+            "int": "no-10",
+            "PLUCK": "expel",
+            "SWEEP": "while",
+            "OVER": "flipped",
+            "UNDER": "flipped",
+            "ATOP": "flipped",
+            "BENEATH": "flipped",
+            "APEX": "sweep",
+            "NADIR": "sweep",
+            "SOME_OF": "sweep",
+            "EVERY_OF": "sweep",
+            "ORDER": "insertion",
+            "GATHER": "sweep",
+            "STRAIN": "sweep",
+        },
+    ),
     Core("all-first", {kind: options[1] for kind, options in OPTIONS.items()}),
     Core("all-last", {kind: options[-1] for kind, options in OPTIONS.items()}),
 )
@@ -125,7 +162,9 @@ CORES: tuple[Core, ...] = HAND_CORES + tuple(random_core(k) for k in range(N_RAN
 # Helper CRAFTs, in the standard spelling: name -> (the kind it stands for, source).
 # They use no operation a safe core avoids, so rewriting them terminates.
 HELPERS: dict[str, tuple[str, str]] = {
-    "av_pluck": ("PLUCK", """
+    "av_pluck": (
+        "PLUCK",
+        """
 CRAFT av_pluck(seq, i):
     UPON UNDER(i, 0):
         SET i AS SHATTER(i, GAUGE(seq))
@@ -134,8 +173,11 @@ CRAFT av_pluck(seq, i):
         UPON AKIN(k, i):
             DELIVER x
         SET k AS SHATTER(k, 1)
-"""),
-    "av_pluck_back": ("PLUCK", """
+""",
+    ),
+    "av_pluck_back": (
+        "PLUCK",
+        """
 CRAFT av_pluck_back(seq, i):
     UPON UNDER(i, 0):
         SET i AS SHATTER(i, GAUGE(seq))
@@ -143,8 +185,11 @@ CRAFT av_pluck_back(seq, i):
     WHILE OVER(GAUGE(rest), SHATTER(i, 1)):
         EXPEL(rest)
     DELIVER EXPEL(rest)
-"""),
-    "av_carve_pluck": ("CARVE", """
+""",
+    ),
+    "av_carve_pluck": (
+        "CARVE",
+        """
 CRAFT av_carve_pluck(seq, lo, hi):
     SET n AS GAUGE(seq)
     UPON AKIN(hi, none):
@@ -168,8 +213,11 @@ CRAFT av_carve_pluck(seq, lo, hi):
     UPON text:
         DELIVER joined
     DELIVER out
-"""),
-    "av_carve": ("CARVE", """
+""",
+    ),
+    "av_carve": (
+        "CARVE",
+        """
 CRAFT av_carve(seq, lo, hi):
     UPON AKIN(hi, none):
         SET hi AS GAUGE(seq)
@@ -190,16 +238,22 @@ CRAFT av_carve(seq, lo, hi):
     UPON text:
         DELIVER joined
     DELIVER out
-"""),
-    "av_extent": ("EXTENT", """
+""",
+    ),
+    "av_extent": (
+        "EXTENT",
+        """
 CRAFT av_extent(lo, hi):
     SET out AS STRAND()
     WHILE UNDER(lo, hi):
         ANNEX(out, lo)
         SET lo AS SHATTER(lo, 1)
     DELIVER out
-"""),
-    "av_index": ("INDEX", """
+""",
+    ),
+    "av_index": (
+        "INDEX",
+        """
 CRAFT av_index(seq):
     SET out AS STRAND()
     SET k AS 0
@@ -207,8 +261,11 @@ CRAFT av_index(seq):
         ANNEX(out, KNOT(k, x))
         SET k AS SHATTER(k, 1)
     DELIVER out
-"""),
-    "av_pair": ("PAIR", """
+""",
+    ),
+    "av_pair": (
+        "PAIR",
+        """
 CRAFT av_pair(a, b):
     SET rest AS GATHER(b)
     SET back AS STRAND()
@@ -220,23 +277,32 @@ CRAFT av_pair(a, b):
             CEASE
         ANNEX(out, KNOT(x, EXPEL(back)))
     DELIVER out
-"""),
-    "av_first_char": ("FUSE", """
+""",
+    ),
+    "av_first_char": (
+        "FUSE",
+        """
 CRAFT av_first_char(t):
     SWEEP c IN t:
         DELIVER c
     DELIVER t
-"""),
-    "av_join": ("SHATTER", """
+""",
+    ),
+    "av_join": (
+        "SHATTER",
+        """
 CRAFT av_join(a, b):
     SET out AS GATHER(a)
     SWEEP x IN b:
         ANNEX(out, x)
     DELIVER out
-"""),
+""",
+    ),
     # SHATTER on operands of unknown type: FUSE joins text, ANNEX joins lists,
     # WEAVE adds numbers; tuples keep SHATTER (nothing else builds a tuple).
-    "av_add": ("SHATTER", """
+    "av_add": (
+        "SHATTER",
+        """
 CRAFT av_add(a, b):
     UPON AKIN(FUSE(a), a):
         DELIVER FUSE(a, b)
@@ -249,8 +315,11 @@ CRAFT av_add(a, b):
     UPON AKIN(shape, av_first_char(FUSE(KNOT()))):
         DELIVER SHATTER(a, b)
     DELIVER WEAVE(a, WEAVE(0, b))
-"""),
-    "av_apex": ("APEX", """
+""",
+    ),
+    "av_apex": (
+        "APEX",
+        """
 CRAFT av_apex(seq):
     SET first AS YES
     SET best AS none
@@ -259,8 +328,11 @@ CRAFT av_apex(seq):
             SET best AS x
             SET first AS NO
     DELIVER best
-"""),
-    "av_nadir": ("NADIR", """
+""",
+    ),
+    "av_nadir": (
+        "NADIR",
+        """
 CRAFT av_nadir(seq):
     SET first AS YES
     SET best AS none
@@ -269,23 +341,32 @@ CRAFT av_nadir(seq):
             SET best AS x
             SET first AS NO
     DELIVER best
-"""),
-    "av_some": ("SOME_OF", """
+""",
+    ),
+    "av_some": (
+        "SOME_OF",
+        """
 CRAFT av_some(seq):
     SWEEP x IN seq:
         UPON x:
             DELIVER YES
     DELIVER NO
-"""),
-    "av_every": ("EVERY_OF", """
+""",
+    ),
+    "av_every": (
+        "EVERY_OF",
+        """
 CRAFT av_every(seq):
     SWEEP x IN seq:
         UPON NEGATE(x):
             DELIVER NO
     DELIVER YES
-"""),
+""",
+    ),
     # insertion before the first larger element: stable, as ORDER is
-    "av_order": ("ORDER", """
+    "av_order": (
+        "ORDER",
+        """
 CRAFT av_order(seq):
     SET out AS STRAND()
     SWEEP x IN seq:
@@ -300,57 +381,84 @@ CRAFT av_order(seq):
             ANNEX(grown, x)
         SET out AS grown
     DELIVER out
-"""),
-    "av_gather": ("GATHER", """
+""",
+    ),
+    "av_gather": (
+        "GATHER",
+        """
 CRAFT av_gather(seq):
     SET out AS STRAND()
     SWEEP x IN seq:
         ANNEX(out, x)
     DELIVER out
-"""),
-    "av_gauge": ("GAUGE", """
+""",
+    ),
+    "av_gauge": (
+        "GAUGE",
+        """
 CRAFT av_gauge(seq):
     SET n AS 0
     SWEEP x IN seq:
         SET n AS SHATTER(n, 1)
     DELIVER n
-"""),
-    "av_not": ("NEGATE", """
+""",
+    ),
+    "av_not": (
+        "NEGATE",
+        """
 CRAFT av_not(x):
     UPON x:
         DELIVER NO
     DELIVER YES
-"""),
-    "av_strain": ("STRAIN", """
+""",
+    ),
+    "av_strain": (
+        "STRAIN",
+        """
 CRAFT av_strain(f, seq):
     SET out AS STRAND()
     SWEEP x IN seq:
         UPON f(x):
             ANNEX(out, x)
     DELIVER out
-"""),
+""",
+    ),
 }
 
 # operation -> option -> helper it calls
 HELPER_OF: dict[str, dict[str, str]] = {
     "PLUCK": {"sweep": "av_pluck", "expel": "av_pluck_back"},
-    "CARVE": {"sweep": "av_carve", "pluck": "av_carve_pluck"}, "EXTENT": {"while": "av_extent"},
-    "INDEX": {"sweep": "av_index"}, "PAIR": {"expel": "av_pair"},
-    "SHATTER": {"typed": "av_add"}, "APEX": {"sweep": "av_apex"},
-    "NADIR": {"sweep": "av_nadir"}, "SOME_OF": {"sweep": "av_some"},
-    "EVERY_OF": {"sweep": "av_every"}, "ORDER": {"insertion": "av_order"},
-    "GATHER": {"sweep": "av_gather"}, "STRAIN": {"sweep": "av_strain"},
-    "GAUGE": {"sweep": "av_gauge"}, "NEGATE": {"branch": "av_not"},
+    "CARVE": {"sweep": "av_carve", "pluck": "av_carve_pluck"},
+    "EXTENT": {"while": "av_extent"},
+    "INDEX": {"sweep": "av_index"},
+    "PAIR": {"expel": "av_pair"},
+    "SHATTER": {"typed": "av_add"},
+    "APEX": {"sweep": "av_apex"},
+    "NADIR": {"sweep": "av_nadir"},
+    "SOME_OF": {"sweep": "av_some"},
+    "EVERY_OF": {"sweep": "av_every"},
+    "ORDER": {"insertion": "av_order"},
+    "GATHER": {"sweep": "av_gather"},
+    "STRAIN": {"sweep": "av_strain"},
+    "GAUGE": {"sweep": "av_gauge"},
+    "NEGATE": {"branch": "av_not"},
 }
 # What the syntax alone says an operation gives (PARE gives a number only
 # from numbers: it also repeats text and lists).
 NUMERIC = frozenset({"GAUGE", "WEAVE", "FRACTURE", "HALVE", "RESIDUE", "COIL"})
 LISTY = frozenset({"STRAND", "GATHER", "ORDER", "EXTENT", "INDEX", "PAIR", "STRAIN"})
 FLIPPED = {"OVER": "UNDER", "UNDER": "OVER", "ATOP": "BENEATH", "BENEATH": "ATOP"}
-COMPLEMENT = {"OVER": "BENEATH", "UNDER": "ATOP", "ATOP": "UNDER", "BENEATH": "OVER",
-              "AKIN": "APART", "APART": "AKIN"}
-BOOLISH = frozenset({"AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH", "NEGATE",
-                     "SOME_OF", "EVERY_OF"})
+COMPLEMENT = {
+    "OVER": "BENEATH",
+    "UNDER": "ATOP",
+    "ATOP": "UNDER",
+    "BENEATH": "OVER",
+    "AKIN": "APART",
+    "APART": "AKIN",
+}
+BOOLISH = frozenset(
+    {"AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH", "NEGATE", "SOME_OF", "EVERY_OF"}
+)
 EFFECTS = frozenset({"ANNEX", "EXPEL", "IMPRINT", "EMIT"})
 
 
@@ -406,7 +514,7 @@ def float_expr(lit: s.FloatLit, int_option: str) -> s.Expr:
         return lit
     num, den = exact.numerator, exact.denominator
     # repr, not ==: -0.0 must stay -0.0
-    if max(abs(num), den) >= 2 ** 53 or repr(num / den) != repr(lit.value):
+    if max(abs(num), den) >= 2**53 or repr(num / den) != repr(lit.value):
         return lit
     return op("FRACTURE", int_expr(num, int_option), int_expr(den, int_option))
 
@@ -437,8 +545,9 @@ def _is_increment(name: str, e: s.Expr) -> bool:
     a, b = e.args
     named = lambda x: isinstance(x, s.Name) and x.id == name  # noqa: E731
     one = lambda x: _is_int(x, 1)  # noqa: E731
-    return ((e.op == "SHATTER" and ((named(a) and one(b)) or (one(a) and named(b))))
-            or (e.op == "WEAVE" and named(a) and _is_int(b, -1)))
+    return (e.op == "SHATTER" and ((named(a) and one(b)) or (one(a) and named(b)))) or (
+        e.op == "WEAVE" and named(a) and _is_int(b, -1)
+    )
 
 
 def _walk(node: object) -> Iterator[object]:
@@ -478,8 +587,9 @@ def _count_reads(e: s.Expr, names: frozenset[str]) -> s.Expr:
     if isinstance(e, s.OpCall):
         return replace(e, args=tuple(_count_reads(a, names) for a in e.args))
     if isinstance(e, s.Call):
-        return replace(e, func=_count_reads(e.func, names),
-                       args=tuple(_count_reads(a, names) for a in e.args))
+        return replace(
+            e, func=_count_reads(e.func, names), args=tuple(_count_reads(a, names) for a in e.args)
+        )
     return e
 
 
@@ -491,8 +601,9 @@ def _counter_stmt(st: s.Stmt, names: frozenset[str]) -> s.Stmt:
             if _is_int(st.values[0], 0):
                 return replace(st, values=(op("STRAND"),))
             return s.ExprStmt(op("ANNEX", s.Name(st.targets[0], P), yes_no(True)), st.pos)
-        values = tuple(op("STRAND") if t in names else reads(v)
-                       for t, v in zip(st.targets, st.values))
+        values = tuple(
+            op("STRAND") if t in names else reads(v) for t, v in zip(st.targets, st.values)
+        )
         return replace(st, values=values)
     if isinstance(st, s.ExprStmt):
         return replace(st, expr=reads(st.expr))
@@ -500,8 +611,9 @@ def _counter_stmt(st: s.Stmt, names: frozenset[str]) -> s.Stmt:
         return st if st.value is None else replace(st, value=reads(st.value))
     if isinstance(st, s.If):
         branches = tuple((reads(c), body(b)) for c, b in st.branches)
-        return replace(st, branches=branches,
-                       default=None if st.default is None else body(st.default))
+        return replace(
+            st, branches=branches, default=None if st.default is None else body(st.default)
+        )
     if isinstance(st, s.Sweep):
         return replace(st, iterable=reads(st.iterable), body=body(st.body))
     if isinstance(st, s.While):
@@ -523,12 +635,13 @@ def count_with_lists(tree: s.Program) -> s.Program:
 
 def _pure(e: s.Expr) -> bool:
     """Evaluating e has no effect, so it may be evaluated twice or out of order."""
-    return not any(isinstance(n, s.Call) or (isinstance(n, s.OpCall) and n.op in EFFECTS)
-                   for n in _walk(e))
+    return not any(
+        isinstance(n, s.Call) or (isinstance(n, s.OpCall) and n.op in EFFECTS) for n in _walk(e)
+    )
 
 
 def value_kind(e: s.Expr) -> str | None:
-    """"number", "text" or "list" when the syntax shows what e gives; else None."""
+    """ "number", "text" or "list" when the syntax shows what e gives; else None."""
     if isinstance(e, (s.IntLit, s.FloatLit)):
         return "number"
     if isinstance(e, s.StrLit):
@@ -572,6 +685,7 @@ def _boolish(e: s.Expr) -> bool:
 @dataclass
 class Rewrite:
     """One core applied to one program: the helpers it calls and fresh names."""
+
     core: Core
     keep: str = ""  # the kind a helper stands for: never rewritten inside it
     helpers: set[str] = field(default_factory=set)
@@ -618,8 +732,9 @@ class Rewrite:
         if helper and e.op == "CARVE" and n in (2, 3):
             return self.helper(helper, *args, *([] if n == 3 else [s.NoneLit(P)]))
         if helper and e.op == "EXTENT" and n in (1, 2):
-            return self.helper(helper, *([int_expr(0, self.option("int"))] if n == 1 else []),
-                               *args)
+            return self.helper(
+                helper, *([int_expr(0, self.option("int"))] if n == 1 else []), *args
+            )
         if helper and e.op in ("APEX", "NADIR") and n >= 1:
             return self.helper(helper, args[0] if n == 1 else op("STRAND", *args))
         if helper and e.op not in ("CARVE", "EXTENT", "APEX", "NADIR"):
@@ -701,8 +816,11 @@ def _helper_tree(name: str, choices: tuple[tuple[str, str], ...]) -> tuple[s.Stm
     if core.option("counter") == "list" and kind != "GAUGE":  # counters read with GAUGE
         tree = count_with_lists(tree)
     work = Rewrite(core, keep=kind)
-    calls = {n.func.id for n in _walk(tree) if isinstance(n, s.Call)
-             and isinstance(n.func, s.Name) and n.func.id in HELPERS}
+    calls = {
+        n.func.id
+        for n in _walk(tree)
+        if isinstance(n, s.Call) and isinstance(n.func, s.Name) and n.func.id in HELPERS
+    }
     return work.body(tree.body)[0], frozenset(work.helpers | calls)
 
 
@@ -738,13 +856,13 @@ def wrap_body(body: tuple[s.Stmt, ...], params: tuple[str, ...]) -> tuple[s.Stmt
     if all(isinstance(st, s.Craft) for st in body):
         return None
     names = tuple(s.Name(p, P) for p in params)
-    return (s.Craft(WRAPPER, params, body, P),
-            s.ExprStmt(s.Call(s.Name(WRAPPER, P), names, P), P))
+    return (s.Craft(WRAPPER, params, body, P), s.ExprStmt(s.Call(s.Name(WRAPPER, P), names, P), P))
 
 
 @cache
-def _helper_text(name: str, choices: tuple[tuple[str, str], ...],
-                 keywords: tuple[tuple[str, str], ...]) -> str:
+def _helper_text(
+    name: str, choices: tuple[tuple[str, str], ...], keywords: tuple[tuple[str, str], ...]
+) -> str:
     return unparse(s.Program((_helper_tree(name, choices)[0],)), dict(keywords))
 
 
@@ -758,8 +876,11 @@ def _kinds_used(tree: s.Program) -> frozenset[str]:
         if isinstance(node, s.OpCall):
             kinds.add(node.op)
         elif isinstance(node, (s.IntLit, s.FloatLit, s.StrLit, s.BoolLit)):
-            kinds.add({s.IntLit: "int", s.FloatLit: "float", s.StrLit: "str",
-                       s.BoolLit: "bool"}[type(node)])
+            kinds.add(
+                {s.IntLit: "int", s.FloatLit: "float", s.StrLit: "str", s.BoolLit: "bool"}[
+                    type(node)
+                ]
+            )
         elif isinstance(node, s.Sweep):
             kinds.add("SWEEP")
     return frozenset(kinds)
@@ -787,8 +908,9 @@ def relevant(core: Core, kinds: frozenset[str]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, core.option(k)) for k in reach if core.option(k) != "keep"))
 
 
-def rewrites(source: str, world: World, params: tuple[str, ...],
-             cores: tuple[Core, ...] = CORES) -> list[str]:
+def rewrites(
+    source: str, world: World, params: tuple[str, ...], cores: tuple[Core, ...] = CORES
+) -> list[str]:
     """`source` rewritten on each core, and each rewrite wrapped in a CRAFT."""
     try:
         tree = parse(source, world.keywords)
@@ -808,8 +930,9 @@ def rewrites(source: str, world: World, params: tuple[str, ...],
         keywords = tuple(sorted(world.keywords.items()))
         head = "".join(_helper_text(name, _choices(core), keywords) for name in helpers)
         wrapped = wrap_body(body, params)
-        out.extend(head + unparse(s.Program(b), world.keywords)
-                   for b in (body, wrapped) if b is not None)
+        out.extend(
+            head + unparse(s.Program(b), world.keywords) for b in (body, wrapped) if b is not None
+        )
     return out
 
 
@@ -819,6 +942,7 @@ def answers(task: Task, world: World, cores: tuple[Core, ...] = CORES) -> list[s
     if task.kind != "synthesis":
         return []
     params = tuple(task.inputs[0]) if task.inputs else ()
-    found = (x for source in (task.naive, *task.variants)
-             for x in rewrites(source, world, params, cores))
+    found = (
+        x for source in (task.naive, *task.variants) for x in rewrites(source, world, params, cores)
+    )
     return list(dict.fromkeys(found))

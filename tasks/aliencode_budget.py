@@ -38,9 +38,11 @@ class Budget:
 
     def describe(self) -> str:
         """The sentence a task prompt states."""
-        return (f"Answer budget: at most {self.tokens} tokens of code (names, keywords, numbers, strings "
-                f"and punctuation; comments and layout are free) and at most {self.steps} steps on each "
-                "run; an answer over either fails.")
+        return (
+            f"Answer budget: at most {self.tokens} tokens of code (names, keywords, numbers, strings "
+            f"and punctuation; comments and layout are free) and at most {self.steps} steps on each "
+            "run; an answer over either fails."
+        )
 
     def as_dict(self) -> dict[str, int]:
         return {"tokens": self.tokens, "steps": self.steps}
@@ -51,7 +53,9 @@ def derive(solution_tokens: list[int], run_steps: list[int]) -> Budget:
     private run of every solution that computes the task."""
     most_tokens = max(solution_tokens, default=0)
     most_steps = max(run_steps, default=0)
-    return Budget(ceil(TOKEN_MARGIN * most_tokens) + TOKEN_SLACK, STEP_MARGIN * most_steps + STEP_SLACK)
+    return Budget(
+        ceil(TOKEN_MARGIN * most_tokens) + TOKEN_SLACK, STEP_MARGIN * most_steps + STEP_SLACK
+    )
 
 
 def over_tokens(budget: Budget) -> str:

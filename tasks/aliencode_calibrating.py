@@ -77,23 +77,47 @@ def _indent(lines: list[str]) -> list[str]:
 def _kernel(numbers: set[int]) -> str:
     """Booleans from truthiness, the numbers asked for from lengths, and
     equality: the AKIN/APART form that tells equal from different lengths and lists."""
-    lines = ["CRAFT cal_truth():", "    UPON YES:", "        DELIVER YES", "    DELIVER NO",
-             "SET cal_yes AS cal_truth()",
-             "CRAFT cal_falsity():", "    UPON YES:", "        DELIVER NO", "    DELIVER YES",
-             "SET cal_no AS cal_falsity()",
-             "CRAFT cal_not(x):", "    UPON x:", "        DELIVER cal_no", "    DELIVER cal_yes"]
+    lines = [
+        "CRAFT cal_truth():",
+        "    UPON YES:",
+        "        DELIVER YES",
+        "    DELIVER NO",
+        "SET cal_yes AS cal_truth()",
+        "CRAFT cal_falsity():",
+        "    UPON YES:",
+        "        DELIVER NO",
+        "    DELIVER YES",
+        "SET cal_no AS cal_falsity()",
+        "CRAFT cal_not(x):",
+        "    UPON x:",
+        "        DELIVER cal_no",
+        "    DELIVER cal_yes",
+    ]
     # A world whose GAUGE counts c too many still measures differences
     # right: the numbers are lengths less the length of the empty list.
     lines += ["CRAFT cal_empty():", "    DELIVER GAUGE(STRAND())", "SET cal_gauge0 AS cal_empty()"]
     for k in sorted(numbers):
-        lines += [f"CRAFT cal_count{k}():",
-                  f"    SET m AS GAUGE(STRAND({', '.join(['cal_yes'] * k)}))",
-                  "    UPON cal_gauge0:", "        DELIVER WEAVE(m, cal_gauge0)", "    DELIVER m",
-                  f"SET {n(k)} AS cal_count{k}()"]
-    bodies = ["DELIVER AKIN(a, b)", "DELIVER cal_not(AKIN(a, b))", "DELIVER cal_not(APART(a, b))",
-              "DELIVER APART(a, b)"]
-    tests = [f"f({n(1)}, {n(1)})", f"cal_not(f({n(1)}, {n(2)}))", f"cal_not(f({n(2)}, {n(1)}))",
-             f"f(STRAND({n(2)}), STRAND({n(2)}))", f"cal_not(f(STRAND({n(1)}), STRAND({n(2)})))"]
+        lines += [
+            f"CRAFT cal_count{k}():",
+            f"    SET m AS GAUGE(STRAND({', '.join(['cal_yes'] * k)}))",
+            "    UPON cal_gauge0:",
+            "        DELIVER WEAVE(m, cal_gauge0)",
+            "    DELIVER m",
+            f"SET {n(k)} AS cal_count{k}()",
+        ]
+    bodies = [
+        "DELIVER AKIN(a, b)",
+        "DELIVER cal_not(AKIN(a, b))",
+        "DELIVER cal_not(APART(a, b))",
+        "DELIVER APART(a, b)",
+    ]
+    tests = [
+        f"f({n(1)}, {n(1)})",
+        f"cal_not(f({n(1)}, {n(2)}))",
+        f"cal_not(f({n(2)}, {n(1)}))",
+        f"f(STRAND({n(2)}), STRAND({n(2)}))",
+        f"cal_not(f(STRAND({n(1)}), STRAND({n(2)})))",
+    ]
     return "\n".join(lines + _picker("eq", ("a", "b"), bodies, tests)) + "\n"
 
 
@@ -143,7 +167,7 @@ UPON cal_LESS(b, {n(0)}):
     SET m AS cal_WEAVE({n(0)}, b)
 WHILE cal_LESS(k, m):
     SET r AS cal_ADD(r, a)
-    SET k AS {_plus1('k')}
+    SET k AS {_plus1("k")}
 UPON cal_LESS(b, {n(0)}):
     DELIVER cal_WEAVE({n(0)}, r)
 DELIVER r"""
@@ -152,11 +176,16 @@ DELIVER r"""
 def _arithmetic(op: str) -> tuple[tuple[str, ...], list[str], list[str]]:
     """Binary arithmetic on numbers: itself, swapped, offset by what it gives
     on zeros, or rebuilt (a + b as a - (0 - b))."""
-    cases = {"WEAVE": [(5, 2, 3), (2, 2, 0), (9, 1, 8)], "ADD": [(2, 3, 5), (4, 0, 4), (0, 1, 1)],
-             "ADDRAW": [(2, 3, 5), (4, 0, 4), (0, 1, 1)],
-             "PARE": [(2, 3, 6), (1, 4, 4), (3, 1, 3)], "HALVE": [(7, 2, 3), (2, 7, 0), (9, 3, 3)],
-             "RESIDUE": [(7, 3, 1), (3, 7, 3), (8, 5, 3)], "COIL": [(2, 3, 8), (3, 2, 9)],
-             "FRACTURE": [(6, 3, 2), (8, 4, 2)]}[op]
+    cases = {
+        "WEAVE": [(5, 2, 3), (2, 2, 0), (9, 1, 8)],
+        "ADD": [(2, 3, 5), (4, 0, 4), (0, 1, 1)],
+        "ADDRAW": [(2, 3, 5), (4, 0, 4), (0, 1, 1)],
+        "PARE": [(2, 3, 6), (1, 4, 4), (3, 1, 3)],
+        "HALVE": [(7, 2, 3), (2, 7, 0), (9, 3, 3)],
+        "RESIDUE": [(7, 3, 1), (3, 7, 3), (8, 5, 3)],
+        "COIL": [(2, 3, 8), (3, 2, 9)],
+        "FRACTURE": [(6, 3, 2), (8, 4, 2)],
+    }[op]
     raw = "SHATTER" if op in ("ADD", "ADDRAW") else op
     bodies = [_ret(f"{raw}(a, b)"), _ret(f"{raw}(b, a)")]
     zero = f"{raw}({n(0)}, {n(1) if op == 'HALVE' else n(0)})"
@@ -180,23 +209,35 @@ def _less() -> tuple[tuple[str, ...], list[str], list[str]]:
     for other in COMPARE:
         for args in ("a, b", "b, a"):
             bodies += [_ret(f"{other}({args})"), _ret(f"cal_not({other}({args}))")]
-    tests = [_eq(f"f({n(x)}, {n(y)})", "cal_yes" if x < y else "cal_no")
-             for x, y in ((1, 2), (2, 1), (2, 2))]
+    tests = [
+        _eq(f"f({n(x)}, {n(y)})", "cal_yes" if x < y else "cal_no")
+        for x, y in ((1, 2), (2, 1), (2, 2))
+    ]
     return ("a", "b"), bodies, tests
 
 
 # Every comparison from the calibrated less-than and equality: one calibration
 # serves all six, which keeps the library small.
-_FROM_LESS = {"UNDER": "cal_LESS(a, b)", "OVER": "cal_LESS(b, a)",
-              "ATOP": "cal_not(cal_LESS(a, b))", "BENEATH": "cal_not(cal_LESS(b, a))",
-              "AKIN": "cal_eq(a, b)", "APART": "cal_not(cal_eq(a, b))"}
+_FROM_LESS = {
+    "UNDER": "cal_LESS(a, b)",
+    "OVER": "cal_LESS(b, a)",
+    "ATOP": "cal_not(cal_LESS(a, b))",
+    "BENEATH": "cal_not(cal_LESS(b, a))",
+    "AKIN": "cal_eq(a, b)",
+    "APART": "cal_not(cal_eq(a, b))",
+}
 
 
 def _arrangements(params: tuple[str, ...]) -> list[tuple[str, ...]]:
     """The arguments as given, then arranged to undo a world that reverses
     them, rotates them either way or swaps the first two."""
-    out = [params, params[::-1], params[-1:] + params[:-1], params[1:] + params[:1],
-           params[1::-1] + params[2:]]
+    out = [
+        params,
+        params[::-1],
+        params[-1:] + params[:-1],
+        params[1:] + params[:1],
+        params[1::-1] + params[2:],
+    ]
     return list(dict.fromkeys(out))
 
 
@@ -232,8 +273,11 @@ def _extreme(op: str, k: int) -> tuple[tuple[str, ...], list[str], list[str]]:
     end = n(0) if op == "NADIR" else "cal_NEG_1"
     params = tuple(f"a{i}" for i in range(k))
     values = params[0] if k == 1 else _list(*params)
-    bodies = [_ret(f"{op}({', '.join(params)})"), _ret(f"{other}({', '.join(params)})"),
-              _ret(f"cal_PLUCK(cal_ORDER({values}), {end})")]
+    bodies = [
+        _ret(f"{op}({', '.join(params)})"),
+        _ret(f"{other}({', '.join(params)})"),
+        _ret(f"cal_PLUCK(cal_ORDER({values}), {end})"),
+    ]
     want = n(1) if op == "NADIR" else n(3)
     if k == 1:
         probe = f"f({_list(n(2), n(1), n(3))})"
@@ -254,20 +298,27 @@ def _positions(key: str) -> tuple[tuple[str, ...], list[str], list[str]]:
     if key == "PLUCK":
         bodies = [_ret(f"PLUCK(s, {i})") for i in _shifts("i")]
         bodies.append(_ret("PLUCK(s, cal_WEAVE(cal_NEG_1, i))"))
-        tests = [_eq(f"f({five}, {n(0)})", n(1)), _eq(f"f({five}, {n(1)})", n(2)),
-                 _eq(f"f({five}, cal_NEG_1)", n(5))]
+        tests = [
+            _eq(f"f({five}, {n(0)})", n(1)),
+            _eq(f"f({five}, {n(1)})", n(2)),
+            _eq(f"f({five}, cal_NEG_1)", n(5)),
+        ]
         return ("s", "i"), bodies, tests
     if key == "CARVE_2":
         bodies = [_ret(f"CARVE(s, {lo})") for lo in _shifts("lo")]
-        tests = [_eq(f"f({five}, {n(1)})", _list(n(2), n(3), n(4), n(5))),
-                 _eq(f"f({five}, {n(3)})", _list(n(4), n(5)))]
+        tests = [
+            _eq(f"f({five}, {n(1)})", _list(n(2), n(3), n(4), n(5))),
+            _eq(f"f({five}, {n(3)})", _list(n(4), n(5))),
+        ]
         return ("s", "lo"), bodies, tests
     if key == "CARVE_3":
         bodies = [_ret(f"CARVE(s, {lo}, {hi})") for lo in _shifts("lo") for hi in _shifts("hi")]
-        tests = [_eq(f"f({five}, {n(1)}, {n(3)})", _list(n(2), n(3))),
-                 _eq(f"f({five}, {n(0)}, {n(2)})", _list(n(1), n(2))),
-                 _eq(f"f({five}, {n(2)}, {n(5)})", _list(n(3), n(4), n(5))),
-                 _eq(f"f({five}, {n(1)}, cal_NEG_1)", _list(n(2), n(3), n(4)))]
+        tests = [
+            _eq(f"f({five}, {n(1)}, {n(3)})", _list(n(2), n(3))),
+            _eq(f"f({five}, {n(0)}, {n(2)})", _list(n(1), n(2))),
+            _eq(f"f({five}, {n(2)}, {n(5)})", _list(n(3), n(4), n(5))),
+            _eq(f"f({five}, {n(1)}, cal_NEG_1)", _list(n(2), n(3), n(4))),
+        ]
         return ("s", "lo", "hi"), bodies, tests
     if key == "EXTENT_1":
         bodies = [_ret(f"EXTENT({hi})") for hi in _shifts("hi")]
@@ -276,8 +327,10 @@ def _positions(key: str) -> tuple[tuple[str, ...], list[str], list[str]]:
         return ("hi",), bodies, tests
     if key == "EXTENT_2":
         bodies = [_ret(f"EXTENT({lo}, {hi})") for lo in _shifts("lo") for hi in _shifts("hi")]
-        tests = [_eq(f"f({n(1)}, {n(4)})", _list(n(1), n(2), n(3))),
-                 _eq(f"f({n(2)}, {n(2)})", "STRAND()")]
+        tests = [
+            _eq(f"f({n(1)}, {n(4)})", _list(n(1), n(2), n(3))),
+            _eq(f"f({n(2)}, {n(2)})", "STRAND()"),
+        ]
         return ("lo", "hi"), bodies, tests
     if key == "INDEX":
         bodies = [_ret("INDEX(s)"), _ret("cal_PAIR(cal_EXTENT_1(cal_GAUGE(s)), s)")]
@@ -310,8 +363,8 @@ _ANNEX_MOVED = f"""ANNEX(s, v)
 SET last AS cal_WEAVE(cal_GAUGE(s), {n(1)})
 SET k AS {n(0)}
 WHILE cal_UNDER(k, last):
-    cal_IMPRINT(s, k, cal_PLUCK(s, {_plus1('k')}))
-    SET k AS {_plus1('k')}
+    cal_IMPRINT(s, k, cal_PLUCK(s, {_plus1("k")}))
+    SET k AS {_plus1("k")}
 cal_IMPRINT(s, last, v)"""
 
 _REVERSED = f"""CRAFT cal_REV(s):
@@ -327,7 +380,7 @@ _CONCAT = f"""CRAFT cal_CONCAT(a, b):
     SET k AS {n(0)}
     WHILE cal_UNDER(k, cal_GAUGE(b)):
         cal_ANNEX(out, cal_PLUCK(b, k))
-        SET k AS {_plus1('k')}
+        SET k AS {_plus1("k")}
     DELIVER out"""
 
 # SHATTER joins text and lists and adds numbers; a world may keep one and
@@ -358,9 +411,11 @@ def _aggregate(key: str) -> tuple[tuple[str, ...], list[str], list[str]]:
         every = key == "EVERY_OF"
         other = "SOME_OF" if every else "EVERY_OF"
         bodies = [_ret(f"{key}(s)"), _ret(f"{other}(s)"), _scan(key, every)]
-        tests = [_eq(f"f({_list('cal_no', 'cal_yes')})", "cal_no" if every else "cal_yes"),
-                 _eq(f"f({_list('cal_yes', 'cal_yes')})", "cal_yes"),
-                 _eq(f"f({_list('cal_no', 'cal_no')})", "cal_no")]
+        tests = [
+            _eq(f"f({_list('cal_no', 'cal_yes')})", "cal_no" if every else "cal_yes"),
+            _eq(f"f({_list('cal_yes', 'cal_yes')})", "cal_yes"),
+            _eq(f"f({_list('cal_no', 'cal_no')})", "cal_no"),
+        ]
         return ("s",), bodies, tests
     if key == "GAUGE":
         bodies = [_ret("GAUGE(s)"), _ret("WEAVE(GAUGE(s), cal_gauge0)")]
@@ -369,8 +424,12 @@ def _aggregate(key: str) -> tuple[tuple[str, ...], list[str], list[str]]:
         bodies = [_ret("ORDER(s)"), _ret("cal_REV(ORDER(s))")]
         return ("s",), bodies, [_eq(f"f({_list(n(2), n(3), n(1))})", three)]
     if key == "GATHER":
-        bodies = [_ret("GATHER(s)"), _ret("GATHER(GATHER(s))"), _ret("cal_REV(GATHER(s))"),
-                  _ret(f"cal_CARVE_2(s, {n(0)})")]
+        bodies = [
+            _ret("GATHER(s)"),
+            _ret("GATHER(GATHER(s))"),
+            _ret("cal_REV(GATHER(s))"),
+            _ret(f"cal_CARVE_2(s, {n(0)})"),
+        ]
         return ("s",), bodies, [_eq(f"f({three})", three)]
     if key == "ANNEX":
         return ("s", "v"), [_ret("ANNEX(s, v)"), _ANNEX_MOVED], ["cal_ANNEX_t(f)"]
@@ -419,10 +478,18 @@ def _block(key: str, literals: dict[str, str], emit: str) -> str:
         return _constant(key, _int_literal((-1 if base == "NEG" else 1) * int(arity)))
     if key in literals:
         return _constant(key, literals[key])
-    fixed = {"SP": lambda: _constant(key, '" "'), "LAYOUT": _layout, "MINUS": _minus_one,
-             "BOND": lambda: _short_circuit(key), "RIFT": lambda: _short_circuit(key),
-             "REV": lambda: _REVERSED, "CONCAT": lambda: _CONCAT, "SHATTER": lambda: _SHATTER,
-             "TPLUCK": lambda: _TPLUCK, "EMIT": lambda: _emit(int(arity), emit)}
+    fixed = {
+        "SP": lambda: _constant(key, '" "'),
+        "LAYOUT": _layout,
+        "MINUS": _minus_one,
+        "BOND": lambda: _short_circuit(key),
+        "RIFT": lambda: _short_circuit(key),
+        "REV": lambda: _REVERSED,
+        "CONCAT": lambda: _CONCAT,
+        "SHATTER": lambda: _SHATTER,
+        "TPLUCK": lambda: _TPLUCK,
+        "EMIT": lambda: _emit(int(arity), emit),
+    }
     if base in fixed:
         return fixed[base]()
     if base == "RAWKNOT":  # the world's own layout (see _TPLUCK)
@@ -441,8 +508,7 @@ def _block(key: str, literals: dict[str, str], emit: str) -> str:
         spec = _variadic(base, int(arity))
     elif base in ("NADIR", "APEX"):
         spec = _extreme(base, int(arity))
-    elif key in ("PLUCK", "CARVE_2", "CARVE_3", "EXTENT_1", "EXTENT_2", "INDEX", "PAIR",
-                 "IMPRINT"):
+    elif key in ("PLUCK", "CARVE_2", "CARVE_3", "EXTENT_1", "EXTENT_2", "INDEX", "PAIR", "IMPRINT"):
         spec = _positions(key)
     else:
         spec = _aggregate(key)
@@ -458,16 +524,21 @@ LAYOUT_ARITIES = range(2, 5)  # tuple sizes whose world layout the library measu
 def _layout() -> str:
     """Where the world's KNOT (in a CRAFT body) stores its i-th argument, for
     small tuples: a private call's tuples are meant in KNOT's argument order."""
-    lines = ["CRAFT cal_LAYOUT(m, i):", f"    UPON cal_UNDER(i, {n(0)}):",
-             "        SET i AS cal_ADD(i, m)"]
+    lines = [
+        "CRAFT cal_LAYOUT(m, i):",
+        f"    UPON cal_UNDER(i, {n(0)}):",
+        "        SET i AS cal_ADD(i, m)",
+    ]
     for k in LAYOUT_ARITIES:
-        lines += [f"    UPON {_eq('m', n(k))}:",
-                  f"        SET probe AS KNOT({', '.join(n(j) for j in range(k))})",
-                  f"        SET at AS {n(0)}",
-                  "        WHILE cal_UNDER(at, m):",
-                  f"            UPON {_eq('cal_PLUCK(probe, at)', 'i')}:",
-                  "                DELIVER at",
-                  f"            SET at AS {_plus1('at')}"]
+        lines += [
+            f"    UPON {_eq('m', n(k))}:",
+            f"        SET probe AS KNOT({', '.join(n(j) for j in range(k))})",
+            f"        SET at AS {n(0)}",
+            "        WHILE cal_UNDER(at, m):",
+            f"            UPON {_eq('cal_PLUCK(probe, at)', 'i')}:",
+            "                DELIVER at",
+            f"            SET at AS {_plus1('at')}",
+        ]
     return "\n".join(lines + ["    DELIVER i"])
 
 
@@ -556,8 +627,13 @@ def _str_literal(text: str) -> str:
     if not text:
         return "FUSE()"
     if len(text) == 1:
-        return '"' + {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r",
-                      "\0": "\\0"}.get(text, text) + '"'
+        return (
+            '"'
+            + {"\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\r": "\\r", "\0": "\\0"}.get(
+                text, text
+            )
+            + '"'
+        )
     half = len(text) // 2
     return f"cal_FUSE_2({_str_literal(text[:half])}, {_str_literal(text[half:])})"
 
@@ -574,6 +650,7 @@ def _float_literal(lit: s.FloatLit) -> str:
 @dataclass
 class Rewriter:
     """Rewrites one solution; records the library blocks and constants it uses."""
+
     world_tuples: bool = False  # read tuples in the layout the world's KNOT gives them
     keys: set[str] = field(default_factory=set)
     literals: dict[str, str] = field(default_factory=dict)
@@ -601,8 +678,11 @@ class Rewriter:
         if isinstance(e, s.FloatLit):
             return [], self.constant(f"FLOAT_{len(self.literals)}", _float_literal(e))
         if isinstance(e, s.StrLit):
-            found = [k for k, v in self.literals.items() if k.startswith("STR_")
-                     and v == _str_literal(e.value)]
+            found = [
+                k
+                for k, v in self.literals.items()
+                if k.startswith("STR_") and v == _str_literal(e.value)
+            ]
             key = found[0] if found else f"STR_{len(self.literals)}"
             return [], self.constant(key, _str_literal(e.value))
         if isinstance(e, s.BoolLit):
@@ -688,15 +768,17 @@ class Rewriter:
             pair = self.temp("pair")
             binds = [s.Set((pair,), (item,), pos)] + [
                 s.Set((name,), (_call(self.use("PLUCK"), _name(pair), _name(n(k))),), pos)
-                for k, name in enumerate(st.names)]
+                for k, name in enumerate(st.names)
+            ]
         step = s.Set((at,), (_call(self.use("ADD"), _name(at), one),), pos)
         more = _call(self.use("UNDER"), _name(at), _call(self.use("GAUGE"), _name(items)))
         loop = s.While(more, tuple(binds) + (step,) + self.body(st.body), pos)
         return pre + [s.Set((items,), (seq,), pos), s.Set((at,), (zero,), pos), loop]
 
 
-def rewritten(source: str, task: Task, world: World, emit: str, world_tuples: bool = False
-              ) -> str | None:
+def rewritten(
+    source: str, task: Task, world: World, emit: str, world_tuples: bool = False
+) -> str | None:
     """`source` (a manual-trusting solution) on the calibrating library, in
     the world's keywords; None when it does not parse."""
     try:
@@ -707,11 +789,17 @@ def rewritten(source: str, task: Task, world: World, emit: str, world_tuples: bo
     if task.whole_program:
         params = tuple(task.inputs[0]) if task.inputs else ()
         args = tuple(_name(p) for p in params)
-        body = (s.Craft(MAIN, params, rewriter.body(tree.body), s.Pos(0, 0)),
-                s.ExprStmt(_call(MAIN, *args), s.Pos(0, 0)))
+        body = (
+            s.Craft(MAIN, params, rewriter.body(tree.body), s.Pos(0, 0)),
+            s.ExprStmt(_call(MAIN, *args), s.Pos(0, 0)),
+        )
     else:
         body = rewriter.body(tree.body)
-    lib = tuple(st for piece in library_pieces(rewriter.keys, rewriter.literals, emit) for st in _parsed(piece))
+    lib = tuple(
+        st
+        for piece in library_pieces(rewriter.keys, rewriter.literals, emit)
+        for st in _parsed(piece)
+    )
     return unparse(s.Program(lib + body), world.keywords)
 
 

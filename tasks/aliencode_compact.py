@@ -60,19 +60,59 @@ LONGEST_INT = 300  # integer literals up to this become lengths of strings
 POS = s.Pos(0, 0)
 # each comparison: the manual's result on equal values, and a pair of values
 # the manual denies but the comparison the other way holds for
-COMPARE = {"AKIN": (True, None), "APART": (False, None), "OVER": (False, '"a", "b"'),
-           "UNDER": (False, '"b", "a"'), "ATOP": (True, '"a", "b"'), "BENEATH": (True, '"b", "a"')}
+COMPARE = {
+    "AKIN": (True, None),
+    "APART": (False, None),
+    "OVER": (False, '"a", "b"'),
+    "UNDER": (False, '"b", "a"'),
+    "ATOP": (True, '"a", "b"'),
+    "BENEATH": (True, '"b", "a"'),
+}
 
 # How likely a world changes each operation, guessed once for all worlds:
 # the order in which spare tokens are spent.
-PRIOR = {"PLUCK": 0.8, "CARVE2": 0.7, "CARVE3": 0.8, "INT": 0.6, "EXTENT": 0.35,
-         "INDEX": 0.3, "IMPRINT": 0.2, "PAIR": 0.2, "ANNEX": 0.2, "EMIT": 0.3,
-         "SHATTER": 0.3, "WEAVE": 0.3, "PARE": 0.2, "HALVE": 0.25, "RESIDUE": 0.35,
-         "FRACTURE": 0.3, "COIL": 0.3, "AKIN": 0.25, "APART": 0.25, "OVER": 0.3,
-         "UNDER": 0.3, "ATOP": 0.3, "BENEATH": 0.3, "APEX1": 0.25, "APEX2": 0.25,
-         "NADIR1": 0.25, "NADIR2": 0.25, "EVERY_OF": 0.25, "SOME_OF": 0.25,
-         "ORDER": 0.25, "GATHER": 0.25, "GAUGE": 0.15, "BOND": 0.25, "RIFT": 0.25,
-         "BOOL": 0.2, "STR": 0.15, "FUSE": 0.2, "KNOT": 0.2, "STRAND": 0.2, "LCAT": 0.3}
+PRIOR = {
+    "PLUCK": 0.8,
+    "CARVE2": 0.7,
+    "CARVE3": 0.8,
+    "INT": 0.6,
+    "EXTENT": 0.35,
+    "INDEX": 0.3,
+    "IMPRINT": 0.2,
+    "PAIR": 0.2,
+    "ANNEX": 0.2,
+    "EMIT": 0.3,
+    "SHATTER": 0.3,
+    "WEAVE": 0.3,
+    "PARE": 0.2,
+    "HALVE": 0.25,
+    "RESIDUE": 0.35,
+    "FRACTURE": 0.3,
+    "COIL": 0.3,
+    "AKIN": 0.25,
+    "APART": 0.25,
+    "OVER": 0.3,
+    "UNDER": 0.3,
+    "ATOP": 0.3,
+    "BENEATH": 0.3,
+    "APEX1": 0.25,
+    "APEX2": 0.25,
+    "NADIR1": 0.25,
+    "NADIR2": 0.25,
+    "EVERY_OF": 0.25,
+    "SOME_OF": 0.25,
+    "ORDER": 0.25,
+    "GATHER": 0.25,
+    "GAUGE": 0.15,
+    "BOND": 0.25,
+    "RIFT": 0.25,
+    "BOOL": 0.2,
+    "STR": 0.15,
+    "FUSE": 0.2,
+    "KNOT": 0.2,
+    "STRAND": 0.2,
+    "LCAT": 0.3,
+}
 
 # Helper CRAFTs in the standard keywords, each as alternatives from the most
 # thorough to the cheapest; `zq_cK` is K as a length (see _constant). Positions
@@ -82,47 +122,62 @@ PRIOR = {"PLUCK": 0.8, "CARVE2": 0.7, "CARVE3": 0.8, "INT": 0.6, "EXTENT": 0.35,
 HELPERS: dict[str, tuple[str, ...]] = {
     # the element at position 1 of ["", "x", "xx"] tells how positions are
     # shifted; the cheap form only tells counting from one from counting from 0
-    "PLUCK": ("""CRAFT zq_PLUCK(s, i):
+    "PLUCK": (
+        """CRAFT zq_PLUCK(s, i):
     DELIVER PLUCK(s, @WEAVE(i, @WEAVE(GAUGE(PLUCK(STRAND("", "x", "xx"), zq_c1)), zq_c1)))""",
-              """CRAFT zq_PLUCK(s, i):
-    DELIVER PLUCK(s, @WEAVE(i, @WEAVE(zq_c0, PLUCK(STRAND(zq_c0, zq_c1), zq_c0))))"""),
-    "CARVE2": ("""CRAFT zq_CARVE2(s, lo):
-    DELIVER CARVE(s, @WEAVE(lo, @WEAVE(zq_c2, GAUGE(CARVE(STRAND("", "x", "xx"), zq_c1)))))""",),
+        """CRAFT zq_PLUCK(s, i):
+    DELIVER PLUCK(s, @WEAVE(i, @WEAVE(zq_c0, PLUCK(STRAND(zq_c0, zq_c1), zq_c0))))""",
+    ),
+    "CARVE2": (
+        """CRAFT zq_CARVE2(s, lo):
+    DELIVER CARVE(s, @WEAVE(lo, @WEAVE(zq_c2, GAUGE(CARVE(STRAND("", "x", "xx"), zq_c1)))))""",
+    ),
     # the last element and the length of a known slice give both shifts
-    "CARVE3": ("""CRAFT zq_CARVE3(s, lo, hi):
+    "CARVE3": (
+        """CRAFT zq_CARVE3(s, lo, hi):
     SET r AS CARVE(STRAND("", "x", "xx", "xxx", "xxxx"), zq_c1, zq_c3)
     SET c AS GAUGE(r)
     SET h AS GAUGE(EXPEL(r))
-    DELIVER CARVE(s, @WEAVE(lo, @WEAVE(h, c)), @WEAVE(hi, @WEAVE(h, zq_c2)))""",),
-    "EXTENT": ("""CRAFT zq_EXTENT(a, b):
+    DELIVER CARVE(s, @WEAVE(lo, @WEAVE(h, c)), @WEAVE(hi, @WEAVE(h, zq_c2)))""",
+    ),
+    "EXTENT": (
+        """CRAFT zq_EXTENT(a, b):
     UPON EXTENT(zq_c1, zq_c1):
         DELIVER EXTENT(a, @WEAVE(b, @WEAVE(zq_c1, zq_c0)))
     UPON NEGATE(EXTENT(zq_c0, zq_c1)):
         DELIVER EXTENT(@WEAVE(a, @WEAVE(zq_c1, zq_c0)), b)
     DELIVER EXTENT(a, b)""",
-               """CRAFT zq_EXTENT(a, b):
+        """CRAFT zq_EXTENT(a, b):
     UPON EXTENT(zq_c1, zq_c1):
         DELIVER EXTENT(a, @WEAVE(b, @WEAVE(zq_c1, zq_c0)))
-    DELIVER EXTENT(a, b)"""),
-    "INDEX": ("""CRAFT zq_INDEX(s):
+    DELIVER EXTENT(a, b)""",
+    ),
+    "INDEX": (
+        """CRAFT zq_INDEX(s):
     SWEEP i, v IN INDEX("x"):
         UPON i:
             DELIVER @PAIR(@EXTENT(zq_c0, GAUGE(s)), s)
-    DELIVER INDEX(s)""",),
-    "PAIR": ("""CRAFT zq_PAIR(a, b):
+    DELIVER INDEX(s)""",
+    ),
+    "PAIR": (
+        """CRAFT zq_PAIR(a, b):
     SWEEP i, v IN PAIR(STRAND(zq_c0), STRAND(zq_c1)):
         UPON i:
             DELIVER PAIR(b, a)
-    DELIVER PAIR(a, b)""",),
-    "IMPRINT": ("""CRAFT zq_IMPRINT(s, i, v):
+    DELIVER PAIR(a, b)""",
+    ),
+    "IMPRINT": (
+        """CRAFT zq_IMPRINT(s, i, v):
     SET t AS STRAND(zq_c0, zq_c0)
     IMPRINT(t, zq_c1, zq_c1)
     UPON EXPEL(t):
         DELIVER IMPRINT(s, i, v)
-    DELIVER IMPRINT(s, @WEAVE(i, @WEAVE(zq_c0, zq_c1)), v)""",),
+    DELIVER IMPRINT(s, @WEAVE(i, @WEAVE(zq_c0, zq_c1)), v)""",
+    ),
     # an ANNEX that prepends: then moving the last element to the front as
     # many times as the list has other elements puts the new one last
-    "ANNEX": ("""CRAFT zq_ANNEX(s, v):
+    "ANNEX": (
+        """CRAFT zq_ANNEX(s, v):
     ANNEX(s, v)
     SET t AS STRAND(zq_c0)
     ANNEX(t, zq_c1)
@@ -132,35 +187,41 @@ HELPERS: dict[str, tuple[str, ...]] = {
     EXPEL(t)
     WHILE t:
         EXPEL(t)
-        ANNEX(s, EXPEL(s))""",),
+        ANNEX(s, EXPEL(s))""",
+    ),
     # SHATTER of lists: the raw one when SHATTER adds numbers right (lists then
     # concatenate too), else a copy of the first with the second's elements added
-    "LCAT": ("""CRAFT zq_LCAT(a, b):
+    "LCAT": (
+        """CRAFT zq_LCAT(a, b):
     UPON NEGATE(@WEAVE(SHATTER(zq_c1, zq_c1), @WEAVE(zq_c2, zq_c0))):
         DELIVER SHATTER(a, b)
     SET r AS @GATHER(a)
     SWEEP x IN b:
         @ANNEX(r, x)
-    DELIVER r""",),
+    DELIVER r""",
+    ),
     # SHATTER that subtracts (1 + 1 is 0) or multiplies (2 + 0 is 0): a - (0 - b);
     # off by a constant (0 + 0 is not 0): that constant taken off
-    "SHATTER": ("""CRAFT zq_SHATTER(a, b):
+    "SHATTER": (
+        """CRAFT zq_SHATTER(a, b):
     UPON NEGATE(PARE(SHATTER(zq_c1, zq_c1), SHATTER(zq_c2, zq_c0))):
         DELIVER @WEAVE(a, @WEAVE(zq_c0, b))
     UPON SHATTER(zq_c0, zq_c0):
         DELIVER @WEAVE(SHATTER(a, b), @WEAVE(SHATTER(zq_c0, zq_c0), zq_c0))
     DELIVER SHATTER(a, b)""",
-                """CRAFT zq_SHATTER(a, b):
+        """CRAFT zq_SHATTER(a, b):
     UPON NEGATE(PARE(SHATTER(zq_c1, zq_c1), SHATTER(zq_c2, zq_c0))):
         DELIVER @WEAVE(a, @WEAVE(zq_c0, b))
     DELIVER SHATTER(a, b)""",
-                """CRAFT zq_SHATTER(a, b):
+        """CRAFT zq_SHATTER(a, b):
     UPON NEGATE(SHATTER(zq_c2, zq_c0)):
         DELIVER @WEAVE(a, @WEAVE(zq_c0, b))
-    DELIVER SHATTER(a, b)"""),
+    DELIVER SHATTER(a, b)""",
+    ),
     # a WEAVE that is off by a constant: (a - b + c) - ((a - a + c) - 0 + c) + c
     # is a - b; one that adds or multiplies: a + b × -1
-    "WEAVE": ("""CRAFT zq_WEAVE(a, b):
+    "WEAVE": (
+        """CRAFT zq_WEAVE(a, b):
     UPON WEAVE(zq_c1, zq_c1):
         UPON WEAVE(zq_c0, zq_c0):
             DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), zq_c0))
@@ -168,89 +229,122 @@ HELPERS: dict[str, tuple[str, ...]] = {
     UPON WEAVE(WEAVE(zq_c1, zq_c0), zq_c1):
         DELIVER WEAVE(b, a)
     DELIVER WEAVE(a, b)""",
-              """CRAFT zq_WEAVE(a, b):
-    DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), zq_c0))"""),
-    "PARE": ("""CRAFT zq_PARE(a, b):
+        """CRAFT zq_WEAVE(a, b):
+    DELIVER WEAVE(WEAVE(a, b), WEAVE(WEAVE(a, a), zq_c0))""",
+    ),
+    "PARE": (
+        """CRAFT zq_PARE(a, b):
     UPON PARE(zq_c0, zq_c0):
         DELIVER @WEAVE(PARE(a, b), @WEAVE(PARE(zq_c0, zq_c0), zq_c0))
-    DELIVER PARE(a, b)""",),
-    "HALVE": ("""CRAFT zq_HALVE(a, b):
+    DELIVER PARE(a, b)""",
+    ),
+    "HALVE": (
+        """CRAFT zq_HALVE(a, b):
     UPON HALVE(zq_c0, zq_c1):
         DELIVER @WEAVE(HALVE(a, b), @WEAVE(HALVE(zq_c0, zq_c1), zq_c0))
     UPON HALVE(zq_c1, zq_c2):
         DELIVER HALVE(b, a)
-    DELIVER HALVE(a, b)""",),
-    "RESIDUE": ("""CRAFT zq_RESIDUE(a, b):
+    DELIVER HALVE(a, b)""",
+    ),
+    "RESIDUE": (
+        """CRAFT zq_RESIDUE(a, b):
     UPON RESIDUE(zq_c2, zq_c1):
         DELIVER RESIDUE(b, a)
-    DELIVER RESIDUE(a, b)""",),
-    "FRACTURE": ("""CRAFT zq_FRACTURE(a, b):
+    DELIVER RESIDUE(a, b)""",
+    ),
+    "FRACTURE": (
+        """CRAFT zq_FRACTURE(a, b):
     UPON HALVE(FRACTURE(zq_c1, zq_c2), zq_c1):
         DELIVER FRACTURE(b, a)
-    DELIVER FRACTURE(a, b)""",),
-    "COIL": ("""CRAFT zq_COIL(a, b):
+    DELIVER FRACTURE(a, b)""",
+    ),
+    "COIL": (
+        """CRAFT zq_COIL(a, b):
     UPON COIL(zq_c0, zq_c1):
         DELIVER COIL(b, a)
-    DELIVER COIL(a, b)""",),
+    DELIVER COIL(a, b)""",
+    ),
     # an APEX that gives the smallest: the last of the sorted values instead;
     # a NADIR that gives the largest: the first of them
-    "APEX1": ("""CRAFT zq_APEX1(s):
+    "APEX1": (
+        """CRAFT zq_APEX1(s):
     UPON APEX(STRAND(zq_c0, zq_c1)):
         DELIVER APEX(s)
-    DELIVER EXPEL(@ORDER(s))""",),
-    "APEX2": ("""CRAFT zq_APEX2(a, b):
+    DELIVER EXPEL(@ORDER(s))""",
+    ),
+    "APEX2": (
+        """CRAFT zq_APEX2(a, b):
     UPON APEX(zq_c0, zq_c1):
         DELIVER APEX(a, b)
-    DELIVER EXPEL(@ORDER(STRAND(a, b)))""",),
-    "NADIR1": ("""CRAFT zq_NADIR1(s):
+    DELIVER EXPEL(@ORDER(STRAND(a, b)))""",
+    ),
+    "NADIR1": (
+        """CRAFT zq_NADIR1(s):
     UPON NADIR(STRAND(zq_c0, zq_c1)):
         SWEEP x IN @ORDER(s):
             DELIVER x
-    DELIVER NADIR(s)""",),
-    "NADIR2": ("""CRAFT zq_NADIR2(a, b):
+    DELIVER NADIR(s)""",
+    ),
+    "NADIR2": (
+        """CRAFT zq_NADIR2(a, b):
     UPON NADIR(zq_c0, zq_c1):
         SWEEP x IN @ORDER(STRAND(a, b)):
             DELIVER x
-    DELIVER NADIR(a, b)""",),
+    DELIVER NADIR(a, b)""",
+    ),
     # EVERY_OF and SOME_OF rebuilt from truthiness (order does not matter)
-    "EVERY_OF": ("""CRAFT zq_EVERY_OF(s):
+    "EVERY_OF": (
+        """CRAFT zq_EVERY_OF(s):
     SWEEP x IN s:
         UPON NEGATE(x):
             DELIVER NEGATE(s)
-    DELIVER NEGATE(zq_c0)""",),
-    "SOME_OF": ("""CRAFT zq_SOME_OF(s):
+    DELIVER NEGATE(zq_c0)""",
+    ),
+    "SOME_OF": (
+        """CRAFT zq_SOME_OF(s):
     SWEEP x IN s:
         UPON x:
             DELIVER NEGATE(zq_c0)
-    DELIVER NEGATE(zq_c1)""",),
-    "ORDER": ("""CRAFT zq_ORDER(s):
+    DELIVER NEGATE(zq_c1)""",
+    ),
+    "ORDER": (
+        """CRAFT zq_ORDER(s):
     SET r AS ORDER(s)
     UPON EXPEL(ORDER(STRAND(zq_c1, zq_c0))):
         DELIVER r
     SET t AS STRAND()
     WHILE r:
         ANNEX(t, EXPEL(r))
-    DELIVER t""",),
-    "GATHER": ("""CRAFT zq_GATHER(s):
+    DELIVER t""",
+    ),
+    "GATHER": (
+        """CRAFT zq_GATHER(s):
     SET r AS GATHER(s)
     UPON EXPEL(GATHER(STRAND(zq_c0, zq_c1))):
         DELIVER r
     SET t AS STRAND()
     WHILE r:
         ANNEX(t, EXPEL(r))
-    DELIVER t""",),
-    "GAUGE": ("""CRAFT zq_GAUGE(s):
-    DELIVER WEAVE(GAUGE(s), GAUGE(""))""",),
+    DELIVER t""",
+    ),
+    "GAUGE": (
+        """CRAFT zq_GAUGE(s):
+    DELIVER WEAVE(GAUGE(s), GAUGE(""))""",
+    ),
     # BOND and RIFT from truthiness (their second operand is then evaluated
     # eagerly, so they are rerouted only where that operand is harmless)
-    "BOND": ("""CRAFT zq_BOND(a, b):
+    "BOND": (
+        """CRAFT zq_BOND(a, b):
     UPON a:
         DELIVER b
-    DELIVER a""",),
-    "RIFT": ("""CRAFT zq_RIFT(a, b):
+    DELIVER a""",
+    ),
+    "RIFT": (
+        """CRAFT zq_RIFT(a, b):
     UPON a:
         DELIVER a
-    DELIVER b""",),
+    DELIVER b""",
+    ),
 }
 
 
@@ -290,12 +384,14 @@ def forms_of(key: str) -> tuple[str, ...]:
     op = key.rstrip("0123456789")
     if op not in REORDERED or op == key:
         return HELPERS.get(key, ())
-    params = [f"a{i}" for i in range(int(key[len(op):]))]
+    params = [f"a{i}" for i in range(int(key[len(op) :]))]
     test = "\n".join("    " + line for line in REORDERED[op])
-    return (f"""CRAFT zq_{key}({', '.join(params)}):
+    return (
+        f"""CRAFT zq_{key}({", ".join(params)}):
 {test}
-        DELIVER {op}({', '.join(reversed(params))})
-    DELIVER {op}({', '.join(params)})""",)
+        DELIVER {op}({", ".join(reversed(params))})
+    DELIVER {op}({", ".join(params)})""",
+    )
 
 
 _NUMBER = re.compile(r"\bzq_c(\d+)\b")
@@ -325,7 +421,7 @@ LISTS = {"STRAND", "GATHER", "ORDER", "EXTENT", "INDEX", "PAIR", "STRAIN"}
 
 
 def kind(e: s.Expr, kinds: dict[str, str]) -> str | None:
-    """"str" or "list" when the expression is surely one, as far as its syntax tells."""
+    """ "str" or "list" when the expression is surely one, as far as its syntax tells."""
     if isinstance(e, s.StrLit):
         return "str"
     if isinstance(e, s.Name):
@@ -388,6 +484,7 @@ def _int_ok(value: int | None) -> bool:
 class Plan:
     """One allocation: the helpers (each key with the index of its form), how
     EMIT prints, and whether a whole program moves into a CRAFT body."""
+
     forms: tuple[tuple[str, int], ...] = ()
     emit: str = "raw"  # "raw" | "joined": see _emit_modes
     wrap: bool = False
@@ -413,6 +510,7 @@ def _number(value: int) -> str:
 class Rewriter:
     """Reroutes the plan's operations and literals; records the numbers and
     EMIT arities the library must then define."""
+
     keys: frozenset[str]
     kinds: dict[str, str] = field(default_factory=dict)  # see kinds_of
     numbers: set[int] = field(default_factory=set)
@@ -504,8 +602,10 @@ def library(plan: Plan, rewriter: Rewriter) -> tuple[s.Stmt, ...]:
         lines.append('SET zq_csp AS " "')
     if rewriter.strings:
         lines.append(STRINGS)
-        lines += [f"SET {name} AS zq_str({string_literal(text)}, {string_literal(text[::-1])})"
-                  for text, name in rewriter.strings.items()]
+        lines += [
+            f"SET {name} AS zq_str({string_literal(text)}, {string_literal(text[::-1])})"
+            for text, name in rewriter.strings.items()
+        ]
     return tuple(st for piece in crafts + lines for st in _parsed(piece))
 
 
@@ -636,6 +736,7 @@ def _constant_tokens(value: int) -> int:
 @dataclass(frozen=True)
 class Usage:
     """What a solution uses that a plan may reroute, and what that costs."""
+
     counts: dict[str, int]  # reroutable keys (INT, BOOL for literals) and their uses
     ints: frozenset[int]  # the integer literals that would become lengths
     extent1: int  # one-argument EXTENTs (they gain an argument)
@@ -718,6 +819,7 @@ def orders(use: Usage) -> list[list[str]]:
     """The orders in which keys are added: by worth per token, by prior alone,
     and by worth after one of the likeliest (a budget too small for all of
     them then still buys each in some candidate)."""
+
     # a key the solution does not use itself (WEAVE for the helpers) comes last but once
     def rank(score):
         return sorted(use.counts, key=lambda k: (not use.counts[k], -score(k)))
@@ -782,8 +884,9 @@ def answers(task: Task, world: World, budget: Budget | None) -> list[str]:
 SHORTFALL = 24  # how far over its estimate a plan may be and still fit once written out
 
 
-def _fitting(tree: s.Program, task: Task, budget: Budget, plan: Plan, order: list[str],
-             use: Usage, base: int) -> s.Program | None:
+def _fitting(
+    tree: s.Program, task: Task, budget: Budget, plan: Plan, order: list[str], use: Usage, base: int
+) -> s.Program | None:
     """The plan's answer, dropping its last helpers while it is over the
     budget, then adding helpers it left out that fit once written out (the
     estimate does not count constants written in place)."""

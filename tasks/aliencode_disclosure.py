@@ -27,7 +27,11 @@ def input_values(table: dict[str, str], world: World, limits: Limits) -> dict[st
     out = {}
     for name, expr in table.items():
         try:
-            result = Session(limits).execute(compile_source(f"{world.surface('EMIT')}({world.surface('STRAND')}(({expr})))", manual, limits))
+            result = Session(limits).execute(
+                compile_source(
+                    f"{world.surface('EMIT')}({world.surface('STRAND')}(({expr})))", manual, limits
+                )
+            )
         except AlienSyntaxError as exc:
             out[name] = f"<{exc}>"
             continue
@@ -37,7 +41,9 @@ def input_values(table: dict[str, str], world: World, limits: Limits) -> dict[st
 
 def describe_inputs(table: dict[str, str], world: World, limits: Limits) -> str:
     """`xs = [3, 1, 2], n = 4`: a binding as a system is shown it."""
-    return ", ".join(f"{name} = {value}" for name, value in input_values(table, world, limits).items())
+    return ", ".join(
+        f"{name} = {value}" for name, value in input_values(table, world, limits).items()
+    )
 
 
 def shown_text(task: Task, world: World, limits: Limits) -> str:
@@ -60,14 +66,22 @@ def leaks(task: Task, expected: list[str], world: World, limits: Limits) -> list
         problems.append(f"task {task.id}: the example is one of the private calls")
     if task.example_inputs:
         if list(task.example_inputs) != list(task.inputs[0]):
-            problems.append(f"task {task.id}: example_inputs binds {list(task.example_inputs)}, the inputs bind {list(task.inputs[0])}")
+            problems.append(
+                f"task {task.id}: example_inputs binds {list(task.example_inputs)}, the inputs bind {list(task.inputs[0])}"
+            )
         shown = input_values(task.example_inputs, world, limits)
         if any(input_values(table, world, limits) == shown for table in task.inputs):
-            problems.append(f"task {task.id}: the example inputs are one of the private input tables")
+            problems.append(
+                f"task {task.id}: the example inputs are one of the private input tables"
+            )
     text = shown_text(task, world, limits)
     for output in dict.fromkeys(expected):
         stated = "\n".join(normalise(output))
-        if len(stated) >= MIN_STATED and re.search(r"(?<![\w.])" + re.escape(stated) + r"(?![\w.])", text):
-            problems.append(f"task {task.id}: what the task shows states an expected output ({stated!r})")
+        if len(stated) >= MIN_STATED and re.search(
+            r"(?<![\w.])" + re.escape(stated) + r"(?![\w.])", text
+        ):
+            problems.append(
+                f"task {task.id}: what the task shows states an expected output ({stated!r})"
+            )
             break
     return problems

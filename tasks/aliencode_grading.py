@@ -14,15 +14,26 @@ stored text.
 from __future__ import annotations
 
 import operator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import zip_longest
-from typing import Callable, Iterator, Sequence
 
-from aliencode import AlienSyntaxError, Limits, Program, RunResult, Session, World, compile_program, compile_source, parse
+from alienworlds.ruleset import standard_world
+
+from aliencode import (
+    AlienSyntaxError,
+    Limits,
+    Program,
+    RunResult,
+    Session,
+    World,
+    compile_program,
+    compile_source,
+    parse,
+)
 from aliencode import syntax as s
 from aliencode.parser import token_count
 from aliencode.walk import sites_in
-from alienworlds.ruleset import standard_world
 
 from .aliencode_budget import Budget, derive, over_steps, over_tokens
 from .bank import Bank, Task
@@ -46,14 +57,21 @@ class Grade:
     world_hash: str
 
     def as_dict(self) -> dict[str, object]:
-        return {"task": self.task, "passed": self.passed, "calls": [c.as_dict() for c in self.calls], "world_hash": self.world_hash}
+        return {
+            "task": self.task,
+            "passed": self.passed,
+            "calls": [c.as_dict() for c in self.calls],
+            "world_hash": self.world_hash,
+        }
 
 
 class BankProblem(Exception):
     """The bank itself is broken for this task (a reference that fails)."""
 
 
-def run_pair(setup: Program | None, program: Program, limits: Limits) -> tuple[RunResult | None, RunResult]:
+def run_pair(
+    setup: Program | None, program: Program, limits: Limits
+) -> tuple[RunResult | None, RunResult]:
     """Run `setup` (output discarded) then `program` in one namespace."""
     session = Session(limits)
     first = session.execute(setup) if setup is not None else None
@@ -71,8 +89,12 @@ def binding_tree(table: dict[str, str], world: World) -> s.Program:
     """The parsed binding of an input table; raises AlienSyntaxError when a
     value is not exactly one expression (it must not smuggle in a statement)."""
     set_, as_ = world.surface("SET"), world.surface("AS")
-    tree = parse("\n".join(f"{set_} {name} {as_} ({expr})" for name, expr in table.items()), world.keywords)
-    if [(st.targets, len(st.values)) if isinstance(st, s.Set) else None for st in tree.body] != [((name,), 1) for name in table]:
+    tree = parse(
+        "\n".join(f"{set_} {name} {as_} ({expr})" for name, expr in table.items()), world.keywords
+    )
+    if [(st.targets, len(st.values)) if isinstance(st, s.Set) else None for st in tree.body] != [
+        ((name,), 1) for name in table
+    ]:
         raise AlienSyntaxError(f"an input value must be one expression: {table}", None, None)
     return tree
 
@@ -109,7 +131,10 @@ class Programs:
 
     def binding(self, table: dict[str, str], world: World) -> Program:
         """An input table's binding, compiled once (it never depends on the world's rules)."""
-        return self._memo(("inputs", repr(list(table.items())), ()), lambda: compile_binding(table, world, self.limits))
+        return self._memo(
+            ("inputs", repr(list(table.items())), ()),
+            lambda: compile_binding(table, world, self.limits),
+        )
 
     def get(self, source: str, world: World) -> Program:
         """The compiled program; raises AlienSyntaxError."""
@@ -141,8 +166,9 @@ class Run:
         return str(self.refused) if self.refused is not None else self.result.text()
 
 
-def each_run(world: World, limits: Limits, solution: str, task: Task,
-             programs: Programs | None = None) -> Iterator[Run]:
+def each_run(
+    world: World, limits: Limits, solution: str, task: Task, programs: Programs | None = None
+) -> Iterator[Run]:
     """Each private run of `task` with `solution` in `world`, one at a time:
     one per call or input table, or one for a whole program without inputs
     (or for a solution that does not compile)."""
@@ -168,38 +194,58 @@ def each_run(world: World, limits: Limits, solution: str, task: Task,
             continue
         first, second = (other, program) if binding_first else (program, other)
         setup, result = run_pair(first, second, limits)
-        own = result.steps if binding_first else setup.steps + (result.steps if result is not setup else 0)
+        own = (
+            result.steps
+            if binding_first
+            else setup.steps + (result.steps if result is not setup else 0)
+        )
         yield Run(result, own)
 
 
-def each_outcome(world: World, limits: Limits, solution: str, task: Task,
-                 programs: Programs | None = None) -> Iterator[str]:
+def each_outcome(
+    world: World, limits: Limits, solution: str, task: Task, programs: Programs | None = None
+) -> Iterator[str]:
     """What a solution prints on each private run of `task` in `world`
     (error lines included), one run at a time (see each_run)."""
     return (run.text() for run in each_run(world, limits, solution, task, programs))
 
 
-def outcomes(world: World, limits: Limits, solution: str, task: Task, programs: Programs | None = None) -> tuple[str, ...]:
+def outcomes(
+    world: World, limits: Limits, solution: str, task: Task, programs: Programs | None = None
+) -> tuple[str, ...]:
     """Every entry of `each_outcome`."""
     return tuple(each_outcome(world, limits, solution, task, programs))
 
 
-def prints(world: World, limits: Limits, solution: str, task: Task, expected: Sequence[str],
-           programs: Programs | None = None, same: Callable[[str, str], bool] = operator.eq) -> bool:
+def prints(
+    world: World,
+    limits: Limits,
+    solution: str,
+    task: Task,
+    expected: Sequence[str],
+    programs: Programs | None = None,
+    same: Callable[[str, str], bool] = operator.eq,
+) -> bool:
     """Whether `outcomes(...)` is `expected` (each pair `same`), running
     only up to the first run that differs: enough to know it differs."""
     missing = object()
-    return all(got is not missing and want is not missing and same(got, want)
-               for got, want in zip_longest(each_outcome(world, limits, solution, task, programs), expected,
-                                            fillvalue=missing))
+    return all(
+        got is not missing and want is not missing and same(got, want)
+        for got, want in zip_longest(
+            each_outcome(world, limits, solution, task, programs), expected, fillvalue=missing
+        )
+    )
 
 
 def run_steps(world: World, limits: Limits, solution: str, task: Task) -> list[int]:
     """The steps a solution takes on each private run of `task` that it
     completes without error in `world` (see each_run): the measure of answer
     budgets."""
-    return [run.steps for run in each_run(world, limits, solution, task)
-            if run.result is not None and run.result.error is None]
+    return [
+        run.steps
+        for run in each_run(world, limits, solution, task)
+        if run.result is not None and run.result.error is None
+    ]
 
 
 def program_output(world: World, limits: Limits, source: str) -> str:
@@ -229,7 +275,9 @@ class AlienCodeGrader:
         """The task's input tables, compiled once."""
         if task.id not in self._bindings:
             try:
-                self._bindings[task.id] = [compile_binding(table, self.world, self.limits) for table in task.inputs]
+                self._bindings[task.id] = [
+                    compile_binding(table, self.world, self.limits) for table in task.inputs
+                ]
             except AlienSyntaxError as exc:
                 raise BankProblem(f"task {task.id}: an input does not compile: {exc}") from None
         return self._bindings[task.id]
@@ -245,7 +293,9 @@ class AlienCodeGrader:
             try:
                 reference = self.compiled(task.reference, "reference")
             except AlienSyntaxError as exc:
-                raise BankProblem(f"task {task.id}: the reference does not compile: {exc}") from None
+                raise BankProblem(
+                    f"task {task.id}: the reference does not compile: {exc}"
+                ) from None
             outputs, steps = [], []
             if task.whole_program:
                 for binding in self.bindings(task) or [None]:
@@ -259,7 +309,9 @@ class AlienCodeGrader:
             for call in task.calls:
                 setup, result = run_pair(reference, self.compiled(call, "call"), self.limits)
                 if result.error:
-                    raise BankProblem(f"task {task.id}: the reference fails on a call: {result.error}")
+                    raise BankProblem(
+                        f"task {task.id}: the reference fails on a call: {result.error}"
+                    )
                 outputs.append(result.output)
                 steps.append(setup.steps + result.steps)
             self._reference_steps[task.id] = steps
@@ -294,7 +346,9 @@ class AlienCodeGrader:
             calls = tuple(self._synthesis(task, answer, expected, stop_at_failure))
         return Grade(task.id, all(c.passed for c in calls), calls, self.world.hash)
 
-    def _synthesis(self, task: Task, answer: str, expected: list[str], stop_at_failure: bool) -> list[CallGrade]:
+    def _synthesis(
+        self, task: Task, answer: str, expected: list[str], stop_at_failure: bool
+    ) -> list[CallGrade]:
         budget = self.budget(task)
         tokens = token_count(answer, stop_after=budget.tokens)
         if tokens is not None and tokens > budget.tokens:
@@ -309,7 +363,9 @@ class AlienCodeGrader:
         else:
             runs = [(submission, self.compiled(call, "call")) for call in task.calls]
         for (setup_program, program), want in zip(runs, expected):
-            setup, result, own = self._run_answer(setup_program, program, setup_program is submission, budget)
+            setup, result, own = self._run_answer(
+                setup_program, program, setup_program is submission, budget
+            )
             if own > budget.steps:
                 out.append(CallGrade(False, over_steps(budget)))
             elif setup is not None and setup.error is not None and setup_program is submission:
@@ -320,18 +376,27 @@ class AlienCodeGrader:
                 break
         return out
 
-    def _run_answer(self, setup: Program | None, program: Program, answer_first: bool,
-                    budget: Budget) -> tuple[RunResult | None, RunResult, int]:
+    def _run_answer(
+        self, setup: Program | None, program: Program, answer_first: bool, budget: Budget
+    ) -> tuple[RunResult | None, RunResult, int]:
         """One private run, as run_pair, with the answer's parts capped just
         past the budget (enough to know it is over); also the steps the
         answer used (an input binding's are not its own)."""
         session = Session(self.limits)
         cap = budget.steps + 1
-        first = session.execute(setup, max_steps=cap if answer_first else None) if setup is not None else None
+        first = (
+            session.execute(setup, max_steps=cap if answer_first else None)
+            if setup is not None
+            else None
+        )
         if first is not None and first.error is not None:
             return first, first, first.steps if answer_first else 0
         result = session.execute(program, max_steps=cap)
-        return first, result, result.steps + (first.steps if answer_first and first is not None else 0)
+        return (
+            first,
+            result,
+            result.steps + (first.steps if answer_first and first is not None else 0),
+        )
 
     @staticmethod
     def _judge(result: RunResult, want: str) -> CallGrade:
@@ -340,4 +405,3 @@ class AlienCodeGrader:
         if same_output(result.output, want):
             return CallGrade(True, "ok")
         return CallGrade(False, "wrong output")
-

@@ -41,14 +41,17 @@ LITERAL_ROUTES: dict[str, tuple[frozenset[str], ...]] = {
 }
 
 
-
 @dataclass(frozen=True)
 class Capability:
     site: str
     arity: int  # arguments of the call (0 for a literal or a loop)
 
     def label(self) -> str:
-        return self.site if self.site.startswith("literal.") or self.site == "SWEEP" else f"{self.site}/{self.arity}"
+        return (
+            self.site
+            if self.site.startswith("literal.") or self.site == "SWEEP"
+            else f"{self.site}/{self.arity}"
+        )
 
 
 def capabilities(source: str, world: World) -> set[Capability]:
@@ -86,7 +89,13 @@ def routes(capability: Capability) -> tuple[frozenset[str], ...]:
             return {node.op}.union(*(sites(a) for a in node.args))
         if isinstance(node, Lit):
             kind = type(node.value)
-            return {"literal.bool" if kind is bool else "literal.int" if kind is int else "literal.float"}
+            return {
+                "literal.bool"
+                if kind is bool
+                else "literal.int"
+                if kind is int
+                else "literal.float"
+            }
         return set()
 
     return (own, *(frozenset(sites(t)) for t in identities(capability.site, capability.arity)))
@@ -100,11 +109,19 @@ def unavoidable(world: World, source: str) -> dict[Capability, tuple[str, ...]]:
     view = WorldView(world)
     out: dict[Capability, tuple[str, ...]] = {}
     for capability in sorted(capabilities(source, world), key=lambda c: (c.site, c.arity)):
-        closed = all(any(view.altered(site, ctx) for site in route)
-                     for route in routes(capability) for ctx in CONTEXTS)
+        closed = all(
+            any(view.altered(site, ctx) for site in route)
+            for route in routes(capability)
+            for ctx in CONTEXTS
+        )
         if closed:
-            out[capability] = tuple(dict.fromkeys(
-                rule.id for ctx in CONTEXTS if (rule := view.rule(capability.site, ctx)) is not None))
+            out[capability] = tuple(
+                dict.fromkeys(
+                    rule.id
+                    for ctx in CONTEXTS
+                    if (rule := view.rule(capability.site, ctx)) is not None
+                )
+            )
     return out
 
 

@@ -47,25 +47,49 @@ from .aliencode_avoidant import answers as avoiding
 from .aliencode_budget import Budget
 from .aliencode_calibrating import answers as calibrated
 from .aliencode_compact import answers as compact
-from .aliencode_grading import AlienCodeGrader, BankProblem, compile_binding, manual_world, program_output, run_pair
+from .aliencode_grading import (
+    AlienCodeGrader,
+    BankProblem,
+    compile_binding,
+    manual_world,
+    program_output,
+    run_pair,
+)
 from .bank import Bank, Task
 from .compare import normalise
 from .validity import Validity, tally
 
-STRATEGIES = ("naive", "wrapped", "literal-free", "printer", "example-copy", "variants", "self-calibrating", "compact-calibrating",
-              "avoidant")
+STRATEGIES = (
+    "naive",
+    "wrapped",
+    "literal-free",
+    "printer",
+    "example-copy",
+    "variants",
+    "self-calibrating",
+    "compact-calibrating",
+    "avoidant",
+)
 WRAPPER = "trivial_main"
 PRINTER = "trivial_print"
 SMALL = 12  # integers up to this are written as GAUGE(STRAND(YES, ...)) directly
 
 
 def string_literal(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+    escaped = (
+        text.replace("\\", "\\\\")
+        .replace('"', '\\"')
+        .replace("\n", "\\n")
+        .replace("\t", "\\t")
+        .replace("\r", "\\r")
+    )
     return f'"{escaped}"'
 
 
 def _indent(source: str) -> str:
-    return "\n".join("    " + line if line.strip() else line for line in source.strip("\n").split("\n"))
+    return "\n".join(
+        "    " + line if line.strip() else line for line in source.strip("\n").split("\n")
+    )
 
 
 def _top_level_statements(source: str, world: World) -> bool:
@@ -117,9 +141,11 @@ def literal_free(source: str, world: World) -> str | None:
     for lit in sorted(found, key=lambda n: (n.pos.line, n.pos.column), reverse=True):
         line = lines[lit.pos.line - 1]
         start = lit.pos.column - 1
-        if line[start:start + len(lit.text)] != lit.text:
+        if line[start : start + len(lit.text)] != lit.text:
             return None  # positions do not match the text (should not happen): give no candidate
-        lines[lit.pos.line - 1] = line[:start] + count_expression(lit.value, world) + line[start + len(lit.text):]
+        lines[lit.pos.line - 1] = (
+            line[:start] + count_expression(lit.value, world) + line[start + len(lit.text) :]
+        )
     return "\n".join(lines)
 
 
@@ -127,7 +153,11 @@ def _called_craft(task: Task, world: World) -> tuple[str, tuple[str, ...]] | Non
     """The CRAFT a function task's calls use, with its parameters (from the
     naive solution, which defines the interface)."""
     try:
-        crafts = {st.name: st.params for st in parse(task.naive, world.keywords).body if isinstance(st, s.Craft)}
+        crafts = {
+            st.name: st.params
+            for st in parse(task.naive, world.keywords).body
+            if isinstance(st, s.Craft)
+        }
         call = parse(task.example or task.calls[0], world.keywords)
     except (AlienSyntaxError, IndexError):
         return None
@@ -147,8 +177,10 @@ def printers(text: str, task: Task, world: World) -> list[str]:
     if task.kind == "prediction":
         return [text]
     if task.whole_program:
-        return [f"{k('EMIT')}({literal})\n",
-                f"{k('CRAFT')} {PRINTER}():\n    {k('EMIT')}({literal})\n{PRINTER}()\n"]
+        return [
+            f"{k('EMIT')}({literal})\n",
+            f"{k('CRAFT')} {PRINTER}():\n    {k('EMIT')}({literal})\n{PRINTER}()\n",
+        ]
     called = _called_craft(task, world)
     if called is None:
         return []
@@ -173,7 +205,9 @@ def manual_prediction(task: Task, world: World, limits: Limits) -> str | None:
         if task.inputs:
             if not task.example_inputs:
                 return None
-            return run_pair(compile_binding(task.example_inputs, world, limits), naive, limits)[1].text()
+            return run_pair(compile_binding(task.example_inputs, world, limits), naive, limits)[
+                1
+            ].text()
         return run_pair(None, naive, limits)[1].text()
     except AlienSyntaxError:
         return None
@@ -197,9 +231,16 @@ def _shape(node: object) -> tuple:
     """A node without positions, and without the arguments of function calls."""
     if isinstance(node, s.Call):
         return ("Call", _shape(node.func), len(node.args))
-    scalars = tuple((k, v) for k, v in vars(node).items()
-                    if k != "pos" and (v is None or isinstance(v, (str, int, float, bool)) or
-                                       (isinstance(v, tuple) and all(isinstance(x, str) for x in v))))
+    scalars = tuple(
+        (k, v)
+        for k, v in vars(node).items()
+        if k != "pos"
+        and (
+            v is None
+            or isinstance(v, (str, int, float, bool))
+            or (isinstance(v, tuple) and all(isinstance(x, str) for x in v))
+        )
+    )
     return (type(node).__name__, scalars, tuple(_shape(c) for c in s.children(node)))
 
 
@@ -236,8 +277,14 @@ def constants_fail(task: Task, expected: list[str], world: World) -> bool:
     return any(len(outputs) > 1 for outputs in groups.values())
 
 
-def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[str],
-               strategies: tuple[str, ...] = STRATEGIES, budget: Budget | None = None) -> dict[str, list[str]]:
+def candidates(
+    task: Task,
+    world: World,
+    limits: Limits,
+    worked_outputs: list[str],
+    strategies: tuple[str, ...] = STRATEGIES,
+    budget: Budget | None = None,
+) -> dict[str, list[str]]:
     """Each named strategy's candidate answers for one task (`budget`: the
     answer budget its prompt states, which a strategy may use)."""
     out: dict[str, list[str]] = {name: [] for name in STRATEGIES}
@@ -255,7 +302,9 @@ def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[st
     out["literal-free"] = [x for x in (literal_free(source, world) for source in sources) if x]
     if predicted is not None:
         out["printer"] = printers(predicted, task, world)
-    out["example-copy"] = [answer for text in dict.fromkeys(worked_outputs) for answer in printers(text, task, world)]
+    out["example-copy"] = [
+        answer for text in dict.fromkeys(worked_outputs) for answer in printers(text, task, world)
+    ]
     out["variants"] = list(task.variants)
     if "self-calibrating" in strategies:
         out["self-calibrating"] = calibrated(task, world)
@@ -266,9 +315,15 @@ def candidates(task: Task, world: World, limits: Limits, worked_outputs: list[st
     return {name: answers for name, answers in out.items() if name in strategies}
 
 
-def battery(world: World, bank: Bank, limits: Limits | None = None, grader: AlienCodeGrader | None = None,
-            worked_outputs: list[str] | None = None, strategies: tuple[str, ...] = STRATEGIES,
-            reported: tuple[str, ...] = ()) -> Validity:
+def battery(
+    world: World,
+    bank: Bank,
+    limits: Limits | None = None,
+    grader: AlienCodeGrader | None = None,
+    worked_outputs: list[str] | None = None,
+    strategies: tuple[str, ...] = STRATEGIES,
+    reported: tuple[str, ...] = (),
+) -> Validity:
     """The named strategies on every task; every task some strategy passes
     is flagged, unless only `reported` strategies pass it."""
     start = time.perf_counter()
@@ -294,5 +349,10 @@ def battery(world: World, bank: Bank, limits: Limits | None = None, grader: Alie
                 if verdicts[answer]:
                     passed[name].add(task.id)
                     break
-    return tally([t.id for t in bank.tasks], passed, flag=True, seconds=time.perf_counter() - start,
-                 reported=reported)
+    return tally(
+        [t.id for t in bank.tasks],
+        passed,
+        flag=True,
+        seconds=time.perf_counter() - start,
+        reported=reported,
+    )

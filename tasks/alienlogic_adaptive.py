@@ -41,9 +41,10 @@ from dataclasses import dataclass, field
 from functools import cache, reduce
 from operator import and_
 
+from alienworlds.ruleset.world import Rule, World
+
 from alienlogic import Theorem, check, compile_world
 from alienlogic.prover import StepClock, prove
-from alienworlds.ruleset.world import Rule, World
 
 from .alienlogic_audit import first_order
 from .alienlogic_grading import REFUSAL_TEXT, LogicTask
@@ -94,6 +95,7 @@ def library_guards() -> tuple[tuple[str, str], ...]:
     is. The library is public (generate/alienlogic/families.toml)."""
     # imported here: the generator imports this module
     from alienworlds.generate.alienlogic.patches import library
+
     by_slot: dict[tuple[str, str], list[str]] = defaultdict(list)
     for patch in library():
         if patch.require:
@@ -105,18 +107,27 @@ def style_world(style: str) -> World:
     """The calculus the prover runs in for a style: the standard rules with
     the style's rules disabled or guarded."""
     if style == "library-guarded":
-        return World(name=style, language="alienlogic", rules=tuple(
-            Rule(id=f"G{i}", name=f"library guard on {target}", target=target, require=expr)
-            for i, (target, expr) in enumerate(library_guards(), 1)))
+        return World(
+            name=style,
+            language="alienlogic",
+            rules=tuple(
+                Rule(id=f"G{i}", name=f"library guard on {target}", target=target, require=expr)
+                for i, (target, expr) in enumerate(library_guards(), 1)
+            ),
+        )
     rules: list[Rule] = []
     if style.startswith("intuitionistic"):
-        rules += [Rule(id=f"I{i}", name=f"{r} is not intuitionistic", target=r, disabled=True)
-                  for i, r in enumerate(CLASSICAL_ONLY, 1)]
+        rules += [
+            Rule(id=f"I{i}", name=f"{r} is not intuitionistic", target=r, disabled=True)
+            for i, r in enumerate(CLASSICAL_ONLY, 1)
+        ]
     if style.endswith("guarded"):
         # a world holds nothing beside a disabled rule
-        rules += [Rule(id=f"G{i}", name=f"common guard on {target}", target=target, require=expr)
-                  for i, (target, expr) in enumerate(COMMON_GUARDS, 1)
-                  if target not in CLASSICAL_ONLY or not style.startswith("intuitionistic")]
+        rules += [
+            Rule(id=f"G{i}", name=f"common guard on {target}", target=target, require=expr)
+            for i, (target, expr) in enumerate(COMMON_GUARDS, 1)
+            if target not in CLASSICAL_ONLY or not style.startswith("intuitionistic")
+        ]
     return World(name=style, language="alienlogic", rules=tuple(rules))
 
 
@@ -131,8 +142,13 @@ class Answerer:
         """The text of the prover's proof in the style's calculus, or None."""
         key = (theorem, style)
         if key not in self.cache:
-            found = prove(self.worlds[style], theorem, max_budget=PROVER_BUDGET,
-                          seconds=PROVER_TICKS, clock=StepClock())
+            found = prove(
+                self.worlds[style],
+                theorem,
+                max_budget=PROVER_BUDGET,
+                seconds=PROVER_TICKS,
+                clock=StepClock(),
+            )
             self.cache[key] = str(found.proof) if found.proof is not None else None
         return self.cache[key]
 
@@ -195,10 +211,12 @@ class Cut:
 
 def syntactic(cut: Cut) -> Strategy:
     """Prove with the standard prover on the cut's side, else refuse."""
+
     def answer(task: LogicTask, answerer: Answerer) -> str:
         if cut.holds(task.theorem):
             return answerer.prove_else_refuse(task.theorem, "standard")
         return REFUSAL_TEXT
+
     return answer
 
 
@@ -219,8 +237,9 @@ def strategies(tasks: list[LogicTask]) -> dict[str, Strategy]:
         "standard-prover": lambda task, answerer: answerer.proof(task.theorem, "standard") or "",
     }
     for style in STYLES:
-        out[f"prove-else-refuse-{style}"] = (
-            lambda task, answerer, style=style: answerer.prove_else_refuse(task.theorem, style))
+        out[f"prove-else-refuse-{style}"] = lambda task, answerer, style=style: (
+            answerer.prove_else_refuse(task.theorem, style)
+        )
     out.update(syntactic_strategies(tasks))
     return out
 
@@ -265,8 +284,13 @@ def conditions(cuts: list[Cut]) -> list[tuple[Cut, ...]]:
     interval (above a and at most b, a < b). Other pairs of sides of one
     feature are one side or nothing."""
     sides = [(cut,) for cut in cuts]
-    intervals = [(low, high) for low in cuts if low.above
-                 for high in cuts if not high.above and low.k < high.k]
+    intervals = [
+        (low, high)
+        for low in cuts
+        if low.above
+        for high in cuts
+        if not high.above and low.k < high.k
+    ]
     return sides + intervals
 
 
@@ -282,13 +306,14 @@ def every_region(tasks: list[LogicTask], boxes: bool = True) -> list[Region]:
     by_feature = [conditions([c for c in cuts if c.feature is f]) for f in FEATURES]
     regions += [Region(c) for options in by_feature for c in options if len(c) > 1]
     for i, first in enumerate(by_feature):
-        for second in by_feature[i + 1:]:
+        for second in by_feature[i + 1 :]:
             regions += [Region(a + b) for a in first for b in second]
     return regions
 
 
-def scored(tasks: list[LogicTask], passed: dict[str, set[str]], refused: set[str],
-           boxes: bool = True) -> Iterator[tuple[str, int]]:
+def scored(
+    tasks: list[LogicTask], passed: dict[str, set[str]], refused: set[str], boxes: bool = True
+) -> Iterator[tuple[str, int]]:
     """Each combination of a style and a region (`every_region`) with the
     tasks it passes as a bit mask (bit i: `tasks[i]`): the style's
     prove-else-refuse passes (in `passed`) inside the region, the tasks a
@@ -299,11 +324,14 @@ def scored(tasks: list[LogicTask], passed: dict[str, set[str]], refused: set[str
 
     def mask(ids: Iterable[str]) -> int:
         return sum(bit[i] for i in set(ids) if i in bit)
+
     refusing = mask(refused)
     inside = {cut: mask(t.id for t in tasks if cut.holds(t.theorem)) for cut in every_cut(tasks)}
     everything = mask(bit)
-    regions = [(region.name, reduce(and_, (inside[c] for c in region.cuts), everything))
-               for region in every_region(tasks, boxes)]
+    regions = [
+        (region.name, reduce(and_, (inside[c] for c in region.cuts), everything))
+        for region in every_region(tasks, boxes)
+    ]
     for style in STYLES:
         proving = mask(passed[f"prove-else-refuse-{style}"])
         for name, region in regions:
@@ -315,15 +343,17 @@ def task_ids(tasks: list[LogicTask], m: int) -> set[str]:
     return {t.id for i, t in enumerate(tasks) if m >> i & 1}
 
 
-def combinations(tasks: list[LogicTask], passed: dict[str, set[str]], refused: set[str],
-                 boxes: bool = True) -> dict[str, set[str]]:
+def combinations(
+    tasks: list[LogicTask], passed: dict[str, set[str]], refused: set[str], boxes: bool = True
+) -> dict[str, set[str]]:
     """The tasks each combination of a style and a region passes, by name
     (`scored`)."""
     return {name: task_ids(tasks, m) for name, m in scored(tasks, passed, refused, boxes)}
 
 
-def best_combination(tasks: list[LogicTask], passed: dict[str, set[str]], refused: set[str],
-                     boxes: bool = True) -> tuple[str, set[str]]:
+def best_combination(
+    tasks: list[LogicTask], passed: dict[str, set[str]], refused: set[str], boxes: bool = True
+) -> tuple[str, set[str]]:
     """The combination passing most tasks, the first named on a tie, and
     the tasks it passes."""
     name, m = max(scored(tasks, passed, refused, boxes), key=lambda s: s[1].bit_count())
@@ -336,8 +366,9 @@ def best(passed: dict[str, set[str]]) -> tuple[str, set[str]]:
     return name, passed[name]
 
 
-def graded(tasks: list[LogicTask], grade: Grade, answerer: Answerer
-           ) -> tuple[dict[str, set[str]], set[str]]:
+def graded(
+    tasks: list[LogicTask], grade: Grade, answerer: Answerer
+) -> tuple[dict[str, set[str]], set[str]]:
     """The ids of the tasks each named strategy passes, and those a refusal
     passes. Strategies often give the same answer, so each distinct text is
     graded once per task."""
@@ -351,6 +382,7 @@ def graded(tasks: list[LogicTask], grade: Grade, answerer: Answerer
             if answer not in grades:
                 grades[answer] = bool(answer) and grade(task, answer)
             return grades[answer]
+
         for name, strategy in named.items():
             if passing(strategy(task, answerer)):
                 passed[name].add(task.id)
@@ -387,4 +419,5 @@ def checker(world: World) -> Grade:
         if text == REFUSAL_TEXT:
             return not task.provable
         return task.provable and check(text, compiled, task=task.theorem).accepted
+
     return grade

@@ -38,12 +38,13 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+from alienworlds.ruleset.world import World, standard_world
+
 from alienlogic import Proof, ProofSyntaxError, Theorem, check, parse_proof
 from alienlogic.bounded import bounded_search
 from alienlogic.certify import check_certificate
 from alienlogic.formulas import Eq, Formula, Pred, Quantified
 from alienlogic.prover import prove
-from alienworlds.ruleset.world import World, standard_world
 
 from .alienlogic_grading import LogicTask, logic_tasks
 from .bank import Bank
@@ -54,10 +55,12 @@ WORLD_CLASSES = ("ALIEN_AXIOM_DISABLED", "ALIEN_SIDE_CONDITION")
 
 def first_order(theorem: Theorem) -> bool:
     """Whether the theorem uses quantifiers, equality or terms."""
+
     def fo(f: Formula) -> bool:
         if isinstance(f, (Quantified, Eq)) or (isinstance(f, Pred) and f.terms):
             return True
         return any(isinstance(c, Formula) and fo(c) for c in f.args)
+
     return any(fo(f) for f in (*theorem.premises, theorem.goal))
 
 
@@ -78,7 +81,13 @@ class TaskAudit:
     prover: dict[str, object] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, object]:
-        return {"id": self.id, "family": self.family, "provable": self.provable, "first_order": self.first_order, "rules": self.rules}
+        return {
+            "id": self.id,
+            "family": self.family,
+            "provable": self.provable,
+            "first_order": self.first_order,
+            "rules": self.rules,
+        }
 
 
 @dataclass
@@ -113,16 +122,24 @@ class Audit:
     def summary(self) -> dict[str, object]:
         provable = [t for t in self.tasks if t.provable]
         out: dict[str, object] = {
-            "reference_pass": self.reference_pass, "provable": len(provable), "certified": self.certified,
-            "unprovable": len(self.tasks) - len(provable), "naive_refused": self.naive_refused,
-            "standard_proves": self.standard_proves, "bounded_search_derives": self.bounded_derivable,
+            "reference_pass": self.reference_pass,
+            "provable": len(provable),
+            "certified": self.certified,
+            "unprovable": len(self.tasks) - len(provable),
+            "naive_refused": self.naive_refused,
+            "standard_proves": self.standard_proves,
+            "bounded_search_derives": self.bounded_derivable,
         }
         with_prover = [t for t in self.tasks if t.prover]
         if with_prover:
             out["prover"] = {
                 "world_proves": sum(bool(t.prover.get("world")) for t in provable),
-                "standard_proves_unprovable": sum(bool(t.prover.get("standard")) for t in self.tasks if not t.provable),
-                "world_blocked": sum(t.prover.get("world") is False for t in self.tasks if not t.provable),
+                "standard_proves_unprovable": sum(
+                    bool(t.prover.get("standard")) for t in self.tasks if not t.provable
+                ),
+                "world_blocked": sum(
+                    t.prover.get("world") is False for t in self.tasks if not t.provable
+                ),
             }
         return out
 
@@ -154,7 +171,13 @@ def reference_patches(world: World, proof: Proof, theorem: Theorem) -> list[str]
     """Patches whose removal makes the accepted reference refused (only a
     patched conclusion can do that; removing a restriction never refuses)."""
     used = {s.rule for s in proof.steps}
-    return [r.id for r in world.rules if r.conclusion and r.target in used and not check(proof, world.without(r.id), task=theorem).accepted]
+    return [
+        r.id
+        for r in world.rules
+        if r.conclusion
+        and r.target in used
+        and not check(proof, world.without(r.id), task=theorem).accepted
+    ]
 
 
 def audit(world: World, bank: Bank, prover: bool = True, prover_seconds: float = 10.0) -> Audit:
@@ -169,7 +192,9 @@ def audit(world: World, bank: Bank, prover: bool = True, prover_seconds: float =
         if key in seen:
             report.problems.append(f"task {task.id}: the same theorem as task {seen[key]}")
         seen.setdefault(key, task.id)
-        report.tasks.append(_audit_task(world, standard, task, report.problems, prover, prover_seconds, timing))
+        report.tasks.append(
+            _audit_task(world, standard, task, report.problems, prover, prover_seconds, timing)
+        )
     report.timings = dict(timing)
     _audit_examples(report, bank)
     _check_families(report)
@@ -179,7 +204,15 @@ def audit(world: World, bank: Bank, prover: bool = True, prover_seconds: float =
     return report
 
 
-def _audit_task(world: World, standard: World, task: LogicTask, problems: list[str], use_prover: bool, seconds: float, timing: Counter) -> TaskAudit:
+def _audit_task(
+    world: World,
+    standard: World,
+    task: LogicTask,
+    problems: list[str],
+    use_prover: bool,
+    seconds: float,
+    timing: Counter,
+) -> TaskAudit:
     th = task.theorem
     out = TaskAudit(task.id, task.family, task.provable, first_order(th), [])
     label = f"task {task.id}"
@@ -194,15 +227,21 @@ def _audit_task(world: World, standard: World, task: LogicTask, problems: list[s
         verdict = check(naive, world, task=th)
         out.naive_refused = not verdict.accepted
         if verdict.accepted:
-            problems.append(f"{label}: the naive proof is accepted in the world (it needs no patch; drop it or make the task sanity)")
+            problems.append(
+                f"{label}: the naive proof is accepted in the world (it needs no patch; drop it or make the task sanity)"
+            )
         else:
             blocking, stuck = blocking_patches(world, naive, th)
             if stuck:
-                problems.append(f"{label}: the naive proof stays refused with the world's patches removed ({stuck})")
+                problems.append(
+                    f"{label}: the naive proof stays refused with the world's patches removed ({stuck})"
+                )
             for rule_id in blocking:
                 others = [r for r in blocking if r != rule_id]
                 if check(naive, world.without(*others), task=th).accepted:
-                    problems.append(f"{label}: patch {rule_id} is not needed to refuse the naive proof")
+                    problems.append(
+                        f"{label}: patch {rule_id} is not needed to refuse the naive proof"
+                    )
             rules += blocking
     if task.provable:
         t = time.perf_counter()
@@ -238,12 +277,16 @@ def _audit_task(world: World, standard: World, task: LogicTask, problems: list[s
         found = bounded_search(world, th)
         out.bounded_derivable = found.derivable
         if found.proved:
-            problems.append(f"{label}: labelled unprovable, but bounded search proves it ({found.plan}); the proof: "
-                            + " ".join(str(found.proof).split()))
+            problems.append(
+                f"{label}: labelled unprovable, but bounded search proves it ({found.plan}); the proof: "
+                + " ".join(str(found.proof).split())
+            )
         elif found.derivable:
             v = found.verdict
-            problems.append(f"{label}: labelled unprovable, but bounded search derives it when layout conditions are ignored "
-                            f"({found.plan}); its written proof is refused at step {v.rejected_step} ({v.reason_id})")
+            problems.append(
+                f"{label}: labelled unprovable, but bounded search derives it when layout conditions are ignored "
+                f"({found.plan}); its written proof is refused at step {v.rejected_step} ({v.reason_id})"
+            )
         timing["bounded"] += time.perf_counter() - t
     if use_prover:
         t = time.perf_counter()
@@ -257,11 +300,17 @@ def _audit_task(world: World, standard: World, task: LogicTask, problems: list[s
             std = prove(standard, th, seconds=seconds)
             t2 = time.perf_counter()
             blocked = prove(world, th, seconds=min(seconds, 3.0))
-            out.prover = {"standard": std.found, "world": blocked.found, "seconds": round(std.seconds, 4)}
+            out.prover = {
+                "standard": std.found,
+                "world": blocked.found,
+                "seconds": round(std.seconds, 4),
+            }
             if not std.found:
                 problems.append(f"{label}: the prover finds no standard proof ({std.reason})")
             if blocked.found:
-                problems.append(f"{label}: the prover proves this theorem designated unprovable in the world")
+                problems.append(
+                    f"{label}: the prover proves this theorem designated unprovable in the world"
+                )
             timing["prover_standard"] += t2 - t
             timing["prover_blocked"] += time.perf_counter() - t2
     out.rules = sorted(dict.fromkeys(rules), key=[r.id for r in world.rules].index)
@@ -278,11 +327,15 @@ def _audit_examples(report: Audit, bank: Bank) -> None:
         else:
             th = proof.theorem
             if not check(proof, world, task=th).accepted:
-                report.problems.append(f"example {example.id}: the proof is not accepted in the world")
+                report.problems.append(
+                    f"example {example.id}: the proof is not accepted in the world"
+                )
             else:
                 rules = reference_patches(world, proof, th)
         if sorted(example.rules) != sorted(rules):
-            report.problems.append(f"example {example.id}: declares rules {sorted(example.rules)} but exposes {sorted(rules)}")
+            report.problems.append(
+                f"example {example.id}: declares rules {sorted(example.rules)} but exposes {sorted(rules)}"
+            )
         report.examples.append({"id": example.id, "rules": rules})
 
 
@@ -291,20 +344,35 @@ def _check_families(report: Audit) -> None:
         label = f"task {t.id} ({t.family})"
         n = len(t.rules)
         if t.family not in FAMILIES:
-            report.problems.append(f"{label}: unknown family; expected one of {', '.join(FAMILIES)}")
+            report.problems.append(
+                f"{label}: unknown family; expected one of {', '.join(FAMILIES)}"
+            )
         elif t.family == "unprovable":
             if t.provable:
-                report.problems.append(f"{label}: the family says unprovable, the task says provable")
+                report.problems.append(
+                    f"{label}: the family says unprovable, the task says provable"
+                )
         elif not t.provable:
             report.problems.append(f"{label}: an unprovable task belongs to the family unprovable")
         elif t.family == "first-order":
             if not t.first_order:
                 report.problems.append(f"{label}: the theorem is propositional")
         elif t.first_order:
-            report.problems.append(f"{label}: a provable first-order theorem belongs to the family first-order")
+            report.problems.append(
+                f"{label}: a provable first-order theorem belongs to the family first-order"
+            )
         elif t.family == "sanity" and n:
-            report.problems.append(f"{label}: a sanity task needs no patch, but its rules are {t.rules}")
-        elif t.family == "single-rule" and n != 1 or t.family == "two-rule" and n != 2 or t.family == "multi-rule" and n < 3:
+            report.problems.append(
+                f"{label}: a sanity task needs no patch, but its rules are {t.rules}"
+            )
+        elif (
+            t.family == "single-rule"
+            and n != 1
+            or t.family == "two-rule"
+            and n != 2
+            or t.family == "multi-rule"
+            and n < 3
+        ):
             report.problems.append(f"{label}: {n} rule(s) {t.rules}")
 
 
@@ -345,4 +413,6 @@ def _check_requirements(report: Audit, bank: Bank) -> None:
         pattern = re.compile(req["id_pattern"])
         for t in tasks:
             if not pattern.fullmatch(t.id):
-                report.problems.append(f"task {t.id}: the id does not follow the neutral pattern {req['id_pattern']}")
+                report.problems.append(
+                    f"task {t.id}: the id does not follow the neutral pattern {req['id_pattern']}"
+                )

@@ -17,11 +17,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from alienlogic import ProofSyntaxError, Theorem, check, compile_world, parse_formula
 from alienworlds.ruleset.world import World
+
+from alienlogic import ProofSyntaxError, Theorem, check, compile_world, parse_formula
 
 from .answer_text import REFUSAL_TEXT, proof_blocks, refusal
 from .bank import Bank, BankError, Task
+
 
 @dataclass(frozen=True)
 class Answer:
@@ -89,13 +91,24 @@ def logic_task(task: Task, bank_source: str) -> LogicTask:
     if provable is True and not task.reference:
         problems.append(f"{where}: a provable task needs a 'reference' proof")
     if provable is False and not isinstance(certificate, str):
-        problems.append(f"{where}: an unprovable task needs a 'certificate' (a path relative to the bank)")
+        problems.append(
+            f"{where}: an unprovable task needs a 'certificate' (a path relative to the bank)"
+        )
     if task.kind != "proof":
         problems.append(f"{where}: key 'kind': an AlienLogic task has kind = \"proof\"")
     if problems:
         raise BankError(problems)
     path = Path(bank_source).parent / certificate if isinstance(certificate, str) else None
-    return LogicTask(task.id, task.family, Theorem(premises, goal), provable is True, task.reference, task.naive, path, task.prompt)
+    return LogicTask(
+        task.id,
+        task.family,
+        Theorem(premises, goal),
+        provable is True,
+        task.reference,
+        task.naive,
+        path,
+        task.prompt,
+    )
 
 
 def logic_tasks(bank: Bank) -> list[LogicTask]:
@@ -119,7 +132,13 @@ class LogicGrade:
     world_hash: str
 
     def as_dict(self) -> dict[str, object]:
-        return {"task": self.task, "passed": self.passed, "reason": self.reason, "verdict": self.verdict, "world_hash": self.world_hash}
+        return {
+            "task": self.task,
+            "passed": self.passed,
+            "reason": self.reason,
+            "verdict": self.verdict,
+            "world_hash": self.world_hash,
+        }
 
 
 class AlienLogicGrader:
@@ -148,14 +167,26 @@ class AlienLogicGrader:
                 if task.provable:
                     return result(False, "refused, but the theorem is provable in this world")
                 return result(True, "a clean refusal of an unprovable theorem")
-            return result(False, f"no proof block (PROOF … END) and no refusal line ({REFUSAL_TEXT})")
+            return result(
+                False, f"no proof block (PROOF … END) and no refusal line ({REFUSAL_TEXT})"
+            )
         verdict = check(found.proofs[0], self.compiled, task=task.theorem)
         public = verdict.as_dict()
         if not task.provable:
             if verdict.accepted:
-                return result(False, "the checker accepts this proof of a theorem the bank designates unprovable; the bank is wrong", public)
-            return result(False, "the theorem is unprovable in this world; only a refusal scores", public)
+                return result(
+                    False,
+                    "the checker accepts this proof of a theorem the bank designates unprovable; the bank is wrong",
+                    public,
+                )
+            return result(
+                False, "the theorem is unprovable in this world; only a refusal scores", public
+            )
         if verdict.accepted:
             return result(True, "the proof is accepted", public)
         where = f" at step {verdict.rejected_step}" if verdict.rejected_step is not None else ""
-        return result(False, f"the proof is rejected{where}: {verdict.reason_class} {verdict.reason_id}", public)
+        return result(
+            False,
+            f"the proof is rejected{where}: {verdict.reason_class} {verdict.reason_id}",
+            public,
+        )

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import time
 
-from alienlogic import ProofSyntaxError, check
 from alienworlds.ruleset.world import World, standard_world
+
+from alienlogic import ProofSyntaxError, check
 
 from .alienlogic_adaptive import Answerer, passes
 from .alienlogic_grading import REFUSAL_TEXT, AlienLogicGrader, LogicTask
@@ -51,8 +52,11 @@ def battery(world: World, bank: Bank, answerer: Answerer | None = None) -> Valid
         proof = standard_proof(task, standard)
         if proof is not None and grader.grade(task_id, proof).passed:
             passed["standard-proof"].add(task_id)
+
     def grade(task: LogicTask, text: str) -> bool:
         return grader.grade(task.id, text).passed
 
     passed |= passes(list(grader.tasks.values()), grade, answerer or Answerer())
-    return tally([t.id for t in bank.tasks], passed, flag=False, seconds=time.perf_counter() - start)
+    return tally(
+        [t.id for t in bank.tasks], passed, flag=False, seconds=time.perf_counter() - start
+    )

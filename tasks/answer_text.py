@@ -70,7 +70,7 @@ def _is_proof_start(line: str) -> bool:
     s = _strip_quoting(line).rstrip(" \t")
     if not s.endswith("PROOF"):
         return False
-    head = s[:-len("PROOF")]
+    head = s[: -len("PROOF")]
     if not head:
         return True
     ticks = len(head) - len(head.lstrip("`"))
@@ -85,7 +85,7 @@ def _is_proof_end(line: str) -> bool:
     s = _strip_quoting(line).rstrip(" \t")
     if not s.startswith("END"):
         return False
-    rest = s[len("END"):].lstrip(" \t")
+    rest = s[len("END") :].lstrip(" \t")
     return not rest or (len(rest) >= 3 and rest.strip("`") == "")
 
 
@@ -106,7 +106,7 @@ def proof_blocks(text: str) -> tuple[str, ...]:
         while e < len(ends) and ends[e] <= i:
             e += 1
         j = ends[e] if e < len(ends) else len(rows)
-        body = [_strip_quoting(r) for r in rows[i + 1:j]]
+        body = [_strip_quoting(r) for r in rows[i + 1 : j]]
         block = ["PROOF", *body] + (["END"] if j < len(rows) else [])
         blocks.append("\n".join(block).strip() + "\n")
         while s < len(starts) and starts[s] <= j:

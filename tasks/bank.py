@@ -55,9 +55,15 @@ class Task:
     reference: str = ""
     naive: str = ""
     program: str = ""  # prediction tasks: the program whose output is predicted
-    inputs: tuple[dict[str, str], ...] = ()  # whole-program tasks: private name bindings, one table per run
-    example_inputs: dict[str, str] = field(default_factory=dict)  # a shown binding (never a private one)
-    variants: tuple[str, ...] = ()  # further manual-correct solutions, written differently from naive
+    inputs: tuple[
+        dict[str, str], ...
+    ] = ()  # whole-program tasks: private name bindings, one table per run
+    example_inputs: dict[str, str] = field(
+        default_factory=dict
+    )  # a shown binding (never a private one)
+    variants: tuple[
+        str, ...
+    ] = ()  # further manual-correct solutions, written differently from naive
     extra: dict[str, object] = field(default_factory=dict)  # language-specific fields (AlienLogic)
 
     @property
@@ -73,7 +79,9 @@ class Bank:
     examples: tuple[Example, ...]
     tasks: tuple[Task, ...]
     source: str
-    requirements: dict[str, object] = field(default_factory=dict)  # the [audit] table: counts the audit enforces
+    requirements: dict[str, object] = field(
+        default_factory=dict
+    )  # the [audit] table: counts the audit enforces
 
     def task(self, task_id: str) -> Task:
         for t in self.tasks:
@@ -122,24 +130,36 @@ def _check_code_fields(label: str, raw: dict) -> list[str]:
         return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
     def binding(table: object) -> bool:
-        return isinstance(table, dict) and bool(table) and all(
-            isinstance(k, str) and _NAME.fullmatch(k) and isinstance(v, str) for k, v in table.items())
+        return (
+            isinstance(table, dict)
+            and bool(table)
+            and all(
+                isinstance(k, str) and _NAME.fullmatch(k) and isinstance(v, str)
+                for k, v in table.items()
+            )
+        )
 
     for key in ("calls", "variants"):
         if not strings(key):
             problems.append(f"{label}: key '{key}': expected a list of strings")
     inputs = raw.get("inputs", [])
     if not isinstance(inputs, list) or not all(binding(t) for t in inputs):
-        problems.append(f"{label}: key 'inputs': expected a list of tables, each binding names to AlienCode expressions (strings)")
+        problems.append(
+            f"{label}: key 'inputs': expected a list of tables, each binding names to AlienCode expressions (strings)"
+        )
     if "example_inputs" in raw and not binding(raw["example_inputs"]):
-        problems.append(f"{label}: key 'example_inputs': expected a table binding names to AlienCode expressions (strings)")
+        problems.append(
+            f"{label}: key 'example_inputs': expected a table binding names to AlienCode expressions (strings)"
+        )
     if raw.get("calls") and raw.get("inputs"):
         problems.append(f"{label}: a task has private calls or private inputs, not both")
     if raw.get("example_inputs") and not raw.get("inputs"):
         problems.append(f"{label}: key 'example_inputs' needs 'inputs'")
     names = [tuple(t) for t in inputs if isinstance(t, dict)]
     if any(n != names[0] for n in names):
-        problems.append(f"{label}: key 'inputs': every table binds the same names in the same order")
+        problems.append(
+            f"{label}: key 'inputs': every table binds the same names in the same order"
+        )
     return problems
 
 
@@ -167,9 +187,19 @@ def parse_bank(language: str, world: str, text: str, where: str) -> Bank:
     examples = []
     for raw in data.get("examples", []):
         try:
-            examples.append(Example(id=raw["id"], band=raw.get("band", ""), prompt=raw.get("prompt", ""), program=raw["program"], rules=tuple(raw.get("rules", ()))))
+            examples.append(
+                Example(
+                    id=raw["id"],
+                    band=raw.get("band", ""),
+                    prompt=raw.get("prompt", ""),
+                    program=raw["program"],
+                    rules=tuple(raw.get("rules", ())),
+                )
+            )
         except (KeyError, TypeError) as exc:
-            problems.append(f"{where}: example {raw.get('id', '?') if isinstance(raw, dict) else '?'}: missing or bad key {exc}")
+            problems.append(
+                f"{where}: example {raw.get('id', '?') if isinstance(raw, dict) else '?'}: missing or bad key {exc}"
+            )
     tasks = []
     seen: set[str] = set()
     for raw in data.get("tasks", []):
@@ -184,7 +214,12 @@ def parse_bank(language: str, world: str, text: str, where: str) -> Bank:
         if kind not in KINDS:
             problems.append(f"{label}: key 'kind': expected one of {', '.join(KINDS)}")
             continue
-        for key, allowed in (("band", BANDS), ("family", FAMILIES), ("representation", REPRESENTATIONS), ("depth", DEPTHS)):
+        for key, allowed in (
+            ("band", BANDS),
+            ("family", FAMILIES),
+            ("representation", REPRESENTATIONS),
+            ("depth", DEPTHS),
+        ):
             if key in raw and raw[key] not in allowed and language == "aliencode":
                 problems.append(f"{label}: key '{key}': expected one of {', '.join(allowed)}")
         if kind == "synthesis" and not (raw.get("reference") and raw.get("naive")):
@@ -194,9 +229,15 @@ def parse_bank(language: str, world: str, text: str, where: str) -> Bank:
         fields = {k: v for k, v in raw.items() if k in _TASK_FIELDS}
         fields["calls"] = tuple(raw.get("calls", ()))
         problems += _check_code_fields(label, raw)
-        fields["inputs"] = tuple(dict(table) for table in raw.get("inputs", ()) if isinstance(table, dict))
+        fields["inputs"] = tuple(
+            dict(table) for table in raw.get("inputs", ()) if isinstance(table, dict)
+        )
         fields["variants"] = tuple(raw.get("variants", ()))
-        fields["example_inputs"] = dict(raw.get("example_inputs", {})) if isinstance(raw.get("example_inputs", {}), dict) else {}
+        fields["example_inputs"] = (
+            dict(raw.get("example_inputs", {}))
+            if isinstance(raw.get("example_inputs", {}), dict)
+            else {}
+        )
         fields.setdefault("prompt", "")
         extra = {k: v for k, v in raw.items() if k not in _TASK_FIELDS}
         tasks.append(Task(**fields, extra=extra))
@@ -205,4 +246,11 @@ def parse_bank(language: str, world: str, text: str, where: str) -> Bank:
     requirements = data.get("audit", {})
     if not isinstance(requirements, dict):
         raise BankError([f"{where}: key 'audit': expected a table"])
-    return Bank(language=language, world=data.get("world", world), examples=tuple(examples), tasks=tuple(tasks), source=where, requirements=requirements)
+    return Bank(
+        language=language,
+        world=data.get("world", world),
+        examples=tuple(examples),
+        tasks=tuple(tasks),
+        source=where,
+        requirements=requirements,
+    )

@@ -24,7 +24,7 @@ def _tokens(line: str) -> list[object]:
         # a number glued to a name (x2) is text, not a literal
         if m.start() > 0 and (line[m.start() - 1].isalnum() or line[m.start() - 1] == "_"):
             continue
-        out.append(line[last:m.start()])
+        out.append(line[last : m.start()])
         text = m.group()
         out.append(int(text) if re.fullmatch(r"-?\d+", text) else float(text))
         last = m.end()

@@ -47,31 +47,46 @@ class Validity:
     reported: tuple[str, ...] = ()  # strategies measured (floor) but not flagging tasks
 
     def as_dict(self) -> dict[str, object]:
-        return {"strategies": {name: s.as_dict() for name, s in self.strategies.items()},
-                "floor": self.floor, "flagged": list(self.flagged), "reported_only": list(self.reported)}
+        return {
+            "strategies": {name: s.as_dict() for name, s in self.strategies.items()},
+            "floor": self.floor,
+            "flagged": list(self.flagged),
+            "reported_only": list(self.reported),
+        }
 
     def summary(self) -> str:
         """One line: each strategy's accuracy, the floor and the flagged tasks."""
-        parts = ", ".join(f"{name}{' (reported only)' if name in self.reported else ''} {s.accuracy:.1f}%"
-                          for name, s in self.strategies.items())
+        parts = ", ".join(
+            f"{name}{' (reported only)' if name in self.reported else ''} {s.accuracy:.1f}%"
+            for name, s in self.strategies.items()
+        )
         flagged = f"; flagged: {', '.join(self.flagged)}" if self.flagged else "; nothing flagged"
         return f"trivial strategies: {parts}; floor {self.floor:.1f}%{flagged}"
 
 
-def tally(task_ids: list[str], passed: dict[str, set[str]], flag: bool, seconds: float = 0.0,
-          reported: tuple[str, ...] = ()) -> Validity:
+def tally(
+    task_ids: list[str],
+    passed: dict[str, set[str]],
+    flag: bool,
+    seconds: float = 0.0,
+    reported: tuple[str, ...] = (),
+) -> Validity:
     """A Validity from the tasks each strategy passed. With `flag`, every
     task some strategy passes is flagged, except by the `reported` ones
     (they count towards the floor only)."""
     n = len(task_ids)
     strategies = {
-        name: StrategyScore(round(100.0 * len(ids) / n, 4) if n else 0.0, tuple(t for t in task_ids if t in ids))
+        name: StrategyScore(
+            round(100.0 * len(ids) / n, 4) if n else 0.0, tuple(t for t in task_ids if t in ids)
+        )
         for name, ids in passed.items()
     }
     floor = max((s.accuracy for s in strategies.values()), default=0.0)
     union = set().union(*(ids for name, ids in passed.items() if name not in reported))
     flagged = tuple(t for t in task_ids if t in union) if flag else ()
-    return Validity(strategies, floor, flagged, n, seconds, tuple(r for r in reported if r in passed))
+    return Validity(
+        strategies, floor, flagged, n, seconds, tuple(r for r in reported if r in passed)
+    )
 
 
 def reported_only(bank: Bank) -> tuple[str, ...]:
@@ -95,8 +110,10 @@ def battery(world: World, bank: Bank, limits: Limits | None = None) -> Validity:
     AlienCode bank's `[audit] report_only` strategies do not flag tasks)."""
     if bank.language == "aliencode":
         from .aliencode_validity import battery as run
+
         return run(world, bank, limits, reported=reported_only(bank))
     if bank.language == "alienlogic":
         from .alienlogic_validity import battery as run_logic
+
         return run_logic(world, bank)
     raise ValueError(f"no trivial strategies for language {bank.language!r}")

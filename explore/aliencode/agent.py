@@ -29,10 +29,11 @@ import random
 import statistics
 import time
 
-from aliencode.metering import PROBE_CAP
 from alienworlds.episode.agent import Agent, Reply, Request, text_reply
 from alienworlds.episode.protocol import CALLS_PER_ROUND, ROUNDS
 from alienworlds.episode.scripted_agents import tool_calls_in
+
+from aliencode.metering import PROBE_CAP
 
 from .answer import Answerer
 from .design import Designer, atom, compose, cost, places_of
@@ -41,7 +42,15 @@ from .view import read_view
 
 # The only environment attributes the agents read (see the module docstring).
 # "language": the shared agent names (explore/by_language.py) pick the class by it
-GUARDED = ("language", "rule_report_prompt", "naive_reply", "fixed_probes", "tool_name", "tool_argument", "calls_per_round")
+GUARDED = (
+    "language",
+    "rule_report_prompt",
+    "naive_reply",
+    "fixed_probes",
+    "tool_name",
+    "tool_argument",
+    "calls_per_round",
+)
 
 
 def tool_observations(messages: list[dict], tool_name: str, argument: str) -> list[tuple[str, str]]:
@@ -74,7 +83,7 @@ class ExplorerAgent(Agent):
         self.decisions: list[float] = []  # seconds of CPU per probe chosen
 
     @classmethod
-    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> "ExplorerAgent":
+    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> ExplorerAgent:
         return cls(env, seed)
 
     def config(self) -> dict[str, object]:
@@ -90,7 +99,7 @@ class ExplorerAgent(Agent):
             for example in view.examples:
                 self.engine.observe(example.program, example.output, tool=False)
         observed = tool_observations(messages, self.env.tool_name, self.env.tool_argument)
-        for program, feedback in observed[self.seen:]:
+        for program, feedback in observed[self.seen :]:
             self.engine.observe(program, feedback)
         self.seen = max(self.seen, len(observed))
         return self.engine
@@ -104,7 +113,11 @@ class ExplorerAgent(Agent):
             return text_reply("\n".join(f"{rid}: {expr}" for rid, expr in report.items()))
         if request.purpose == "answer":
             prompt = request.messages[-1].get("content") or ""
-            return text_reply(self.answerer.answer(request.task, prompt, self.env.naive_reply(request.task), engine.world()))
+            return text_reply(
+                self.answerer.answer(
+                    request.task, prompt, self.env.naive_reply(request.task), engine.world()
+                )
+            )
         return text_reply("Noted.")
 
     # -- probing --------------------------------------------------------------------------
@@ -122,8 +135,14 @@ class ExplorerAgent(Agent):
         self.decisions.append(time.process_time() - start)
         if code is None:
             return text_reply("No probe I can think of would teach me more in this round.")
-        call = {"id": f"call_{self.name}_r{request.round}_{made + 1}", "type": "function",
-                "function": {"name": self.env.tool_name, "arguments": json.dumps({self.env.tool_argument: code})}}
+        call = {
+            "id": f"call_{self.name}_r{request.round}_{made + 1}",
+            "type": "function",
+            "function": {
+                "name": self.env.tool_name,
+                "arguments": json.dumps({self.env.tool_argument: code}),
+            },
+        }
         return Reply({"role": "assistant", "content": None, "tool_calls": [call]})
 
     def probe(self, round_no: int, number: int) -> str | None:
@@ -148,7 +167,10 @@ class RandomProbeAgent(ExplorerAgent):
         for _ in range(8):
             slot = rng.randrange(len(engine.slots))
             place = rng.choice(places_of(engine, slot))
-            trial = [*atoms, atom(slot, engine.slots[slot].site, place, rng, writer, designer.printer)]
+            trial = [
+                *atoms,
+                atom(slot, engine.slots[slot].site, place, rng, writer, designer.printer),
+            ]
             if cost(designer.spell(compose(trial)), designer.keywords) <= PROBE_CAP:
                 atoms = trial
         return designer.spell(compose(atoms)) if atoms else None

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 
-from aliencode import AlienSyntaxError, Limits, run_source
 from alienworlds.manuals.aliencode import respell
-from alienworlds.porting import Bounds, PortError, Porter
+from alienworlds.porting import Bounds, Porter, PortError
 from alienworlds.porting.compensation import Memo
 from alienworlds.ruleset import World
+
+from aliencode import AlienSyntaxError, Limits, run_source
 
 _CODE = re.compile(r"```(?:aliencode|alien)?\n(.*?)\n```", re.DOTALL)
 _PREDICTION = re.compile(r"```aliencode\n(.*?)\n```\n\nGive the exact output", re.DOTALL)
@@ -64,14 +65,16 @@ def _value(text: str, i: int) -> tuple[str, int]:
         body = "".join(chars)
         if any(ord(c) < 32 and c not in "\n\t" for c in body):
             raise ValueSyntaxError("a character AlienCode cannot write")
-        body = body.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+        body = (
+            body.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
+        )
         return f'"{body}"', j + 1
     for word, code in (("True", "YES"), ("False", "NO"), ("None", "none")):
         if text.startswith(word, i):
             return code, i + len(word)
     m = re.compile(r"-?\d+(?:\.\d+)?(?:e[+-]?\d+)?").match(text, i)
     if not m:
-        raise ValueSyntaxError(f"no value at {text[i:i + 20]!r}")
+        raise ValueSyntaxError(f"no value at {text[i : i + 20]!r}")
     return m.group(), m.end()
 
 

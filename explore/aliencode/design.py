@@ -23,23 +23,28 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
+
+from alienworlds.manuals.aliencode import respell
+from alienworlds.porting.literals import written_value
+from alienworlds.porting.semantics import Ctx, WorldView
 
 from aliencode import AlienSyntaxError, parse
 from aliencode.compiler import Context
 from aliencode.metering import PROBE_CAP, units
 from aliencode.unparse import value_literal
-from alienworlds.manuals.aliencode import respell
-from alienworlds.porting.literals import written_value
-from alienworlds.porting.semantics import Ctx, WorldView
 
 from .engine import Engine, Prediction
 from .evaluate import freeze
 from .simulate import slot_at
 
-PLACES = {"top": Context(), "function": Context(True, False), "loop": Context(False, True, 1),
-          "function-loop": Context(True, True, 1)}
+PLACES = {
+    "top": Context(),
+    "function": Context(True, False),
+    "loop": Context(False, True, 1),
+    "function-loop": Context(True, True, 1),
+}
 _INTS = (-3, -2, -1, 0, 1, 2, 3, 4, 5, 7, 9, 10, 12, 25, 100)
 _WORDS = ("ab", "abc", "hello", "q", "xyz", "alien", "")
 _ARITH = ("SHATTER", "WEAVE", "PARE", "FRACTURE", "COIL", "RESIDUE", "HALVE")
@@ -105,7 +110,9 @@ def _truths(rng: random.Random) -> list[object]:
     return [rng.choice((True, False, 0, 1, 2)) for _ in range(rng.randint(0, 3))]
 
 
-def expression(site: str, rng: random.Random, w: Writer = value_literal, show: "Show | None" = None) -> tuple[str, ...]:
+def expression(
+    site: str, rng: random.Random, w: Writer = value_literal, show: Show | None = None
+) -> tuple[str, ...]:
     """Lines (at one place, unindented) that use `site` once and print
     (`show`: the lines that print values; EMIT and SWEEP, which are what
     their atoms probe, print with a plain EMIT)."""
@@ -134,12 +141,21 @@ def expression(site: str, rng: random.Random, w: Writer = value_literal, show: "
     if site == "CARVE":
         if rng.random() < 0.3:
             return show(f"CARVE({w(_seq(rng))}, {w(rng.randint(-2, 3))})")
-        return show(f"CARVE({w(_ints(rng, rng.randint(2, 6)))}, {w(rng.randint(-2, 3))}, {w(rng.randint(-1, 5))})")
+        return show(
+            f"CARVE({w(_ints(rng, rng.randint(2, 6)))}, {w(rng.randint(-2, 3))}, {w(rng.randint(-1, 5))})"
+        )
     if site == "ANNEX":
-        return (f"SET xs AS {w(_ints(rng, rng.randint(0, 3)))}", f"ANNEX(xs, {w(_value(rng))})", *show("xs"))
+        return (
+            f"SET xs AS {w(_ints(rng, rng.randint(0, 3)))}",
+            f"ANNEX(xs, {w(_value(rng))})",
+            *show("xs"),
+        )
     if site == "IMPRINT":
-        return (f"SET xs AS {w(_ints(rng, rng.randint(1, 4)))}", f"IMPRINT(xs, {w(rng.randint(-2, 3))}, {w(_value(rng))})",
-                *show("xs"))
+        return (
+            f"SET xs AS {w(_ints(rng, rng.randint(1, 4)))}",
+            f"IMPRINT(xs, {w(rng.randint(-2, 3))}, {w(_value(rng))})",
+            *show("xs"),
+        )
     if site == "EXPEL":
         return (f"SET xs AS {w(_ints(rng, rng.randint(1, 4)))}", *show("EXPEL(xs)", "xs"))
     if site in ("GAUGE", "ORDER", "GATHER", "INDEX"):
@@ -161,9 +177,15 @@ def expression(site: str, rng: random.Random, w: Writer = value_literal, show: "
         return (f"SWEEP x IN {w(_seq(rng))}:", "    EMIT(x)")
     # A literal site: the literal is written as it stands (it is what is probed).
     if site == "literal.int":
-        return show(str(rng.choice((rng.randint(-70, 70), rng.randint(-9, 30), rng.choice((127, 1000, -129))))))
+        return show(
+            str(
+                rng.choice(
+                    (rng.randint(-70, 70), rng.randint(-9, 30), rng.choice((127, 1000, -129)))
+                )
+            )
+        )
     if site == "literal.float":
-        return show(rng.choice(('0.5', '2.5', '-1.5', '1.0', '3.25', '0.1')))
+        return show(rng.choice(("0.5", "2.5", "-1.5", "1.0", "3.25", "0.1")))
     if site == "literal.str":
         return show(value_literal(rng.choice(_WORDS)))
     return show(rng.choice(("YES", "NO")))  # literal.bool
@@ -180,12 +202,22 @@ def plain(*values: str) -> tuple[str, ...]:
     return (f"EMIT({', '.join(values)})",)
 
 
-def atom(slot: int, site: str, place: str, rng: random.Random, writer: Callable[[Context], Writer] | None = None,
-         printer: Callable[[Context], Show | None] | None = None) -> Atom:
+def atom(
+    slot: int,
+    site: str,
+    place: str,
+    rng: random.Random,
+    writer: Callable[[Context], Writer] | None = None,
+    printer: Callable[[Context], Show | None] | None = None,
+) -> Atom:
     """An atom probing `site` at `place`; `writer(ctx)` spells values there
     and `printer(ctx)` prints them (`plain` where the most likely world's
     EMIT prints as the manual's)."""
-    outer, inner = (Context(True, False), PLACES[place]) if place.startswith("function") else (Context(), PLACES[place])
+    outer, inner = (
+        (Context(True, False), PLACES[place])
+        if place.startswith("function")
+        else (Context(), PLACES[place])
+    )
     w = writer(inner) if writer else value_literal
     looped = place in ("loop", "function-loop") and site != "SWEEP"
     show = printer(inner) if printer else plain
@@ -197,6 +229,7 @@ def atom(slot: int, site: str, place: str, rng: random.Random, writer: Callable[
             names = [f"shown{k}" for k in range(len(values))]
             deferred.extend(names)
             return tuple(f"SET {name} AS {value}" for name, value in zip(names, values))
+
     lines = expression(site, rng, w, show)
     if looped:
         zero = (writer(outer) if writer else value_literal)(0)
@@ -231,6 +264,7 @@ def places_of(engine: Engine, slot: int) -> list[str]:
 
 # -- choosing -----------------------------------------------------------------------------
 
+
 def uncertainty(engine: Engine, slot: int) -> float:
     """Entropy (bits) of a slot's surviving prior mass over its hypotheses;
     0 once its survivors are one behaviour."""
@@ -252,10 +286,19 @@ class Scored:
 class Designer:
     """Chooses each probe of the `explorer` agent."""
 
-    def __init__(self, engine: Engine, seed: int, slots_per_choice: int = 8, draws: int = 3,
-                 decision_runs: int = 10_000, decision_work: int = 2_000_000) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        seed: int,
+        slots_per_choice: int = 8,
+        draws: int = 3,
+        decision_runs: int = 10_000,
+        decision_work: int = 2_000_000,
+    ) -> None:
         self.engine = engine
-        self.decision_runs = decision_runs  # runs one search for a probe may spend predicting candidates
+        self.decision_runs = (
+            decision_runs  # runs one search for a probe may spend predicting candidates
+        )
         self.decision_work = decision_work  # work one search may spend predicting candidates
         self.seed = seed
         self.slots_per_choice = slots_per_choice
@@ -285,7 +328,9 @@ class Designer:
                     return "KNOT(" + ", ".join(write(v) for v in value) + ")"
                 ok, literal = written_value(view, where, value)
                 return value_literal(literal if ok else value)
+
             return write
+
         return at
 
     def printer(self, ctx: Context) -> Show:
@@ -302,6 +347,7 @@ class Designer:
         def show(*values: str) -> tuple[str, ...]:
             before, after = self._faithful(slot, believed, len(values)) or (False, False)
             return plain(*((PAD,) if before else ()), *values, *((PAD,) if after else ()))
+
         return show
 
     def _faithful(self, slot: int, h: int, n: int) -> tuple[bool, bool] | None:
@@ -311,14 +357,24 @@ class Designer:
         if key not in self._pads:
             space = self.engine.spaces[slot]
             values = list(_PRINTED[:n])
-            self._pads[key] = next((pad for pad in ((False, False), (True, False), (False, True))
-                                    if space.table.outcome(space.roots[h], ([*([""] * pad[0]), *values, *([""] * pad[1])],))[1:2]
-                                    == (freeze(values),)), None)
+            self._pads[key] = next(
+                (
+                    pad
+                    for pad in ((False, False), (True, False), (False, True))
+                    if space.table.outcome(
+                        space.roots[h], ([*([""] * pad[0]), *values, *([""] * pad[1])],)
+                    )[1:2]
+                    == (freeze(values),)
+                ),
+                None,
+            )
         return self._pads[key]
 
     def candidates(self, rng: random.Random, slots: int, draws: int) -> list[Atom]:
         engine = self.engine
-        ranked = sorted(((uncertainty(engine, k), -k) for k in range(len(engine.slots))), reverse=True)
+        ranked = sorted(
+            ((uncertainty(engine, k), -k) for k in range(len(engine.slots))), reverse=True
+        )
         writer = self.writer()
         out = []
         for u, neg in ranked[:slots]:
@@ -327,10 +383,12 @@ class Designer:
             slot = -neg
             for place in places_of(engine, slot):
                 for _ in range(draws):
-                    out.append(atom(slot, engine.slots[slot].site, place, rng, writer, self.printer))
+                    out.append(
+                        atom(slot, engine.slots[slot].site, place, rng, writer, self.printer)
+                    )
         return out
 
-    def score(self, atoms: list[Atom], spent: "Spent") -> list[Scored]:
+    def score(self, atoms: list[Atom], spent: Spent) -> list[Scored]:
         """The atoms whose outcome the engine could predict, with their
         gains, in the given order. Predicted in order of their spread (the
         combinations they could run under), so that when the decision's
@@ -357,7 +415,10 @@ class Designer:
         tried = 0
         # Widen the search when the first candidates teach nothing (each
         # search with its own share of predicting).
-        for slots, draws in ((self.slots_per_choice, self.draws), (len(self.engine.slots), 3 * self.draws)):
+        for slots, draws in (
+            (self.slots_per_choice, self.draws),
+            (len(self.engine.slots), 3 * self.draws),
+        ):
             spent = Spent(self.engine, self.decision_runs, self.decision_work)
             scored = self.score(self.candidates(rng, slots, draws), spent)
             tried += len(scored)
@@ -376,10 +437,15 @@ class Spent:
         self.start = (engine.runs, engine.work)
 
     def over(self) -> bool:
-        return self.engine.runs - self.start[0] > self.runs or self.engine.work - self.start[1] > self.work
+        return (
+            self.engine.runs - self.start[0] > self.runs
+            or self.engine.work - self.start[1] > self.work
+        )
 
 
-def pack(scored: list[Scored], spell, keywords: dict[str, str], candidates: int, runs: int) -> Choice:
+def pack(
+    scored: list[Scored], spell, keywords: dict[str, str], candidates: int, runs: int
+) -> Choice:
     """The best atom, then independent ones in order of gain, within the
     unit cap and while the engine can afford to explain the whole (at most
     `runs` expected runs, `explaining`)."""
@@ -422,6 +488,8 @@ def explaining(arranged: list[Scored]) -> float:
 def _arrange(items: list[Scored]) -> list[Scored]:
     """Program order: top-level atoms, then the CRAFT's; within each, the
     atoms least likely to fail first (a failure stops the rest)."""
+
     def key(s: Scored) -> tuple:
         return (s.atom.place in ("function", "function-loop"), s.prediction.error_probability)
+
     return sorted(items, key=key)

@@ -40,7 +40,17 @@ from dataclasses import dataclass, field, replace
 from alienworlds.ruleset.world import Rule, World
 
 from .evaluate import UNKNOWN
-from .simulate import CASES_PER_SLOT, SIM_STEPS, Expected, Prepared, Run, Simulator, places, site_of, slot_at
+from .simulate import (
+    CASES_PER_SLOT,
+    SIM_STEPS,
+    Expected,
+    Prepared,
+    Run,
+    Simulator,
+    places,
+    site_of,
+    slot_at,
+)
 from .space import DEFAULT_BOUNDS, SPACE_VERSION, Bounds, Space, sample_pool, site_space
 from .view import View
 
@@ -67,10 +77,16 @@ class Budget:
     work_each: int = 4_000_000  # work for one observation over all its attempts (over it: costly)
 
     def as_dict(self) -> dict[str, int]:
-        return {"runs_first_try": self.first, "runs_per_observation": self.observe, "runs_per_prediction": self.predict,
-                "work_per_attempt": self.steps,
-                "runs_each_observation": self.runs_each, "work_each_observation": self.work_each,
-                "steps_per_run": SIM_STEPS, "cases_per_slot": CASES_PER_SLOT}
+        return {
+            "runs_first_try": self.first,
+            "runs_per_observation": self.observe,
+            "runs_per_prediction": self.predict,
+            "work_per_attempt": self.steps,
+            "runs_each_observation": self.runs_each,
+            "work_each_observation": self.work_each,
+            "steps_per_run": SIM_STEPS,
+            "cases_per_slot": CASES_PER_SLOT,
+        }
 
 
 class TooCostly(Exception):
@@ -108,20 +124,27 @@ class Step:
     after: float
     bits: float
     eliminated: int  # hypotheses eliminated (all slots)
-    redundant: bool | None  # every surviving combination predicted the output (None: not yet explained)
+    redundant: (
+        bool | None
+    )  # every surviving combination predicted the output (None: not yet explained)
     status: str
     targets: tuple[str, ...]  # rule ids whose rules the program called
 
 
 class Engine:
-    def __init__(self, view: View, bounds: Bounds = DEFAULT_BOUNDS, budget: Budget = Budget(), limits=None) -> None:
+    def __init__(
+        self, view: View, bounds: Bounds = DEFAULT_BOUNDS, budget: Budget = Budget(), limits=None
+    ) -> None:
         self.view = view
         self.slots = view.slots
         self.bounds = bounds
         self.budget = budget
         self.sim = Simulator(view, limits)
         self.spaces: list[Space] = [site_space(slot.site, bounds) for slot in self.slots]
-        self.order = [tuple(sorted(range(len(sp)), key=lambda h, sp=sp: (-sp.weights[h], h))) for sp in self.spaces]
+        self.order = [
+            tuple(sorted(range(len(sp)), key=lambda h, sp=sp: (-sp.weights[h], h)))
+            for sp in self.spaces
+        ]
         self.alive: list[frozenset[int]] = [frozenset(range(len(sp))) for sp in self.spaces]
         self.observations: list[Observation] = []
         self._signatures: dict[tuple[str, int], tuple] = {}
@@ -130,7 +153,7 @@ class Engine:
         self.evaluations = 0  # hypothesis outcomes computed on recorded operands
         self.work = 0  # steps and evaluations, predictions included
 
-    def fork(self) -> "Engine":
+    def fork(self) -> Engine:
         """An engine in the same state that learns on its own (the spaces,
         the simulator and the caches are shared)."""
         other = Engine.__new__(Engine)
@@ -142,13 +165,21 @@ class Engine:
     # -- description -------------------------------------------------------------
 
     def describe(self) -> dict[str, object]:
-        return {"name": ENGINE_NAME, "version": ENGINE_VERSION,
-                "bounds": {**self.bounds.as_dict(), **self.budget.as_dict(),
-                           "hypotheses": sum(len(sp) for sp in self.spaces)}}
+        return {
+            "name": ENGINE_NAME,
+            "version": ENGINE_VERSION,
+            "bounds": {
+                **self.bounds.as_dict(),
+                **self.budget.as_dict(),
+                "hypotheses": sum(len(sp) for sp in self.spaces),
+            },
+        }
 
     # -- masses --------------------------------------------------------------------
 
-    def slot_mass(self, slot: int, members: frozenset[int] | tuple[int, ...] | None = None) -> float:
+    def slot_mass(
+        self, slot: int, members: frozenset[int] | tuple[int, ...] | None = None
+    ) -> float:
         weights = self.spaces[slot].weights
         return sum(weights[h] for h in (self.alive[slot] if members is None else members))
 
@@ -176,12 +207,23 @@ class Engine:
             self._settle()
         after = self.joint_mass()
         bits = math.log2(before / after) if after > 0 and before > 0 else 0.0
-        return Step(before, after, max(0.0, bits), count - self.survivors(), obs.redundant, obs.status,
-                    tuple(self.slots[k].id for k in obs.touched))
+        return Step(
+            before,
+            after,
+            max(0.0, bits),
+            count - self.survivors(),
+            obs.redundant,
+            obs.status,
+            tuple(self.slots[k].id for k in obs.touched),
+        )
 
     def _map_run(self, prepared: Prepared, tool: bool) -> Run:
-        texts = {k: self.spaces[k].hypotheses[self.order[k][0] if not self.alive[k] else self._first(k)].text
-                 for k in prepared.relevant}
+        texts = {
+            k: self.spaces[k]
+            .hypotheses[self.order[k][0] if not self.alive[k] else self._first(k)]
+            .text
+            for k in prepared.relevant
+        }
         return self.sim.run(prepared, texts, None, tool)
 
     def _first(self, slot: int) -> int:
@@ -201,8 +243,14 @@ class Engine:
         try:
             if left <= 0 or obs.work >= budget.work_each:
                 raise TooCostly()
-            leaves = self.explain(obs.prepared, domains, obs.expected, obs.tool, allowed,
-                                  min(budget.steps, budget.work_each - obs.work))
+            leaves = self.explain(
+                obs.prepared,
+                domains,
+                obs.expected,
+                obs.tool,
+                allowed,
+                min(budget.steps, budget.work_each - obs.work),
+            )
         except TooCostly:
             obs.status = "costly"  # set aside for good: it changes nothing and is never retried
             return
@@ -213,7 +261,9 @@ class Engine:
             # over the attempt's runs: it waits, unless its own account is spent
             obs.status = "costly" if obs.runs >= budget.runs_each else "pending"
             return
-        boxes = [{k: frozenset(g) for k, g in leaf.groups.items()} for leaf in leaves if leaf.consistent]
+        boxes = [
+            {k: frozenset(g) for k, g in leaf.groups.items()} for leaf in leaves if leaf.consistent
+        ]
         if not boxes:
             obs.status = "unexplained"
             return
@@ -271,8 +321,15 @@ class Engine:
 
     # -- explaining -----------------------------------------------------------------
 
-    def explain(self, prepared: Prepared, domains: dict[int, tuple[int, ...]], expected: Expected | None, tool: bool,
-                budget: int, work: int) -> list[Leaf] | None:
+    def explain(
+        self,
+        prepared: Prepared,
+        domains: dict[int, tuple[int, ...]],
+        expected: Expected | None,
+        tool: bool,
+        budget: int,
+        work: int,
+    ) -> list[Leaf] | None:
         """Split the combinations of `domains` into boxes of identical runs;
         None when that takes more than `budget` runs; TooCostly when a run
         costs more than a simulated run may, or all of them together more
@@ -301,7 +358,9 @@ class Engine:
                     groups[k] = members[:1]
                 else:
                     groups[k] = tuple(h for h in members if known[h] == mine)
-            spent = run.steps + self.evaluations - evaluated  # interpreter steps and rule evaluations alike
+            spent = (
+                run.steps + self.evaluations - evaluated
+            )  # interpreter steps and rule evaluations alike
             steps += spent
             self.work += spent
             if run.costly or steps > work:
@@ -321,7 +380,9 @@ class Engine:
         self.runs += runs
         return leaves
 
-    def _outcomes(self, slot: int, members: tuple[int, ...], cases: list[tuple], keys: list[tuple]) -> dict[int, tuple]:
+    def _outcomes(
+        self, slot: int, members: tuple[int, ...], cases: list[tuple], keys: list[tuple]
+    ) -> dict[int, tuple]:
         """Each member's outcomes on the recorded cases (remembered per case list)."""
         cache = self._runs_seen.setdefault((self.slots[slot].site, tuple(keys)), {})
         missing = [h for h in members if h not in cache]
@@ -335,7 +396,9 @@ class Engine:
 
     # -- predicting -------------------------------------------------------------------
 
-    def predict(self, source: str, tool: bool = True, budget: int | None = None) -> "Prediction | None":
+    def predict(
+        self, source: str, tool: bool = True, budget: int | None = None
+    ) -> Prediction | None:
         """The distribution of what a program would show, under the surviving
         hypotheses (each slot's survivors weighted by their prior mass, slots
         independent); None when it needs more runs than the budget."""
@@ -344,8 +407,9 @@ class Engine:
             return Prediction({prepared.error or "": 1.0}, frozenset(), 1, 0.0)
         domains = self._domains(prepared)
         try:
-            leaves = self.explain(prepared, domains, None, tool, budget or self.budget.predict,
-                                  self.budget.steps)
+            leaves = self.explain(
+                prepared, domains, None, tool, budget or self.budget.predict, self.budget.steps
+            )
         except TooCostly:
             return None
         if leaves is None:
@@ -363,7 +427,9 @@ class Engine:
             outcomes[leaf.text] = outcomes.get(leaf.text, 0.0) + p
             counts[leaf.text] = counts.get(leaf.text, 0) + 1
         total = sum(outcomes.values()) or 1.0
-        carried = sum(p / total * counts[text] for text, p in outcomes.items() if "[AlienError]" not in text)
+        carried = sum(
+            p / total * counts[text] for text, p in outcomes.items() if "[AlienError]" not in text
+        )
         return Prediction(outcomes, frozenset(uncertain), len(leaves), carried)
 
     def spread(self, source: str) -> int:
@@ -386,7 +452,9 @@ class Engine:
         if found is None:
             space = self.spaces[slot]
             cases, keys = sample_pool(site, CLASS_POOL)
-            found = self._signatures[key] = space.table.outcomes([space.roots[h]], cases, keys)[space.roots[h]]
+            found = self._signatures[key] = space.table.outcomes([space.roots[h]], cases, keys)[
+                space.roots[h]
+            ]
         return found
 
     def classes(self, slot: int) -> list[tuple[float, tuple[int, ...]]]:
@@ -417,7 +485,9 @@ class Engine:
         identity = next((h for h in members if space.hypotheses[h].identity), None)
         if identity is not None:
             return identity
-        return min(members, key=lambda h: (space.hypotheses[h].cost, len(space.hypotheses[h].text), h))
+        return min(
+            members, key=lambda h: (space.hypotheses[h].cost, len(space.hypotheses[h].text), h)
+        )
 
     def believed(self, slot: int) -> str:
         """The most likely survivor's expression (IDENTITY when its class
@@ -438,8 +508,15 @@ class Engine:
         rules = []
         for k, slot in enumerate(self.slots):
             text = self.believed(k)
-            rules.append(Rule(id=slot.id, name=slot.id, target=slot.site,
-                              actual="IDENTITY" if text in ("IDENTITY", "UNKNOWN") else text, scope=slot.scope))
+            rules.append(
+                Rule(
+                    id=slot.id,
+                    name=slot.id,
+                    target=slot.site,
+                    actual="IDENTITY" if text in ("IDENTITY", "UNKNOWN") else text,
+                    scope=slot.scope,
+                )
+            )
         return self.view.world(tuple(rules), name)
 
 
@@ -447,7 +524,9 @@ class Engine:
 class Prediction:
     outcomes: dict[str, float]  # shown text -> probability
     uncertain: frozenset[int]  # slots whose survivors disagree on this program
-    runs: int = 1  # distinct executions under the survivors (the runs explaining its outcome may take)
+    runs: int = (
+        1  # distinct executions under the survivors (the runs explaining its outcome may take)
+    )
     # Expected number of those executions that print what was shown and run
     # on (no error): what follows in a program is explained once per each.
     carried: float = 1.0

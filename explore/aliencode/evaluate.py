@@ -16,8 +16,8 @@ force, or a function value it would have to call).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from alienworlds.ruleset import LanguageError, Limits, Meter, make_operators
 from alienworlds.ruleset.equivalence import POOLS
@@ -132,14 +132,21 @@ class Table:
             return UNKNOWN
         if state == "e":
             return ("e", payload, forced)
-        alias = next((k for k, v in enumerate(case) if v is payload and type(v) in (list, tuple)), -1)
+        alias = next(
+            (k for k, v in enumerate(case) if v is payload and type(v) in (list, tuple)), -1
+        )
         return ("v", freeze(payload), alias, forced)
 
-    def outcomes(self, roots: Iterable[int], cases: list[tuple], keys: list[tuple] | None = None) -> dict[int, tuple]:
+    def outcomes(
+        self, roots: Iterable[int], cases: list[tuple], keys: list[tuple] | None = None
+    ) -> dict[int, tuple]:
         """Each root's outcomes on every case, as one hashable signature
         (`keys`: the cases' frozen keys, when the caller has them)."""
         keys = keys if keys is not None else [tuple(freeze(v) for v in case) for case in cases]
-        return {root: tuple(self.outcome(root, case, key) for case, key in zip(cases, keys)) for root in roots}
+        return {
+            root: tuple(self.outcome(root, case, key) for case, key in zip(cases, keys))
+            for root in roots
+        }
 
     def _eval(self, n: int, case: tuple, memo: dict[int, tuple]) -> tuple:
         found = memo.get(n)

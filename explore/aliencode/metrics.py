@@ -31,10 +31,11 @@ from __future__ import annotations
 import hashlib
 import json
 
-from aliencode.sites import operand_kinds
 from alienworlds.ruleset import World
 from alienworlds.ruleset.equivalence import compare
 from alienworlds.ruleset.expr import parse
+
+from aliencode.sites import operand_kinds
 
 from .engine import ENGINE_VERSION, Engine
 from .space import sample_pool, standard_text
@@ -45,8 +46,14 @@ _BASE: dict[str, Engine] = {}  # the state after the worked examples, per (syste
 
 
 def _texts(events: list[dict]) -> tuple[str | None, str | None]:
-    system = next((e["message"].get("content") for e in events
-                   if e.get("type") == "message" and e.get("index") == 0), None)
+    system = next(
+        (
+            e["message"].get("content")
+            for e in events
+            if e.get("type") == "message" and e.get("index") == 0
+        ),
+        None,
+    )
     rules = None
     for e in events:
         if e.get("type") == "request" and e.get("purpose") == "rules":
@@ -109,8 +116,15 @@ class _Truth:
             else:
                 cases, keys = sample_pool(site, TRUTH_POOL)
                 mine = space.table.outcomes([space.roots[h]], cases, keys)[space.roots[h]]
-                found = mine == quick and compare(space.hypotheses[h].text, actual, operand_kinds(site),
-                                                  standard=standard_text(site)).equivalent
+                found = (
+                    mine == quick
+                    and compare(
+                        space.hypotheses[h].text,
+                        actual,
+                        operand_kinds(site),
+                        standard=standard_text(site),
+                    ).equivalent
+                )
             _EQUAL[key] = found
         return found
 
@@ -137,7 +151,11 @@ def _shipped_world(header: dict) -> World | None:
 
 
 def _resolved(engine: Engine, slot: int) -> bool:
-    return len(engine.alive[slot]) < len(engine.spaces[slot]) and len(engine.alive[slot]) <= 64 and engine.resolved(slot)
+    return (
+        len(engine.alive[slot]) < len(engine.spaces[slot])
+        and len(engine.alive[slot]) <= 64
+        and engine.resolved(slot)
+    )
 
 
 def _reported_wrong(engine: Engine, slot: int, expression: str | None) -> bool:
@@ -147,8 +165,12 @@ def _reported_wrong(engine: Engine, slot: int, expression: str | None) -> bool:
     site = engine.slots[slot].site
     h = next(iter(engine.alive[slot]))
     try:
-        return not compare(expression.strip(), engine.spaces[slot].hypotheses[h].text, operand_kinds(site),
-                           standard=standard_text(site)).equivalent
+        return not compare(
+            expression.strip(),
+            engine.spaces[slot].hypotheses[h].text,
+            operand_kinds(site),
+            standard=standard_text(site),
+        ).equivalent
     except Exception:  # noqa: BLE001 - a report that cannot be read is wrong
         return True
 
@@ -169,17 +191,29 @@ def exploration(events: list[dict], world: World | None = None) -> dict | None:
     world = world if world is not None else _shipped_world(header)
     truth = _Truth(engine, world) if world is not None else None
     task_rules = {t["id"]: set(t.get("rules") or ()) for t in header.get("tasks") or ()}
-    tools = sorted((e for e in events if e.get("type") == "tool" and e.get("counted")), key=lambda e: (e["round"], e["n"]))
+    tools = sorted(
+        (e for e in events if e.get("type") == "tool" and e.get("counted")),
+        key=lambda e: (e["round"], e["n"]),
+    )
     reports = {str(e["milestone"]): e for e in events if e.get("type") == "rule_report"}
     answers: dict[str, list[dict]] = {}
     for e in events:
         if e.get("type") == "answer":
             answers.setdefault(str(e["milestone"]), []).append(e)
-    labels = [str(e["milestone"]) for e in events if e.get("type") == "milestone" and str(e["milestone"]).isdigit()]
+    labels = [
+        str(e["milestone"])
+        for e in events
+        if e.get("type") == "milestone" and str(e["milestone"]).isdigit()
+    ]
 
     probes, coverage, true_mass = [], [], {}
     covered: set[str] = set()
-    errors = {"exploration": 0, "exploitation": 0, "exploration_required": 0, "exploitation_required": 0}
+    errors = {
+        "exploration": 0,
+        "exploitation": 0,
+        "exploration_required": 0,
+        "exploitation_required": 0,
+    }
 
     def milestone(label: str) -> None:
         if truth is not None:
@@ -200,7 +234,9 @@ def exploration(events: list[dict], world: World | None = None) -> dict | None:
         required = any(not _resolved(engine, k) for k in range(len(engine.slots)))
         row = {"round": int(e["round"]), "call": int(e["n"]), "status": e.get("status")}
         code, feedback = None, e.get("feedback") or ""
-        if e.get("status") == "ran" and isinstance(feedback, str):  # a malformed record is a probe that showed nothing
+        if e.get("status") == "ran" and isinstance(
+            feedback, str
+        ):  # a malformed record is a probe that showed nothing
             try:
                 code = json.loads(e.get("arguments") or "{}").get("code")
             except (TypeError, ValueError, AttributeError):
@@ -208,14 +244,31 @@ def exploration(events: list[dict], world: World | None = None) -> dict | None:
         step = engine.observe(code, feedback) if isinstance(code, str) else None
         if step is None:
             mass = engine.joint_mass()
-            row.update(before=mass, after=mass, bits=0.0, eliminated=0, redundant=False, explained="nothing ran", targets=[])
+            row.update(
+                before=mass,
+                after=mass,
+                bits=0.0,
+                eliminated=0,
+                redundant=False,
+                explained="nothing ran",
+                targets=[],
+            )
             progress = False
         else:
             fresh = set(step.targets) - covered
             covered.update(step.targets)
-            row.update(before=step.before, after=step.after, bits=round(step.bits, 6), eliminated=step.eliminated,
-                       redundant=bool(step.redundant), explained=step.status, targets=list(step.targets))
-            progress = step.bits > 0 or step.eliminated > 0 or bool(fresh) or step.status == "pending"
+            row.update(
+                before=step.before,
+                after=step.after,
+                bits=round(step.bits, 6),
+                eliminated=step.eliminated,
+                redundant=bool(step.redundant),
+                explained=step.status,
+                targets=list(step.targets),
+            )
+            progress = (
+                step.bits > 0 or step.eliminated > 0 or bool(fresh) or step.status == "pending"
+            )
         if required:
             errors["exploration_required"] += 1
             errors["exploration"] += not progress
@@ -234,9 +287,17 @@ def exploration(events: list[dict], world: World | None = None) -> dict | None:
     pending = sum(1 for o in engine.observations if o.status == "pending")
     unexplained = sum(1 for o in engine.observations if o.status == "unexplained")
     costly = sum(1 for o in engine.observations if o.status == "costly")
-    return assemble(engine.describe(), probes, coverage, true_mass, errors,
-                    believed={f"M{labels[-1]}": engine.rule_report()} if labels else {},
-                    pending=pending, unexplained=unexplained, costly=costly)
+    return assemble(
+        engine.describe(),
+        probes,
+        coverage,
+        true_mass,
+        errors,
+        believed={f"M{labels[-1]}": engine.rule_report()} if labels else {},
+        pending=pending,
+        unexplained=unexplained,
+        costly=costly,
+    )
 
 
 def fingerprint(events: list[dict]) -> str:
@@ -251,13 +312,25 @@ def fingerprint(events: list[dict]) -> str:
         elif kind == "request" and e.get("purpose") == "rules":
             parts.append(("rules", json.dumps(e.get("extra"), sort_keys=True)))
         elif kind == "tool":
-            parts.append(("tool", e.get("round"), e.get("n"), e.get("status"), e.get("counted"), e.get("arguments"),
-                          e.get("feedback")))
+            parts.append(
+                (
+                    "tool",
+                    e.get("round"),
+                    e.get("n"),
+                    e.get("status"),
+                    e.get("counted"),
+                    e.get("arguments"),
+                    e.get("feedback"),
+                )
+            )
         elif kind == "rule_report":
-            parts.append(("report", e.get("milestone"), json.dumps(e.get("report"), sort_keys=True)))
+            parts.append(
+                ("report", e.get("milestone"), json.dumps(e.get("report"), sort_keys=True))
+            )
         elif kind == "answer":
-            parts.append(("answer", e.get("milestone"), e.get("task"), e.get("pass"), e.get("passed")))
+            parts.append(
+                ("answer", e.get("milestone"), e.get("task"), e.get("pass"), e.get("passed"))
+            )
         elif kind == "milestone":
             parts.append(("milestone", e.get("milestone")))
     return hashlib.sha256(json.dumps(parts, default=repr).encode()).hexdigest()
-

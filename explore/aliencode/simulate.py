@@ -18,23 +18,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from alienworlds.episode.protocol import TRUNCATION_NOTE, cap_feedback
+from alienworlds.ruleset import compile_rule
+from alienworlds.ruleset.compile import CompiledRule
+from alienworlds.ruleset.world import Rule
+
 from aliencode import AlienSyntaxError, Limits, parse
 from aliencode import syntax as s
 from aliencode.compiler import PREFIX, Context, compile_program
 from aliencode.runtime import Session
 from aliencode.sites import LAZY_OPERAND, SITES
 from aliencode.walk import sites_in
-from alienworlds.episode.protocol import TRUNCATION_NOTE, cap_feedback
-from alienworlds.ruleset import compile_rule
-from alienworlds.ruleset.compile import CompiledRule
-from alienworlds.ruleset.world import Rule
 
 from .evaluate import UNFORCED, freeze, snapshot
 from .space import standard_text
 from .view import Slot, View
 
 NO_OUTPUT = "(no output)"
-_LITERALS = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
+_LITERALS = {
+    s.IntLit: "literal.int",
+    s.FloatLit: "literal.float",
+    s.StrLit: "literal.str",
+    s.BoolLit: "literal.bool",
+}
 
 
 # What one simulated run may cost. A probe of 5 units can still loop long
@@ -60,14 +66,14 @@ class Expected:
     cut: bool
 
     @classmethod
-    def tool(cls, feedback: str) -> "Expected":
+    def tool(cls, feedback: str) -> Expected:
         note = "\n" + TRUNCATION_NOTE
         if feedback.endswith(note):
             return cls(feedback, feedback[: -len(note)], True)
         return cls(feedback, feedback, False)
 
     @classmethod
-    def exact(cls, output: str) -> "Expected":
+    def exact(cls, output: str) -> Expected:
         return cls(output, output, False)
 
 
@@ -174,7 +180,7 @@ class _Recorder:
         parts = self.session.output
         if len(parts) == self.checked_parts:
             return
-        self.printed += "".join(parts[self.checked_parts:])
+        self.printed += "".join(parts[self.checked_parts :])
         self.checked_parts = len(parts)
         head, want = self.printed.rstrip(), self.expected.text
         if self.expected.cut and head.startswith(want):
@@ -196,6 +202,7 @@ class _Stand:
     def bind(self, namespace: dict) -> object:
         fn, recorder, slot = self.fn, self.recorder, self.slot
         if self.lazy:
+
             def lazy_call(a, thunk):
                 recorder.check()
                 cell = [UNFORCED]
@@ -210,12 +217,14 @@ class _Stand:
                     return fn(a, forced)
                 finally:
                     recorder.record(slot, (first, cell[0]))
+
             return lazy_call
 
         def call(*args):
             recorder.check()
             recorder.record(slot, tuple(snapshot(v) for v in args))
             return fn(*args)
+
         return call
 
 
@@ -269,16 +278,32 @@ class Simulator:
         key = ()
         program = prepared.programs.get(key)
         if program is None:
-            rules = tuple(Rule(id=slot.id, name=slot.id, target=slot.site, actual=standard_text(slot.site), scope=slot.scope)
-                          for slot in self.slots)
+            rules = tuple(
+                Rule(
+                    id=slot.id,
+                    name=slot.id,
+                    target=slot.site,
+                    actual=standard_text(slot.site),
+                    scope=slot.scope,
+                )
+                for slot in self.slots
+            )
             try:
-                program = compile_program(prepared.tree, self.view.world(rules), self.limits, inline=False)
+                program = compile_program(
+                    prepared.tree, self.view.world(rules), self.limits, inline=False
+                )
             except AlienSyntaxError as exc:
                 program = exc
             prepared.programs[key] = program
         return program
 
-    def run(self, prepared: Prepared, texts: dict[int, str], expected: Expected | None = None, tool: bool = True) -> Run:
+    def run(
+        self,
+        prepared: Prepared,
+        texts: dict[int, str],
+        expected: Expected | None = None,
+        tool: bool = True,
+    ) -> Run:
         """Run with slot -> hypothesis text (slots not given: the manual's)."""
         if prepared.tree is None:
             return Run(prepared.error or "", {}, {}, [])
@@ -292,7 +317,9 @@ class Simulator:
             index = int(name.removeprefix("_w_"))
             slot = self.slots[index]
             text = texts.get(index, standard_text(slot.site))
-            rules[name] = _Stand(self._function(slot.site, text, session), index, slot.site in LAZY_OPERAND, recorder)
+            rules[name] = _Stand(
+                self._function(slot.site, text, session), index, slot.site in LAZY_OPERAND, recorder
+            )
         original = program.rules
         program.rules = rules
         try:
@@ -303,4 +330,12 @@ class Simulator:
         if tool:
             text = cap_feedback(text if text else NO_OUTPUT)
         costly = recorder.costly or result.steps >= self.limits.max_steps
-        return Run(text, recorder.calls, recorder.keys, recorder.order, recorder.aborted, result.steps, costly)
+        return Run(
+            text,
+            recorder.calls,
+            recorder.keys,
+            recorder.order,
+            recorder.aborted,
+            result.steps,
+            costly,
+        )

@@ -29,17 +29,20 @@ from the site alone.
 from __future__ import annotations
 
 import functools
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
-from typing import Iterator
 
-from aliencode.sites import OPERATION_BY_NAME, SITES, operand_kinds
 from alienworlds.ruleset.equivalence import cases as sample_cases
 from alienworlds.ruleset.expr import Call, Const, Expr, Sym, parse, to_text, walk
 from alienworlds.ruleset.operators import ARITY
 
+from aliencode.sites import OPERATION_BY_NAME, SITES, operand_kinds
+
 from .evaluate import Table, freeze
 
-IDENTITY_SHARE = 0.25  # prior mass of the manual's expression (a template rule may keep the manual's meaning)
+IDENTITY_SHARE = (
+    0.25  # prior mass of the manual's expression (a template rule may keep the manual's meaning)
+)
 SPACE_VERSION = 1
 
 
@@ -88,13 +91,62 @@ def standard_text(site: str) -> str:
 
 # What a site's result is, for result transforms.
 _RESULT_KIND = {
-    **{op: "num" for op in ("SHATTER", "WEAVE", "PARE", "FRACTURE", "COIL", "RESIDUE", "HALVE", "GAUGE", "EXPEL")},
-    **{op: "bool" for op in ("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH", "BOND", "RIFT", "NEGATE",
-                             "SOME_OF", "EVERY_OF", "literal.bool")},
-    **{op: "seq" for op in ("STRAND", "KNOT", "CARVE", "ANNEX", "IMPRINT", "ORDER", "GATHER", "EXTENT", "INDEX",
-                            "PAIR", "STRAIN", "SWEEP", "EMIT")},
-    "PLUCK": "value", "NADIR": "value", "APEX": "value", "FUSE": "str",
-    "literal.int": "int", "literal.float": "float", "literal.str": "str",
+    **{
+        op: "num"
+        for op in (
+            "SHATTER",
+            "WEAVE",
+            "PARE",
+            "FRACTURE",
+            "COIL",
+            "RESIDUE",
+            "HALVE",
+            "GAUGE",
+            "EXPEL",
+        )
+    },
+    **{
+        op: "bool"
+        for op in (
+            "AKIN",
+            "APART",
+            "OVER",
+            "UNDER",
+            "ATOP",
+            "BENEATH",
+            "BOND",
+            "RIFT",
+            "NEGATE",
+            "SOME_OF",
+            "EVERY_OF",
+            "literal.bool",
+        )
+    },
+    **{
+        op: "seq"
+        for op in (
+            "STRAND",
+            "KNOT",
+            "CARVE",
+            "ANNEX",
+            "IMPRINT",
+            "ORDER",
+            "GATHER",
+            "EXTENT",
+            "INDEX",
+            "PAIR",
+            "STRAIN",
+            "SWEEP",
+            "EMIT",
+        )
+    },
+    "PLUCK": "value",
+    "NADIR": "value",
+    "APEX": "value",
+    "FUSE": "str",
+    "literal.int": "int",
+    "literal.float": "float",
+    "literal.str": "str",
 }
 # Operators a world may put in another's place.
 _GROUPS = (
@@ -110,11 +162,71 @@ _GROUPS = (
 _JOINT = {"CARVE": ("lo", "hi"), "EXTENT": ("lo", "hi")}
 # Further spellings of the manual's meaning whose parts can be edited.
 _BASES = {"INDEX": ("(zip (range 0 (len seq)) seq)", ("0", "(len seq)"))}
-_UNARY = ("neg", "abs", "not", "len", "reverse", "sort_asc", "sort_desc", "list", "tuple", "str", "sum", "any",
-          "all", "max", "min", "pop_left", "pop_right", "enumerate", "range")
-_BINARY = ("+", "-", "*", "/", "//", "%", "**", "^", "==", "!=", ">", "<", ">=", "<=", "and", "or", "get",
-           "concat", "prepend", "append", "zip", "range", "slice", "max", "min")
-_NUMERIC_BINARY = ("+", "-", "*", "//", "%", "^", "==", "!=", ">", "<", ">=", "<=", "get", "slice", "range")
+_UNARY = (
+    "neg",
+    "abs",
+    "not",
+    "len",
+    "reverse",
+    "sort_asc",
+    "sort_desc",
+    "list",
+    "tuple",
+    "str",
+    "sum",
+    "any",
+    "all",
+    "max",
+    "min",
+    "pop_left",
+    "pop_right",
+    "enumerate",
+    "range",
+)
+_BINARY = (
+    "+",
+    "-",
+    "*",
+    "/",
+    "//",
+    "%",
+    "**",
+    "^",
+    "==",
+    "!=",
+    ">",
+    "<",
+    ">=",
+    "<=",
+    "and",
+    "or",
+    "get",
+    "concat",
+    "prepend",
+    "append",
+    "zip",
+    "range",
+    "slice",
+    "max",
+    "min",
+)
+_NUMERIC_BINARY = (
+    "+",
+    "-",
+    "*",
+    "//",
+    "%",
+    "^",
+    "==",
+    "!=",
+    ">",
+    "<",
+    ">=",
+    "<=",
+    "get",
+    "slice",
+    "range",
+)
 
 
 def _c(op: str, *args: Expr) -> Call:
@@ -149,13 +261,23 @@ def _seq(x: Expr, small: bool = False) -> list[Expr]:
     out: list[Expr] = [_c("reverse", x)]
     if small:
         return out
-    out += [_c("sort_asc", x), _c("sort_desc", x), _c("list", x), _c("tuple", x), _c("slice", x, _k(1)),
-            _c("slice", x, _k(0), _k(-1)),
-            _c("concat", _c("slice", x, _k(1)), _c("slice", x, _k(0), _k(1))),
-            _c("concat", _c("slice", x, _k(-1)), _c("slice", x, _k(0), _k(-1))),
-            _c("concat", _c("reverse", _c("slice", x, _k(0), _k(2))), _c("slice", x, _k(2)))]
+    out += [
+        _c("sort_asc", x),
+        _c("sort_desc", x),
+        _c("list", x),
+        _c("tuple", x),
+        _c("slice", x, _k(1)),
+        _c("slice", x, _k(0), _k(-1)),
+        _c("concat", _c("slice", x, _k(1)), _c("slice", x, _k(0), _k(1))),
+        _c("concat", _c("slice", x, _k(-1)), _c("slice", x, _k(0), _k(-1))),
+        _c("concat", _c("reverse", _c("slice", x, _k(0), _k(2))), _c("slice", x, _k(2))),
+    ]
     empty = _c("slice", x, _k(0), _k(0))
-    for shape in (_k(""), _c("list", _k("")), _c("tuple", _k(""))):  # strings only, lists only, tuples only
+    for shape in (
+        _k(""),
+        _c("list", _k("")),
+        _c("tuple", _k("")),
+    ):  # strings only, lists only, tuples only
         guard = _c("==", empty, shape)
         out += [_guarded(x, guard, _c(op, x)) for op in ("reverse", "sort_asc", "sort_desc")]
     return out
@@ -165,9 +287,13 @@ def _str(x: Expr, small: bool = False) -> list[Expr]:
     out: list[Expr] = [_c("reverse", x)]
     if small:
         return out
-    return out + [_c("slice", x, _k(1)), _c("slice", x, _k(0), _k(-1)), _c("concat", x, x),
-                  _c("concat", _c("slice", x, _k(1)), _c("slice", x, _k(0), _k(1))),
-                  _c("concat", _c("slice", x, _k(-1)), _c("slice", x, _k(0), _k(-1)))]
+    return out + [
+        _c("slice", x, _k(1)),
+        _c("slice", x, _k(0), _k(-1)),
+        _c("concat", x, x),
+        _c("concat", _c("slice", x, _k(1)), _c("slice", x, _k(0), _k(1))),
+        _c("concat", _c("slice", x, _k(-1)), _c("slice", x, _k(0), _k(-1))),
+    ]
 
 
 def transforms(kind: str, x: Expr, bound: int, small: bool = False) -> list[Expr]:
@@ -265,7 +391,11 @@ class _Builder:
                     if node.op in group:
                         for other in group:
                             lo, hi = ARITY[other]
-                            if other != node.op and lo <= len(node.args) and (hi is None or len(node.args) <= hi):
+                            if (
+                                other != node.op
+                                and lo <= len(node.args)
+                                and (hi is None or len(node.args) <= hi)
+                            ):
                                 yield "operator", _replace_at(base, path, Call(other, node.args))
             elif isinstance(node, Const) and type(node.value) is int and path:
                 for d in range(-bound, bound + 1):
@@ -273,15 +403,19 @@ class _Builder:
                         yield "constant", _replace_at(base, path, Const(node.value + d))
         names = [n for n in self.kinds if n in used]
         for i, x in enumerate(names):
-            for y in names[i + 1:]:
+            for y in names[i + 1 :]:
                 if self.kinds[x].removesuffix("_or_none") == self.kinds[y].removesuffix("_or_none"):
-                    swapped = substitute(substitute(substitute(base, x, Sym("\0")), y, Sym(x)), "\0", Sym(y))
+                    swapped = substitute(
+                        substitute(substitute(base, x, Sym("\0")), y, Sym(x)), "\0", Sym(y)
+                    )
                     yield "swap", swapped
         result = _RESULT_KIND.get(self.site, "value")
         for t in transforms(result, base, bound, small):
             yield "result", t
         if self.site in _JOINT:
-            for k in range(-(self.small if small else self.shift), (self.small if small else self.shift) + 1):
+            for k in range(
+                -(self.small if small else self.shift), (self.small if small else self.shift) + 1
+            ):
                 if k:
                     moved = base
                     for name in _JOINT[self.site]:
@@ -307,7 +441,11 @@ class _Builder:
             for kind, expr in self.edits(base, small=False):
                 self.add(expr, 1)
         for base in bases:
-            firsts += [(k, e) for k, e in self.edits(base, small=True) if k in ("operator", "swap", "joint")]
+            firsts += [
+                (k, e)
+                for k, e in self.edits(base, small=True)
+                if k in ("operator", "swap", "joint")
+            ]
         for kind, first in firsts:
             for second_kind, expr in self.edits(first, small=True):
                 if second_kind != kind and second_kind in ("result", "swap", "operator"):
@@ -331,12 +469,15 @@ class _Builder:
 
 
 def _weights(hypotheses: list[Hypothesis]) -> tuple[float, ...]:
-    raw = [0.0 if h.identity else 2.0 ** -h.cost for h in hypotheses]
+    raw = [0.0 if h.identity else 2.0**-h.cost for h in hypotheses]
     rest = sum(raw) or 1.0
-    return tuple(IDENTITY_SHARE if h.identity else (1 - IDENTITY_SHARE) * w / rest for h, w in zip(hypotheses, raw))
+    return tuple(
+        IDENTITY_SHARE if h.identity else (1 - IDENTITY_SHARE) * w / rest
+        for h, w in zip(hypotheses, raw)
+    )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def site_space(site: str, bounds: Bounds = DEFAULT_BOUNDS) -> Space:
     """The hypotheses of `site` (deterministic; cached for the process)."""
     if site not in SITES:
@@ -366,7 +507,7 @@ def site_space(site: str, bounds: Bounds = DEFAULT_BOUNDS) -> Space:
     return Space(site, tuple(hypotheses), table, tuple(roots), _weights(hypotheses))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def sample_pool(site: str, size: int) -> tuple[tuple[tuple, ...], tuple[tuple, ...]]:
     """Sample operand cases of the site (the equivalence checker's pools),
     spread over all of them, and their frozen keys."""

@@ -18,17 +18,26 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from aliencode.sites import KEYWORDS, SITES
 from alienworlds.manuals.aliencode import render
 from alienworlds.ruleset import World, standard_world
 
+from aliencode.sites import KEYWORDS, SITES
+
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_TEMPLATE = re.compile(r"^(?P<id>\S+): (?P<shown>\S+) \(operands: (?P<operands>[^;)]*)(?:;[^)]*)?\) — (?P<scope>.+?) — manual: .*$")
+_TEMPLATE = re.compile(
+    r"^(?P<id>\S+): (?P<shown>\S+) \(operands: (?P<operands>[^;)]*)(?:;[^)]*)?\) — (?P<scope>.+?) — manual: .*$"
+)
 _EXAMPLE = re.compile(
     r"Worked example (?P<id>\S+) \((?P<band>[^)]*)\): (?P<prompt>.*?)\nProgram:\n```aliencode\n(?P<program>.*?)\n```\n"
-    r"Output in this world:\n```output\n(?P<output>.*?)\n```(?=\n\nWorked example |\n*$|\n\n===)", re.DOTALL)
-_SCOPES = (("inside CRAFT bodies", "function"), ("at top level", "top"), ("inside SWEEP/WHILE bodies", "loop"),
-           ("everywhere", "anywhere"))
+    r"Output in this world:\n```output\n(?P<output>.*?)\n```(?=\n\nWorked example |\n*$|\n\n===)",
+    re.DOTALL,
+)
+_SCOPES = (
+    ("inside CRAFT bodies", "function"),
+    ("at top level", "top"),
+    ("inside SWEEP/WHILE bodies", "loop"),
+    ("everywhere", "anywhere"),
+)
 
 
 class ViewError(ValueError):
@@ -73,13 +82,17 @@ def keywords_from_manual(manual: str) -> dict[str, str]:
     words = _WORD.findall(manual)
     standard = _standard_words()
     if len(words) != len(standard):
-        raise ViewError(f"the manual has {len(words)} words, the standard manual {len(standard)}: not a manual of this language")
+        raise ViewError(
+            f"the manual has {len(words)} words, the standard manual {len(standard)}: not a manual of this language"
+        )
     found: dict[str, str] = {}
     for std, shown in zip(standard, words):
         if std == shown:
             continue
         if std not in KEYWORDS or found.get(std, shown) != shown:
-            raise ViewError(f"the manual differs from the standard manual at '{shown}' (standard '{std}')")
+            raise ViewError(
+                f"the manual differs from the standard manual at '{shown}' (standard '{std}')"
+            )
         found[std] = shown
     return found
 
@@ -89,11 +102,11 @@ def manual_from_prompt(system_prompt: str) -> str:
     end = system_prompt.find("=== WORKED EXAMPLES ===")
     if start < 0 or end < start:
         raise ViewError("the system prompt holds no manual")
-    return system_prompt[start + len("=== MANUAL ==="):end].strip() + "\n"
+    return system_prompt[start + len("=== MANUAL ===") : end].strip() + "\n"
 
 
 def examples_from_prompt(system_prompt: str) -> list[Example]:
-    part = system_prompt[system_prompt.find("=== WORKED EXAMPLES ==="):]
+    part = system_prompt[system_prompt.find("=== WORKED EXAMPLES ===") :]
     return [Example(m["id"], m["program"], m["output"]) for m in _EXAMPLE.finditer(part)]
 
 
@@ -106,7 +119,10 @@ def slots_from_template(text: str, keywords: dict[str, str]) -> list[Slot]:
         if not m:
             continue
         site = surface.get(m["shown"], m["shown"])
-        if site not in SITES or tuple(o.strip() for o in m["operands"].split(",")) != SITES[site].operands:
+        if (
+            site not in SITES
+            or tuple(o.strip() for o in m["operands"].split(",")) != SITES[site].operands
+        ):
             continue
         scope = next((s for label, s in _SCOPES if m["scope"].startswith(label)), None)
         if scope is None:

@@ -34,8 +34,9 @@ from __future__ import annotations
 import json
 import random
 
-from alienlogic import RULES
 from alienworlds.episode.agent import Agent, Reply, Request, text_reply
+
+from alienlogic import RULES
 
 from .answer import REFUSAL, Answerer
 from .beliefs import report
@@ -52,6 +53,7 @@ MIN_GAIN = 1e-6  # bits: a probe expected to teach less is not worth a call
 CHAIN_PARTS = 6  # a probe chains at most this many candidates
 CHAIN_FROM = 24  # the best candidates considered for chaining
 
+
 class Knowledge:
     """The hypothesis space of the exchanges seen so far, kept up to date."""
 
@@ -62,7 +64,7 @@ class Knowledge:
     def update(self, found: list[tuple[str, str]]) -> Space:
         if found[: len(self.seen)] != self.seen:
             self.space, self.seen = Space(), []
-        for proof, verdict_text in found[len(self.seen):]:
+        for proof, verdict_text in found[len(self.seen) :]:
             verdict = parse_verdict(verdict_text)
             if verdict is not None:
                 self.space.add(observe(proof, verdict))
@@ -97,7 +99,7 @@ def best_probe(space: Space, rng: random.Random, sent: set[str]) -> tuple[Probe,
     parts = [best]
     for _ in range(CHAIN_PARTS - 1):
         step = None
-        for _, _, other in scored[1:CHAIN_FROM + 1]:
+        for _, _, other in scored[1 : CHAIN_FROM + 1]:
             if other in parts:
                 continue
             joint = chain(best, other)
@@ -117,7 +119,9 @@ class ExplorerAgent(Agent):
     name = "explorer"
     offline = True
 
-    def __init__(self, seed: int = 0, calls_per_round: int = 12, max_total_calls: int | None = 48) -> None:
+    def __init__(
+        self, seed: int = 0, calls_per_round: int = 12, max_total_calls: int | None = 48
+    ) -> None:
         self.seed = seed
         self.calls_per_round = calls_per_round
         self.max_total_calls = max_total_calls
@@ -125,9 +129,11 @@ class ExplorerAgent(Agent):
         self.answerer = Answerer()
 
     @classmethod
-    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> "ExplorerAgent":
+    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> ExplorerAgent:
         # the protocol's public numbers only: nothing of the world, the bank or the answer key
-        return cls(seed, int(getattr(env, "calls_per_round", 12)), getattr(env, "max_total_calls", 48))
+        return cls(
+            seed, int(getattr(env, "calls_per_round", 12)), getattr(env, "max_total_calls", 48)
+        )
 
     def config(self) -> dict[str, object]:
         return {"name": self.name, "seed": self.seed}
@@ -146,15 +152,25 @@ class ExplorerAgent(Agent):
             if message.get("role") == "user":
                 break
             made_this_round += len(message.get("tool_calls") or ())
-        made = sum(len(m.get("tool_calls") or ()) for m in request.messages if m.get("role") == "assistant")
-        if made_this_round >= self.calls_per_round or (self.max_total_calls is not None and made >= self.max_total_calls):
+        made = sum(
+            len(m.get("tool_calls") or ()) for m in request.messages if m.get("role") == "assistant"
+        )
+        if made_this_round >= self.calls_per_round or (
+            self.max_total_calls is not None and made >= self.max_total_calls
+        ):
             return text_reply("Rules I believe in:\n" + report(space.beliefs()))
         found = self.choose(space, made)
         if found is None:
-            return text_reply("No probe left that could change my beliefs. Rules I believe in:\n" + report(space.beliefs()))
+            return text_reply(
+                "No probe left that could change my beliefs. Rules I believe in:\n"
+                + report(space.beliefs())
+            )
         text, note = found
-        call = {"id": f"call_{self.name}_{made + 1}", "type": "function",
-                "function": {"name": TOOL, "arguments": json.dumps({ARGUMENT: text})}}
+        call = {
+            "id": f"call_{self.name}_{made + 1}",
+            "type": "function",
+            "function": {"name": TOOL, "arguments": json.dumps({ARGUMENT: text})},
+        }
         return Reply({"role": "assistant", "content": note, "tool_calls": [call]})
 
     def choose(self, space: Space, made: int) -> tuple[str, str] | None:
@@ -164,13 +180,24 @@ class ExplorerAgent(Agent):
         if found is None:
             return None
         probe, gain = found
-        return probe.text, f"Probing {probe.rule} (step {probe.target}): expected information gain {gain:.2f} bits."
+        return (
+            probe.text,
+            f"Probing {probe.rule} (step {probe.target}): expected information gain {gain:.2f} bits.",
+        )
 
     def _answer(self, request: Request, space: Space) -> str:
-        prompt = next((m.get("content") for m in reversed(request.messages) if m.get("role") == "user"), "") or ""
+        prompt = (
+            next(
+                (m.get("content") for m in reversed(request.messages) if m.get("role") == "user"),
+                "",
+            )
+            or ""
+        )
         theorem = theorem_of(prompt)
         beliefs = space.beliefs()
-        head = "Rules I believe in:\n" + report(beliefs) + "\n\n" if request.answer_pass == 1 else ""
+        head = (
+            "Rules I believe in:\n" + report(beliefs) + "\n\n" if request.answer_pass == 1 else ""
+        )
         if theorem is None:
             return head + REFUSAL
         return head + self.answerer.answer(space, theorem).text
@@ -202,13 +229,18 @@ class FixedProbeAgent(ExplorerAgent):
 
     name = "explorer-fixed"
 
-    def __init__(self, sequence: list[str], seed: int = 0, calls_per_round: int = 12,
-                 max_total_calls: int | None = 48) -> None:
+    def __init__(
+        self,
+        sequence: list[str],
+        seed: int = 0,
+        calls_per_round: int = 12,
+        max_total_calls: int | None = 48,
+    ) -> None:
         super().__init__(seed, calls_per_round, max_total_calls)
         self.sequence = sequence
 
     @classmethod
-    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> "FixedProbeAgent":
+    def from_options(cls, env: object, seed: int, options: dict[str, object]) -> FixedProbeAgent:
         per_round = int(getattr(env, "calls_per_round", 12))
         rounds = -(-int(getattr(env, "max_total_calls", 48) or 48) // per_round)
         sequence = [p for batch in env.fixed_probes(seed, rounds, per_round) for p in batch]

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from alienlogic import Theorem, check_certificate, find_certificate, prove
 from alienworlds.ruleset.world import WorldError, standard_world
+
+from alienlogic import Theorem, check_certificate, find_certificate, prove
 
 from .beliefs import hypothesised_world
 from .space import Space
@@ -48,7 +49,10 @@ class Answerer:
         self._cache: dict[tuple[int, str], Answer] = {}
 
     def answer(self, space: Space, theorem: Theorem) -> Answer:
-        key = (len(space.observations), f"{', '.join(map(str, theorem.premises))} |- {theorem.goal}")
+        key = (
+            len(space.observations),
+            f"{', '.join(map(str, theorem.premises))} |- {theorem.goal}",
+        )
         found = self._cache.get(key)
         if found is None:
             found = self._cache[key] = self._answer(space, theorem)
@@ -68,10 +72,14 @@ class Answerer:
         options = [Answer(fenced(result.proof), "proved", space.acceptance(result.proof))]
         try:
             cautious = hypothesised_world(space.cautious_beliefs(CAUTION))
-        except WorldError:  # a further condition the schema refuses beside the others: no cautious world
+        except (
+            WorldError
+        ):  # a further condition the schema refuses beside the others: no cautious world
             cautious = None
         if cautious is not None and cautious.hash != world.hash:
             careful = prove(cautious, theorem, seconds=PROVE_SECONDS)
             if careful.found:
-                options.append(Answer(fenced(careful.proof), "cautious", space.acceptance(careful.proof)))
+                options.append(
+                    Answer(fenced(careful.proof), "cautious", space.acceptance(careful.proof))
+                )
         return max(options, key=lambda a: a.acceptance)

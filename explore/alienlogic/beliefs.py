@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 
-from alienlogic.world_schema import SCHEMA
 from alienworlds.ruleset.world import World, parse_world
+
+from alienlogic.world_schema import SCHEMA
 
 from .space import Belief
 
@@ -45,15 +46,25 @@ def _patches(beliefs: list[Belief]) -> list[tuple[str, str, str, str | bool]]:
 
 
 def world_text(beliefs: list[Belief]) -> str:
-    lines = ["format = 1", f'name = "{NAME}"', 'language = "alienlogic"',
-             'description = "The world an explorer believes in, written from its most probable hypotheses."']
+    lines = [
+        "format = 1",
+        f'name = "{NAME}"',
+        'language = "alienlogic"',
+        'description = "The world an explorer believes in, written from its most probable hypotheses."',
+    ]
     seen: set[str] = set()
     for rid, target, key, value in _patches(beliefs):
         while rid in seen:  # an id reported for two patches cannot be; keep the file valid
             rid += "'"
         seen.add(rid)
-        lines += ["", "[[rules]]", f"id = {json.dumps(rid)}", f"name = {json.dumps(f'{target} {key}')}",
-                  f"target = {json.dumps(target)}", f"{key} = {json.dumps(value)}"]
+        lines += [
+            "",
+            "[[rules]]",
+            f"id = {json.dumps(rid)}",
+            f"name = {json.dumps(f'{target} {key}')}",
+            f"target = {json.dumps(target)}",
+            f"{key} = {json.dumps(value)}",
+        ]
     return "\n".join(lines) + "\n"
 
 

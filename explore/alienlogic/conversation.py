@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 
-from alienlogic import ProofSyntaxError, Theorem, parse_formula, parse_formulas
 from alienworlds.episode.scripted_agents import tool_calls_in
+
+from alienlogic import ProofSyntaxError, Theorem, parse_formula, parse_formulas
 
 TOOL = "check_proof"
 ARGUMENT = "proof"
@@ -19,7 +20,9 @@ _PREMISES = re.compile(r"^Premises: (.*)$", re.M)
 _GOAL = re.compile(r"^Goal: (.*)$", re.M)
 
 
-def exchanges(messages: list[dict], tool: str = TOOL, argument: str = ARGUMENT) -> list[tuple[str, str]]:
+def exchanges(
+    messages: list[dict], tool: str = TOOL, argument: str = ARGUMENT
+) -> list[tuple[str, str]]:
     """(proof text, verdict text) for each worked proof of the system prompt,
     then for each call of the tool with its result, in order."""
     out: list[tuple[str, str]] = []
@@ -30,7 +33,10 @@ def exchanges(messages: list[dict], tool: str = TOOL, argument: str = ARGUMENT) 
         if role == "system" and isinstance(content, str):
             worked = content.split("=== WORKED PROOFS ===", 1)
             if len(worked) == 2:
-                out += [(p, v) for p, v in _WORKED.findall(worked[1].split("=== THE WORLD'S RULES", 1)[0])]
+                out += [
+                    (p, v)
+                    for p, v in _WORKED.findall(worked[1].split("=== THE WORLD'S RULES", 1)[0])
+                ]
         elif role == "assistant":
             calls.update(tool_calls_in([message], tool, argument))
         elif role == "tool" and message.get("tool_call_id") in calls and isinstance(content, str):
@@ -47,5 +53,8 @@ def theorem_of(prompt: str) -> Theorem | None:
     try:
         premises = () if text == "(none)" else parse_formulas(text)
         return Theorem(tuple(premises), parse_formula(g[-1].strip()))
-    except (ProofSyntaxError, RecursionError):  # an unreadable question gets no theorem, never a crash
+    except (
+        ProofSyntaxError,
+        RecursionError,
+    ):  # an unreadable question gets no theorem, never a crash
         return None

@@ -23,17 +23,18 @@ cost is its number of expression nodes; the prior weighs it 2^(-cost/2).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
+
+from alienworlds.ruleset.errors import LanguageError
+from alienworlds.ruleset.expr import Call, Const, Expr, Sym, to_text, walk
+from alienworlds.ruleset.limits import Limits, Meter
+from alienworlds.ruleset.operators import make_operators
 
 from alienlogic import RULES, Formula
 from alienlogic.formulas import SHAPES
 from alienlogic.predicates import FUNCTIONS, OPERANDS, StepView
 from alienlogic.rules import BOX
-from alienworlds.ruleset.errors import LanguageError
-from alienworlds.ruleset.expr import Call, Const, Expr, Sym, to_text, walk
-from alienworlds.ruleset.limits import Limits, Meter
-from alienworlds.ruleset.operators import make_operators
 
 BOUNDS = {
     "requires_per_rule": 2,
@@ -65,7 +66,13 @@ class Candidate:
 
 
 def _c(op: str, *args: Expr | str | int) -> Call:
-    return Call(op, tuple(a if isinstance(a, (Call, Sym, Const)) else (Const(a) if isinstance(a, int) else Sym(a)) for a in args))
+    return Call(
+        op,
+        tuple(
+            a if isinstance(a, (Call, Sym, Const)) else (Const(a) if isinstance(a, int) else Sym(a))
+            for a in args
+        ),
+    )
 
 
 def _candidate(expr: Expr, family: str) -> Candidate:
@@ -101,14 +108,22 @@ def require_candidates(rule: str) -> list[Candidate]:
     for d in BOUNDS["depth_thresholds"]:
         add("depth", _c("<=", "depth", d), _c(">", "depth", d))
     for i, j in combinations(range(1, len(cites) + 1), 2):
-        add("order", _c("<", _c("refline", i), _c("refline", j)), _c(">", _c("refline", i), _c("refline", j)))
+        add(
+            "order",
+            _c("<", _c("refline", i), _c("refline", j)),
+            _c(">", _c("refline", i), _c("refline", j)),
+        )
     for k, kind in enumerate(cites, start=1):
         for t in BOUNDS["times_cited_thresholds"]:
             add("use", _c("<=", _c("times-cited", _c("refline", k)), t))
             if kind == BOX:
                 add("use", _c("<=", _c("times-cited", _c("lastline", k)), t))
         if kind != BOX:
-            add("premise", _c("premise?", _c("refline", k)), _c("not", _c("premise?", _c("refline", k))))
+            add(
+                "premise",
+                _c("premise?", _c("refline", k)),
+                _c("not", _c("premise?", _c("refline", k))),
+            )
     for s in subj:
         for shape in SHAPES:
             add("shape", _c("is", shape, s), _c("not", _c("is", shape, s)))
@@ -126,8 +141,12 @@ def conclusion_candidates(rule: str) -> list[Candidate]:
     return [_candidate(e, "path") for e in _paths(bases, BOUNDS["conclusion_path_steps"])]
 
 
-_OPERAND = {"depth": lambda v: v.depth, "line": lambda v: v.line, "nrefs": lambda v: len(v.refs),
-            "conclusion": lambda v: v.conclusion}
+_OPERAND = {
+    "depth": lambda v: v.depth,
+    "line": lambda v: v.line,
+    "nrefs": lambda v: len(v.refs),
+    "conclusion": lambda v: v.conclusion,
+}
 assert set(_OPERAND) == set(OPERANDS)
 _STEP_FUNCTIONS = frozenset({"ref", "refline", "last", "lastline", "times-cited", "premise?"})
 _FAIL = object()  # an expression that failed: the checker refuses the step
@@ -153,14 +172,20 @@ class Program:
         if isinstance(e, Const):
             op = (_CONST, e.value, -1, -1)
         elif isinstance(e, Sym):
-            op = (_CONST, e.name, -1, -1) if e.name in SHAPES else (_OPERAND_CODE, _OPERAND[e.name], -1, -1)
+            op = (
+                (_CONST, e.name, -1, -1)
+                if e.name in SHAPES
+                else (_OPERAND_CODE, _OPERAND[e.name], -1, -1)
+            )
         else:
             args = [self._node(a) for a in e.args]
             if e.op in _STEP_FUNCTIONS:
                 op = (_STEP, FUNCTIONS[e.op], args[0], -1)
             else:
                 fn = FUNCTIONS.get(e.op) or self._ops[e.op]
-                op = (_UNARY, fn, args[0], -1) if len(args) == 1 else (_BINARY, fn, args[0], args[1])
+                op = (
+                    (_UNARY, fn, args[0], -1) if len(args) == 1 else (_BINARY, fn, args[0], args[1])
+                )
         self.code.append(op)
         k = self._index[e] = len(self.code) - 1
         return k
@@ -202,26 +227,29 @@ class RuleGrammar:
         candidate derives the step's formula)."""
         vals = self.program.run(view)
         roots = self.program.roots
-        req = [(v is not _FAIL and bool(v)) for v in (vals[k] for k in roots[:self._nreq])]
+        req = [(v is not _FAIL and bool(v)) for v in (vals[k] for k in roots[: self._nreq])]
         formula = view.conclusion
-        conc = [vals[k] is formula for k in roots[self._nreq:]]
+        conc = [vals[k] is formula for k in roots[self._nreq :]]
         return req, conc
 
     def conclusion_values(self, view: StepView) -> list[Formula]:
         """The formulas the conclusion candidates derive at the step (each once)."""
         vals = self.program.run(view)
         out: dict[Formula, None] = {}
-        for k in self.program.roots[self._nreq:]:
+        for k in self.program.roots[self._nreq :]:
             if isinstance(vals[k], Formula):
                 out.setdefault(vals[k], None)
         return list(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def grammar(rule: str) -> RuleGrammar:
     return RuleGrammar(rule)
 
 
 def size_report() -> dict[str, dict[str, int]]:
     """Candidates per rule: requires and conclusions."""
-    return {r: {"requires": len(grammar(r).requires), "conclusions": len(grammar(r).conclusions)} for r in RULES}
+    return {
+        r: {"requires": len(grammar(r).requires), "conclusions": len(grammar(r).conclusions)}
+        for r in RULES
+    }

@@ -31,13 +31,14 @@ import json
 import math
 from collections import Counter
 
+from alienworlds.ruleset.world import World
+
 from alienlogic import RULES, Proof, load_world
 from alienlogic.patches import CompiledWorld
 from alienlogic.verdict import Rejection
-from alienworlds.ruleset.world import World
 
 from .conversation import exchanges, theorem_of
-from .grammar import BOUNDS, _LIMITS
+from .grammar import _LIMITS, BOUNDS
 from .observe import Observation, observe, parse_verdict, read_proof
 from .pool import pool
 from .space import P_CONCLUSION, P_DISABLED, P_REQUIRES, RuleSpace, Seen, Space, seen
@@ -45,7 +46,10 @@ from .space import P_CONCLUSION, P_DISABLED, P_REQUIRES, RuleSpace, Seen, Space,
 ENGINE = {
     "name": "alienlogic-patch-space",
     "version": 1,
-    "bounds": {**BOUNDS, "prior": {"disabled": P_DISABLED, "conclusion": P_CONCLUSION, "requires": list(P_REQUIRES)}},
+    "bounds": {
+        **BOUNDS,
+        "prior": {"disabled": P_DISABLED, "conclusion": P_CONCLUSION, "requires": list(P_REQUIRES)},
+    },
 }
 REFUSAL = "UNPROVABLE"
 
@@ -119,7 +123,9 @@ def truth_probability(space: Space, world: World, rule: str) -> float:
     and observed step, with the true ids where they were seen. Zero when the
     truth lies outside the grammar's bounds."""
     compiled = CompiledWorld(world, _LIMITS)
-    return _rule_truth(space.rule(rule), [r for r in world.rules if r.target == rule], compiled, compiled.bind())
+    return _rule_truth(
+        space.rule(rule), [r for r in world.rules if r.target == rule], compiled, compiled.bind()
+    )
 
 
 def _signature(rs: RuleSpace, patch, binding, conclusion: bool) -> int:
@@ -165,7 +171,9 @@ def _rule_truth(rs: RuleSpace, rules: list, compiled: CompiledWorld, binding) ->
         if bits not in rs.req.bits:
             return 0.0
         k = rs.req.bits.index(bits)
-        if all(k != a for a, _ in slots):  # a second patch of the same class so far never fires first
+        if all(
+            k != a for a, _ in slots
+        ):  # a second patch of the same class so far never fires first
             slots.append((k, ids.get(p.rule.id, -1)))
     if len(slots) > 2:
         return 0.0
@@ -178,7 +186,12 @@ def _rule_truth(rs: RuleSpace, rules: list, compiled: CompiledWorld, binding) ->
         if m.conc_id != want:
             continue
         cw = float(m.cw[m.c == conc_class].sum())
-        rows = (m.a1 == slots[0][0]) & (m.a2 == slots[1][0]) & (m.b1 == slots[0][1]) & (m.b2 == slots[1][1])
+        rows = (
+            (m.a1 == slots[0][0])
+            & (m.a2 == slots[1][0])
+            & (m.b1 == slots[0][1])
+            & (m.b2 == slots[1][1])
+        )
         mass += cw * float(m.rw[rows].sum())
     return mass / total
 
@@ -190,7 +203,11 @@ def _theorem_key(premises, goal) -> tuple:
 def fingerprint(events: list[dict]) -> str:
     """What the section depends on: the engine and every event but its
     wall-clock time (episode.exploration keeps the section while it holds)."""
-    text = json.dumps([ENGINE, *({k: v for k, v in e.items() if k != "at"} for e in events)], sort_keys=True, default=str)
+    text = json.dumps(
+        [ENGINE, *({k: v for k, v in e.items() if k != "at"} for e in events)],
+        sort_keys=True,
+        default=str,
+    )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -213,14 +230,31 @@ def exploration(events: list[dict], world: World | None = None) -> dict:
         gained = before_bits - replay.bits()
         touched = sorted(p["observation"].rules)
         covered |= set(touched)
-        rows.append({"round": p["round"], "call": p["call"], "before": before, "after": after,
-                     "bits": round(max(gained, 0.0), 6), "redundant": after == before, "targets": touched})
+        rows.append(
+            {
+                "round": p["round"],
+                "call": p["call"],
+                "before": before,
+                "after": after,
+                "bits": round(max(gained, 0.0), 6),
+                "redundant": after == before,
+                "targets": touched,
+            }
+        )
         if k + 1 == len(probes) or probes[k + 1]["round"] != p["round"]:
             coverage.append({"round": p["round"], "covered": len(covered), "of": len(RULES)})
     done = {c["round"] for c in coverage}
     for r in range(1, rounds + 1):
         if r not in done:
-            coverage.append({"round": r, "covered": len({t for row in rows if row["round"] <= r for t in row["targets"]}), "of": len(RULES)})
+            coverage.append(
+                {
+                    "round": r,
+                    "covered": len(
+                        {t for row in rows if row["round"] <= r for t in row["targets"]}
+                    ),
+                    "of": len(RULES),
+                }
+            )
     coverage.sort(key=lambda c: c["round"])
     world = world if world is not None else _world(header)
     masses, exploit = _milestones(events, worked, probes, world)
@@ -243,7 +277,9 @@ def _world(header: dict) -> World | None:
     return world if world.hash == header.get("world_hash") else None
 
 
-def _milestones(events: list[dict], worked: list[Observation], probes: list[dict], world: World | None) -> tuple[dict | None, int]:
+def _milestones(
+    events: list[dict], worked: list[Observation], probes: list[dict], world: World | None
+) -> tuple[dict | None, int]:
     """True-patch mass per milestone, and the exploitation errors of the answers."""
     questions: dict[tuple[str, str], str] = {}
     answers: dict[str, list[tuple[str, str | None]]] = {}
@@ -251,7 +287,14 @@ def _milestones(events: list[dict], worked: list[Observation], probes: list[dict
     for e in events:
         kind = e.get("type")
         if kind == "request" and e.get("purpose") == "answer":
-            text = next((m.get("content") for m in reversed(e.get("extra") or []) if m.get("role") == "user"), "")
+            text = next(
+                (
+                    m.get("content")
+                    for m in reversed(e.get("extra") or [])
+                    if m.get("role") == "user"
+                ),
+                "",
+            )
             questions[(str(e.get("milestone")), str(e.get("task")))] = text or ""
         elif kind == "answer":
             answers.setdefault(str(e["milestone"]), []).append((str(e["task"]), e.get("answer")))
@@ -272,7 +315,9 @@ def _milestones(events: list[dict], worked: list[Observation], probes: list[dict
     return (masses if world is not None else None), errors
 
 
-def _exploitation_errors(space: Space, answers: list[tuple[str, str | None]], questions: dict, label: str) -> int:
+def _exploitation_errors(
+    space: Space, answers: list[tuple[str, str | None]], questions: dict, label: str
+) -> int:
     accepted = Counter()
     for obs in space.observations:
         if obs.proof is not None and obs.verdict.get("accepted"):
@@ -284,7 +329,9 @@ def _exploitation_errors(space: Space, answers: list[tuple[str, str | None]], qu
             continue
         theorem = theorem_of(questions.get((label, task), ""))
         if answer == REFUSAL:
-            errors += theorem is not None and accepted[_theorem_key(theorem.premises, theorem.goal)] > 0
+            errors += (
+                theorem is not None and accepted[_theorem_key(theorem.premises, theorem.goal)] > 0
+            )
             continue
         if answer not in verdicts:
             verdicts[answer] = _condemned(space, read_proof(answer), theorem)

@@ -98,7 +98,9 @@ def observe(proof: Proof | str | None, verdict: dict) -> Observation:
     if not isinstance(k, int) or isinstance(k, bool) or not 1 <= k <= len(facts):
         # e.g. GOAL_NOT_REACHED without verifier_passed cannot happen; a step
         # the walk never reached means the verdict is not this proof's
-        return Observation(proof, verdict, (), explained=verdict.get("rejected_step") is None and not facts)
+        return Observation(
+            proof, verdict, (), explained=verdict.get("rejected_step") is None and not facts
+        )
     passed = [StepRecord(f, PASS) for f in facts[: k - 1]]
     if any(f.stage in (PLACE, APPLY) for f in facts[: k - 1]):
         return Observation(proof, verdict, (), explained=False)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from alienlogic import RULES
 from alienlogic.kernel import StepFacts, walk
@@ -77,7 +77,7 @@ def masks(rule: str, steps: list[StepFacts]) -> tuple[list[int], list[int], int]
     return req, conc, std
 
 
-@lru_cache(maxsize=None)
+@cache
 def pool(rule: str) -> Pool:
     steps = _pool_steps()[rule]
     req, conc, std = masks(rule, steps)

@@ -26,11 +26,28 @@ from alienlogic.kernel import CONCLUDE, walk
 from .grammar import grammar
 
 # Formulas the metavariables of a context range over: every shape, a few sizes.
-SHAPE_POOL = tuple(parse_formula(t) for t in (
-    "p", "q", "P(a)", "R(a, b)", "NOT(p)", "AND(p, q)", "OR(p, q)", "IMPL(p, q)", "FORALL(x, P(x))",
-    "EXISTS(x, P(x))", "EQ(a, b)", "BOT", "NOT(NOT(p))", "IMPL(IMPL(p, q), r)", "AND(p, AND(q, r))",
-    "IMPL(p, IMPL(q, r))", "OR(NOT(p), q)",
-))
+SHAPE_POOL = tuple(
+    parse_formula(t)
+    for t in (
+        "p",
+        "q",
+        "P(a)",
+        "R(a, b)",
+        "NOT(p)",
+        "AND(p, q)",
+        "OR(p, q)",
+        "IMPL(p, q)",
+        "FORALL(x, P(x))",
+        "EXISTS(x, P(x))",
+        "EQ(a, b)",
+        "BOT",
+        "NOT(NOT(p))",
+        "IMPL(IMPL(p, q), r)",
+        "AND(p, AND(q, r))",
+        "IMPL(p, IMPL(q, r))",
+        "OR(NOT(p), q)",
+    )
+)
 # fresh atoms for the boxes that only set the depth
 SCAFFOLD = tuple(parse_formula(t) for t in ("s1", "s2", "s3", "s4"))
 MAX_DEPTH = 3
@@ -66,8 +83,14 @@ class Builder:
         self.depth -= 1
 
     def line(self, formula: Formula, rule: str, *cites: int | tuple[int, int]) -> int:
-        return self._add(formula, rule, tuple(Citation(c[0], c[1], True) if isinstance(c, tuple) else Citation(c, c)
-                                              for c in cites))
+        return self._add(
+            formula,
+            rule,
+            tuple(
+                Citation(c[0], c[1], True) if isinstance(c, tuple) else Citation(c, c)
+                for c in cites
+            ),
+        )
 
     def proof(self) -> Proof:
         goal = self.steps[-1].formula if self.steps else BOT
@@ -158,9 +181,19 @@ def _build(rule: str, rng: random.Random, ctx: Context) -> Builder | None:
             b.line(parse_formula(f"EQ({t}, {t})"), "EQ_I")
         return b
     if rule in ("reit", "AND_E1", "AND_E2", "OR_I1", "OR_I2", "BOT_E", "DNE"):
-        fact = {"AND_E1": And(A, B), "AND_E2": And(A, B), "BOT_E": BOT, "DNE": Not(Not(A))}.get(rule, A)
+        fact = {"AND_E1": And(A, B), "AND_E2": And(A, B), "BOT_E": BOT, "DNE": Not(Not(A))}.get(
+            rule, A
+        )
         (a,) = _place_facts(b, [fact], ctx)
-        result = {"reit": A, "AND_E1": A, "AND_E2": B, "OR_I1": Or(A, B), "OR_I2": Or(B, A), "BOT_E": B, "DNE": A}[rule]
+        result = {
+            "reit": A,
+            "AND_E1": A,
+            "AND_E2": B,
+            "OR_I1": Or(A, B),
+            "OR_I2": Or(B, A),
+            "BOT_E": B,
+            "DNE": A,
+        }[rule]
         b.line(result, rule, a)
         return b
     if rule in ("AND_I", "IMPL_E", "NOT_E", "EQ_E"):
@@ -172,7 +205,9 @@ def _build(rule: str, rng: random.Random, ctx: Context) -> Builder | None:
             facts, result = [A, Not(A)], BOT
         else:
             s, t = rng.choice((("a", "b"), ("b", "a"), ("a", "f(a)"), ("f(a)", "a")))
-            body = rng.choice(("P({})", "R({}, {})", "R({}, c)", "NOT(P({}))", "FORALL(y, R({}, y))"))
+            body = rng.choice(
+                ("P({})", "R({}, {})", "R({}, c)", "NOT(P({}))", "FORALL(y, R({}, y))")
+            )
             before = parse_formula(body.format(s, s))
             after = parse_formula(body.format(t, t))
             facts, result = [parse_formula(f"EQ({s}, {t})"), before], after
@@ -262,19 +297,40 @@ def _build(rule: str, rng: random.Random, ctx: Context) -> Builder | None:
 
 
 # how many facts (cited lines written before the target) each rule's probes place
-FACTS = {"premise": 0, "assume": 0, "LEM": 0, "EQ_I": 0, "FORALL_I": 1, "IMPL_I": 0, "NOT_I": 1, "OR_E": 2,
-         "EXISTS_E": 2, "AND_I": 2, "IMPL_E": 2, "NOT_E": 2, "EQ_E": 2}
+FACTS = {
+    "premise": 0,
+    "assume": 0,
+    "LEM": 0,
+    "EQ_I": 0,
+    "FORALL_I": 1,
+    "IMPL_I": 0,
+    "NOT_I": 1,
+    "OR_E": 2,
+    "EXISTS_E": 2,
+    "AND_I": 2,
+    "IMPL_E": 2,
+    "NOT_E": 2,
+    "EQ_E": 2,
+}
 
 
 def _context(rule: str, rng: random.Random) -> Context:
     n = FACTS.get(rule, 1)
     depth = rng.choice((0, 0, 1, 1, 2, 3))
-    sources = [rng.choice(SOURCES if depth else ("premise", "premise", "reit", "and")) for _ in range(n)]
+    sources = [
+        rng.choice(SOURCES if depth else ("premise", "premise", "reit", "and")) for _ in range(n)
+    ]
     if sources.count("assume") > 1:  # one box assumption per context: the innermost box's
         sources[sources.index("assume", sources.index("assume") + 1)] = "reit"
     reuse = rng.randrange(n) if n and rng.random() < 0.3 else None
-    return Context(depth, tuple(sources), rng.random() < 0.5, rng.random() < 0.5, reuse,
-                   rng.choice(("reit", "OR_I1", "AND_I")))
+    return Context(
+        depth,
+        tuple(sources),
+        rng.random() < 0.5,
+        rng.random() < 0.5,
+        reuse,
+        rng.choice(("reit", "OR_I1", "AND_I")),
+    )
 
 
 def sample(rule: str, rng: random.Random, n: int) -> list[Probe]:
@@ -309,7 +365,9 @@ def conclusion_variants(probe: Probe) -> list[Probe]:
             continue
         seen.add(value)
         step = probe.proof.steps[-1]
-        steps = probe.proof.steps[:-1] + (Step(step.number, step.depth, value, step.rule, step.citations),)
+        steps = probe.proof.steps[:-1] + (
+            Step(step.number, step.depth, value, step.rule, step.citations),
+        )
         out.append(Probe(Proof(probe.proof.premises, value, steps), probe.rule, probe.target))
     return out
 
@@ -324,11 +382,17 @@ def chain(first: Probe, second: Probe) -> Probe | None:
     def moved(c: Citation) -> Citation:
         return Citation(c.first + offset, c.last + offset, c.is_range)
 
-    steps = first.proof.steps + tuple(Step(s.number + offset, s.depth, s.formula, s.rule, tuple(map(moved, s.citations)))
-                                      for s in second.proof.steps)
+    steps = first.proof.steps + tuple(
+        Step(s.number + offset, s.depth, s.formula, s.rule, tuple(map(moved, s.citations)))
+        for s in second.proof.steps
+    )
     proof = Proof(first.proof.premises + second.proof.premises, second.proof.goal, steps)
     facts = walk(proof)
-    if len(facts) != len(steps) or any(f.failure for f in facts[:-1]) or facts[-1].stage not in (None, CONCLUDE):
+    if (
+        len(facts) != len(steps)
+        or any(f.failure for f in facts[:-1])
+        or facts[-1].stage not in (None, CONCLUDE)
+    ):
         return None
     return Probe(proof, second.rule, len(steps))
 

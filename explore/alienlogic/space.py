@@ -73,7 +73,9 @@ class Classes:
     bits: list[int]  # each class's mask over pool + observed steps
 
 
-def _group(sigs: list[int], costs: list[int], weights: np.ndarray, skip: int | None) -> tuple[Classes, float]:
+def _group(
+    sigs: list[int], costs: list[int], weights: np.ndarray, skip: int | None
+) -> tuple[Classes, float]:
     """Classes of candidates by signature; candidates whose signature is
     `skip` are set apart, their weight returned."""
     groups: dict[int, list[int]] = {}
@@ -112,14 +114,30 @@ class Mixture:
     def count(self) -> int:
         return len(self.c) * len(self.a1)
 
-    def copy(self) -> "Mixture":
-        return Mixture(self.conc_id, self.c, self.cw, self.a1, self.a2, self.rw, self.b1, self.b2, set(self.seen_ids))
+    def copy(self) -> Mixture:
+        return Mixture(
+            self.conc_id,
+            self.c,
+            self.cw,
+            self.a1,
+            self.a2,
+            self.rw,
+            self.b1,
+            self.b2,
+            set(self.seen_ids),
+        )
 
     def keep_c(self, mask: np.ndarray) -> None:
         self.c, self.cw = self.c[mask], self.cw[mask]
 
     def keep_r(self, mask: np.ndarray) -> None:
-        self.a1, self.a2, self.rw, self.b1, self.b2 = self.a1[mask], self.a2[mask], self.rw[mask], self.b1[mask], self.b2[mask]
+        self.a1, self.a2, self.rw, self.b1, self.b2 = (
+            self.a1[mask],
+            self.a2[mask],
+            self.rw[mask],
+            self.b1[mask],
+            self.b2[mask],
+        )
 
 
 @dataclass(frozen=True)
@@ -188,17 +206,33 @@ class RuleSpace:
             # a conclusion patch that derives what the standard rule derives is still
             # observable: a wrong line is refused with its id, not as WRONG_CONCLUSION
             conc, _ = _group(conc_sig, [c.cost for c in g.conclusions], cw, None)
-            self.conc = Classes([[]] + conc.members, [-1] + conc.rep,
-                                np.concatenate([[1 - P_CONCLUSION], P_CONCLUSION * conc.weight]), [std_sig] + conc.bits)
+            self.conc = Classes(
+                [[]] + conc.members,
+                [-1] + conc.rep,
+                np.concatenate([[1 - P_CONCLUSION], P_CONCLUSION * conc.weight]),
+                [std_sig] + conc.bits,
+            )
         else:
             self.conc = Classes([[]], [-1], np.array([1.0]), [std_sig])
         self.req_truth = _truth(self.req, n_pool, n_obs)
         self.conc_truth = _truth(self.conc, n_pool, n_obs)
         # the steps that passed rule out whole classes at once: a cheaper start
-        pass_cols = [self._column[id(s)] for s in steps if s.record.outcome == PASS and s.require is not None]
-        alive_r = self.req_truth[:, pass_cols].all(axis=1) if pass_cols else np.ones(len(self.req.bits), bool)
-        alive_c = self.conc_truth[:, pass_cols].all(axis=1) if pass_cols else np.ones(len(self.conc.bits), bool)
-        if not alive_c.any():  # a conclusion outside the grammar: keep the standard one, note the steps
+        pass_cols = [
+            self._column[id(s)] for s in steps if s.record.outcome == PASS and s.require is not None
+        ]
+        alive_r = (
+            self.req_truth[:, pass_cols].all(axis=1)
+            if pass_cols
+            else np.ones(len(self.req.bits), bool)
+        )
+        alive_c = (
+            self.conc_truth[:, pass_cols].all(axis=1)
+            if pass_cols
+            else np.ones(len(self.conc.bits), bool)
+        )
+        if (
+            not alive_c.any()
+        ):  # a conclusion outside the grammar: keep the standard one, note the steps
             alive_c[0] = True
             self.unexplained += sum(1 for j in pass_cols if not self.conc_truth[0, j])
         self.dis_weight = P_DISABLED
@@ -213,9 +247,11 @@ class RuleSpace:
         self._apply(s)
 
     # -- building ---------------------------------------------------------------------
-    def _initial(self, alive_c: np.ndarray, alive_r: np.ndarray, trivial: float, rw: np.ndarray) -> Mixture:
+    def _initial(
+        self, alive_c: np.ndarray, alive_r: np.ndarray, trivial: float, rw: np.ndarray
+    ) -> Mixture:
         p0, p1, p2 = P_REQUIRES
-        z = 1.0 - float((rw ** 2).sum())
+        z = 1.0 - float((rw**2).sum())
         c = np.flatnonzero(alive_c)
         cw = (1 - P_DISABLED) * self.conc.weight[c]
         alive = np.flatnonzero(alive_r)
@@ -223,7 +259,10 @@ class RuleSpace:
         n = len(alive)
         a1 = [np.array([-1]), alive]
         a2 = [np.array([-1]), np.full(n, -1)]
-        ws = [np.array([p0 + p1 * trivial + p2 * trivial * trivial / z]), p1 * w + 2 * p2 * w * trivial / z]
+        ws = [
+            np.array([p0 + p1 * trivial + p2 * trivial * trivial / z]),
+            p1 * w + 2 * p2 * w * trivial / z,
+        ]
         if n > 1:
             i, j = np.meshgrid(np.arange(n), np.arange(n), indexing="ij")
             off = i != j
@@ -264,7 +303,10 @@ class RuleSpace:
                 ct, rt = self.conc_truth[:, col], self.req_truth[:, col]
                 for m in self.mixtures:
                     m.keep_c(ct[m.c])
-                    m.keep_r(((m.a1 < 0) | rt[np.maximum(m.a1, 0)]) & ((m.a2 < 0) | rt[np.maximum(m.a2, 0)]))
+                    m.keep_r(
+                        ((m.a1 < 0) | rt[np.maximum(m.a1, 0)])
+                        & ((m.a2 < 0) | rt[np.maximum(m.a2, 0)])
+                    )
                 self.mixtures = [m for m in self.mixtures if m.count]
             return
         if outcome == DISABLED:
@@ -358,7 +400,9 @@ class RuleSpace:
         requires = []
         for a, b in ((m.a1[j], m.b1[j]), (m.a2[j], m.b2[j])):
             if a >= 0:
-                requires.append((g.requires[self.req.rep[int(a)]].text, self.ids[int(b)] if b >= 0 else None))
+                requires.append(
+                    (g.requires[self.req.rep[int(a)]].text, self.ids[int(b)] if b >= 0 else None)
+                )
         return Belief(self.rule, False, None, conclusion, cid, tuple(requires), value / total)
 
     def cautious(self, threshold: float) -> Belief:
@@ -378,13 +422,25 @@ class RuleSpace:
                 np.add.at(marginal, a[on], m.rw[on] * c)
         marginal /= total
         have = {text for text, _ in best.requires}
-        extra = [(g.requires[self.req.rep[k]].text, None) for k in np.argsort(-marginal, kind="stable")
-                 if marginal[k] >= threshold and g.requires[self.req.rep[k]].text not in have]
-        return Belief(self.rule, False, None, best.conclusion, best.conclusion_id, best.requires + tuple(extra[:2]),
-                      best.probability)
+        extra = [
+            (g.requires[self.req.rep[k]].text, None)
+            for k in np.argsort(-marginal, kind="stable")
+            if marginal[k] >= threshold and g.requires[self.req.rep[k]].text not in have
+        ]
+        return Belief(
+            self.rule,
+            False,
+            None,
+            best.conclusion,
+            best.conclusion_id,
+            best.requires + tuple(extra[:2]),
+            best.probability,
+        )
 
     # -- prediction -----------------------------------------------------------------------
-    def predict(self, steps: list[tuple[int, object, list[bool] | None, list[bool] | None]]) -> tuple[dict, float]:
+    def predict(
+        self, steps: list[tuple[int, object, list[bool] | None, list[bool] | None]]
+    ) -> tuple[dict, float]:
         """The distribution of this rule's first failure among `steps` of a
         proof: (step number, outcome kind, id) -> probability, and the
         probability that none fails. `steps` holds (number, facts, require
@@ -402,8 +458,18 @@ class RuleSpace:
         m_steps = len(viewed)
         none_total = 0.0
         if m_steps:
-            tr = np.array([[s[2][r] for s in viewed] for r in self.req.rep], dtype=bool) if self.req.rep else np.zeros((0, m_steps), bool)
-            tc = np.array([[(s[1].failure is None) if r < 0 else s[3][r] for s in viewed] for r in self.conc.rep], dtype=bool)
+            tr = (
+                np.array([[s[2][r] for s in viewed] for r in self.req.rep], dtype=bool)
+                if self.req.rep
+                else np.zeros((0, m_steps), bool)
+            )
+            tc = np.array(
+                [
+                    [(s[1].failure is None) if r < 0 else s[3][r] for s in viewed]
+                    for r in self.conc.rep
+                ],
+                dtype=bool,
+            )
         for mx in self.mixtures:
             if m_steps == 0:
                 none_total += mx.mass
@@ -439,7 +505,10 @@ class RuleSpace:
                     at = fr == i
                     for b in np.unique(rid[at]):
                         key = (num, SIDE, self.ids[int(b)] if b >= 0 else NEW)
-                        events[key] = events.get(key, 0.0) + float(mx.rw[at][rid[at] == b].sum()) * c_after[i] / total
+                        events[key] = (
+                            events.get(key, 0.0)
+                            + float(mx.rw[at][rid[at] == b].sum()) * c_after[i] / total
+                        )
             none_total += float(c_fail[m_steps]) * float(r_fail[m_steps])
         none = none_total / total
         if last_applies is not None and none > 0:
@@ -538,4 +607,6 @@ def combine(per_rule: dict[str, tuple[dict, float]], end: tuple) -> dict[tuple, 
 
 def entropy(dist: dict[tuple, float]) -> float:
     total = sum(dist.values())
-    return -sum(p / total * math.log2(p / total) for p in dist.values() if p > 0) if total > 0 else 0.0
+    return (
+        -sum(p / total * math.log2(p / total) for p in dist.values() if p > 0) if total > 0 else 0.0
+    )

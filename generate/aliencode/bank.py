@@ -27,8 +27,9 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from aliencode import World
 from alienworlds.tasks.bank import BANDS
+
+from aliencode import World
 
 from .exposure import uses
 from .families import is_resistant
@@ -54,7 +55,9 @@ class NoBank(Exception):
 class BankDraw:
     tasks: list[Candidate]
     examples: list[WorkedExample]
-    discarded: Counter = field(default_factory=Counter)  # templates tried that made no task, by reason
+    discarded: Counter = field(
+        default_factory=Counter
+    )  # templates tried that made no task, by reason
     tried: int = 0  # templates made into tasks or discarded
     keystone: int = 0  # tasks the keystone rules reach
 
@@ -78,7 +81,11 @@ class _Drawer:
         # templates a calibration-resistant rule reaches first (a stable sort keeps
         # the seeded order within each group): the adaptive strategies flag most
         # of the others, and every template tried costs its whole battery
-        hard = [r for r in world.rules if not r.red_herring and is_resistant(r.target, r.actual, r.scope)]
+        hard = [
+            r
+            for r in world.rules
+            if not r.red_herring and is_resistant(r.target, r.actual, r.scope)
+        ]
         self.order.sort(key=lambda t: not any(uses(t, r) for r in hard))
         self.example_order = list(example_templates())
         rng.shuffle(self.example_order)
@@ -88,8 +95,11 @@ class _Drawer:
 
     def candidate(self, template: Template) -> Candidate | None:
         if template.id not in self.made:
-            self.made[template.id] = (self.make.task(template, self.worked) if _touched(template, self.world)
-                                      else "no altered rule touches it")
+            self.made[template.id] = (
+                self.make.task(template, self.worked)
+                if _touched(template, self.world)
+                else "no altered rule touches it"
+            )
         found = self.made[template.id]
         return found if isinstance(found, Candidate) else None
 
@@ -111,8 +121,13 @@ class _Drawer:
             pool = [e for e in usable if e.template.band == band]
             for _ in range(EXAMPLES_PER_BAND):
                 if not pool:
-                    raise NoBank("too few worked examples", f"fewer than {EXAMPLES_PER_BAND} worked examples of band {band} can be ported")
-                best = max(pool, key=lambda e: len(set(e.rules) - shown))  # the first of the best, in the seeded order
+                    raise NoBank(
+                        "too few worked examples",
+                        f"fewer than {EXAMPLES_PER_BAND} worked examples of band {band} can be ported",
+                    )
+                best = max(
+                    pool, key=lambda e: len(set(e.rules) - shown)
+                )  # the first of the best, in the seeded order
                 pool.remove(best)
                 picked.append(best)
                 shown |= set(best.rules)
@@ -132,10 +147,16 @@ class _Drawer:
                     self.picked.append(found)
                     break
             else:
-                raise NoBank("a rule no task enters",
-                             f"no template makes a task that rule {rule.id} ({rule.target}, {rule.scope}) enters", rule.id)
+                raise NoBank(
+                    "a rule no task enters",
+                    f"no template makes a task that rule {rule.id} ({rule.target}, {rule.scope}) enters",
+                    rule.id,
+                )
         if len(self.picked) > self.size:
-            raise NoBank("too many tasks to cover", f"covering every rule takes {len(self.picked)} tasks, more than {self.size}")
+            raise NoBank(
+                "too many tasks to cover",
+                f"covering every rule takes {len(self.picked)} tasks, more than {self.size}",
+            )
 
     def fill(self, done, accept) -> None:
         """Pick accepted tasks band by band (the band with the fewest picked
@@ -144,8 +165,16 @@ class _Drawer:
         while not done():
             counts = Counter(c.template.band for c in self.picked)
             for band in sorted(BANDS, key=lambda b: (counts[b], BANDS.index(b))):
-                found = next((c for t in self.free() if t.band == band
-                              for c in [self.candidate(t)] if c is not None and accept(c)), None)
+                found = next(
+                    (
+                        c
+                        for t in self.free()
+                        if t.band == band
+                        for c in [self.candidate(t)]
+                        if c is not None and accept(c)
+                    ),
+                    None,
+                )
                 if found is not None:
                     self.picked.append(found)
                     break
@@ -161,9 +190,14 @@ class _Drawer:
         self.fill(full, lambda c: True)
         keystone = sum(map(self.keystone, self.picked))
         if len(self.picked) < self.size:
-            raise NoBank("too few tasks", f"only {len(self.picked)} of {self.size} tasks can be made")
+            raise NoBank(
+                "too few tasks", f"only {len(self.picked)} of {self.size} tasks can be made"
+            )
         if keystone < need:
-            raise NoBank("too few keystone tasks", f"the keystone rules reach {keystone} tasks, fewer than {need}")
+            raise NoBank(
+                "too few keystone tasks",
+                f"the keystone rules reach {keystone} tasks, fewer than {need}",
+            )
         discarded = Counter(v for v in self.made.values() if isinstance(v, str))
         ordered = sorted(self.picked, key=lambda c: BANDS.index(c.template.band))
         tasks = [replace(c, task=replace(c.task, id=f"T{k:02d}")) for k, c in enumerate(ordered, 1)]

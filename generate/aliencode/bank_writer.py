@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from typing import Mapping
+from collections.abc import Mapping
 
 from alienworlds.tasks.bank import BANDS, FAMILIES, Task
 
@@ -23,7 +23,12 @@ def _string(text: str) -> str:
 
 
 def _code(text: str) -> str:
-    if "\n" in text and "'''" not in text and not text.endswith("'") and all(c == "\n" or " " <= c != "\x7f" for c in text):
+    if (
+        "\n" in text
+        and "'''" not in text
+        and not text.endswith("'")
+        and all(c == "\n" or " " <= c != "\x7f" for c in text)
+    ):
         return "'''\n" + text + "'''"
     return _string(text)
 
@@ -33,7 +38,11 @@ def _key(key: str) -> str:
 
 
 def _table(values: Mapping[str, object]) -> str:
-    return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in values.items()) + " }" if values else "{}"
+    return (
+        "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in values.items()) + " }"
+        if values
+        else "{}"
+    )
 
 
 def _value(value: object) -> str:
@@ -73,9 +82,17 @@ def _task(task: Task, template: str) -> list[str]:
     return lines
 
 
-def bank_toml(world_name: str, drawn: BankDraw, version: str, settings: str, world_draws: int,
-              world_rejections: Mapping[str, int], rules: int, red_herrings: int,
-              reported: tuple[str, ...] = ()) -> str:
+def bank_toml(
+    world_name: str,
+    drawn: BankDraw,
+    version: str,
+    settings: str,
+    world_draws: int,
+    world_rejections: Mapping[str, int],
+    rules: int,
+    red_herrings: int,
+    reported: tuple[str, ...] = (),
+) -> str:
     tasks = [c.task for c in drawn.tasks]
     lines = [
         f"# A generated AlienCode task bank: alienworlds generator version {version} ({settings}).",
@@ -108,9 +125,15 @@ def bank_toml(world_name: str, drawn: BankDraw, version: str, settings: str, wor
         f"report_only = {_value(list(reported))}",
     ]
     for k, example in enumerate(drawn.examples, 1):
-        lines += ["", "[[examples]]", f"id = \"E{k:02d}\"", f"band = {_string(example.template.band)}",
-                  f"prompt = {_string(example.prompt)}", f"program = {_code(example.program)}",
-                  f"rules = {_value(example.rules)}"]
+        lines += [
+            "",
+            "[[examples]]",
+            f'id = "E{k:02d}"',
+            f"band = {_string(example.template.band)}",
+            f"prompt = {_string(example.prompt)}",
+            f"program = {_code(example.program)}",
+            f"rules = {_value(example.rules)}",
+        ]
     for candidate in drawn.tasks:
         lines += _task(candidate.task, candidate.template.id)
     return "\n".join(lines) + "\n"

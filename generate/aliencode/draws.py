@@ -29,11 +29,38 @@ from __future__ import annotations
 
 import ast
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
-WORDS = ("sun", "moon", "star", "comet", "orbit", "rock", "dust", "ice", "glow", "void", "ring", "core", "wave",
-         "beam", "nova", "tide", "mist", "ash", "gem", "sky", "pole", "arc", "fern", "kelp", "owl", "fox", "elm")
+WORDS = (
+    "sun",
+    "moon",
+    "star",
+    "comet",
+    "orbit",
+    "rock",
+    "dust",
+    "ice",
+    "glow",
+    "void",
+    "ring",
+    "core",
+    "wave",
+    "beam",
+    "nova",
+    "tide",
+    "mist",
+    "ash",
+    "gem",
+    "sky",
+    "pole",
+    "arc",
+    "fern",
+    "kelp",
+    "owl",
+    "fox",
+    "elm",
+)
 LOWER = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -59,10 +86,33 @@ def parse_generator(text: str) -> Generator:
     return Generator(text, tree)
 
 
-_FUNCTIONS = {"int", "real", "bool", "word", "text", "sentence", "choice", "list", "tuple", "sorted", "distinct",
-              "matrix", "square", "shaped", "element", "part", "len", "min", "max"}
-_ARITH = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b, ast.Mult: lambda a, b: a * b,
-          ast.FloorDiv: lambda a, b: a // b}
+_FUNCTIONS = {
+    "int",
+    "real",
+    "bool",
+    "word",
+    "text",
+    "sentence",
+    "choice",
+    "list",
+    "tuple",
+    "sorted",
+    "distinct",
+    "matrix",
+    "square",
+    "shaped",
+    "element",
+    "part",
+    "len",
+    "min",
+    "max",
+}
+_ARITH = {
+    ast.Add: lambda a, b: a + b,
+    ast.Sub: lambda a, b: a - b,
+    ast.Mult: lambda a, b: a * b,
+    ast.FloorDiv: lambda a, b: a // b,
+}
 
 
 def _check(node: ast.AST, text: str) -> None:
@@ -92,7 +142,9 @@ def _draw(node: ast.expr, rng: random.Random, env: Mapping[str, object], text: s
     if isinstance(node, ast.UnaryOp):
         return -_number(node.operand, rng, env, text)
     if isinstance(node, ast.BinOp):
-        return _ARITH[type(node.op)](_number(node.left, rng, env, text), _number(node.right, rng, env, text))
+        return _ARITH[type(node.op)](
+            _number(node.left, rng, env, text), _number(node.right, rng, env, text)
+        )
     assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
     name, args = node.func.id, node.args
 

@@ -22,29 +22,34 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 
-from aliencode import Limits, World
-from aliencode.unparse import value_literal
 from alienworlds.ruleset import Rule
 from alienworlds.tasks.aliencode_grading import Programs, outcomes, prints
 from alienworlds.tasks.bank import Task
+
+from aliencode import Limits, World
+from aliencode.unparse import value_literal
 
 from .instances import Instantiation, draw_tables
 from .library import Template, fill, template_sites, templates
 
 _LIMITS = Limits()
-MIN_SHOWN = 3  # templates that must show a rule as it is drawn: some are lost to the battery or to porting
+MIN_SHOWN = (
+    3  # templates that must show a rule as it is drawn: some are lost to the battery or to porting
+)
 
 
 def uses(template: Template, rule: Rule) -> bool:
     """Whether the template uses the rule's site where the rule's scope holds."""
     pairs = template_sites(template)
-    return any((rule.target, scope) in pairs
-               for scope in ((rule.scope,) if rule.scope != "anywhere" else ("top", "function", "loop")))
+    return any(
+        (rule.target, scope) in pairs
+        for scope in ((rule.scope,) if rule.scope != "anywhere" else ("top", "function", "loop"))
+    )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _trial(template: Template) -> Task | None:
     """The template's naive solution with one draw of its runs, unported."""
     rng = random.Random(f"alienworlds exposure:{template.id}")
@@ -53,7 +58,9 @@ def _trial(template: Template) -> Task | None:
     if tables is None:
         return None
     plain = World(name="standard", language="aliencode")
-    return Instantiation(plain, None, "exposure", _LIMITS).shape(template, tables, fill(template.naive, code), [], "")[0]
+    return Instantiation(plain, None, "exposure", _LIMITS).shape(
+        template, tables, fill(template.naive, code), [], ""
+    )[0]
 
 
 def shows(rule_id: str, site_rules: tuple[Rule, ...]) -> bool:
@@ -63,16 +70,24 @@ def shows(rule_id: str, site_rules: tuple[Rule, ...]) -> bool:
     return _shows(next(f"S{k}" for k, r in enumerate(site_rules) if r.id == rule_id), plain)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shows(rule_id: str, site_rules: tuple[Rule, ...]) -> bool:
     world = World(name="exposure", language="aliencode", rules=site_rules)
     rule, without = world.rule(rule_id), world.without(rule_id)
-    programs = Programs(_LIMITS)  # its cache knows a world by name and rule ids: one per set of site rules
+    programs = Programs(
+        _LIMITS
+    )  # its cache knows a world by name and rule ids: one per set of site rules
     shown = 0
     for template in templates():
         task = _trial(template) if uses(template, rule) else None
-        if task is not None and not prints(without, _LIMITS, task.naive, task,
-                                           outcomes(world, _LIMITS, task.naive, task, programs), programs):
+        if task is not None and not prints(
+            without,
+            _LIMITS,
+            task.naive,
+            task,
+            outcomes(world, _LIMITS, task.naive, task, programs),
+            programs,
+        ):
             shown += 1
             if shown == MIN_SHOWN:
                 return True

@@ -11,8 +11,8 @@ generator, not here.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 LITERAL = "literal"
 INDEXING = "indexing"
@@ -40,12 +40,33 @@ class Draft:
 
 Proposer = Callable[[random.Random], Draft]
 
-_ARITH = {"SHATTER": "+", "WEAVE": "-", "PARE": "*", "FRACTURE": "/", "COIL": "**", "RESIDUE": "%", "HALVE": "//"}
-_ARITH_WORDS = {"+": "adds", "-": "subtracts", "*": "multiplies", "/": "divides", "**": "raises to a power",
-                "%": "takes the remainder", "//": "divides and rounds down"}
+_ARITH = {
+    "SHATTER": "+",
+    "WEAVE": "-",
+    "PARE": "*",
+    "FRACTURE": "/",
+    "COIL": "**",
+    "RESIDUE": "%",
+    "HALVE": "//",
+}
+_ARITH_WORDS = {
+    "+": "adds",
+    "-": "subtracts",
+    "*": "multiplies",
+    "/": "divides",
+    "**": "raises to a power",
+    "%": "takes the remainder",
+    "//": "divides and rounds down",
+}
 _COMPARE = {"AKIN": "==", "APART": "!=", "OVER": ">", "UNDER": "<", "ATOP": ">=", "BENEATH": "<="}
-_COMPARE_WORDS = {"==": "equality", "!=": "difference", ">": "greater-than", "<": "less-than",
-                  ">=": "greater-or-equal", "<=": "less-or-equal"}
+_COMPARE_WORDS = {
+    "==": "equality",
+    "!=": "difference",
+    ">": "greater-than",
+    "<": "less-than",
+    ">=": "greater-or-equal",
+    "<=": "less-or-equal",
+}
 _NON_STRICT = {">": ">=", "<": "<=", ">=": ">", "<=": "<"}
 _INVERSE = {">": "<=", "<": ">=", ">=": "<", "<=": ">", "==": "!=", "!=": "=="}
 _FLIPPED = {">": "<", "<": ">", ">=": "<=", "<=": ">="}
@@ -57,17 +78,43 @@ def _literal(rng: random.Random) -> Draft:
         form = rng.choice(["shift", "xor", "reflect"])
         if form == "shift":
             k = rng.choice([d for d in range(-40, 41) if abs(d) >= 2])
-            return Draft(LITERAL, "literal.int", f"(+ n {k})", f"Integer literals are {abs(k)} {'larger' if k > 0 else 'smaller'}", "literals")
+            return Draft(
+                LITERAL,
+                "literal.int",
+                f"(+ n {k})",
+                f"Integer literals are {abs(k)} {'larger' if k > 0 else 'smaller'}",
+                "literals",
+            )
         if form == "xor":
             k = rng.randrange(3, 64)
-            return Draft(LITERAL, "literal.int", f"(^ n {k})", "Integer literals are encoded", "literals")
+            return Draft(
+                LITERAL, "literal.int", f"(^ n {k})", "Integer literals are encoded", "literals"
+            )
         k = rng.randrange(5, 61)
-        return Draft(LITERAL, "literal.int", f"(- {k} n)", f"Integer literals are counted down from {k}", "literals")
+        return Draft(
+            LITERAL,
+            "literal.int",
+            f"(- {k} n)",
+            f"Integer literals are counted down from {k}",
+            "literals",
+        )
     if kind == "str":
         form = rng.choice(["reverse", "rotate"])
         if form == "reverse":
-            return Draft(LITERAL, "literal.str", "(reverse s)", "String literals are stored backwards", "literals")
-        return Draft(LITERAL, "literal.str", "(concat (slice s 1) (slice s 0 1))", "String literals start at their second character", "literals")
+            return Draft(
+                LITERAL,
+                "literal.str",
+                "(reverse s)",
+                "String literals are stored backwards",
+                "literals",
+            )
+        return Draft(
+            LITERAL,
+            "literal.str",
+            "(concat (slice s 1) (slice s 0 1))",
+            "String literals start at their second character",
+            "literals",
+        )
     if kind == "bool":
         return Draft(LITERAL, "literal.bool", "(not x)", "YES and NO are swapped", "literals")
     form = rng.choice(["neg", "double"])
@@ -83,8 +130,20 @@ _PLUCK = (
     (1, "PLUCK", "(get seq (- -1 i))", "PLUCK counts from the end", "positions"),
 )
 _CARVE = (
-    (2, "CARVE", "(slice seq (- lo 1) (if (== hi none) none (- hi 1)))", "CARVE counts from one", "positions"),
-    (1, "CARVE", "(slice seq lo (if (== hi none) none (+ hi 1)))", "CARVE includes its end", "positions"),
+    (
+        2,
+        "CARVE",
+        "(slice seq (- lo 1) (if (== hi none) none (- hi 1)))",
+        "CARVE counts from one",
+        "positions",
+    ),
+    (
+        1,
+        "CARVE",
+        "(slice seq lo (if (== hi none) none (+ hi 1)))",
+        "CARVE includes its end",
+        "positions",
+    ),
     (1, "CARVE", "(slice seq (+ lo 1) hi)", "CARVE starts one later", "positions"),
 )
 _INDEXING = (
@@ -126,7 +185,9 @@ def _arithmetic(rng: random.Random) -> Draft:
         forms.append("other")
     form = rng.choice(forms)
     if form == "swapped":
-        return Draft(ARITHMETIC, op, f"({std} b a)", f"{op} takes its operands the other way", "arithmetic")
+        return Draft(
+            ARITHMETIC, op, f"({std} b a)", f"{op} takes its operands the other way", "arithmetic"
+        )
     if form == "offset":
         k = rng.choice([1, 2, 3, -1])
         return Draft(ARITHMETIC, op, f"(+ ({std} a b) {k})", f"{op} is off by {k}", "arithmetic")
@@ -142,8 +203,11 @@ def _comparison(rng: random.Random) -> Draft:
         choices.append(("strictness", _NON_STRICT[std]))
         choices.append(("flipped", _FLIPPED[std]))
     form, new = rng.choice(choices)
-    words = {"inverted": f"{op} is inverted", "strictness": f"{op} is {_COMPARE_WORDS[new]}",
-             "flipped": f"{op} compares the other way"}
+    words = {
+        "inverted": f"{op} is inverted",
+        "strictness": f"{op} is {_COMPARE_WORDS[new]}",
+        "flipped": f"{op} compares the other way",
+    }
     return Draft(COMPARISON, op, f"({new} a b)", words[form], "comparison")
 
 
@@ -156,8 +220,20 @@ _ORDER = (
 )
 _PRINTING = (
     (1, "EMIT", "(reverse args)", "EMIT prints backwards", "output"),
-    (1, "EMIT", "(concat (slice args 1) (slice args 0 1))", "EMIT prints its first value last", "output"),
-    (1, "EMIT", "(concat (reverse (slice args 0 2)) (slice args 2))", "EMIT swaps its first two values", "output"),
+    (
+        1,
+        "EMIT",
+        "(concat (slice args 1) (slice args 0 1))",
+        "EMIT prints its first value last",
+        "output",
+    ),
+    (
+        1,
+        "EMIT",
+        "(concat (reverse (slice args 0 2)) (slice args 2))",
+        "EMIT swaps its first two values",
+        "output",
+    ),
     (1, "EMIT", "(slice args 1)", "EMIT leaves out its first value", "output"),
 )
 _ONE = "(if (== (len args) 1) (get args 0) args)"
@@ -185,13 +261,34 @@ _LOGIC = (
 # (weight, target, actual, name, layer, scope)
 _STRINGS_BACKWARDS = '(if (== (slice seq 0 0) "") (reverse seq) seq)'
 _RESISTANT = (
-    (4, "STRAND", "(reverse args)", "STRAND stores its arguments backwards", "sequences", "function"),
+    (
+        4,
+        "STRAND",
+        "(reverse args)",
+        "STRAND stores its arguments backwards",
+        "sequences",
+        "function",
+    ),
     (3, "SWEEP", _STRINGS_BACKWARDS, "SWEEP walks strings backwards", "iteration", "anywhere"),
-    (1, "INDEX", f"(enumerate {_STRINGS_BACKWARDS})", "INDEX walks strings backwards", "iteration", "anywhere"),
+    (
+        1,
+        "INDEX",
+        f"(enumerate {_STRINGS_BACKWARDS})",
+        "INDEX walks strings backwards",
+        "iteration",
+        "anywhere",
+    ),
     (1, "GATHER", "(reverse (list seq))", "GATHER copies backwards", "aggregation", "function"),
     (1, "ANNEX", "(prepend seq val)", "ANNEX puts the value first", "positions", "function"),
     (1, "GAUGE", "(+ (len seq) 1)", "GAUGE counts one more", "aggregation", "function"),
-    (1, "FUSE", '(join "" (reverse args))', "FUSE joins from the last value", "aggregation", "function"),
+    (
+        1,
+        "FUSE",
+        '(join "" (reverse args))',
+        "FUSE joins from the last value",
+        "aggregation",
+        "function",
+    ),
 )
 
 
@@ -249,7 +346,24 @@ def propose(rng: random.Random) -> Draft:
     return FAMILIES[family][1](rng)
 
 
-SYLLABLES = ("KA", "RO", "MI", "VEL", "TU", "ZAR", "NO", "QUI", "DRA", "SO", "LUN", "PE", "GRO", "XI", "BRA", "TOR")
+SYLLABLES = (
+    "KA",
+    "RO",
+    "MI",
+    "VEL",
+    "TU",
+    "ZAR",
+    "NO",
+    "QUI",
+    "DRA",
+    "SO",
+    "LUN",
+    "PE",
+    "GRO",
+    "XI",
+    "BRA",
+    "TOR",
+)
 
 
 def invented_word(rng: random.Random) -> str:

@@ -39,13 +39,17 @@ class Generated:
     bank_text: str  # bank.toml
     families: Counter  # rules of the world by family
     draws: int  # rule draws of the world kept
-    rejected: Counter = field(default_factory=Counter)  # rule draws of the world kept, rejected, by reason
+    rejected: Counter = field(
+        default_factory=Counter
+    )  # rule draws of the world kept, rejected, by reason
     world_draws: int = 1  # worlds tried for a bank (the last one kept)
     worlds_rejected: Counter = field(default_factory=Counter)  # worlds without a bank, by reason
     templates_tried: int = 0  # templates made into tasks, or discarded, for the kept world
     templates_discarded: Counter = field(default_factory=Counter)  # by reason
     seconds: float = 0.0
-    rules_redrawn: int = 0  # worlds tried again with one rule drawn again (the others are drawn anew)
+    rules_redrawn: int = (
+        0  # worlds tried again with one rule drawn again (the others are drawn anew)
+    )
 
 
 def _settings(knobs: Knobs) -> str:
@@ -59,7 +63,9 @@ def generate(seed: str, knobs: Knobs | None = None) -> Generated:
     knobs.check()
     start = time.perf_counter()
     seed = str(seed)
-    memo = Memo()  # hints from earlier searches, shared by every world of this seed (each checked again)
+    memo = (
+        Memo()
+    )  # hints from earlier searches, shared by every world of this seed (each checked again)
     rejected: Counter = Counter()
     fresh = redrawn = 0
     drawer = Drawer(seed, knobs, fresh, memo)
@@ -68,10 +74,18 @@ def generate(seed: str, knobs: Knobs | None = None) -> Generated:
         drawn = drawer.result()
         world = drawn.world
         # seeded by the world drawn anew: with a rule drawn again, templates keep their inputs and order
-        make = Instantiation(world, Porter(world, BOUNDS, memo), f"alienworlds aliencode bank {VERSION}:{seed}:{fresh}")
+        make = Instantiation(
+            world,
+            Porter(world, BOUNDS, memo),
+            f"alienworlds aliencode bank {VERSION}:{seed}:{fresh}",
+        )
         try:
-            bank = draw_bank(world, make, random.Random(f"alienworlds aliencode bank order {VERSION}:{seed}:{fresh}"),
-                             knobs.tasks)
+            bank = draw_bank(
+                world,
+                make,
+                random.Random(f"alienworlds aliencode bank order {VERSION}:{seed}:{fresh}"),
+                knobs.tasks,
+            )
         except NoBank as exc:
             rejected[exc.kind] += 1
             if exc.rule is not None and _redraw(drawer, exc.rule):
@@ -81,19 +95,44 @@ def generate(seed: str, knobs: Knobs | None = None) -> Generated:
                 drawer = Drawer(seed, knobs, fresh, memo)
                 drawer.run()
             continue
-        text = bank_toml(world.name, bank, VERSION, _settings(knobs), attempt + 1, rejected, len(world.rules),
-                         sum(r.red_herring for r in world.rules), reported(world))
+        text = bank_toml(
+            world.name,
+            bank,
+            VERSION,
+            _settings(knobs),
+            attempt + 1,
+            rejected,
+            len(world.rules),
+            sum(r.red_herring for r in world.rules),
+            reported(world),
+        )
         try:
             loaded = parse_bank("aliencode", world.name, text, "bank.toml")
         except BankError as exc:
             raise GenerationError(f"the written bank does not read back: {exc}") from None
         if [t.id for t in loaded.tasks] != [c.task.id for c in bank.tasks] or any(
-                _fields(a) != _fields(b.task) for a, b in zip(loaded.tasks, bank.tasks)):
+            _fields(a) != _fields(b.task) for a, b in zip(loaded.tasks, bank.tasks)
+        ):
             raise GenerationError("the written bank does not read back as drawn")
-        return Generated(world, drawn.text, loaded, text, drawn.families, drawn.draws, drawn.rejected, attempt + 1,
-                         rejected, bank.tried, bank.discarded, time.perf_counter() - start, redrawn)
-    raise GenerationError(f"no world of this seed has a bank after {MAX_BANKS} worlds: "
-                          + ", ".join(f"{k} {v}" for k, v in sorted(rejected.items())))
+        return Generated(
+            world,
+            drawn.text,
+            loaded,
+            text,
+            drawn.families,
+            drawn.draws,
+            drawn.rejected,
+            attempt + 1,
+            rejected,
+            bank.tried,
+            bank.discarded,
+            time.perf_counter() - start,
+            redrawn,
+        )
+    raise GenerationError(
+        f"no world of this seed has a bank after {MAX_BANKS} worlds: "
+        + ", ".join(f"{k} {v}" for k, v in sorted(rejected.items()))
+    )
 
 
 def _redraw(drawer: Drawer, rule_id: str) -> bool:
@@ -106,5 +145,18 @@ def _redraw(drawer: Drawer, rule_id: str) -> bool:
 
 
 def _fields(task) -> tuple:
-    return (task.kind, task.band, task.family, task.representation, task.depth, task.prompt, task.example,
-            task.calls, task.reference, task.naive, task.inputs, task.example_inputs, task.variants)
+    return (
+        task.kind,
+        task.band,
+        task.family,
+        task.representation,
+        task.depth,
+        task.prompt,
+        task.example,
+        task.calls,
+        task.reference,
+        task.naive,
+        task.inputs,
+        task.example_inputs,
+        task.variants,
+    )

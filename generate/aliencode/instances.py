@@ -30,18 +30,26 @@ import random
 import re
 from dataclasses import dataclass, field, replace
 
-from aliencode import AlienSyntaxError, Limits, World, parse
-from aliencode.unparse import unparse, value_literal
-from alienworlds.porting import PortError, Porter
+from alienworlds.porting import Porter, PortError
 from alienworlds.ruleset import standard_world
 from alienworlds.tasks.aliencode_audit import exposed_rules, task_rules
 from alienworlds.tasks.aliencode_disclosure import leaks
+from alienworlds.tasks.aliencode_grading import (
+    AlienCodeGrader,
+    BankProblem,
+    Programs,
+    manual_world,
+    outcomes,
+    prints,
+    program_output,
+)
 from alienworlds.tasks.aliencode_routes import unavoidable_rules
-from alienworlds.tasks.aliencode_grading import (AlienCodeGrader, BankProblem, Programs, manual_world, outcomes, prints,
-                                                 program_output)
 from alienworlds.tasks.aliencode_validity import STRATEGIES, battery
 from alienworlds.tasks.bank import Bank, Task
 from alienworlds.tasks.compare import normalise
+
+from aliencode import AlienSyntaxError, Limits, World, parse
+from aliencode.unparse import unparse, value_literal
 
 from .draws import shown
 from .families import is_resistant
@@ -61,7 +69,9 @@ LAST = ("compact-calibrating", "avoidant", "self-calibrating")
 
 def reported(world: World) -> tuple[str, ...]:
     """The strategies a bank of `world` measures without flagging."""
-    resistant = any(not r.red_herring and is_resistant(r.target, r.actual, r.scope) for r in world.rules)
+    resistant = any(
+        not r.red_herring and is_resistant(r.target, r.actual, r.scope) for r in world.rules
+    )
     return () if resistant else ADAPTIVE
 
 
@@ -69,6 +79,7 @@ def stages(world: World) -> tuple[tuple[str, ...], ...]:
     """The battery's stages for a candidate task of `world`."""
     flagging = [name for name in STRATEGIES if name not in reported(world)]
     return (tuple(n for n in flagging if n not in LAST), *((n,) for n in LAST if n in flagging))
+
 
 RUNS = 6  # private calls or input tables per task
 MIN_DISTINCT = 3  # distinct expected outputs over the private runs
@@ -99,13 +110,17 @@ class WorkedExample:
 class Instantiation:
     """Make tasks and worked examples of one world (one porter for all)."""
 
-    def __init__(self, world: World, porter: Porter, seed: str, limits: Limits | None = None) -> None:
+    def __init__(
+        self, world: World, porter: Porter, seed: str, limits: Limits | None = None
+    ) -> None:
         self.world = world
         self.porter = porter
         self.seed = seed
         self.limits = limits or Limits()
         self.manual = manual_world(world)
-        self.programs = Programs(self.limits)  # compiled programs, shared by every template of the world
+        self.programs = Programs(
+            self.limits
+        )  # compiled programs, shared by every template of the world
 
     def rng(self, kind: str, template_id: str) -> random.Random:
         return random.Random(f"{self.seed}:{kind}:{template_id}")
@@ -129,8 +144,12 @@ class Instantiation:
         """A worked example ported to the world, or why not."""
         rng = self.rng("example", template.id)
         values = {name: gen.draw(rng, {}) for name, gen in template.params}
-        source = fill(template.program, {n: value_literal(v, STANDARD.surface) for n, v in values.items()})
-        prompt = self.respell_prompt(fill(template.prompt, {n: shown(v) for n, v in values.items()}))
+        source = fill(
+            template.program, {n: value_literal(v, STANDARD.surface) for n, v in values.items()}
+        )
+        prompt = self.respell_prompt(
+            fill(template.prompt, {n: shown(v) for n, v in values.items()})
+        )
         try:
             program = self.porter.port(source, examples=[], keywords={}, callers="manual").source
         except PortError:
@@ -151,7 +170,9 @@ class Instantiation:
         if not unavoidable_rules(self.world, self.respell(naive)):
             return "no unavoidable rule"
         variants = [fill(v, code) for v in template.variants]
-        prompt = self.respell_prompt(fill(template.prompt, {n: shown(v) for n, v in values.items()}))
+        prompt = self.respell_prompt(
+            fill(template.prompt, {n: shown(v) for n, v in values.items()})
+        )
         drawn = self._inputs(template, rng, naive, variants, prompt)
         if isinstance(drawn, str):
             return drawn
@@ -160,13 +181,24 @@ class Instantiation:
             return "flagged"
         try:
             if template.function:
-                reference = self.porter.port(naive, examples=runs_std, keywords={}, callers="manual")
-                calls = [self.porter.port(call, examples=[], keywords={}, callers="manual") for call in runs_std[1:]]
+                reference = self.porter.port(
+                    naive, examples=runs_std, keywords={}, callers="manual"
+                )
+                calls = [
+                    self.porter.port(call, examples=[], keywords={}, callers="manual")
+                    for call in runs_std[1:]
+                ]
                 if any(c.helpers for c in calls):
                     return "call needs a helper"
-                task = replace(task, reference=reference.source, calls=tuple(c.source.strip("\n") for c in calls))
+                task = replace(
+                    task,
+                    reference=reference.source,
+                    calls=tuple(c.source.strip("\n") for c in calls),
+                )
             else:
-                reference = self.porter.port(naive, examples=runs_std, keywords={}, callers="manual")
+                reference = self.porter.port(
+                    naive, examples=runs_std, keywords={}, callers="manual"
+                )
                 task = replace(task, reference=reference.source)
         except PortError:
             return "unportable"
@@ -177,7 +209,10 @@ class Instantiation:
             naive_manual = outcomes(self.manual, self.limits, task.naive, task, self.programs)
             if any("[AlienError]" in o for o in naive_manual):
                 return "naive fails on the ported calls"
-            if not all(prints(self.manual, self.limits, v, task, naive_manual, self.programs) for v in task.variants):
+            if not all(
+                prints(self.manual, self.limits, v, task, naive_manual, self.programs)
+                for v in task.variants
+            ):
                 return "variant disagrees on the ported calls"
         bank = Bank("aliencode", self.world.name, (), (task,), "<generated>")
         grader = AlienCodeGrader(self.world, bank, self.limits)
@@ -190,7 +225,9 @@ class Instantiation:
         if leaks(task, got, self.world, self.limits):
             return "shows an output"
         for strategies in stages(self.world):
-            if battery(self.world, bank, self.limits, grader, worked_outputs, strategies=strategies).flagged:
+            if battery(
+                self.world, bank, self.limits, grader, worked_outputs, strategies=strategies
+            ).flagged:
                 return "flagged"
         rules = task_rules(self.world, self.limits, task, self.programs)
         return Candidate(template, task, rules)
@@ -204,11 +241,14 @@ class Instantiation:
         makes endless fails here in a twentieth of the time, and the
         battery, under the full limits, still judges it."""
         limits = self.limits.replace(max_steps=min(self.limits.max_steps, LOOK_STEPS))
-        return any(prints(self.world, limits, source, task, expected, self.programs, _same)
-                   for source in (task.naive, *task.variants))
+        return any(
+            prints(self.world, limits, source, task, expected, self.programs, _same)
+            for source in (task.naive, *task.variants)
+        )
 
-    def _inputs(self, template: Template, rng: random.Random, naive: str, variants: list[str],
-                prompt: str) -> tuple[Task, list[str], list[str]] | str:
+    def _inputs(
+        self, template: Template, rng: random.Random, naive: str, variants: list[str], prompt: str
+    ) -> tuple[Task, list[str], list[str]] | str:
         """Draw the task's example and private runs until they pass the
         manual-side checks: (the task without reference, the runs in the
         manual's standard spelling (the example first), the expected
@@ -226,7 +266,10 @@ class Instantiation:
             if len({tuple(normalise(o)) for o in expected}) < MIN_DISTINCT:
                 reason = "outputs alike"
                 continue
-            if not all(prints(self.manual, self.limits, v, task, expected, self.programs) for v in task.variants):
+            if not all(
+                prints(self.manual, self.limits, v, task, expected, self.programs)
+                for v in task.variants
+            ):
                 reason = "variant disagrees"
                 continue
             if leaks(task, list(expected), self.world, self.limits):
@@ -235,23 +278,51 @@ class Instantiation:
             return task, runs_std, list(expected)
         return reason
 
-    def shape(self, template: Template, tables: list[dict[str, object]], naive: str, variants: list[str],
-              prompt: str) -> tuple[Task, list[str]]:
+    def shape(
+        self,
+        template: Template,
+        tables: list[dict[str, object]],
+        naive: str,
+        variants: list[str],
+        prompt: str,
+    ) -> tuple[Task, list[str]]:
         """The task (world spelling, no reference yet) and its runs in the
         standard spelling: calls, or binding programs for the porter."""
         world = self.world
-        common = dict(id=template.id, kind="synthesis", prompt=prompt, band=template.band, family=template.family,
-                      representation=template.representation, depth=template.depth,
-                      naive=self.respell(naive), variants=tuple(self.respell(v) for v in variants))
+        common = dict(
+            id=template.id,
+            kind="synthesis",
+            prompt=prompt,
+            band=template.band,
+            family=template.family,
+            representation=template.representation,
+            depth=template.depth,
+            naive=self.respell(naive),
+            variants=tuple(self.respell(v) for v in variants),
+        )
         if template.function:
             calls = [self._call(template, table) for table in tables]
-            task = Task(**common, example=self.respell(calls[0]).strip("\n"),
-                        calls=tuple(self.respell(c).strip("\n") for c in calls[1:]), reference=naive)
+            task = Task(
+                **common,
+                example=self.respell(calls[0]).strip("\n"),
+                calls=tuple(self.respell(c).strip("\n") for c in calls[1:]),
+                reference=naive,
+            )
             return task, calls
-        bindings = [{name: value_literal(table[name], world.surface) for name, _ in template.inputs} for table in tables]
-        runs = ["\n".join(f"SET {name} AS {value_literal(table[name], STANDARD.surface)}" for name, _ in template.inputs)
-                for table in tables]
-        task = Task(**common, example_inputs=bindings[0], inputs=tuple(bindings[1:]), reference=naive)
+        bindings = [
+            {name: value_literal(table[name], world.surface) for name, _ in template.inputs}
+            for table in tables
+        ]
+        runs = [
+            "\n".join(
+                f"SET {name} AS {value_literal(table[name], STANDARD.surface)}"
+                for name, _ in template.inputs
+            )
+            for table in tables
+        ]
+        task = Task(
+            **common, example_inputs=bindings[0], inputs=tuple(bindings[1:]), reference=naive
+        )
         return task, runs
 
     @staticmethod

@@ -21,21 +21,23 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
+
+from alienworlds.tasks.bank import BANDS, DEPTHS, FAMILIES, REPRESENTATIONS
 
 from aliencode import AlienSyntaxError, parse
 from aliencode import syntax as s
 from aliencode.unparse import value_literal
-
-from alienworlds.tasks.bank import BANDS, DEPTHS, FAMILIES, REPRESENTATIONS
 
 from .draws import Generator, parse_generator
 
 HERE = Path(__file__).parent
 VARIANTS = 2
 _SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_CRAFT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\(([A-Za-z_][A-Za-z0-9_]*(?:, [A-Za-z_][A-Za-z0-9_]*)*)?\)")
+_CRAFT = re.compile(
+    r"([A-Za-z_][A-Za-z0-9_]*)\(([A-Za-z_][A-Za-z0-9_]*(?:, [A-Za-z_][A-Za-z0-9_]*)*)?\)"
+)
 
 
 class LibraryError(ValueError):
@@ -56,7 +58,9 @@ class Template:
     inputs: tuple[tuple[str, Generator], ...] = ()  # a whole program's inputs, in drawing order
     craft: str = ""  # a CRAFT task: its name
     parameters: tuple[str, ...] = ()  # the CRAFT's parameters, in call order
-    args: tuple[tuple[str, Generator], ...] = ()  # generators of the CRAFT's arguments, in drawing order
+    args: tuple[
+        tuple[str, Generator], ...
+    ] = ()  # generators of the CRAFT's arguments, in drawing order
     prints: bool = False  # the CRAFT prints (calls are not wrapped in EMIT)
 
     @property
@@ -99,17 +103,31 @@ def _code(text: object, where: str, params: tuple[tuple[str, Generator], ...]) -
 
 
 def _template(raw: dict, where: str) -> Template:
-    for key, allowed in (("band", BANDS), ("family", FAMILIES), ("representation", REPRESENTATIONS), ("depth", DEPTHS)):
+    for key, allowed in (
+        ("band", BANDS),
+        ("family", FAMILIES),
+        ("representation", REPRESENTATIONS),
+        ("depth", DEPTHS),
+    ):
         if raw.get(key) not in allowed:
             raise LibraryError(f"{where}: key '{key}': expected one of {', '.join(allowed)}")
     params = _generators(raw.get("params", {}), f"{where}: params")
     variants = raw.get("variants")
     if not isinstance(variants, list) or len(variants) != VARIANTS:
         raise LibraryError(f"{where}: expected {VARIANTS} variants")
-    fields = dict(id=raw["id"], band=raw["band"], family=raw["family"], representation=raw["representation"],
-                  depth=raw["depth"], prompt=raw.get("prompt", ""), params=params,
-                  naive=_code(raw.get("naive"), f"{where}: naive", params),
-                  variants=tuple(_code(v, f"{where}: variant {k}", params) for k, v in enumerate(variants, 1)))
+    fields = dict(
+        id=raw["id"],
+        band=raw["band"],
+        family=raw["family"],
+        representation=raw["representation"],
+        depth=raw["depth"],
+        prompt=raw.get("prompt", ""),
+        params=params,
+        naive=_code(raw.get("naive"), f"{where}: naive", params),
+        variants=tuple(
+            _code(v, f"{where}: variant {k}", params) for k, v in enumerate(variants, 1)
+        ),
+    )
     if not fields["prompt"]:
         raise LibraryError(f"{where}: expected a prompt")
     if ("craft" in raw) == ("inputs" in raw):
@@ -123,24 +141,33 @@ def _template(raw: dict, where: str) -> Template:
     args = _generators(raw.get("args", {}), f"{where}: args")
     if sorted(name for name, _ in args) != sorted(parameters):
         raise LibraryError(f"{where}: 'args' must draw every parameter of {raw['craft']}")
-    return Template(**fields, craft=match.group(1), parameters=parameters, args=args, prints=bool(raw.get("prints", False)))
+    return Template(
+        **fields,
+        craft=match.group(1),
+        parameters=parameters,
+        args=args,
+        prints=bool(raw.get("prints", False)),
+    )
 
 
 def _read(name: str) -> dict:
     return tomllib.loads((HERE / name).read_text(encoding="utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def templates() -> tuple[Template, ...]:
     """The task templates, in file order (ids unique)."""
-    out = [_template(raw, f"templates.toml: template {raw.get('id', '?')}") for raw in _read("templates.toml")["templates"]]
+    out = [
+        _template(raw, f"templates.toml: template {raw.get('id', '?')}")
+        for raw in _read("templates.toml")["templates"]
+    ]
     ids = [t.id for t in out]
     if len(set(ids)) != len(ids):
         raise LibraryError("templates.toml: duplicate template ids")
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def example_templates() -> tuple[ExampleTemplate, ...]:
     """The worked-example templates, in file order."""
     out = []
@@ -149,12 +176,25 @@ def example_templates() -> tuple[ExampleTemplate, ...]:
         if raw.get("band") not in BANDS:
             raise LibraryError(f"{where}: key 'band': expected one of {', '.join(BANDS)}")
         params = _generators(raw.get("params", {}), f"{where}: params")
-        out.append(ExampleTemplate(raw["id"], raw["band"], raw["prompt"], _code(raw.get("program"), where, params), params))
+        out.append(
+            ExampleTemplate(
+                raw["id"],
+                raw["band"],
+                raw["prompt"],
+                _code(raw.get("program"), where, params),
+                params,
+            )
+        )
     return tuple(out)
 
 
 SCOPES = ("top", "function", "loop")
-_LITERALS = {s.IntLit: "literal.int", s.FloatLit: "literal.float", s.StrLit: "literal.str", s.BoolLit: "literal.bool"}
+_LITERALS = {
+    s.IntLit: "literal.int",
+    s.FloatLit: "literal.float",
+    s.StrLit: "literal.str",
+    s.BoolLit: "literal.bool",
+}
 
 
 def placed_sites(source: str) -> set[tuple[str, str]]:
@@ -171,20 +211,28 @@ def placed_sites(source: str) -> set[tuple[str, str]]:
     stack: list[tuple[object, bool, bool]] = [(st, False, False) for st in parse(source, {}).body]
     while stack:
         node, in_function, in_loop = stack.pop()
-        site = node.op if isinstance(node, s.OpCall) else "SWEEP" if isinstance(node, s.Sweep) else _LITERALS.get(type(node))
+        site = (
+            node.op
+            if isinstance(node, s.OpCall)
+            else "SWEEP"
+            if isinstance(node, s.Sweep)
+            else _LITERALS.get(type(node))
+        )
         if site is not None:
             found.update((site, scope) for scope in scopes(in_function, in_loop))
         if isinstance(node, s.Craft):
             stack.extend((st, True, False) for st in node.body)
         elif isinstance(node, (s.Sweep, s.While)):
-            stack.append((node.iterable if isinstance(node, s.Sweep) else node.cond, in_function, in_loop))
+            stack.append(
+                (node.iterable if isinstance(node, s.Sweep) else node.cond, in_function, in_loop)
+            )
             stack.extend((st, in_function, True) for st in node.body)
         else:
             stack.extend((child, in_function, in_loop) for child in s.children(node))
     return found
 
 
-@lru_cache(maxsize=None)
+@cache
 def template_sites(template: Template) -> frozenset[tuple[str, str]]:
     """The (site, scope) pairs the template's naive solution and a call of
     its CRAFT use, with each parameter and argument filled by a value of its
@@ -198,12 +246,14 @@ def template_sites(template: Template) -> frozenset[tuple[str, str]]:
         drawn: dict[str, object] = {}
         for name, gen in template.args:
             drawn[name] = gen.draw(rng, drawn)
-        call = f"{template.craft}({', '.join(value_literal(drawn[p]) for p in template.parameters)})"
+        call = (
+            f"{template.craft}({', '.join(value_literal(drawn[p]) for p in template.parameters)})"
+        )
         found |= placed_sites(call if template.prints else f"EMIT({call})")
     return frozenset(found)
 
 
-@lru_cache(maxsize=None)
+@cache
 def support() -> dict[tuple[str, str], int]:
     """How many templates use each (site, scope); `anywhere` counts every
     template using the site."""

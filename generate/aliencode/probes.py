@@ -9,29 +9,46 @@ prints what the probe prints under the manual's semantics.
 
 from __future__ import annotations
 
-from aliencode import parse, run_source
-from aliencode.walk import sites_in
+from alienworlds.porting import Porter, PortError
 from alienworlds.ruleset import World, standard_world
 
-from alienworlds.porting import PortError, Porter
+from aliencode import parse, run_source
+from aliencode.walk import sites_in
 
 # Operand sets (AlienCode expressions, manual semantics) each site is probed with.
 PROBES: dict[str, list[tuple[str, ...]]] = {
     "SHATTER": [("7", "3"), ('"ab"', '"cd"')],
-    "WEAVE": [("7", "3")], "PARE": [("7", "3")], "HALVE": [("7", "3")], "RESIDUE": [("7", "3")],
-    "COIL": [("2", "5")], "FRACTURE": [("7", "2")],
-    **{op: [("7", "3"), ('"ab"', '"b"')] for op in ("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH")},
-    "BOND": [("YES", "NO")], "RIFT": [("YES", "NO")], "NEGATE": [("YES",)],
-    "STRAND": [("1", "2", "3"), ("1",)], "KNOT": [("1", "2", "3"), ("1",)],
-    "NADIR": [("STRAND(3, 1, 2)",), ("3", "1", "2")], "APEX": [("STRAND(3, 1, 2)",), ("3", "1", "2")],
+    "WEAVE": [("7", "3")],
+    "PARE": [("7", "3")],
+    "HALVE": [("7", "3")],
+    "RESIDUE": [("7", "3")],
+    "COIL": [("2", "5")],
+    "FRACTURE": [("7", "2")],
+    **{
+        op: [("7", "3"), ('"ab"', '"b"')]
+        for op in ("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH")
+    },
+    "BOND": [("YES", "NO")],
+    "RIFT": [("YES", "NO")],
+    "NEGATE": [("YES",)],
+    "STRAND": [("1", "2", "3"), ("1",)],
+    "KNOT": [("1", "2", "3"), ("1",)],
+    "NADIR": [("STRAND(3, 1, 2)",), ("3", "1", "2")],
+    "APEX": [("STRAND(3, 1, 2)",), ("3", "1", "2")],
     "FUSE": [('"ab"', '"cd"'), ('"n"', "5")],
     "PLUCK": [("STRAND(4, 5, 6)", "1"), ('"abc"', "2")],
     "CARVE": [("STRAND(4, 5, 6, 7)", "1", "3"), ("STRAND(4, 5, 6)", "1"), ('"abcd"', "1", "3")],
-    "ANNEX": [("STRAND(1, 2)", "3")], "IMPRINT": [("STRAND(1, 2, 3)", "1", "9")], "EXPEL": [("STRAND(1, 2, 3)",)],
-    "GAUGE": [("STRAND(3, 1, 2)",), ('"bca"',)], "ORDER": [("STRAND(3, 1, 2)",), ('"bca"',)],
-    "GATHER": [("STRAND(3, 1, 2)",), ('"bca"',)], "INDEX": [("STRAND(3, 1, 2)",), ('"bca"',)],
-    "SOME_OF": [("STRAND(YES, NO)",), ("STRAND(NO, NO)",)], "EVERY_OF": [("STRAND(YES, NO)",), ("STRAND(YES, YES)",)],
-    "EXTENT": [("4",), ("2", "5")], "PAIR": [("STRAND(1, 2)", 'STRAND("a", "b")')],
+    "ANNEX": [("STRAND(1, 2)", "3")],
+    "IMPRINT": [("STRAND(1, 2, 3)", "1", "9")],
+    "EXPEL": [("STRAND(1, 2, 3)",)],
+    "GAUGE": [("STRAND(3, 1, 2)",), ('"bca"',)],
+    "ORDER": [("STRAND(3, 1, 2)",), ('"bca"',)],
+    "GATHER": [("STRAND(3, 1, 2)",), ('"bca"',)],
+    "INDEX": [("STRAND(3, 1, 2)",), ('"bca"',)],
+    "SOME_OF": [("STRAND(YES, NO)",), ("STRAND(NO, NO)",)],
+    "EVERY_OF": [("STRAND(YES, NO)",), ("STRAND(YES, YES)",)],
+    "EXTENT": [("4",), ("2", "5")],
+    "PAIR": [("STRAND(1, 2)", 'STRAND("a", "b")')],
     "EMIT": [(), ("1",), ("1", '"a"'), ("1", "2", "3")],
     "SWEEP": [("STRAND(1, 2, 3)",), ('"abc"',)],
     "literal.int": [("0", "1", "-1", "2", "10", "27", "100", "-7", "12345")],
@@ -62,17 +79,28 @@ def probe_program(site: str, operands: tuple[str, ...]) -> str:
     """A program using `site` on `operands` at each kind of place."""
     if site.startswith("literal."):
         literals = list(operands)
-        lines = [*_uses(site, literals, ""), "SWEEP k IN STRAND(0):", *_uses(site, literals, "    "),
-                 "CRAFT probe():", *_uses(site, literals, "    "), "    SWEEP k IN STRAND(0):",
-                 *_uses(site, literals, "        "), "probe()"]
+        lines = [
+            *_uses(site, literals, ""),
+            "SWEEP k IN STRAND(0):",
+            *_uses(site, literals, "    "),
+            "CRAFT probe():",
+            *_uses(site, literals, "    "),
+            "    SWEEP k IN STRAND(0):",
+            *_uses(site, literals, "        "),
+            "probe()",
+        ]
         return "\n".join(lines) + "\n"
     names = [f"v{k}" for k in range(len(operands))]
     params = [f"p{k}" for k in range(len(operands))]
     lines = [f"SET {n} AS {o}" for n, o in zip(names, operands)]
     lines += _uses(site, names, "")
     lines += ["SWEEP k IN STRAND(0):", *_uses(site, names, "    ")]
-    lines += [f"CRAFT probe({', '.join(params)}):", *_uses(site, params, "    "),
-              "    SWEEP k IN STRAND(0):", *_uses(site, params, "        ")]
+    lines += [
+        f"CRAFT probe({', '.join(params)}):",
+        *_uses(site, params, "    "),
+        "    SWEEP k IN STRAND(0):",
+        *_uses(site, params, "        "),
+    ]
     lines.append(f"probe({', '.join(names)})")
     return "\n".join(lines) + "\n"
 
@@ -92,6 +120,9 @@ def check_site(porter: Porter, site: str) -> tuple[str | None, frozenset[str]]:
         want = run_source(source, standard_world("aliencode"))
         got = run_source(ported.source, world)
         if got.text() != want.text():
-            return f"{site}: the ported probe prints {got.text()!r}, the manual's {want.text()!r}", frozenset(used)
+            return (
+                f"{site}: the ported probe prints {got.text()!r}, the manual's {want.text()!r}",
+                frozenset(used),
+            )
         used |= sites_in(parse(ported.source, world.keywords))
     return None, frozenset(used)

@@ -38,16 +38,16 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from alienworlds.generate.knobs import knob, knob_problems
+from alienworlds.porting import Bounds, Porter
+from alienworlds.porting.compensation import Memo
+from alienworlds.porting.semantics import STANDARD
 from alienworlds.ruleset import Rule, World
 from alienworlds.ruleset.equivalence import compare
 from alienworlds.ruleset.world import parse_world
 
 from aliencode.sites import OPERATIONS, SITES, operand_kinds
 from aliencode.world_schema import SCHEMA
-from alienworlds.porting import Bounds, Porter
-from alienworlds.porting.compensation import Memo
-from alienworlds.porting.semantics import STANDARD
-from alienworlds.generate.knobs import knob, knob_problems
 
 from . import families as fam
 from .exposure import shows
@@ -77,8 +77,12 @@ class GenerationError(Exception):
 
 @dataclass(frozen=True)
 class Knobs:
-    altered: int = knob("aliencode", "altered").default  # rules that differ from the manual (the keystone pair included)
-    red_herrings: int = knob("aliencode", "red_herrings").default  # IDENTITY rules shadowing an altered rule in a narrower scope
+    altered: int = knob(
+        "aliencode", "altered"
+    ).default  # rules that differ from the manual (the keystone pair included)
+    red_herrings: int = knob(
+        "aliencode", "red_herrings"
+    ).default  # IDENTITY rules shadowing an altered rule in a narrower scope
     scoped: int = knob("aliencode", "scoped").default  # altered rules limited to one scope
     renamed: int = knob("aliencode", "renamed").default  # keywords spelled with invented words
     tasks: int = knob("aliencode", "tasks").default  # tasks of the bank
@@ -128,18 +132,37 @@ class Drawer:
         self.keywords: dict[str, str] = {}
         self.draws = 0
         self.rejected: Counter = Counter()
-        self.memo = memo  # what searches in earlier candidate worlds taught (checked again each time)
-        self.verified: dict[str, frozenset[str]] = {}  # portable site -> the sites its ported probes use
-        self.banned: set[tuple[str, str, str]] = set()  # (site, scope, actual) of rules a bank could not cover
+        self.memo = (
+            memo  # what searches in earlier candidate worlds taught (checked again each time)
+        )
+        self.verified: dict[
+            str, frozenset[str]
+        ] = {}  # portable site -> the sites its ported probes use
+        self.banned: set[tuple[str, str, str]] = (
+            set()
+        )  # (site, scope, actual) of rules a bank could not cover
 
     def world(self, entries: list[_Entry] | None = None) -> World:
         rules = []
         for k, e in enumerate(entries if entries is not None else self.entries, start=1):
             actual = "IDENTITY" if e.red_herring else e.draft.actual
-            rules.append(Rule(id=f"G{k:02d}", name=e.name(), target=e.draft.target, actual=actual,
-                              layer=e.draft.layer, scope=e.scope))
-        return World(name=world_name(self.seed), language="aliencode", description="", rules=tuple(rules),
-                     keywords=dict(self.keywords))
+            rules.append(
+                Rule(
+                    id=f"G{k:02d}",
+                    name=e.name(),
+                    target=e.draft.target,
+                    actual=actual,
+                    layer=e.draft.layer,
+                    scope=e.scope,
+                )
+            )
+        return World(
+            name=world_name(self.seed),
+            language="aliencode",
+            description="",
+            rules=tuple(rules),
+            keywords=dict(self.keywords),
+        )
 
     # -- one draw --------------------------------------------------------------
 
@@ -195,7 +218,9 @@ class Drawer:
         candidate = self._placed(entry)
         world = self.world(candidate)
         site_rules = tuple(r for r in world.rules if r.target == target)
-        if not all(shows(r.id, site_rules) for r in site_rules):  # a red herring may hide its victim
+        if not all(
+            shows(r.id, site_rules) for r in site_rules
+        ):  # a red herring may hide its victim
             return "no template shows it"
         return "not portable" if not self._portable(candidate, target) else None
 
@@ -224,7 +249,10 @@ class Drawer:
         """Draw rules until the world has what the knobs ask for."""
         knobs = self.knobs
         for proposer, site in ((fam.pluck, "PLUCK"), (fam.carve, "CARVE")):
-            if not any(e.draft.target == site and e.scope == "anywhere" and not e.red_herring for e in self.entries):
+            if not any(
+                e.draft.target == site and e.scope == "anywhere" and not e.red_herring
+                for e in self.entries
+            ):
                 while not self.offer(_Entry(proposer(self.rng))):
                     pass
         altered = lambda: [e for e in self.entries if not e.red_herring]  # noqa: E731
@@ -250,8 +278,11 @@ class Drawer:
         while sum(e.red_herring for e in self.entries) < knobs.red_herrings:
             # one red herring per rule: two would leave their rule altered in one scope only
             shadowed = {e.draft.target for e in self.entries if e.red_herring}
-            candidates = [e for e in self.entries if e.scope == "anywhere" and not e.red_herring
-                          and e.draft.target not in shadowed]
+            candidates = [
+                e
+                for e in self.entries
+                if e.scope == "anywhere" and not e.red_herring and e.draft.target not in shadowed
+            ]
             # a red herring on PLUCK or CARVE would open a manual route to
             # positions in its scope, and route coverage rests on the keystone
             # pair being altered everywhere: shadow them only when the other
@@ -259,7 +290,9 @@ class Drawer:
             if failed < HERRING_TRIES:
                 candidates = [e for e in candidates if e.draft.target not in KEYSTONE] or candidates
             victim = self.rng.choice(candidates)
-            failed += not self.offer(_Entry(victim.draft, self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0], red_herring=True))
+            failed += not self.offer(
+                _Entry(victim.draft, self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0], red_herring=True)
+            )
 
     def drop(self, index: int) -> bool:
         """Take out the rule at `index` (with the red herrings that shadow
@@ -273,7 +306,9 @@ class Drawer:
             gone += [e for e in self.entries if e.red_herring and e.draft.target == site]
         kept = [e for e in self.entries if all(e is not g for g in gone)]
         saved = dict(self.verified)
-        self.verified = {k: used for k, used in self.verified.items() if k != site and site not in used}
+        self.verified = {
+            k: used for k, used in self.verified.items() if k != site and site not in used
+        }
         if not self._portable(kept, site):
             self.verified = saved
             return False
@@ -290,7 +325,13 @@ class Drawer:
         entry = self.entries[index]
         if not self.drop(index):
             return False
-        self.banned.add((entry.draft.target, entry.scope, "IDENTITY" if entry.red_herring else entry.draft.actual))
+        self.banned.add(
+            (
+                entry.draft.target,
+                entry.scope,
+                "IDENTITY" if entry.red_herring else entry.draft.actual,
+            )
+        )
         self.complete()
         return True
 
@@ -318,8 +359,24 @@ class Drawer:
 
     def _rename(self) -> None:
         words = [op.name for op in OPERATIONS]
-        taken = set(SITES) | {"SET", "AS", "UPON", "LEST", "DEFAULT", "SWEEP", "IN", "WHILE", "CEASE", "BYPASS",
-                              "IDLE", "CRAFT", "DELIVER", "YES", "NO", "none"}
+        taken = set(SITES) | {
+            "SET",
+            "AS",
+            "UPON",
+            "LEST",
+            "DEFAULT",
+            "SWEEP",
+            "IN",
+            "WHILE",
+            "CEASE",
+            "BYPASS",
+            "IDLE",
+            "CRAFT",
+            "DELIVER",
+            "YES",
+            "NO",
+            "none",
+        }
         for keyword in sorted(self.rng.sample(words, self.knobs.renamed)):
             word = fam.invented_word(self.rng)
             while word in taken:

@@ -28,8 +28,14 @@ def world_toml(world: World, version: str, knobs: object) -> str:
         lines += ["", "[keywords]"]
         lines += [f"{k} = {_string(v)}" for k, v in sorted(world.keywords.items())]
     for rule in world.rules:
-        lines += ["", "[[rules]]", f"id = {_string(rule.id)}", f"name = {_string(rule.name)}",
-                  f"target = {_string(rule.target)}", f"actual = {_string(rule.actual or 'IDENTITY')}"]
+        lines += [
+            "",
+            "[[rules]]",
+            f"id = {_string(rule.id)}",
+            f"name = {_string(rule.name)}",
+            f"target = {_string(rule.target)}",
+            f"actual = {_string(rule.actual or 'IDENTITY')}",
+        ]
         if rule.layer:
             lines.append(f"layer = {_string(rule.layer)}")
         if rule.scope != "anywhere":

@@ -7,6 +7,26 @@
 See docs/generated-worlds.md, "AlienLogic".
 """
 
-from .world import VERSION, GenerationError, Generated, Knobs, Stats, audit_folder, generate, world_name, write
+from .world import (
+    VERSION,
+    Generated,
+    GenerationError,
+    Knobs,
+    Stats,
+    audit_folder,
+    generate,
+    world_name,
+    write,
+)
 
-__all__ = ["VERSION", "GenerationError", "Generated", "Knobs", "Stats", "audit_folder", "generate", "world_name", "write"]
+__all__ = [
+    "VERSION",
+    "GenerationError",
+    "Generated",
+    "Knobs",
+    "Stats",
+    "audit_folder",
+    "generate",
+    "world_name",
+    "write",
+]

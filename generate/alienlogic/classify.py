@@ -23,25 +23,29 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from alienlogic import Proof, Theorem, check
-from alienlogic.bounded import bounded_search
-from alienlogic.certify import check_certificate, find_certificate
-from alienlogic import prover
-from alienlogic.prover import StepClock
 from alienworlds.ruleset.world import World, standard_world
 from alienworlds.tasks.alienlogic_audit import blocking_patches, first_order, reference_patches
+
+from alienlogic import Proof, Theorem, check, prover
+from alienlogic.bounded import bounded_search
+from alienlogic.certify import check_certificate, find_certificate
+from alienlogic.prover import StepClock
 
 from .theorems import Candidate
 
 PROVER_BUDGET = 14  # the largest proof-tree height the prover tries
-PROVER_TICKS = 8  # the prover's work allowance: readings of its clock, which it reads every 256 search steps
+PROVER_TICKS = (
+    8  # the prover's work allowance: readings of its clock, which it reads every 256 search steps
+)
 LABELS = ("provable", "unprovable")  # what a task can be; unresolved and skipped candidates are not
 CERTIFIER_CANDIDATES = 30  # algebras tried per theorem, in the certifier's fixed order (most certificates are among the first 20)
 
 
 def find_proof(world: World, theorem: Theorem) -> Proof | None:
     """The generator's one call of the prover: a checked proof, or None."""
-    return prover.prove(world, theorem, max_budget=PROVER_BUDGET, seconds=PROVER_TICKS, clock=StepClock()).proof
+    return prover.prove(
+        world, theorem, max_budget=PROVER_BUDGET, seconds=PROVER_TICKS, clock=StepClock()
+    ).proof
 
 
 @dataclass
@@ -73,7 +77,9 @@ class Outcome:
         return ("sanity", "single-rule", "two-rule")[n] if n < 3 else "multi-rule"
 
 
-def task_rules(world: World, theorem: Theorem, naive: Proof | None, reference: Proof | None) -> tuple[str, ...] | None:
+def task_rules(
+    world: World, theorem: Theorem, naive: Proof | None, reference: Proof | None
+) -> tuple[str, ...] | None:
     """The patches the audit computes for a task (the naive proof's blocking
     patches, each necessary, and the conclusion patches the reference relies
     on), or None when the audit would report the naive proof's patches."""
@@ -83,7 +89,9 @@ def task_rules(world: World, theorem: Theorem, naive: Proof | None, reference: P
         if stuck:
             return None
         for rule_id in blocking:
-            if check(naive, world.without(*(r for r in blocking if r != rule_id)), task=theorem).accepted:
+            if check(
+                naive, world.without(*(r for r in blocking if r != rule_id)), task=theorem
+            ).accepted:
                 return None
         rules += blocking
     if reference is not None:
@@ -110,7 +118,9 @@ class Classifier:
 
     def standard_proof(self, candidate: Candidate) -> Proof | None:
         if candidate.key not in self.standard:
-            self.standard[candidate.key] = self._timed("prover (standard)", find_proof, standard_world("alienlogic"), candidate.theorem)
+            self.standard[candidate.key] = self._timed(
+                "prover (standard)", find_proof, standard_world("alienlogic"), candidate.theorem
+            )
         return self.standard[candidate.key]
 
     def classify(self, candidate: Candidate, unprovable: bool = True) -> Outcome:
@@ -127,22 +137,30 @@ class Classifier:
         if proof is not None:
             rules = task_rules(world, th, naive, proof)
             if rules is None:
-                return Outcome(candidate, "unresolved", "the naive proof's patches are not each necessary")
+                return Outcome(
+                    candidate, "unresolved", "the naive proof's patches are not each necessary"
+                )
             return Outcome(candidate, "provable", naive=naive, reference=proof, rules=rules)
         if not unprovable:
             return Outcome(candidate, "skipped", "not needed: the bank has its unprovable theorems")
-        found = self._timed("certifier", find_certificate, world, th, None, None, CERTIFIER_CANDIDATES)
+        found = self._timed(
+            "certifier", find_certificate, world, th, None, None, CERTIFIER_CANDIDATES
+        )
         if found.data is None:
             return Outcome(candidate, "unresolved", "neither a proof nor a certificate")
         held = self._timed("re-checker", check_certificate, found.data, world, th)
         if not held.ok:  # the search keeps only what the re-checker accepts: a bug if reached
-            return Outcome(candidate, "unresolved", "the re-checker refuses the certificate: " + "; ".join(held.problems))
+            return Outcome(
+                candidate,
+                "unresolved",
+                "the re-checker refuses the certificate: " + "; ".join(held.problems),
+            )
         bounded = self._timed("bounded search", bounded_search, world, th)
         if bounded.derivable:
             return Outcome(candidate, "unresolved", "bounded search derives it")
         rules = task_rules(world, th, naive, None)
         if rules is None:
-            return Outcome(candidate, "unresolved", "the naive proof's patches are not each necessary")
+            return Outcome(
+                candidate, "unresolved", "the naive proof's patches are not each necessary"
+            )
         return Outcome(candidate, "unprovable", naive=naive, certificate=found.data, rules=rules)
-
-

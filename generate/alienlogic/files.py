@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 
+from alienworlds.ruleset.world import Rule
+
 from alienlogic import Proof
 from alienlogic.certify import dump_certificate
-from alienworlds.ruleset.world import Rule
 
 PROMPT = "Prove the goal from the premises in this world, or answer ANSWER: UNPROVABLE if it has no proof here."
 FAMILIES = ("sanity", "single-rule", "two-rule", "multi-rule", "first-order", "unprovable")
@@ -35,7 +36,14 @@ def world_toml(name: str, version: str, rules: list[Rule]) -> str:
         f"description = {q(f'A generated world (generator version {version}): {len(rules)} patches of the standard rules.')}",
     ]
     for r in rules:
-        lines += ["", "[[rules]]", f"id = {q(r.id)}", f"name = {q(r.name)}", f"target = {q(r.target)}", f"layer = {q(r.layer)}"]
+        lines += [
+            "",
+            "[[rules]]",
+            f"id = {q(r.id)}",
+            f"name = {q(r.name)}",
+            f"target = {q(r.target)}",
+            f"layer = {q(r.layer)}",
+        ]
         if r.disabled:
             lines.append("disabled = true")
         if r.require:
@@ -49,8 +57,13 @@ def _proof(key: str, proof: Proof) -> list[str]:
     return [f'{key} = """', str(proof).rstrip("\n"), '"""']
 
 
-def bank_toml(world: str, version: str, audit: dict[str, object], examples: list[tuple[str, str, Proof]],
-              tasks: list[dict[str, object]]) -> str:
+def bank_toml(
+    world: str,
+    version: str,
+    audit: dict[str, object],
+    examples: list[tuple[str, str, Proof]],
+    tasks: list[dict[str, object]],
+) -> str:
     """`examples`: (id, prompt, proof); `tasks`: dicts with id, family,
     premises, goal, provable and reference, naive (proofs or None), certificate."""
     families = ", ".join(f"{f} = {audit['families'].get(f, 0)}" for f in FAMILIES)
@@ -71,11 +84,26 @@ def bank_toml(world: str, version: str, audit: dict[str, object], examples: list
         f"id_pattern = {q(audit['id_pattern'])}",
     ]
     for example_id, prompt, proof in examples:
-        lines += ["", "[[examples]]", f"id = {q(example_id)}", f"prompt = {q(prompt)}", *_proof("program", proof), "rules = []"]
+        lines += [
+            "",
+            "[[examples]]",
+            f"id = {q(example_id)}",
+            f"prompt = {q(prompt)}",
+            *_proof("program", proof),
+            "rules = []",
+        ]
     for t in tasks:
-        lines += ["", "[[tasks]]", f"id = {q(t['id'])}", 'kind = "proof"', f"family = {q(t['family'])}", f"prompt = {q(PROMPT)}",
-                  f"premises = [{', '.join(q(p) for p in t['premises'])}]", f"goal = {q(t['goal'])}",
-                  f"provable = {'true' if t['provable'] else 'false'}"]
+        lines += [
+            "",
+            "[[tasks]]",
+            f"id = {q(t['id'])}",
+            'kind = "proof"',
+            f"family = {q(t['family'])}",
+            f"prompt = {q(PROMPT)}",
+            f"premises = [{', '.join(q(p) for p in t['premises'])}]",
+            f"goal = {q(t['goal'])}",
+            f"provable = {'true' if t['provable'] else 'false'}",
+        ]
         if t.get("certificate"):
             lines.append(f"certificate = {q(t['certificate'])}")
         if t.get("reference") is not None:
@@ -88,4 +116,10 @@ def bank_toml(world: str, version: str, audit: dict[str, object], examples: list
 def certificate_json(data: dict[str, object], task_id: str) -> str:
     """The certificate's file text, naming its task (after format and kind)."""
     head = {k: data[k] for k in ("format", "kind") if k in data}
-    return dump_certificate({**head, "task": task_id, **{k: v for k, v in data.items() if k not in head and k != "task"}})
+    return dump_certificate(
+        {
+            **head,
+            "task": task_id,
+            **{k: v for k, v in data.items() if k not in head and k != "task"},
+        }
+    )

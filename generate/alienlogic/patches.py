@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import random
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Callable
 
 from alienworlds.ruleset.world import Rule
 
@@ -43,8 +43,15 @@ class PatchSpec:
     conclusion: str | None = None
 
     def rule(self, rule_id: str) -> Rule:
-        return Rule(id=rule_id, name=self.name, target=self.target, layer=self.family,
-                    disabled=self.disabled, require=self.require, conclusion=self.conclusion)
+        return Rule(
+            id=rule_id,
+            name=self.name,
+            target=self.target,
+            layer=self.family,
+            disabled=self.disabled,
+            require=self.require,
+            conclusion=self.conclusion,
+        )
 
     @property
     def first_order(self) -> bool:
@@ -61,8 +68,14 @@ def read_library(text: str) -> tuple[PatchSpec, ...]:
     for entry in raw:
         values = entry.get("k", [None])
         for k in values:
+
             def fill(value: object) -> object:
-                return value.replace("{k}", str(k)) if isinstance(value, str) and k is not None else value
+                return (
+                    value.replace("{k}", str(k))
+                    if isinstance(value, str) and k is not None
+                    else value
+                )
+
             fields = {key: fill(value) for key, value in entry.items() if key != "k"}
             out.append(PatchSpec(**fields))
     return tuple(out)
@@ -70,7 +83,9 @@ def read_library(text: str) -> tuple[PatchSpec, ...]:
 
 @cache
 def library() -> tuple[PatchSpec, ...]:
-    return read_library(resources.files(__package__).joinpath("families.toml").read_text(encoding="utf-8"))
+    return read_library(
+        resources.files(__package__).joinpath("families.toml").read_text(encoding="utf-8")
+    )
 
 
 def compatible(chosen: list[PatchSpec], candidate: PatchSpec) -> bool:
@@ -79,16 +94,26 @@ def compatible(chosen: list[PatchSpec], candidate: PatchSpec) -> bool:
     for p in chosen:
         if p == candidate:
             return False
-        if p.target == candidate.target and (p.slot == candidate.slot or p.disabled or candidate.disabled
-                                             or (p.conclusion and candidate.conclusion)):
+        if p.target == candidate.target and (
+            p.slot == candidate.slot
+            or p.disabled
+            or candidate.disabled
+            or (p.conclusion and candidate.conclusion)
+        ):
             return False
         if p.group and p.group == candidate.group:
             return False
     return True
 
 
-def draw(rng: random.Random, n: int, accept: Callable[[list[PatchSpec], PatchSpec], bool], first_order: bool = True,
-         keep: list[PatchSpec] = (), exclude: set[PatchSpec] = frozenset()) -> list[PatchSpec]:
+def draw(
+    rng: random.Random,
+    n: int,
+    accept: Callable[[list[PatchSpec], PatchSpec], bool],
+    first_order: bool = True,
+    keep: list[PatchSpec] = (),
+    exclude: set[PatchSpec] = frozenset(),
+) -> list[PatchSpec]:
     """`keep` and more patches up to `n`, compatible, none of `exclude`, each
     one `accept(chosen, patch)` keeps: the families taken in turn (in an
     order drawn each time), a random patch of each; fewer when the library
@@ -103,7 +128,9 @@ def draw(rng: random.Random, n: int, accept: Callable[[list[PatchSpec], PatchSpe
     while len(chosen) < n and stalled < len(families):
         family = families[turn % len(families)]
         turn += 1
-        options = [p for p in pool if p.family == family and p not in rejected and compatible(chosen, p)]
+        options = [
+            p for p in pool if p.family == family and p not in rejected and compatible(chosen, p)
+        ]
         if not options:
             stalled += 1
             continue

@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from alienlogic import Proof
 from alienworlds.ruleset.world import World
 from alienworlds.tasks.alienlogic_audit import reference_patches
+
+from alienlogic import Proof
 
 from .classify import Outcome
 
@@ -47,10 +48,20 @@ class Shape:
         return round(PLAIN_SHARE * self.theorems)
 
     def category(self, o: Outcome) -> str:
-        return "unprovable" if o.label == "unprovable" else "first-order" if o.first_order else "propositional"
+        return (
+            "unprovable"
+            if o.label == "unprovable"
+            else "first-order"
+            if o.first_order
+            else "propositional"
+        )
 
     def capacity(self) -> dict[str, int]:
-        return {"unprovable": self.unprovable, "first-order": self.first_order, "propositional": self.propositional}
+        return {
+            "unprovable": self.unprovable,
+            "first-order": self.first_order,
+            "propositional": self.propositional,
+        }
 
 
 def _plain(o: Outcome) -> bool:
@@ -68,11 +79,19 @@ class _Picker:
         self.templates: Counter = Counter()
 
     def fits(self, o: Outcome) -> bool:
-        if id(o) in self.ids or o.label not in ("provable", "unprovable") or self.left[self.shape.category(o)] <= 0:
+        if (
+            id(o) in self.ids
+            or o.label not in ("provable", "unprovable")
+            or self.left[self.shape.category(o)] <= 0
+        ):
             return False
         if _plain(o) and self.plain_left <= 0 and (self.strict or not o.first_order):
             return False
-        return not (self.strict and o.candidate.template is not None and self.templates[o.candidate.template] >= PER_TEMPLATE)
+        return not (
+            self.strict
+            and o.candidate.template is not None
+            and self.templates[o.candidate.template] >= PER_TEMPLATE
+        )
 
     def take(self, o: Outcome) -> None:
         self.chosen.append(o)
@@ -120,16 +139,33 @@ def select(outcomes: list[Outcome], world: World, shape: Shape, strict: bool) ->
         if strict and got < min(want, have + room):
             raise Missing(f"{label}: {got} of {want}")
 
-    need("first-order unprovable tasks", round(FIRST_ORDER_UNPROVABLE_SHARE * shape.unprovable),
-         lambda o: o.label == "unprovable" and o.first_order, "unprovable")
+    need(
+        "first-order unprovable tasks",
+        round(FIRST_ORDER_UNPROVABLE_SHARE * shape.unprovable),
+        lambda o: o.label == "unprovable" and o.first_order,
+        "unprovable",
+    )
     p.fill(outcomes, lambda o: o.label == "unprovable", shape.unprovable)
-    p.fill(outcomes, lambda o: o.label == "provable" and o.first_order and not _plain(o), shape.first_order)
+    p.fill(
+        outcomes,
+        lambda o: o.label == "provable" and o.first_order and not _plain(o),
+        shape.first_order,
+    )
     p.fill(outcomes, lambda o: o.label == "provable" and o.first_order, shape.first_order)
     non_plain = shape.propositional - min(shape.plain, shape.propositional)
     for family, share in FAMILY_SHARES:
-        need(f"{family} tasks", round(share * non_plain), lambda o, f=family: o.family == f, "propositional")
+        need(
+            f"{family} tasks",
+            round(share * non_plain),
+            lambda o, f=family: o.family == f,
+            "propositional",
+        )
     p.fill(outcomes, lambda o: o.family == "sanity", shape.plain)
-    p.fill(outcomes, lambda o: o.family in ("single-rule", "two-rule", "multi-rule"), shape.propositional)
+    p.fill(
+        outcomes,
+        lambda o: o.family in ("single-rule", "two-rule", "multi-rule"),
+        shape.propositional,
+    )
     if len(p.chosen) < shape.theorems:
         short = {k: v for k, v in p.left.items() if v > 0}
         raise Missing("too few tasks: " + ", ".join(f"{n} more {k}" for k, n in short.items()))
@@ -147,25 +183,35 @@ class Example:
     @property
     def prompt(self) -> str:
         names = list(self.rules_shown)
-        return "A worked proof with " + (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0])
+        return "A worked proof with " + (
+            ", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 else names[0]
+        )
 
 
 def shown(proof: Proof) -> tuple[str, ...]:
     return tuple(dict.fromkeys(s.rule for s in proof.steps if s.rule != "premise"))
 
 
-def examples(outcomes: list[Outcome], chosen: list[Outcome], world: World, n: int) -> list[Example] | None:
+def examples(
+    outcomes: list[Outcome], chosen: list[Outcome], world: World, n: int
+) -> list[Example] | None:
     """`n` accepted proofs of theorems outside the bank that rely on no
     patched conclusion, chosen greedily to show the most rules of the manual:
     textbook proofs the world accepts first, then the world's own proofs."""
     taken = {id(o) for o in chosen}
-    pool = [o for o in outcomes if o.label == "provable" and id(o) not in taken and o.reference is not None]
+    pool = [
+        o
+        for o in outcomes
+        if o.label == "provable" and id(o) not in taken and o.reference is not None
+    ]
     pool = [o for o in pool if not reference_patches(world, o.reference, o.theorem)]
     picked: list[Example] = []
     seen: set[str] = set()
     for group in ([o for o in pool if _plain(o)], [o for o in pool if not _plain(o)]):
         while group and len(picked) < n:
-            best = max(group, key=lambda o: len(set(shown(o.reference)) - seen))  # the first of the best
+            best = max(
+                group, key=lambda o: len(set(shown(o.reference)) - seen)
+            )  # the first of the best
             group.remove(best)
             picked.append(Example(best.reference, shown(best.reference)))
             seen |= set(picked[-1].rules_shown)

@@ -21,13 +21,26 @@ from __future__ import annotations
 
 import random
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from itertools import product
-from typing import Iterator
 
-from alienlogic import And, Exists, Fn, Forall, Formula, Impl, Name, Not, Or, Pred, Theorem, parse_formula
+from alienlogic import (
+    And,
+    Exists,
+    Fn,
+    Forall,
+    Formula,
+    Impl,
+    Name,
+    Not,
+    Or,
+    Pred,
+    Theorem,
+    parse_formula,
+)
 from alienlogic.formulas import Binary, children
 
 from .patches import LibraryError
@@ -62,14 +75,22 @@ class Candidate:
             if t is Pred or t is Fn:
                 kind = "atom" if t is Pred and not node.terms else "pred" if t is Pred else "fn"
                 head = names.setdefault((kind, node.name), f"{kind}{len(names)}")
-                return head + ("(" + ",".join(rename(c, bound) for c in node.terms) + ")" if node.terms else "")
+                return head + (
+                    "(" + ",".join(rename(c, bound) for c in node.terms) + ")" if node.terms else ""
+                )
             if t is Name:
-                return node.name if node.name in bound else names.setdefault(("name", node.name), f"c{len(names)}")
+                return (
+                    node.name
+                    if node.name in bound
+                    else names.setdefault(("name", node.name), f"c{len(names)}")
+                )
             if t in (Forall, Exists):
                 return f"{t.__name__}({node.var},{rename(node.body, bound | {node.var})})"
             return f"{t.__name__}(" + ",".join(rename(c, bound) for c in children(node)) + ")"
 
-        return " ; ".join(rename(f, frozenset()) for f in (*self.theorem.premises, self.theorem.goal))
+        return " ; ".join(
+            rename(f, frozenset()) for f in (*self.theorem.premises, self.theorem.goal)
+        )
 
 
 @dataclass(frozen=True)
@@ -89,7 +110,9 @@ def _data() -> dict[str, list]:
 
 @cache
 def templates() -> tuple[Template, ...]:
-    return tuple(Template(tuple(t.get("premises", [])), t["goal"]) for t in _data().get("template", []))
+    return tuple(
+        Template(tuple(t.get("premises", [])), t["goal"]) for t in _data().get("template", [])
+    )
 
 
 @dataclass(frozen=True)
@@ -102,8 +125,15 @@ class Core:
 
 @cache
 def core() -> tuple[Core, ...]:
-    return tuple(Core(Theorem(tuple(parse_formula(p) for p in c.get("premises", [])), parse_formula(c["goal"])), c.get("required", False))
-                 for c in _data().get("core", []))
+    return tuple(
+        Core(
+            Theorem(
+                tuple(parse_formula(p) for p in c.get("premises", [])), parse_formula(c["goal"])
+            ),
+            c.get("required", False),
+        )
+        for c in _data().get("core", [])
+    )
 
 
 def small_formula(rng: random.Random, atoms: tuple[str, ...]) -> Formula:
@@ -132,14 +162,24 @@ def instantiate(rng: random.Random, template: Template) -> Theorem:
             fill[meta] = str(f)
     unary = rng.sample(UNARY, 2)
     consts = rng.sample(CONSTANTS, 3)
-    fill.update(P=unary[0], Q=unary[1], R=rng.choice(BINARY), a=consts[0], b=consts[1], c=consts[2], f=rng.choice(FUNCTIONS))
+    fill.update(
+        P=unary[0],
+        Q=unary[1],
+        R=rng.choice(BINARY),
+        a=consts[0],
+        b=consts[1],
+        c=consts[2],
+        f=rng.choice(FUNCTIONS),
+    )
 
     def put(s: str) -> str:
         for key, value in fill.items():
             s = s.replace("{" + key + "}", value)
         return s
 
-    return Theorem(tuple(parse_formula(put(p)) for p in template.premises), parse_formula(put(template.goal)))
+    return Theorem(
+        tuple(parse_formula(put(p)) for p in template.premises), parse_formula(put(template.goal))
+    )
 
 
 def _complementary(f: Formula, g: Formula) -> bool:
@@ -203,14 +243,21 @@ def valid(theorem: Theorem) -> bool:
     return satisfiable
 
 
-def random_theorem(rng: random.Random, atoms: tuple[str, ...] = RANDOM_ATOMS, depth: int = 2) -> Theorem | None:
+def random_theorem(
+    rng: random.Random, atoms: tuple[str, ...] = RANDOM_ATOMS, depth: int = 2
+) -> Theorem | None:
     """Random premises and goal of at most `depth` connectives nested (one
     more for a goal without premises), or None when the draw is not a valid,
     natural theorem (see the module doc)."""
     premises = tuple(random_formula(rng, depth, atoms) for _ in range(rng.choice((0, 1, 1, 2, 2))))
     goal = random_formula(rng, depth if premises else depth + 1, atoms)
     th = Theorem(premises, goal)
-    if type(goal) is Pred and not premises or goal in premises or len(set(premises)) < len(premises):
+    if (
+        type(goal) is Pred
+        and not premises
+        or goal in premises
+        or len(set(premises)) < len(premises)
+    ):
         return None
     if any(_degenerate(f) for f in (*premises, goal)) or not valid(th):
         return None
@@ -232,7 +279,9 @@ def lift(rng: random.Random, theorem: Theorem) -> Theorem:
             return t(at(f.left, term), at(f.right, term))
         return f
 
-    mode = rng.choice(("forall", "instance", "exists") if len(theorem.premises) == 1 else ("forall", "instance"))
+    mode = rng.choice(
+        ("forall", "instance", "exists") if len(theorem.premises) == 1 else ("forall", "instance")
+    )
     if mode == "exists":
         return Theorem((Exists("x", at(theorem.premises[0], x)),), Exists("x", at(theorem.goal, x)))
     premises = tuple(Forall("x", at(p, x)) for p in theorem.premises)
@@ -258,7 +307,11 @@ def stream(rng: random.Random) -> Iterator[Candidate]:
             index = rng.choice(open_)
             th = instantiate(rng, templates()[index])
         else:
-            th = random_theorem(rng) if origin == "random" else random_theorem(rng, LIFTED_ATOMS, depth=1)
+            th = (
+                random_theorem(rng)
+                if origin == "random"
+                else random_theorem(rng, LIFTED_ATOMS, depth=1)
+            )
             if th is None:
                 continue
             if origin == "lifted":

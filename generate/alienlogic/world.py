@@ -33,22 +33,23 @@ import shutil
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from typing import Iterator
 
-from alienlogic import Proof, check, compile_world, load_world
-from alienlogic.worlds import audit as worlds_audit
-from alienlogic.world_schema import SCHEMA
+from alienworlds.generate.knobs import knob, knob_problems
 from alienworlds.ruleset.world import World, parse_world
+from alienworlds.tasks.alienlogic_adaptive import Answerer, Grade, above_refusal, checker, passes
 from alienworlds.tasks.alienlogic_audit import Audit as BankAudit
 from alienworlds.tasks.alienlogic_audit import audit as audit_bank
-from alienworlds.tasks.alienlogic_adaptive import Answerer, Grade, above_refusal, checker, passes
 from alienworlds.tasks.alienlogic_audit import first_order as is_first_order
 from alienworlds.tasks.alienlogic_grading import LogicTask
 from alienworlds.tasks.bank import load_bank
-from alienworlds.generate.knobs import knob, knob_problems
+
+from alienlogic import Proof, check, compile_world, load_world
+from alienlogic.world_schema import SCHEMA
+from alienlogic.worlds import audit as worlds_audit
 
 from . import files
 from .classify import LABELS, Classifier, Outcome, find_proof
@@ -60,9 +61,13 @@ VERSION = "4"
 PROBES = 400  # candidates whose standard proofs test whether a patch matters
 MIN_WITNESSES = 2  # standard proofs a patch must refuse to be kept
 USABLE_SHARE = 0.7  # of the core theorems a world must still prove
-DRAWS_PER_TASK = 12  # candidates labelled in one world: at most this many per task, and EXTRA_DRAWS more
+DRAWS_PER_TASK = (
+    12  # candidates labelled in one world: at most this many per task, and EXTRA_DRAWS more
+)
 EXTRA_DRAWS = 200
-SOFT_PER_TASK = 4  # beyond this many labels per task, the bank's soft targets are given up (select.py)
+SOFT_PER_TASK = (
+    4  # beyond this many labels per task, the bank's soft targets are given up (select.py)
+)
 WITNESS_TRIES = 6  # witnesses of a patch labelled before it is drawn again
 ATTEMPTS = 4  # worlds tried (patches shown by no labelled theorem are drawn again)
 SELECT_EVERY = 10  # try to choose the bank after this many new labels
@@ -73,7 +78,7 @@ class GenerationError(Exception):
     """The knobs cannot be met; the message says what was missing, `stats`
     how far generation got."""
 
-    def __init__(self, message: str, stats: "Stats | None" = None) -> None:
+    def __init__(self, message: str, stats: Stats | None = None) -> None:
         super().__init__(message)
         self.stats = stats
 
@@ -120,8 +125,12 @@ class Tally:
         return self.labels["unresolved"] / n if n else 0.0
 
     def as_dict(self) -> dict[str, object]:
-        return {"drawn": self.drawn, "labels": dict(sorted(self.labels.items())), "unresolved_share": round(self.unresolved_share, 3),
-                "unresolved_reasons": dict(sorted(self.unresolved.items()))}
+        return {
+            "drawn": self.drawn,
+            "labels": dict(sorted(self.labels.items())),
+            "unresolved_share": round(self.unresolved_share, 3),
+            "unresolved_reasons": dict(sorted(self.unresolved.items())),
+        }
 
 
 @dataclass
@@ -138,10 +147,14 @@ class Stats:
     left_out: int = 0  # provable tasks left out because a knowledge-free strategy passed them
 
     def as_dict(self) -> dict[str, object]:
-        return {"attempts": self.attempts, "final": self.final.as_dict(), "trials": self.trials.as_dict(),
-                "rejected_patches": dict(sorted(self.rejected_patches.items())),
-                "left_out": self.left_out,
-                "cpu_seconds": {k: round(v, 2) for k, v in sorted(self.seconds.items())}}
+        return {
+            "attempts": self.attempts,
+            "final": self.final.as_dict(),
+            "trials": self.trials.as_dict(),
+            "rejected_patches": dict(sorted(self.rejected_patches.items())),
+            "left_out": self.left_out,
+            "cpu_seconds": {k: round(v, 2) for k, v in sorted(self.seconds.items())},
+        }
 
 
 @dataclass
@@ -153,17 +166,25 @@ class Generated:
     families: dict[str, int]
 
 
-def usable(specs: list[PatchSpec], first_order: bool, known: dict[int, Proof] | None = None) -> dict[int, Proof] | None:
+def usable(
+    specs: list[PatchSpec], first_order: bool, known: dict[int, Proof] | None = None
+) -> dict[int, Proof] | None:
     """Whether a world of these patches still proves every required core
     theorem and at least `USABLE_SHARE` of them all (templates.toml): the
     proofs found (by core index), or None. `known` holds proofs from a world
     with fewer patches; one the new world still accepts is kept unsearched."""
-    world = World("usability", "alienlogic", rules=tuple(s.rule(f"X{i}") for i, s in enumerate(specs)))
+    world = World(
+        "usability", "alienlogic", rules=tuple(s.rule(f"X{i}") for i, s in enumerate(specs))
+    )
     proofs: dict[int, Proof] = {}
     tried = [(i, c) for i, c in enumerate(core()) if first_order or not is_first_order(c.theorem)]
     for i, c in tried:
         old = (known or {}).get(i)
-        proof = old if old is not None and check(old, world, task=c.theorem).accepted else find_proof(world, c.theorem)
+        proof = (
+            old
+            if old is not None and check(old, world, task=c.theorem).accepted
+            else find_proof(world, c.theorem)
+        )
         if proof is not None:
             proofs[i] = proof
         elif c.required:
@@ -180,7 +201,9 @@ class _Pool:
     """The candidate stream, materialised as far as it has been read."""
 
     def __init__(self, rng: random.Random, first_order: bool) -> None:
-        self._stream: Iterator[Candidate] = (c for c in stream(rng) if first_order or not is_first_order(c.theorem))
+        self._stream: Iterator[Candidate] = (
+            c for c in stream(rng) if first_order or not is_first_order(c.theorem)
+        )
         self.items: list[Candidate] = []
 
     def __getitem__(self, i: int) -> Candidate:
@@ -198,13 +221,19 @@ def generate(seed: str, knobs: Knobs = Knobs()) -> Generated:
     pool = _Pool(random.Random(base + ":theorems"), knobs.first_order > 0)
     standard: dict[str, object] = {}
     probe = Classifier(World(name, "alienlogic"), standard, stats.seconds)
-    probes = [(i, proof) for i in range(PROBES) if (proof := probe.standard_proof(pool[i])) is not None]
+    probes = [
+        (i, proof) for i in range(PROBES) if (proof := probe.standard_proof(pool[i])) is not None
+    ]
     witnesses: dict[PatchSpec, list[int]] = {}
-    core_proofs: dict[tuple[PatchSpec, ...], dict[int, Proof]] = {}  # the core proofs of each accepted draw so far
+    core_proofs: dict[
+        tuple[PatchSpec, ...], dict[int, Proof]
+    ] = {}  # the core proofs of each accepted draw so far
 
     def accept(chosen: list[PatchSpec], spec: PatchSpec) -> bool:
         single = World(name, "alienlogic", rules=(spec.rule("X1"),))
-        refused = (i for i, proof in probes if not check(proof, single, task=pool[i].theorem).accepted)
+        refused = (
+            i for i, proof in probes if not check(proof, single, task=pool[i].theorem).accepted
+        )
         witnesses[spec] = list(islice(refused, WITNESS_TRIES))
         if len(witnesses[spec]) < MIN_WITNESSES:
             stats.rejected_patches["matters too little"] += 1
@@ -215,7 +244,9 @@ def generate(seed: str, knobs: Knobs = Knobs()) -> Generated:
             stats.rejected_patches["leaves the world unusable"] += 1
             return False
         world = World(name, "alienlogic", rules=tuple(s.rule(f"X{i}") for i, s in enumerate(trial)))
-        if not _Labels(Classifier(world, standard, stats.seconds), pool, stats.trials).cover(f"X{len(chosen)}", witnesses[spec]):
+        if not _Labels(Classifier(world, standard, stats.seconds), pool, stats.trials).cover(
+            f"X{len(chosen)}", witnesses[spec]
+        ):
             stats.rejected_patches["no labelled theorem shows it"] += 1
             return False
         core_proofs[tuple(trial)] = proofs
@@ -229,9 +260,18 @@ def generate(seed: str, knobs: Knobs = Knobs()) -> Generated:
     for attempt in range(ATTEMPTS):
         stats.attempts = attempt + 1
         start, nested = time.process_time(), sum(stats.seconds.values())
-        specs = draw(rng, knobs.patches, accept, first_order=knobs.first_order > 0, keep=specs, exclude=shown_nowhere)
+        specs = draw(
+            rng,
+            knobs.patches,
+            accept,
+            first_order=knobs.first_order > 0,
+            keep=specs,
+            exclude=shown_nowhere,
+        )
         # the rest of drawing: the labelling inside it is counted by stage already
-        stats.seconds["patches"] += time.process_time() - start - (sum(stats.seconds.values()) - nested)
+        stats.seconds["patches"] += (
+            time.process_time() - start - (sum(stats.seconds.values()) - nested)
+        )
         if len(specs) < knobs.patches:  # the library ran out in this order of draws: draw all again
             missing.append(f"world {attempt + 1}: only {len(specs)} compatible patches that matter")
             specs = []
@@ -239,12 +279,16 @@ def generate(seed: str, knobs: Knobs = Knobs()) -> Generated:
         order = list(specs)
         rng.shuffle(order)
         by_id = dict(zip(opaque_ids(rng, len(order)), order))
-        world_text = files.world_toml(name, VERSION, [spec.rule(rule_id) for rule_id, spec in by_id.items()])
+        world_text = files.world_toml(
+            name, VERSION, [spec.rule(rule_id) for rule_id, spec in by_id.items()]
+        )
         world = parse_world(world_text, "world.toml", SCHEMA)
         compile_world(world)
         stats.final = Tally()
         labels = _Labels(Classifier(world, standard, stats.seconds), pool, stats.final)
-        uncovered = [rule_id for rule_id, spec in by_id.items() if not labels.cover(rule_id, witnesses[spec])]
+        uncovered = [
+            rule_id for rule_id, spec in by_id.items() if not labels.cover(rule_id, witnesses[spec])
+        ]
         if uncovered:  # draw other patches in their place, keep the rest
             shown_nowhere |= {by_id[r] for r in uncovered}
             stats.rejected_patches["no labelled theorem shows it"] += len(uncovered)
@@ -258,13 +302,16 @@ def generate(seed: str, knobs: Knobs = Knobs()) -> Generated:
             continue
         chosen, shown = found
         return _files(name, world, world_text, chosen, shown, random.Random(base + ":bank"), stats)
-    raise GenerationError(f"no bank after {ATTEMPTS} worlds ({'; '.join(missing)}); ask for fewer --patches or --unprovable", stats)
+    raise GenerationError(
+        f"no bank after {ATTEMPTS} worlds ({'; '.join(missing)}); ask for fewer --patches or --unprovable",
+        stats,
+    )
 
 
 class _Labels:
     """The candidates labelled in one world, by their place in the stream."""
 
-    def __init__(self, classifier: Classifier, pool: _Pool, tally: "Tally") -> None:
+    def __init__(self, classifier: Classifier, pool: _Pool, tally: Tally) -> None:
         self.classifier = classifier
         self.pool = pool
         self.tally = tally
@@ -286,7 +333,7 @@ class _Labels:
             return True
         return any(rule_id in self.label(i).rules for i in witnesses[:WITNESS_TRIES])
 
-    def fill(self, world: World, knobs: Knobs, balance: "_Balance"):
+    def fill(self, world: World, knobs: Knobs, balance: _Balance):
         """Label candidates in stream order until a bank can be chosen:
         (tasks, examples), or what is missing."""
         since = 0
@@ -298,7 +345,9 @@ class _Labels:
             if i in self.done:
                 continue
             fo = is_first_order(self.pool[i].theorem)
-            wanted = sum(unprovable.values()) < knobs.unprovable + min(SPARE_UNPROVABLE, knobs.unprovable) or (fo and unprovable[True] < fo_target)
+            wanted = sum(unprovable.values()) < knobs.unprovable + min(
+                SPARE_UNPROVABLE, knobs.unprovable
+            ) or (fo and unprovable[True] < fo_target)
             outcome = self.label(i, wanted)
             if outcome.label not in LABELS:
                 continue
@@ -307,8 +356,13 @@ class _Labels:
             if since >= SELECT_EVERY:
                 since = 0
                 try:
-                    return _choose(self.outcomes(), world, knobs, balance,
-                                   strict=len(self.done) < SOFT_PER_TASK * knobs.theorems)
+                    return _choose(
+                        self.outcomes(),
+                        world,
+                        knobs,
+                        balance,
+                        strict=len(self.done) < SOFT_PER_TASK * knobs.theorems,
+                    )
                 except Missing:
                     pass
         try:
@@ -331,8 +385,10 @@ class _Balance:
         """The provable tasks of the selection that the first strategy scoring
         above refuse-all passes; none when every strategy stays at or below."""
         start = time.process_time()
-        tasks = [LogicTask(str(i), o.family, o.theorem, o.label == "provable")
-                 for i, o in enumerate(chosen)]
+        tasks = [
+            LogicTask(str(i), o.family, o.theorem, o.label == "provable")
+            for i, o in enumerate(chosen)
+        ]
         above = above_refusal(tasks, passes(tasks, self.grade, self.answerer))
         self.stats.seconds["adaptive strategies"] += time.process_time() - start
         first = next(iter(above.values()), set())
@@ -357,26 +413,45 @@ def _choose(outcomes: list[Outcome], world: World, knobs: Knobs, balance: _Balan
     return chosen, shown
 
 
-def _files(name: str, world: World, world_text: str, chosen: list[Outcome], shown, rng: random.Random, stats: Stats) -> Generated:
+def _files(
+    name: str,
+    world: World,
+    world_text: str,
+    chosen: list[Outcome],
+    shown,
+    rng: random.Random,
+    stats: Stats,
+) -> Generated:
     order = list(chosen)
     rng.shuffle(order)
     width = 2
     tasks, out = [], {"world.toml": world_text}
     for n, o in enumerate(order, start=1):
         task_id = f"L{n:0{width}d}"
-        entry: dict[str, object] = {"id": task_id, "family": o.family, "premises": [str(p) for p in o.theorem.premises],
-                                    "goal": str(o.theorem.goal), "provable": o.label == "provable",
-                                    "reference": o.reference, "naive": o.naive}
+        entry: dict[str, object] = {
+            "id": task_id,
+            "family": o.family,
+            "premises": [str(p) for p in o.theorem.premises],
+            "goal": str(o.theorem.goal),
+            "provable": o.label == "provable",
+            "reference": o.reference,
+            "naive": o.naive,
+        }
         if o.certificate is not None:
             entry["certificate"] = f"certificates/{task_id}.json"
             out[entry["certificate"]] = files.certificate_json(o.certificate, task_id)
         tasks.append(entry)
     families = Counter(o.family for o in chosen)
     audit = {
-        "tasks": len(chosen), "provable": sum(o.label == "provable" for o in chosen),
+        "tasks": len(chosen),
+        "provable": sum(o.label == "provable" for o in chosen),
         "unprovable": sum(o.label == "unprovable" for o in chosen),
-        "first_order_min": sum(o.first_order for o in chosen), "families": families, "examples": len(shown),
-        "rules": len(world.rules), "certified": sum(o.label == "unprovable" for o in chosen), "id_pattern": "^L[0-9]{2}$",
+        "first_order_min": sum(o.first_order for o in chosen),
+        "families": families,
+        "examples": len(shown),
+        "rules": len(world.rules),
+        "certified": sum(o.label == "unprovable" for o in chosen),
+        "id_pattern": "^L[0-9]{2}$",
     }
     ex = [(f"E{i}", e.prompt, e.proof) for i, e in enumerate(shown, start=1)]
     out["bank.toml"] = files.bank_toml(name, VERSION, audit, ex, tasks)
@@ -399,7 +474,9 @@ def audit_folder(folder: Path, prover: bool = True) -> tuple[list[str], BankAudi
     return worlds_audit(world) + report.problems, report
 
 
-def write(generated: Generated, out: Path, force: bool = False, seconds: Counter | None = None) -> BankAudit:
+def write(
+    generated: Generated, out: Path, force: bool = False, seconds: Counter | None = None
+) -> BankAudit:
     """Write the files into `out` once they pass the audit; the bank's audit.
 
     They are written to a temporary folder beside `out` and audited there;
@@ -409,7 +486,9 @@ def write(generated: Generated, out: Path, force: bool = False, seconds: Counter
     GenerationError and leave `out` as it was."""
     taken = [name for name in OUTPUTS if (out / name).exists()]
     if taken and not force:
-        raise FileExistsError(f"{out} already holds {', '.join(taken)}; use --force to replace them")
+        raise FileExistsError(
+            f"{out} already holds {', '.join(taken)}; use --force to replace them"
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
     try:
@@ -422,7 +501,11 @@ def write(generated: Generated, out: Path, force: bool = False, seconds: Counter
         if seconds is not None:
             seconds["audit"] += time.process_time() - start
         if problems:
-            raise GenerationError("the generated world fails its audit (a bug of the generator):\n" + "\n".join(problems), generated.stats)
+            raise GenerationError(
+                "the generated world fails its audit (a bug of the generator):\n"
+                + "\n".join(problems),
+                generated.stats,
+            )
         out.mkdir(parents=True, exist_ok=True)
         for name in OUTPUTS:
             target = out / name

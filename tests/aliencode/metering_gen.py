@@ -60,12 +60,27 @@ class _Builder:
         for name in names:
             lines.append(f"CRAFT {name}(d):")
             lines += ["    " + line for line in self.body(names, 0)]
-        lines += ["CRAFT apply(h, x):", "    DELIVER h(x)", "CRAFT keep(x):", "    " + self.emit("x"), "    DELIVER YES"]
+        lines += [
+            "CRAFT apply(h, x):",
+            "    DELIVER h(x)",
+            "CRAFT keep(x):",
+            "    " + self.emit("x"),
+            "    DELIVER YES",
+        ]
         for _ in range(rng.randint(1, 5)):
             lines += self.use(rng.choice(names))
-        if rng.random() < 0.6:  # a chain of CRAFTs each called once: output the meter may charge once
+        if (
+            rng.random() < 0.6
+        ):  # a chain of CRAFTs each called once: output the meter may charge once
             outer, inner = f"solo{self.next_marker}", f"solo{self.next_marker + 1}"
-            lines += [f"CRAFT {inner}():", "    " + self.emit(), f"CRAFT {outer}():", "    " + self.emit(), f"    {inner}()", f"{outer}()"]
+            lines += [
+                f"CRAFT {inner}():",
+                "    " + self.emit(),
+                f"CRAFT {outer}():",
+                "    " + self.emit(),
+                f"    {inner}()",
+                f"{outer}()",
+            ]
         self.out.source = "\n".join(lines) + "\n"
         return self.out
 
@@ -91,14 +106,36 @@ class _Builder:
         if form == 7:
             return ["UPON YES:", f"    {f}({d})", "DEFAULT:", f"    {f}({d})"]
         if form == 8:  # redefined under the same name, then called
-            return [f"CRAFT {f}(d):", "    " + self.emit("d"), "    DELIVER d", f"{f}({d})", f"{f}({d})"]
+            return [
+                f"CRAFT {f}(d):",
+                "    " + self.emit("d"),
+                "    DELIVER d",
+                f"{f}({d})",
+                f"{f}({d})",
+            ]
         if form == 9:  # a parameter that shadows a CRAFT's name
-            return [f"CRAFT shadow{self.next_marker}({f}):", f"    DELIVER {f}(1)", f"shadow{self.next_marker}(apply)"]
+            return [
+                f"CRAFT shadow{self.next_marker}({f}):",
+                f"    DELIVER {f}(1)",
+                f"shadow{self.next_marker}(apply)",
+            ]
         if form == 10:
-            return ["SET c AS 0", "WHILE BOND(UNDER(c, 2), NEGATE(" + self.emit() + ")):", "    SET c AS SHATTER(c, 1)"]
+            return [
+                "SET c AS 0",
+                "WHILE BOND(UNDER(c, 2), NEGATE(" + self.emit() + ")):",
+                "    SET c AS SHATTER(c, 1)",
+            ]
         if form == 11:
-            return [f"CRAFT getter{self.next_marker}():", f"    DELIVER {f}", f"getter{self.next_marker}()({d})"]
-        return [self.emit(), f"SWEEP i IN {rng.choice(['STRAND()', 'STRAND(1)', 'EXTENT(2)'])}:", "    " + self.emit("i")]
+            return [
+                f"CRAFT getter{self.next_marker}():",
+                f"    DELIVER {f}",
+                f"getter{self.next_marker}()({d})",
+            ]
+        return [
+            self.emit(),
+            f"SWEEP i IN {rng.choice(['STRAND()', 'STRAND(1)', 'EXTENT(2)'])}:",
+            "    " + self.emit("i"),
+        ]
 
 
 def bypass_attempt(seed: int) -> Generated:
@@ -133,7 +170,12 @@ def underpaid(attempt: Generated) -> str | None:
     stack: list[object] = list(tree.body)
     while stack:
         node = stack.pop()
-        if isinstance(node, s.OpCall) and node.op == "EMIT" and node.args and isinstance(node.args[0], s.IntLit):
+        if (
+            isinstance(node, s.OpCall)
+            and node.op == "EMIT"
+            and node.args
+            and isinstance(node.args[0], s.IntLit)
+        ):
             factor[node.args[0].value] = by_pos[node.pos]
         stack.extend(s.children(node))
     ran = executions(attempt.source)
@@ -142,5 +184,7 @@ def underpaid(attempt: Generated) -> str | None:
             return f"EMIT {marker} ran {count} times but was charged once"
     paid = sum(attempt.arguments[m] * (1 if n == 1 else LOOP_FACTOR) for m, n in ran.items())
     if sum(c.units for c in costs) < paid:
-        return f"the program costs {sum(c.units for c in costs)} units but its output is worth {paid}"
+        return (
+            f"the program costs {sum(c.units for c in costs)} units but its output is worth {paid}"
+        )
     return None

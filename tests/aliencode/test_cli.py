@@ -4,13 +4,14 @@ import json
 import subprocess
 import sys
 
-from click.testing import CliRunner
-
 from alienworlds.cli.aliencode import main
+from click.testing import CliRunner
 
 
 def invoke(*args, stdin=None, env=None):
-    return CliRunner().invoke(main, list(args), input=stdin, env={"ALIENCODE_WORLD": "standard", **(env or {})})
+    return CliRunner().invoke(
+        main, list(args), input=stdin, env={"ALIENCODE_WORLD": "standard", **(env or {})}
+    )
 
 
 def test_run_file(tmp_path):
@@ -32,7 +33,12 @@ def test_run_error_exit_1_and_json_error():
     assert result.exit_code == 1
     data = json.loads(result.output)
     assert data["output"] == "1"
-    assert data["error"] == {"kind": "NameError", "message": "name 'x' is not defined", "line": 2, "column": 6}
+    assert data["error"] == {
+        "kind": "NameError",
+        "message": "name 'x' is not defined",
+        "line": 2,
+        "column": 6,
+    }
 
 
 def test_run_error_text():
@@ -57,7 +63,9 @@ def test_max_steps():
     assert invoke("run", "--max-steps", "0", stdin=loop).exit_code == 2
     assert invoke("run", "--max-steps", "20000000", stdin="EMIT(1)").exit_code == 0
     too_many = invoke("run", "--max-steps", "20000001", stdin=loop)
-    assert too_many.exit_code == 2 and "20000001 is not in the range 1<=x<=20000000" in too_many.output
+    assert (
+        too_many.exit_code == 2 and "20000001 is not in the range 1<=x<=20000000" in too_many.output
+    )
 
 
 def test_version_and_help():
@@ -68,7 +76,10 @@ def test_version_and_help():
 def test_console_script_runs_as_a_process():
     proc = subprocess.run(
         [sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", "standard", "-"],
-        input="EMIT(FUSE(\"ok\", 1))", capture_output=True, text=True, timeout=60,
+        input='EMIT(FUSE("ok", 1))',
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "ok1\n"

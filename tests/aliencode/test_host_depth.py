@@ -16,21 +16,24 @@ import sys
 import threading
 
 import pytest
+from alienworlds.ruleset import parse_world
 
 from aliencode import Limits, compile_source, execute, run_source
 from aliencode.runtime import host_frames
 from aliencode.world_schema import SCHEMA, load
-from alienworlds.ruleset import parse_world
 
 MAIN = load("main")
 DEPTH = Limits().max_depth
 # BOND and RIFT bound to short-circuit rules in every scope (as main does in
 # functions): each nesting level holds a rule's function and a thunk.
-LAZY = parse_world('format = 1\nname = "lazy"\nlanguage = "aliencode"\n'
-                   '[[rules]]\nid = "B"\nname = "n"\ntarget = "BOND"\nactual = "(or a b)"\n'
-                   '[[rules]]\nid = "R"\nname = "n"\ntarget = "RIFT"\nactual = "(and a b)"\n'
-                   '[[rules]]\nid = "S"\nname = "n"\ntarget = "STRAIN"\nactual = "(filter pred (reverse seq))"\n',
-                   "lazy.toml", SCHEMA)
+LAZY = parse_world(
+    'format = 1\nname = "lazy"\nlanguage = "aliencode"\n'
+    '[[rules]]\nid = "B"\nname = "n"\ntarget = "BOND"\nactual = "(or a b)"\n'
+    '[[rules]]\nid = "R"\nname = "n"\ntarget = "RIFT"\nactual = "(and a b)"\n'
+    '[[rules]]\nid = "S"\nname = "n"\ntarget = "STRAIN"\nactual = "(filter pred (reverse seq))"\n',
+    "lazy.toml",
+    SCHEMA,
+)
 
 
 def at_caller_depth(frames: int, fn):
@@ -47,8 +50,10 @@ def deep_program(rng: random.Random, calls: int) -> str:
     for _ in range(nesting):
         inner = rng.choice(["BOND(NO, {})", "RIFT(YES, {})"]).format(inner)
     if rng.random() < 0.3:
-        return ("CRAFT f(n):\n    UPON OVER(n, 1):\n        DELIVER GAUGE(STRAIN(g, STRAND(n)))\n    DELIVER 1\n"
-                f"CRAFT g(m):\n    DELIVER {inner.replace('n, 1', 'm, 1')}\nEMIT(f({(calls + 1) // 2}))\n")  # f, g, f, ...
+        return (
+            "CRAFT f(n):\n    UPON OVER(n, 1):\n        DELIVER GAUGE(STRAIN(g, STRAND(n)))\n    DELIVER 1\n"
+            f"CRAFT g(m):\n    DELIVER {inner.replace('n, 1', 'm, 1')}\nEMIT(f({(calls + 1) // 2}))\n"
+        )  # f, g, f, ...
     return f"CRAFT f(n):\n    UPON OVER(n, 0):\n        DELIVER {inner}\n    DELIVER 0\nEMIT(f({calls - 1}))\n"
 
 
@@ -78,7 +83,9 @@ def test_six_nested_bonds_recurse_150_deep_in_main_regression():
     depth 0, 3,032 at depth 300)."""
     bonds = "BOND(NO, " * 6 + "f(WEAVE(n, 26))" + ")" * 6  # under main, 26 is 1 and 141 is 150
     source = f"CRAFT f(n):\n    UPON OVER(n, 26):\n        DELIVER {bonds}\n    DELIVER 0\nEMIT(f(141))\n"
-    results = [at_caller_depth(frames, lambda: run_source(source, MAIN)).as_dict() for frames in (0, 300)]
+    results = [
+        at_caller_depth(frames, lambda: run_source(source, MAIN)).as_dict() for frames in (0, 300)
+    ]
     assert results[0] == results[1]
     assert results[0]["error"] is None and results[0]["output"] == "27"
 

@@ -17,6 +17,8 @@ import tracemalloc
 from functools import cmp_to_key
 
 import pytest
+from alienworlds.cli.aliencode import main
+from alienworlds.ruleset import LanguageError, Meter, make_operators, parse_world
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -25,8 +27,6 @@ from aliencode import Limits, Session, compile_source, compiler, execute, parse,
 from aliencode.errors import AlienSyntaxError
 from aliencode.parser import token_count
 from aliencode.world_schema import SCHEMA, load
-from alienworlds.cli.aliencode import main
-from alienworlds.ruleset import LanguageError, Meter, make_operators, parse_world
 
 MAIN = load("main")
 
@@ -55,8 +55,13 @@ def test_folding_never_raises_a_host_exception_regression(source, world):
     result = run_source(source, load(world))
     assert result.error is not None and result.error.kind == "OverflowError", result.text()
     assert result.error.line == 1
-    proc = subprocess.run([sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--json", "--world", world, "-"],
-                          input=source, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--json", "--world", world, "-"],
+        input=source,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 1 and proc.stderr == ""
     assert json.loads(proc.stdout)["error"]["kind"] == "OverflowError"
 
@@ -64,10 +69,13 @@ def test_folding_never_raises_a_host_exception_regression(source, world):
 def test_folded_and_run_time_errors_read_the_same():
     folded = run_source("EMIT(SHATTER(1.5, 1" + "0" * 310 + "))").error
     at_run_time = run_source("SET b AS 1" + "0" * 310 + "\nEMIT(SHATTER(1.5, b))").error
-    assert folded.message == at_run_time.message == "SHATTER: integer too large to convert to a float"
+    assert (
+        folded.message == at_run_time.message == "SHATTER: integer too large to convert to a float"
+    )
 
 
 # -- 5. folding never decides a verdict ----------------------------------------------
+
 
 def test_spent_fold_budget_is_no_step_failure_regression():
     """Was a bug: folding spent a private meter; once it was spent, later
@@ -94,10 +102,14 @@ def test_folding_changes_no_outcome(world):
     for source in programs:
         on = run_source(source, load(world))
         off = run_source(source, load(world), Limits(fold_steps=0))
-        assert (on.output, on.error and str(on.error)) == (off.output, off.error and str(off.error)), source
+        assert (on.output, on.error and str(on.error)) == (
+            off.output,
+            off.error and str(off.error),
+        ), source
 
 
 # -- 3. parse and compile inside the limits ------------------------------------------
+
 
 def _bytecode(source: str, world) -> int:
     return len(compile_source(source, world).code.co_code)
@@ -107,6 +119,7 @@ def test_compiled_size_is_linear_in_the_main_world_regression():
     """Was a bug: each spliced rule deep-copied its operand's code, so 490
     nested calls around a long list took 40 s to compile in the main world
     (0.7 s in standard). Measured deterministically: generated code size."""
+
     def nested(depth: int, width: int) -> str:
         inner = "STRAND(" + ", ".join(["7"] * width) + ")"
         return "EMIT(GAUGE(" + "CARVE(" * depth + inner + ", 1)" * depth + "))"
@@ -124,23 +137,35 @@ _LEAF = st.one_of(st.sampled_from(["a", "b"]), st.integers(-3, 3).map(str))
 _RULE = st.recursive(
     _LEAF,
     lambda inner: st.one_of(
-        st.tuples(st.sampled_from(["+", "-", "*", "==", "<", "and", "or"]), inner, inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
+        st.tuples(st.sampled_from(["+", "-", "*", "==", "<", "and", "or"]), inner, inner).map(
+            lambda t: f"({t[0]} {t[1]} {t[2]})"
+        ),
         st.tuples(inner, inner, inner).map(lambda t: f"(if {t[0]} {t[1]} {t[2]})"),
         inner.map(lambda x: f"(neg {x})"),
     ),
     max_leaves=16,
 ).filter(lambda text: text.count("(") + text.count(" ") - text.count(" (") <= 31)
-_SITE_LINES = ["SET x AS SHATTER(x, 1)\n", "SET x AS SHATTER(1, x)\n", "SET x AS SHATTER(x, y)\n",
-               "SET x AS SHATTER(PLUCK(xs, 0), x)\n"]
+_SITE_LINES = [
+    "SET x AS SHATTER(x, 1)\n",
+    "SET x AS SHATTER(1, x)\n",
+    "SET x AS SHATTER(x, y)\n",
+    "SET x AS SHATTER(PLUCK(xs, 0), x)\n",
+]
 
 
 def _host_nodes(program) -> int:
     return sum(1 for _ in ast.walk(program))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(_RULE, st.lists(st.sampled_from(_SITE_LINES), min_size=1, max_size=4), st.integers(50, 400))
-def test_splicing_adds_at_most_its_budget_of_host_nodes_regression(monkeypatch, rule, lines, repeats):
+def test_splicing_adds_at_most_its_budget_of_host_nodes_regression(
+    monkeypatch, rule, lines, repeats
+):
     """Was a bug: the splice budget counted rule nodes (200,000), and each
     became about five host nodes: 9,000 sites under a 31-node rule built 1.6
     million host nodes, 767 MB and 7.5 s of compiling, and on a busy machine
@@ -149,9 +174,15 @@ def test_splicing_adds_at_most_its_budget_of_host_nodes_regression(monkeypatch, 
     compiled function, with the same result and steps. (Measured with a
     small budget, so that every example spends it.)"""
     monkeypatch.setattr(compiler, "SPLICE_BUDGET", 2_000)
-    world = parse_world(f'format = 1\nname = "w"\nlanguage = "aliencode"\n[[rules]]\nid = "R"\nname = "n"\n'
-                        f'target = "SHATTER"\nactual = "{rule}"\n', "w.toml", SCHEMA)
-    source = "SET x AS 1\nSET y AS 2\nSET xs AS STRAND(3)\n" + "".join(lines) * repeats + "EMIT(x)\n"
+    world = parse_world(
+        f'format = 1\nname = "w"\nlanguage = "aliencode"\n[[rules]]\nid = "R"\nname = "n"\n'
+        f'target = "SHATTER"\nactual = "{rule}"\n',
+        "w.toml",
+        SCHEMA,
+    )
+    source = (
+        "SET x AS 1\nSET y AS 2\nSET xs AS STRAND(3)\n" + "".join(lines) * repeats + "EMIT(x)\n"
+    )
     tree = parse(source)
     spliced = compiler.Compiler(world, Limits()).module(tree)
     called = compiler.Compiler(world, Limits(), inline=False).module(tree)
@@ -172,7 +203,10 @@ def test_tokens_are_capped():
     small = Limits(max_tokens=1000)
     source = "EMIT(" + ", ".join(["1"] * 600) + ")"  # 1,203 tokens
     result = run_source(source, limits=small)
-    assert result.error.kind == "LimitExceeded" and result.error.message == "source size of 1000 tokens"
+    assert (
+        result.error.kind == "LimitExceeded"
+        and result.error.message == "source size of 1000 tokens"
+    )
     assert result.error.line == 1
     assert run_source(source).output == " ".join(["1"] * 600)
     proc = invoke(stdin=source)
@@ -187,7 +221,9 @@ def _host_bytes(text: str) -> int:
 
 # Layout the lexer reads as one line-break token: blank lines (with spaces,
 # tabs or a carriage return), comment lines, comments after indentation.
-_LAYOUT_LINES = st.sampled_from(["\n", "\r\n", "  \n", "\t\n", "#\n", "# note\n", "    # note\n", "#\r\n"])
+_LAYOUT_LINES = st.sampled_from(
+    ["\n", "\r\n", "  \n", "\t\n", "#\n", "# note\n", "    # note\n", "#\r\n"]
+)
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -215,8 +251,12 @@ _STRING_PIECES = st.sampled_from(["x", "é", "\\n", '\\"', "\\\\", " ", chr(0x1F
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(_STRING_PIECES, min_size=1, max_size=5), st.integers(10_000, 300_000), st.sampled_from(['"', "'"]),
-       st.booleans())
+@given(
+    st.lists(_STRING_PIECES, min_size=1, max_size=5),
+    st.integers(10_000, 300_000),
+    st.sampled_from(['"', "'"]),
+    st.booleans(),
+)
 def test_long_string_literals_lex_in_linear_memory_regression(pieces, repeats, quote, closed):
     """Was a bug: a string literal's pattern repeated a group per character,
     keeping a backtracking record each: a literal of a megabyte took 315 MB,
@@ -255,13 +295,18 @@ def test_the_wall_clock_backstop_covers_parsing_and_compiling():
 
 # -- 7. output hygiene -------------------------------------------------------------
 
+
 def test_plain_output_is_the_programs_output_byte_for_byte():
     """Was a bug: plain output went through click, which strips ANSI
     sequences when standard output is not a terminal."""
     text = "red \x1b[31mred\x1b[0m bell \x07 é 😀 \u202e"
     source = "EMIT(" + '"' + text + '")'
-    proc = subprocess.run([sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", "standard", "-"],
-                          input=source.encode(), capture_output=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "alienworlds.cli.aliencode", "run", "--world", "standard", "-"],
+        input=source.encode(),
+        capture_output=True,
+        timeout=60,
+    )
     assert proc.returncode == 0
     assert proc.stdout == (text + "\n").encode("utf-8")
     assert invoke(stdin=source).stdout_bytes == (text + "\n").encode("utf-8")
@@ -271,8 +316,12 @@ def test_error_messages_are_bounded():
     """Was a bug: an error quoting a 1,000,000-character name exceeded the
     output limit. Quoted names are cut at 40 characters, messages at 400."""
     name = "v" * 300_000
-    for source in (f"EMIT({'v' * 1_000_000})", f"CRAFT {name}(a):\n    DELIVER a\n{name}(1, 2)",
-                   f"CRAFT {name}(x, x):\n    IDLE", f"SET x AS 1 {name}"):
+    for source in (
+        f"EMIT({'v' * 1_000_000})",
+        f"CRAFT {name}(a):\n    DELIVER a\n{name}(1, 2)",
+        f"CRAFT {name}(x, x):\n    IDLE",
+        f"SET x AS 1 {name}",
+    ):
         result = run_source(source)
         assert result.error is not None
         assert len(str(result.error)) < 500, str(result.error)[:200]
@@ -280,9 +329,10 @@ def test_error_messages_are_bounded():
 
 
 def test_the_repl_shows_control_characters_escaped():
+    import io
+
     from alienworlds.repl.aliencode_backend import AlienCodeBackend
     from alienworlds.repl.shell import Shell
-    import io
 
     out = io.StringIO()
     Shell(AlienCodeBackend(load("standard")), out=out).handle('EMIT("a\\0b", "\x1b[31mred\tx")')
@@ -290,6 +340,7 @@ def test_the_repl_shows_control_characters_escaped():
 
 
 # -- 8. every host exception is an AlienError or an internal error (exit 3) ----------
+
 
 def test_a_failure_while_compiling_is_an_internal_error(monkeypatch):
     from aliencode import compiler
@@ -339,6 +390,7 @@ def test_a_failure_of_run_source_itself_prints_no_traceback(monkeypatch):
 
 # -- 4. a world's rule is paid for where it runs ------------------------------------
 
+
 def _tree(depth: int) -> str:
     return "(+ a b)" if depth == 1 else f"(+ {_tree(depth - 1)} {_tree(depth - 1)})"
 
@@ -346,11 +398,16 @@ def _tree(depth: int) -> str:
 def test_a_large_rule_costs_a_step_per_operator():
     """A call site bound to a rule of 31 operators costs 31 steps, so a
     world's rule cannot make one step do unbounded work."""
-    from aliencode.world_schema import SCHEMA
     from alienworlds.ruleset import parse_world
 
-    world = parse_world(f'format = 1\nname = "w"\nlanguage = "aliencode"\n[[rules]]\nid = "B"\nname = "n"\n'
-                        f'target = "SHATTER"\nactual = "{_tree(5)}"\n', "w.toml", SCHEMA)
+    from aliencode.world_schema import SCHEMA
+
+    world = parse_world(
+        f'format = 1\nname = "w"\nlanguage = "aliencode"\n[[rules]]\nid = "B"\nname = "n"\n'
+        f'target = "SHATTER"\nactual = "{_tree(5)}"\n',
+        "w.toml",
+        SCHEMA,
+    )
     source = "SET n AS 0\nSWEEP i IN EXTENT(1000):\n    SET n AS SHATTER(i, 1)\nEMIT(n)"
     heavy, plain = run_source(source, world), run_source(source)
     assert heavy.output == "16000" and plain.output == "1000"
@@ -364,32 +421,46 @@ def test_extremes_are_charged_per_element_regression(op):
     budget ran into the wall-clock backstop on a busy machine (and its step
     count varied). Now scalars compare natively, each element costs a step
     in four, anything else a step each; the step count is the same every run."""
-    build = ("SET b AS COIL(2, 2000)\nSET xs AS STRAND()\nSWEEP i IN EXTENT(2000):\n"
-             "    ANNEX(xs, SHATTER(b, i))\n    ANNEX(xs, FRACTURE(i, 7))\n")
+    build = (
+        "SET b AS COIL(2, 2000)\nSET xs AS STRAND()\nSWEEP i IN EXTENT(2000):\n"
+        "    ANNEX(xs, SHATTER(b, i))\n    ANNEX(xs, FRACTURE(i, 7))\n"
+    )
     base = run_source(build)
     once = run_source(build + f"SET m AS {op}(xs)")
     assert once.steps - base.steps >= 4000 // 4
-    nested = run_source(build + f"SET ys AS STRAND()\nSWEEP x IN xs:\n    ANNEX(ys, KNOT(x))\nSET m AS {op}(ys)")
+    nested = run_source(
+        build + f"SET ys AS STRAND()\nSWEEP x IN xs:\n    ANNEX(ys, KNOT(x))\nSET m AS {op}(ys)"
+    )
     with_tuples = run_source(build + "SET ys AS STRAND()\nSWEEP x IN xs:\n    ANNEX(ys, KNOT(x))")
     assert nested.steps - with_tuples.steps >= 4000
     loop = build + f"WHILE YES:\n    SET m AS {op}(xs)"
     first, second = run_source(loop), run_source(loop)
-    assert first.error.message == "step limit of 2000000 steps" and first.as_dict() == second.as_dict()
+    assert (
+        first.error.message == "step limit of 2000000 steps" and first.as_dict() == second.as_dict()
+    )
 
 
 def test_a_run_capped_by_max_steps_leaves_the_next_run_its_full_limit():
     loop = compile_source("SET n AS 0\nWHILE UNDER(n, 200):\n    SET n AS SHATTER(n, 1)\nEMIT(n)\n")
     for session in (Session(), Session(Limits(max_steps=100_000))):
         capped = session.execute(loop, max_steps=50)
-        assert capped.error is not None and capped.error.kind == "LimitExceeded" and "step limit of 50" in capped.error.message
+        assert (
+            capped.error is not None
+            and capped.error.kind == "LimitExceeded"
+            and "step limit of 50" in capped.error.message
+        )
         again = session.execute(loop)
         assert again.error is None and again.output == "200" and again.steps > 50
 
 
 # -- 5. sorting is charged per comparison, whatever the values -------------------------
 
-_NUMBER = st.one_of(st.integers(-5, 5), st.floats(allow_nan=True, allow_infinity=True), st.booleans(),
-                    st.just(float("nan")))
+_NUMBER = st.one_of(
+    st.integers(-5, 5),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.booleans(),
+    st.just(float("nan")),
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -404,10 +475,14 @@ def test_numbers_with_nan_sort_natively_in_the_compared_order_regression(items, 
     charge is the same with or without NaN."""
     meter = Meter(Limits())
     ops = make_operators(meter)
-    expected = sorted(items, key=cmp_to_key(lambda x, y: ops["compare"](x, y, "", 0)), reverse=descending)
+    expected = sorted(
+        items, key=cmp_to_key(lambda x, y: ops["compare"](x, y, "", 0)), reverse=descending
+    )
     before = meter.steps
     calls = []
-    sys.setprofile(lambda frame, event, arg: calls.append(frame.f_code.co_name) if event == "call" else None)
+    sys.setprofile(
+        lambda frame, event, arg: calls.append(frame.f_code.co_name) if event == "call" else None
+    )
     try:
         result = ops["sort_desc" if descending else "sort_asc"](items)
     finally:
@@ -419,7 +494,7 @@ def test_numbers_with_nan_sort_natively_in_the_compared_order_regression(items, 
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.integers(-10**6, 10**6), min_size=2, max_size=300), st.text(max_size=3))
+@given(st.lists(st.integers(-(10**6), 10**6), min_size=2, max_size=300), st.text(max_size=3))
 def test_a_sort_of_mixed_scalars_is_charged_per_comparison(numbers, text):
     """Mixed scalars go through the checked comparison (and fail at the
     first number compared with a string): every comparison made before is a

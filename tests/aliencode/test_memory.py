@@ -14,12 +14,12 @@ import subprocess
 import sys
 
 import pytest
+from alienworlds.ruleset import Meter, make_operators
+from alienworlds.ruleset.memory import measure, size
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aliencode import Limits, Session, compile_source, run_source
-from alienworlds.ruleset import Meter, make_operators
-from alienworlds.ruleset.memory import measure, size
 
 LIMIT = Limits().max_memory
 BIG = "SET b AS COIL(2, 2047)\n"
@@ -30,10 +30,13 @@ SMALL = Limits(max_memory=8 * 2**20, max_steps=10**8)
 
 
 def memory_error(result, limits: Limits = SMALL) -> bool:
-    return result.error is not None and result.error.message == f"memory of {limits.max_memory} units"
+    return (
+        result.error is not None and result.error.message == f"memory of {limits.max_memory} units"
+    )
 
 
 # -- the census itself ---------------------------------------------------------------
+
 
 def test_size_model():
     assert size(None) == size(True) == size(7) == size("a") == 0  # shared by the host
@@ -80,11 +83,15 @@ def test_closures_count_what_they_hold():
 
 # -- programs --------------------------------------------------------------------
 
+
 def test_seventy_eight_extents_of_large_integers_are_refused_regression():
     """Was a bug: 78 EXTENT lists of 2,048-bit integers finished within
     their steps at 2.4 GB. Now refused by the memory limit, at the same
     point every run."""
-    source = BIG + "SET keep AS STRAND()\nSWEEP i IN EXTENT(78):\n    ANNEX(keep, EXTENT(b, SHATTER(b, 100000)))\nEMIT(GAUGE(keep))"
+    source = (
+        BIG
+        + "SET keep AS STRAND()\nSWEEP i IN EXTENT(78):\n    ANNEX(keep, EXTENT(b, SHATTER(b, 100000)))\nEMIT(GAUGE(keep))"
+    )
     first, second = run_source(source), run_source(source)
     assert memory_error(first, Limits()), first.text()
     assert first.as_dict() == second.as_dict()
@@ -99,12 +106,22 @@ _SEEDED_RUN = (
 
 
 def test_the_verdict_does_not_depend_on_the_hash_seed():
-    source = (BIG + "SET keep AS STRAND()\nSWEEP i IN EXTENT(9):\n"
-              "    ANNEX(keep, STRAND(" + EXTENT + ', FUSE("k", i), KNOT(i, STRAND(i))))\nEMIT(GAUGE(keep))')
+    source = (
+        BIG + "SET keep AS STRAND()\nSWEEP i IN EXTENT(9):\n"
+        "    ANNEX(keep, STRAND("
+        + EXTENT
+        + ', FUSE("k", i), KNOT(i, STRAND(i))))\nEMIT(GAUGE(keep))'
+    )
     outs = set()
     for seed in ("0", "1", "12345"):
-        proc = subprocess.run([sys.executable, "-c", _SEEDED_RUN], input=source, capture_output=True, text=True,
-                              timeout=120, env={**os.environ, "PYTHONHASHSEED": seed})
+        proc = subprocess.run(
+            [sys.executable, "-c", _SEEDED_RUN],
+            input=source,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
         assert proc.returncode == 0, proc.stderr
         outs.add(proc.stdout)
     assert len(outs) == 1
@@ -122,22 +139,38 @@ def test_memory_counts_what_is_live_not_what_was_ever_made():
 # A list built element by element (no operator holds it), and a function
 # that makes and drops large lists (so censuses run while it is called):
 # about 3.2 million units each.
-HELPERS = ("CRAFT mkn():\n    SET xs AS STRAND()\n    SWEEP i IN EXTENT(10000):\n        ANNEX(xs, SHATTER(b, i))\n"
-           "    DELIVER xs\n"
-           "CRAFT churn():\n    SWEEP j IN EXTENT(4):\n        SET t AS " + EXTENT + "\n        SET t AS 0\n    DELIVER 0\n")
+HELPERS = (
+    "CRAFT mkn():\n    SET xs AS STRAND()\n    SWEEP i IN EXTENT(10000):\n        ANNEX(xs, SHATTER(b, i))\n"
+    "    DELIVER xs\n"
+    "CRAFT churn():\n    SWEEP j IN EXTENT(4):\n        SET t AS "
+    + EXTENT
+    + "\n        SET t AS 0\n    DELIVER 0\n"
+)
 
 
-@pytest.mark.parametrize("what,source", [
-    ("operands waiting in one expression", f"EMIT(GAUGE(STRAND({EXTENT}, {EXTENT}, churn())))"),
-    ("results of calls waiting in one expression",
-     f"CRAFT mk():\n    DELIVER {EXTENT}\nEMIT(GAUGE(STRAND(mk(), mk(), churn())))"),
-    ("elements taken out of a list", "SET h AS STRAND(mkn(), mkn())\nEMIT(GAUGE(STRAND(EXPEL(h), EXPEL(h), churn())))"),
-    ("a loop's own sequence, dropped by its variable",
-     "SET xs AS mkn()\nSWEEP v IN xs:\n    SET xs AS 0\n    SET keep AS mkn()\n    SET x AS churn()\n    CEASE"),
-    ("what closures waiting in one expression hold",
-     "CRAFT mkc():\n    SET data AS mkn()\n    CRAFT get():\n        DELIVER data\n    DELIVER get\n"
-     "EMIT(GAUGE(STRAND(mkc(), mkc(), churn())))"),
-])
+@pytest.mark.parametrize(
+    "what,source",
+    [
+        ("operands waiting in one expression", f"EMIT(GAUGE(STRAND({EXTENT}, {EXTENT}, churn())))"),
+        (
+            "results of calls waiting in one expression",
+            f"CRAFT mk():\n    DELIVER {EXTENT}\nEMIT(GAUGE(STRAND(mk(), mk(), churn())))",
+        ),
+        (
+            "elements taken out of a list",
+            "SET h AS STRAND(mkn(), mkn())\nEMIT(GAUGE(STRAND(EXPEL(h), EXPEL(h), churn())))",
+        ),
+        (
+            "a loop's own sequence, dropped by its variable",
+            "SET xs AS mkn()\nSWEEP v IN xs:\n    SET xs AS 0\n    SET keep AS mkn()\n    SET x AS churn()\n    CEASE",
+        ),
+        (
+            "what closures waiting in one expression hold",
+            "CRAFT mkc():\n    SET data AS mkn()\n    CRAFT get():\n        DELIVER data\n    DELIVER get\n"
+            "EMIT(GAUGE(STRAND(mkc(), mkc(), churn())))",
+        ),
+    ],
+)
 def test_values_the_walk_cannot_see_are_counted(what, source):
     """Values held only by the host (its expression stack, a loop's
     iterator, a closure on the stack) count. Each case keeps two values of
@@ -151,7 +184,9 @@ def test_values_the_walk_cannot_see_are_counted(what, source):
 def test_what_the_walk_sees_alone_stays_below_the_limit():
     """The control for the cases above: the same churn with one large value
     in view runs to its end."""
-    result = run_source(BIG + HELPERS + "SET keep AS mkn()\nEMIT(churn(), GAUGE(keep))", limits=SMALL)
+    result = run_source(
+        BIG + HELPERS + "SET keep AS mkn()\nEMIT(churn(), GAUGE(keep))", limits=SMALL
+    )
     assert result.error is None and result.output == "0 10000"
 
 
@@ -164,7 +199,9 @@ def test_a_session_counts_what_earlier_entries_keep():
 
 # -- new one-character strings ----------------------------------------------------------
 
-_TEXT = st.text(st.sampled_from(["a", "é", "\u0100", "\u4e00", chr(0x1F600)]), min_size=65, max_size=400)  # long enough to be held
+_TEXT = st.text(
+    st.sampled_from(["a", "é", "\u0100", "\u4e00", chr(0x1F600)]), min_size=65, max_size=400
+)  # long enough to be held
 _CHAR_MAKERS = {
     "zip": lambda ops, s: ops["zip"](s, s),
     "enumerate": lambda ops, s: ops["enumerate"](s),
@@ -198,4 +235,6 @@ def test_one_character_strings_are_counted_per_reference():
     char = chr(0x1F600)
     repeated = [char] * 1000
     assert measure([repeated], []).live == size(repeated) + 1000 * size(char)
-    assert measure([[("é", char)] * 10], []).live == size([0] * 10) + 10 * (size((0, 0)) + size(char))
+    assert measure([[("é", char)] * 10], []).live == size([0] * 10) + 10 * (
+        size((0, 0)) + size(char)
+    )

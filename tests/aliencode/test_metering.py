@@ -5,11 +5,10 @@ no EMIT that actually ran twice was charged once."""
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from metering_gen import bypass_attempt, executions, underpaid
 
 from aliencode import parse
 from aliencode.metering import emit_costs, units
-
-from metering_gen import bypass_attempt, executions, underpaid
 
 
 @pytest.mark.parametrize(
@@ -38,7 +37,10 @@ from metering_gen import bypass_attempt, executions, underpaid
         ("CRAFT f(x):\n    EMIT(x)\nf(1)\nf(2)", 3),
         ("CRAFT f(x):\n    EMIT(x)\nUPON YES:\n    f(1)\nDEFAULT:\n    f(2)", 3),
         ("CRAFT f(n):\n    EMIT(n)\n    UPON OVER(n, 0):\n        f(WEAVE(n, 1))\nf(3)", 3),
-        ("CRAFT f(n):\n    EMIT(n)\n    g(n)\nCRAFT g(n):\n    UPON OVER(n, 0):\n        f(WEAVE(n, 1))\nf(3)", 3),
+        (
+            "CRAFT f(n):\n    EMIT(n)\n    g(n)\nCRAFT g(n):\n    UPON OVER(n, 0):\n        f(WEAVE(n, 1))\nf(3)",
+            3,
+        ),
         ("CRAFT f():\n    EMIT(1)\nCRAFT g():\n    f()\nSWEEP i IN STRAND(1, 2):\n    g()", 3),
         ("CRAFT keep(x):\n    EMIT(x)\n    DELIVER YES\nEMIT(STRAIN(keep, STRAND(1, 2)))", 4),
         ("CRAFT f():\n    EMIT(1)\nSET g AS f\ng()\ng()", 3),
@@ -47,7 +49,10 @@ from metering_gen import bypass_attempt, executions, underpaid
         ("CRAFT f():\n    EMIT(1)\nCRAFT get():\n    DELIVER f\nget()()", 3),
         ("CRAFT f():\n    EMIT(1)\nf()\nCRAFT f():\n    EMIT(2)\nf()", 6),
         ("CRAFT f():\n    EMIT(1)\nCRAFT g(f):\n    f()\ng(1)\nf()", 3),
-        ("SWEEP i IN STRAND(1):\n    CRAFT f(x):\n        EMIT(x)", 3),  # never called: nothing proves it runs once
+        (
+            "SWEEP i IN STRAND(1):\n    CRAFT f(x):\n        EMIT(x)",
+            3,
+        ),  # never called: nothing proves it runs once
         ("CRAFT f():\n    EMIT(1)", 3),
     ],
 )

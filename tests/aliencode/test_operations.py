@@ -26,7 +26,10 @@ CASES = [
     ("EMIT(RESIDUE(-7, 3), RESIDUE(7, -3), RESIDUE(7.5, 2))", "2 -2 1.5"),
     ("EMIT(HALVE(-7, 2), HALVE(7, 2), HALVE(7.0, 2))", "-4 3 3.0"),
     # comparison
-    ("EMIT(AKIN(1, 1.0), AKIN(STRAND(1, 2), STRAND(1, 2)), AKIN(KNOT(1), STRAND(1)))", "True True False"),
+    (
+        "EMIT(AKIN(1, 1.0), AKIN(STRAND(1, 2), STRAND(1, 2)), AKIN(KNOT(1), STRAND(1)))",
+        "True True False",
+    ),
     ('EMIT(APART("a", "a"), APART(1, "1"))', "False True"),
     ('EMIT(OVER(3, 2), OVER("b", "a"), OVER(STRAND(1, 3), STRAND(1, 2)))', "True True True"),
     ("EMIT(UNDER(2, 3), UNDER(3, 3))", "True False"),
@@ -50,8 +53,14 @@ CASES = [
     ('EMIT(GAUGE("alien"), GAUGE(STRAND()), GAUGE(KNOT(1, 2)))', "5 0 2"),
     ('EMIT(NADIR(4, 2, 9), NADIR(STRAND(4, 2)), NADIR("bca"))', "2 2 a"),
     ("EMIT(APEX(4, 2, 9), APEX(STRAND(STRAND(1, 2), STRAND(1, 3))))", "9 [1, 3]"),
-    ("EMIT(SOME_OF(STRAND(0, 3)), SOME_OF(STRAND()), EVERY_OF(STRAND()), EVERY_OF(STRAND(1, 0)))", "True False True False"),
-    ('EMIT(ORDER(STRAND(3, 1, 2)), ORDER("cab"), ORDER(KNOT(2.5, 1)))', "[1, 2, 3] ['a', 'b', 'c'] [1, 2.5]"),
+    (
+        "EMIT(SOME_OF(STRAND(0, 3)), SOME_OF(STRAND()), EVERY_OF(STRAND()), EVERY_OF(STRAND(1, 0)))",
+        "True False True False",
+    ),
+    (
+        'EMIT(ORDER(STRAND(3, 1, 2)), ORDER("cab"), ORDER(KNOT(2.5, 1)))',
+        "[1, 2, 3] ['a', 'b', 'c'] [1, 2.5]",
+    ),
     ('EMIT(GATHER("ab"), GATHER(KNOT(1)))', "['a', 'b'] [1]"),
     ('EMIT(FUSE("x", 1, YES, none, STRAND("a")))', "x1TrueNone['a']"),
     ("EMIT(FUSE())", ""),

@@ -1,7 +1,8 @@
 """Python-compatible printing (docs/aliencode.md)."""
 
-from aliencode import run_source
 from alienworlds.ruleset.text import render
+
+from aliencode import run_source
 
 
 def out(src: str) -> str:
@@ -16,7 +17,7 @@ def test_top_level_like_str_inside_like_repr():
 
 def test_floats_like_python():
     assert out("EMIT(FRACTURE(1, 3), SHATTER(0.1, 0.2), 2.5, 1e20, 1e-7)") == (
-        f"{1/3} {0.1+0.2} 2.5 {1e20} {1e-7}"
+        f"{1 / 3} {0.1 + 0.2} 2.5 {1e20} {1e-7}"
     )
 
 
@@ -39,13 +40,20 @@ def test_nested_tuple_and_list():
 import tracemalloc
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from alienworlds.ruleset.text import TextTooLong
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aliencode import Limits
-from alienworlds.ruleset.text import TextTooLong
 
 values = st.recursive(
-    st.one_of(st.integers(-2**300, 2**300), st.floats(allow_nan=False), st.text(max_size=6), st.booleans(), st.none()),
+    st.one_of(
+        st.integers(-(2**300), 2**300),
+        st.floats(allow_nan=False),
+        st.text(max_size=6),
+        st.booleans(),
+        st.none(),
+    ),
     lambda kids: st.one_of(st.lists(kids, max_size=4), st.lists(kids, max_size=3).map(tuple)),
     max_leaves=25,
 )
@@ -101,16 +109,25 @@ def test_emit_builds_no_text_beyond_the_output_budget_regression():
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert result.error.kind == "LimitExceeded" and result.error.message == "output size of 100000 characters"
+    assert (
+        result.error.kind == "LimitExceeded"
+        and result.error.message == "output size of 100000 characters"
+    )
     assert peak < 20_000_000
 
 
 def test_fuse_builds_no_text_beyond_the_length_limit_regression():
     """Was a bug: FUSE rendered every value (2,000 lists of 99,000
     characters each: 20 s, past the 10 s backstop) before checking."""
-    source = "SET xs AS PARE(STRAND(123456789), 9000)\nEMIT(GAUGE(FUSE(" + ", ".join(["xs"] * 2000) + ")))"
+    source = (
+        "SET xs AS PARE(STRAND(123456789), 9000)\nEMIT(GAUGE(FUSE("
+        + ", ".join(["xs"] * 2000)
+        + ")))"
+    )
     result = run_source(source)
-    assert result.error.kind == "LimitExceeded" and result.error.message == "sequence length of 100000"
+    assert (
+        result.error.kind == "LimitExceeded" and result.error.message == "sequence length of 100000"
+    )
     assert result.steps < 100_000
 
 

@@ -23,18 +23,26 @@ import os
 import re
 
 import pytest
+from alienworlds.ruleset.text import render
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from aliencode import Limits, compile_source, run_source
 from aliencode.errors import AlienSyntaxError
 from aliencode.sites import OPERATIONS
-from alienworlds.ruleset.text import render
 
-ALLOWED_KINDS = frozenset({
-    "SyntaxError", "NameError", "TypeError", "IndexError", "ZeroDivisionError",
-    "ValueError", "OverflowError", "LimitExceeded",
-})
+ALLOWED_KINDS = frozenset(
+    {
+        "SyntaxError",
+        "NameError",
+        "TypeError",
+        "IndexError",
+        "ZeroDivisionError",
+        "ValueError",
+        "OverflowError",
+        "LimitExceeded",
+    }
+)
 
 MAX_INT_BITS = Limits().max_int_bits
 MAX_LENGTH = Limits().max_length
@@ -45,7 +53,11 @@ SCALE = max(1, int(os.environ.get("ALIEN_PROPERTY_SCALE", "1")))
 PROPERTY = settings(
     max_examples=250 * SCALE,
     deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much],
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.filter_too_much,
+    ],
 )
 QUICK = settings(PROPERTY, max_examples=150 * SCALE)
 
@@ -106,7 +118,16 @@ def python_print(*values: object) -> str:
 
 _MANGLED = re.compile(r"\ba_\w")
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-_HOST_WORDS = ("Traceback", 'File "', "<aliencode>", "NoneType", "builtin", "<class", "<module", ".py")
+_HOST_WORDS = (
+    "Traceback",
+    'File "',
+    "<aliencode>",
+    "NoneType",
+    "builtin",
+    "<class",
+    "<module",
+    ".py",
+)
 _FUNCTION_TEXT = re.compile(r"<function [A-Za-z_]\w*>")
 
 
@@ -177,7 +198,11 @@ def literal_text(draw) -> str:
 def arg_counts(op) -> tuple[list[int], list[int]]:
     hi = op.max_args if op.max_args is not None else op.min_args + 3
     right = list(range(op.min_args, hi + 1))
-    wrong = [n for n in (op.min_args - 1, None if op.max_args is None else op.max_args + 1) if n is not None and n >= 0]
+    wrong = [
+        n
+        for n in (op.min_args - 1, None if op.max_args is None else op.max_args + 1)
+        if n is not None and n >= 0
+    ]
     return right, wrong
 
 
@@ -259,15 +284,28 @@ def statement(draw, depth: int, in_loop: bool, in_func: bool, counter: list[int]
         return lines
     if kind in ("sweep", "sweep2"):
         names = name() if kind == "sweep" else f"{name()}, {name()}"
-        seq = draw(st.one_of(expression(1), st.sampled_from(["EXTENT(4)", "STRAND(1, 2)", '"abc"', "INDEX(\"ab\")", "xs"])))
+        seq = draw(
+            st.one_of(
+                expression(1),
+                st.sampled_from(["EXTENT(4)", "STRAND(1, 2)", '"abc"', 'INDEX("ab")', "xs"]),
+            )
+        )
         return [f"SWEEP {names} IN {seq}:", *indent(sub(True, in_func))]
     if kind == "while":
         counter[0] += 1
         c = f"c{counter[0]}"
         bound = draw(st.integers(0, 4))
-        return [f"SET {c} AS 0", f"WHILE UNDER({c}, {bound}):", f"    SET {c} AS SHATTER({c}, 1)", *indent(sub(True, in_func))]
+        return [
+            f"SET {c} AS 0",
+            f"WHILE UNDER({c}, {bound}):",
+            f"    SET {c} AS SHATTER({c}, 1)",
+            *indent(sub(True, in_func)),
+        ]
     if kind == "while_free":
-        return [f"WHILE {draw(st.one_of(st.just('YES'), expression(1)))}:", *indent(sub(True, in_func))]
+        return [
+            f"WHILE {draw(st.one_of(st.just('YES'), expression(1)))}:",
+            *indent(sub(True, in_func)),
+        ]
     # craft: a function whose body may recurse into itself or the others
     fname = draw(st.sampled_from(FUNCS))
     params = draw(st.lists(st.sampled_from(IDENTS), max_size=3, unique=True))
@@ -289,7 +327,10 @@ def programs(draw) -> str:
     for _ in range(draw(st.integers(1, 6))):
         lines.extend(draw(statement(2, False, False, counter)))
     if draw(st.integers(0, 3)) == 0:
-        lines.insert(draw(st.integers(0, len(lines))), draw(st.sampled_from(["# a comment", "", "   # indented comment"])))
+        lines.insert(
+            draw(st.integers(0, len(lines))),
+            draw(st.sampled_from(["# a comment", "", "   # indented comment"])),
+        )
     return "\n".join(lines) + draw(st.sampled_from(["", "\n", "\n\n"]))
 
 
@@ -315,11 +356,29 @@ def test_generator_reaches_every_statement_kind() -> None:
     seen: set[str] = set()
     clean_runs = 0
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True, database=None)
+    @settings(
+        max_examples=300,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+        derandomize=True,
+        database=None,
+    )
     @given(programs())
     def collect(source: str) -> None:
         nonlocal clean_runs
-        for word in ("SET", "UPON", "LEST", "DEFAULT", "SWEEP", "WHILE", "CEASE", "BYPASS", "CRAFT", "DELIVER", "IDLE"):
+        for word in (
+            "SET",
+            "UPON",
+            "LEST",
+            "DEFAULT",
+            "SWEEP",
+            "WHILE",
+            "CEASE",
+            "BYPASS",
+            "CRAFT",
+            "DELIVER",
+            "IDLE",
+        ):
             if re.search(rf"^\s*{word}\b", source, re.M):
                 seen.add(word)
         for op in OPERATIONS:
@@ -331,7 +390,20 @@ def test_generator_reaches_every_statement_kind() -> None:
             clean_runs += 1
 
     collect()
-    expected = {"SET", "UPON", "LEST", "DEFAULT", "SWEEP", "SWEEP2", "WHILE", "CEASE", "BYPASS", "CRAFT", "DELIVER", "IDLE"}
+    expected = {
+        "SET",
+        "UPON",
+        "LEST",
+        "DEFAULT",
+        "SWEEP",
+        "SWEEP2",
+        "WHILE",
+        "CEASE",
+        "BYPASS",
+        "CRAFT",
+        "DELIVER",
+        "IDLE",
+    }
     expected |= {op.name for op in OPERATIONS}
     assert expected <= seen, f"never generated: {sorted(expected - seen)}"
     assert clean_runs >= 10
@@ -362,10 +434,58 @@ def test_garbage_text_is_a_syntax_error_or_a_clean_run(source: str) -> None:
 
 
 _SOUP = [
-    "SET", "AS", "UPON", "LEST", "DEFAULT", "SWEEP", "IN", "WHILE", "CEASE", "BYPASS", "IDLE", "CRAFT",
-    "DELIVER", "YES", "NO", "none", "EMIT", "STRAND", "PLUCK", "COIL", "SHATTER", "x", "f", "_m", "a_x",
-    "(", ")", ",", ":", "\n", "\n    ", "\n        ", "    ", "\t", "-", "7", "-3", "2.5", "1e999", '"s"',
-    "'q'", '"\\n"', "#c", "\\\n", ".", "[", "+", "=", "\r\n", "\r", '"', "'",
+    "SET",
+    "AS",
+    "UPON",
+    "LEST",
+    "DEFAULT",
+    "SWEEP",
+    "IN",
+    "WHILE",
+    "CEASE",
+    "BYPASS",
+    "IDLE",
+    "CRAFT",
+    "DELIVER",
+    "YES",
+    "NO",
+    "none",
+    "EMIT",
+    "STRAND",
+    "PLUCK",
+    "COIL",
+    "SHATTER",
+    "x",
+    "f",
+    "_m",
+    "a_x",
+    "(",
+    ")",
+    ",",
+    ":",
+    "\n",
+    "\n    ",
+    "\n        ",
+    "    ",
+    "\t",
+    "-",
+    "7",
+    "-3",
+    "2.5",
+    "1e999",
+    '"s"',
+    "'q'",
+    '"\\n"',
+    "#c",
+    "\\\n",
+    ".",
+    "[",
+    "+",
+    "=",
+    "\r\n",
+    "\r",
+    '"',
+    "'",
 ]
 
 
@@ -394,9 +514,13 @@ any_ints = st.one_of(
     small_ints,
     st.integers(-(2**64), 2**64),
     st.integers(-(2**MAX_INT_BITS - 1), 2**MAX_INT_BITS - 1),
-    st.sampled_from([2**MAX_INT_BITS - 1, -(2**MAX_INT_BITS - 1), 2**(MAX_INT_BITS // 2), 2**1100, 2**63]),
+    st.sampled_from(
+        [2**MAX_INT_BITS - 1, -(2**MAX_INT_BITS - 1), 2 ** (MAX_INT_BITS // 2), 2**1100, 2**63]
+    ),
 )
-nice_floats = st.sampled_from([0.1, 0.2, 0.5, -0.0, 0.0, 2.5, -1.5, 1e16, 1e308, 5e-324, 3.0, -7.25])
+nice_floats = st.sampled_from(
+    [0.1, 0.2, 0.5, -0.0, 0.0, 2.5, -1.5, 1e16, 1e308, 5e-324, 3.0, -7.25]
+)
 # Infinity is a float literal (1e999); nan has no literal. Infinite operands of
 # COIL are steered around: see test_bug_coil_infinite_exponent.
 all_floats = st.one_of(nice_floats, st.floats(allow_nan=False, allow_infinity=True))
@@ -418,9 +542,13 @@ homogeneous = st.one_of(
     st.lists(st.lists(small_ints, max_size=3).map(tuple), max_size=4).map(tuple),
     short_strs,
 )
-sequences = st.one_of(homogeneous, st.lists(values, max_size=4), st.lists(values, max_size=4).map(tuple))
+sequences = st.one_of(
+    homogeneous, st.lists(values, max_size=4), st.lists(values, max_size=4).map(tuple)
+)
 anything = st.one_of(values, numbers, sequences)
-positions = st.one_of(st.integers(-8, 8), st.booleans(), st.just(None), any_ints, all_floats, short_strs)
+positions = st.one_of(
+    st.integers(-8, 8), st.booleans(), st.just(None), any_ints, all_floats, short_strs
+)
 
 
 def _apex(*args):
@@ -446,7 +574,7 @@ PYTHON = {
     "ATOP": lambda a, b: a >= b,
     "BENEATH": lambda a, b: a <= b,
     "PLUCK": lambda seq, i: seq[i],
-    "CARVE": lambda seq, lo, *hi: seq[lo:hi[0]] if hi else seq[lo:],
+    "CARVE": lambda seq, lo, *hi: seq[lo : hi[0]] if hi else seq[lo:],
     "GAUGE": len,
     "ORDER": sorted,
     "NADIR": _nadir,
@@ -486,7 +614,12 @@ def expected_outcome(op: str, args: tuple) -> tuple[str | None, str]:
     if op == "PARE" and len(args) == 2:
         a, b = args
         for seq, n in ((a, b), (b, a)):
-            if type(seq) in (list, tuple, str) and _is_int(n) and n > 0 and len(seq) * n > MAX_LENGTH:
+            if (
+                type(seq) in (list, tuple, str)
+                and _is_int(n)
+                and n > 0
+                and len(seq) * n > MAX_LENGTH
+            ):
                 return "LimitExceeded", ""
     if op == "COIL" and len(args) == 2 and _is_int(args[0]) and _is_int(args[1]):
         a, b = args
@@ -530,11 +663,28 @@ def also_acceptable(op: str, args: tuple, want_kind: str | None) -> frozenset[st
         return frozenset()
     a, b = args
     if op in ("FRACTURE", "HALVE", "RESIDUE") and type(b) in (int, bool, float) and b == 0:
-        return frozenset({"ZeroDivisionError"})  # huge / 0.0: Python converts first, we check zero first
-    if op == "COIL" and type(b) is float and math.isfinite(b) and not b.is_integer() and type(a) in (int, bool, float) and a < 0:
+        return frozenset(
+            {"ZeroDivisionError"}
+        )  # huge / 0.0: Python converts first, we check zero first
+    if (
+        op == "COIL"
+        and type(b) is float
+        and math.isfinite(b)
+        and not b.is_integer()
+        and type(a) in (int, bool, float)
+        and a < 0
+    ):
         return frozenset({"ValueError"})  # -huge ** 0.1: conversion overflow vs. complex result
-    if op == "COIL" and type(a) in (int, bool, float) and a == 0 and type(b) in (int, bool, float) and b < 0:
-        return frozenset({"ZeroDivisionError"})  # 0 ** -huge: conversion overflow vs. zero to a negative power
+    if (
+        op == "COIL"
+        and type(a) in (int, bool, float)
+        and a == 0
+        and type(b) in (int, bool, float)
+        and b < 0
+    ):
+        return frozenset(
+            {"ZeroDivisionError"}
+        )  # 0 ** -huge: conversion overflow vs. zero to a negative power
     return frozenset()
 
 
@@ -544,9 +694,13 @@ def check_against_python(op: str, args: tuple, form: str) -> None:
     got_kind = result.error.kind if result.error else None
     if got_kind != want_kind and got_kind in also_acceptable(op, args, want_kind):
         want_kind = got_kind
-    assert got_kind == want_kind, f"{source}\n  expected {want_kind}: {want_text!r}\n  got      {result.text()!r}"
+    assert got_kind == want_kind, (
+        f"{source}\n  expected {want_kind}: {want_text!r}\n  got      {result.text()!r}"
+    )
     if want_kind is None:
-        assert result.output == want_text, f"{source}\n  expected {want_text!r}\n  got      {result.output!r}"
+        assert result.output == want_text, (
+            f"{source}\n  expected {want_text!r}\n  got      {result.output!r}"
+        )
     else:
         assert result.output == ""
         assert result.error.line == len(source.splitlines())
@@ -557,7 +711,15 @@ FORMS = ["literal", "variable"]
 ARITHMETIC = ["SHATTER", "WEAVE", "PARE", "FRACTURE", "COIL", "RESIDUE", "HALVE"]
 COMPARISON = ["AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH"]
 
-arith_operand = st.one_of(numbers, numbers, numbers, short_strs, st.lists(small_ints, max_size=3), st.lists(small_ints, max_size=3).map(tuple), st.none())
+arith_operand = st.one_of(
+    numbers,
+    numbers,
+    numbers,
+    short_strs,
+    st.lists(small_ints, max_size=3),
+    st.lists(small_ints, max_size=3).map(tuple),
+    st.none(),
+)
 
 
 @pytest.mark.parametrize("form", FORMS)
@@ -571,9 +733,13 @@ def test_arithmetic_agrees_with_python(op: str, form: str, a: object, b: object)
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("op", ["PARE"])
 @QUICK
-@given(seq=st.one_of(short_strs, st.lists(values, max_size=3), st.lists(small_ints, max_size=3).map(tuple)),
-       n=st.one_of(small_ints, any_ints, st.sampled_from([100_000, 50_001, 2**64, -(2**64), 99_999])),
-       flip=st.booleans())
+@given(
+    seq=st.one_of(
+        short_strs, st.lists(values, max_size=3), st.lists(small_ints, max_size=3).map(tuple)
+    ),
+    n=st.one_of(small_ints, any_ints, st.sampled_from([100_000, 50_001, 2**64, -(2**64), 99_999])),
+    flip=st.booleans(),
+)
 def test_repetition_agrees_with_python(op: str, form: str, seq: object, n: int, flip: bool) -> None:
     check_against_python(op, (n, seq) if flip else (seq, n), form)
 
@@ -581,7 +747,13 @@ def test_repetition_agrees_with_python(op: str, form: str, seq: object, n: int, 
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("op", COMPARISON)
 @QUICK
-@given(pair=st.one_of(st.tuples(anything, anything), st.tuples(homogeneous, homogeneous), st.tuples(numbers, numbers)))
+@given(
+    pair=st.one_of(
+        st.tuples(anything, anything),
+        st.tuples(homogeneous, homogeneous),
+        st.tuples(numbers, numbers),
+    )
+)
 def test_comparisons_agree_with_python(op: str, form: str, pair: tuple) -> None:
     check_against_python(op, pair, form)
 
@@ -596,7 +768,9 @@ def test_pluck_agrees_with_python(form: str, seq: object, i: object) -> None:
 @pytest.mark.parametrize("form", FORMS)
 @QUICK
 @given(seq=st.one_of(sequences, anything), lo=positions, hi=positions, two=st.booleans())
-def test_carve_agrees_with_python(form: str, seq: object, lo: object, hi: object, two: bool) -> None:
+def test_carve_agrees_with_python(
+    form: str, seq: object, lo: object, hi: object, two: bool
+) -> None:
     check_against_python("CARVE", (seq, lo) if two else (seq, lo, hi), form)
 
 
@@ -611,23 +785,38 @@ def test_unary_sequence_operations_agree_with_python(op: str, form: str, arg: ob
 @pytest.mark.parametrize("form", FORMS)
 @pytest.mark.parametrize("op", ["NADIR", "APEX"])
 @QUICK
-@given(args=st.one_of(
-    st.tuples(st.one_of(homogeneous, sequences)),
-    st.lists(st.one_of(numbers, small_ints), min_size=1, max_size=4).map(tuple),
-    st.lists(short_strs, min_size=2, max_size=4).map(tuple),
-    st.lists(anything, min_size=1, max_size=3).map(tuple),
-))
+@given(
+    args=st.one_of(
+        st.tuples(st.one_of(homogeneous, sequences)),
+        st.lists(st.one_of(numbers, small_ints), min_size=1, max_size=4).map(tuple),
+        st.lists(short_strs, min_size=2, max_size=4).map(tuple),
+        st.lists(anything, min_size=1, max_size=3).map(tuple),
+    )
+)
 def test_extremes_agree_with_python(op: str, form: str, args: tuple) -> None:
     check_against_python(op, args, form)
 
 
-extent_bound = st.one_of(st.integers(-5, 30), st.integers(-(10**6), 10**6), any_ints, st.booleans(), all_floats, st.none(), short_strs)
+extent_bound = st.one_of(
+    st.integers(-5, 30),
+    st.integers(-(10**6), 10**6),
+    any_ints,
+    st.booleans(),
+    all_floats,
+    st.none(),
+    short_strs,
+)
 
 
 @pytest.mark.parametrize("form", FORMS)
 @QUICK
-@given(args=st.one_of(st.tuples(extent_bound), st.tuples(extent_bound, extent_bound),
-                      st.tuples(st.integers(-5, 30), st.integers(-5, 30))))
+@given(
+    args=st.one_of(
+        st.tuples(extent_bound),
+        st.tuples(extent_bound, extent_bound),
+        st.tuples(st.integers(-5, 30), st.integers(-5, 30)),
+    )
+)
 def test_extent_agrees_with_python(form: str, args: tuple) -> None:
     check_against_python("EXTENT", args, form)
 
@@ -662,21 +851,45 @@ PRINT_CHARS = st.characters(blacklist_categories=("Cs",))
 print_strs = st.one_of(
     st.text(PRINT_CHARS, max_size=8),
     st.text("'\"\\\n\t ab", max_size=8),
-    st.sampled_from(["", "'", '"', "'\"", "\\", "a\nb", "é", "😀", "\x00", "\x7f", "\u2028", "\x85", " trailing "]),
+    st.sampled_from(
+        [
+            "",
+            "'",
+            '"',
+            "'\"",
+            "\\",
+            "a\nb",
+            "é",
+            "😀",
+            "\x00",
+            "\x7f",
+            "\u2028",
+            "\x85",
+            " trailing ",
+        ]
+    ),
 )
 print_floats = st.one_of(
     st.floats(allow_nan=False),
     st.sampled_from([0.1 + 0.2, 1 / 3, 1e16, 1e-7, 123456789.0, -0.0, 2.5, 1e22, 1.0]),
     st.tuples(st.floats(-1e6, 1e6), st.floats(-1e6, 1e6)).map(sum),
 )
-print_scalars = st.one_of(st.integers(), st.integers(-(2**MAX_INT_BITS - 1), 2**MAX_INT_BITS - 1), print_floats, print_strs, st.booleans(), st.none())
+print_scalars = st.one_of(
+    st.integers(),
+    st.integers(-(2**MAX_INT_BITS - 1), 2**MAX_INT_BITS - 1),
+    print_floats,
+    print_strs,
+    st.booleans(),
+    st.none(),
+)
 print_values = st.recursive(
     print_scalars,
     lambda kids: st.one_of(
         st.lists(kids, max_size=4),
         st.lists(kids, max_size=4).map(tuple),
         kids.map(lambda v: (v,)),  # 1-tuples print as (v,)
-        st.just([]), st.just(()),
+        st.just([]),
+        st.just(()),
     ),
     max_leaves=12,
 )
@@ -706,7 +919,9 @@ def test_emit_of_a_variable_prints_like_python(value: object) -> None:
 render_scalars = st.one_of(print_scalars, st.floats(), st.just(float("nan")))
 render_values = st.recursive(
     render_scalars,
-    lambda kids: st.one_of(st.lists(kids, max_size=4), st.lists(kids, max_size=4).map(tuple), kids.map(lambda v: (v,))),
+    lambda kids: st.one_of(
+        st.lists(kids, max_size=4), st.lists(kids, max_size=4).map(tuple), kids.map(lambda v: (v,))
+    ),
     max_leaves=15,
 )
 
@@ -719,9 +934,14 @@ def test_render_is_str_and_quoted_render_is_repr(value: object) -> None:
 
 
 @PROPERTY
-@given(st.floats(allow_nan=False, allow_infinity=False), st.floats(allow_nan=False, allow_infinity=False))
+@given(
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.floats(allow_nan=False, allow_infinity=False),
+)
 def test_float_sums_print_like_python(a: float, b: float) -> None:
-    result = run_source(f"SET p AS {float_text(a)}\nEMIT(SHATTER(p, {float_text(b)}), STRAND(SHATTER(p, {float_text(b)})))")
+    result = run_source(
+        f"SET p AS {float_text(a)}\nEMIT(SHATTER(p, {float_text(b)}), STRAND(SHATTER(p, {float_text(b)})))"
+    )
     assert result.error is None, result.text()
     assert result.output == python_print(a + b, [a + b])
 
@@ -740,7 +960,7 @@ def test_render_marks_cycles_like_python() -> None:
 
 
 def test_printing_examples_from_the_design() -> None:
-    result = run_source("EMIT(STRAND(\"x\", 2), KNOT(8), 2.5, SHATTER(0.1, 0.2), YES, none, \"x\")")
+    result = run_source('EMIT(STRAND("x", 2), KNOT(8), 2.5, SHATTER(0.1, 0.2), YES, none, "x")')
     assert result.output == "['x', 2] (8,) 2.5 0.30000000000000004 True None x"
 
 
@@ -751,7 +971,10 @@ def test_lit_round_trips_through_the_parser() -> None:
         for quote in ('"', "'"):
             r = run_source(f"SET s AS {str_text(s, quote)}\nEMIT(AKIN(s, {str_text(s)}), GAUGE(s))")
             assert r.output == f"True {len(s)}", (s, quote, r.text())
-    assert run_source("EMIT(1e999, -1e999, -0.0, 5e-324, 1e+16)").output == "inf -inf -0.0 5e-324 1e+16"
+    assert (
+        run_source("EMIT(1e999, -1e999, -0.0, 5e-324, 1e+16)").output
+        == "inf -inf -0.0 5e-324 1e+16"
+    )
 
 
 # =============================================================================
@@ -772,8 +995,11 @@ def test_coil_nan_exponent_is_internal_error_regression() -> None:
 
 
 def test_coil_infinite_exponent_regression() -> None:
-    assert _kind("EMIT(COIL(-2, 1e999), COIL(-2, -1e999), COIL(-0.5, 1e999))") == (None, "inf 0.0 0.0")
-    assert _kind("EMIT(COIL(0, -1e999))") == (None, python_print(0 ** -math.inf))
+    assert _kind("EMIT(COIL(-2, 1e999), COIL(-2, -1e999), COIL(-0.5, 1e999))") == (
+        None,
+        "inf 0.0 0.0",
+    )
+    assert _kind("EMIT(COIL(0, -1e999))") == (None, python_print(0**-math.inf))
 
 
 def test_coil_minus_infinity_fractional_exponent_regression() -> None:

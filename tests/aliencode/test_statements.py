@@ -108,7 +108,9 @@ def test_strings_are_sequences():
 
 
 def test_string_escapes():
-    assert out('EMIT("a\\tb", "q\\"q", \'it\\\'s\', "back\\\\slash")') == 'a\tb q"q it\'s back\\slash'
+    assert (
+        out('EMIT("a\\tb", "q\\"q", \'it\\\'s\', "back\\\\slash")') == "a\tb q\"q it's back\\slash"
+    )
     assert out('EMIT(STRAND("a\\nb"))') == "['a\\nb']"
 
 
@@ -132,7 +134,10 @@ def test_output_trailing_whitespace_removed():
 def test_cease_and_deliver_placement():
     assert run_source("CEASE").error.kind == "SyntaxError"
     assert run_source("DELIVER 1").error.kind == "SyntaxError"
-    assert run_source("SWEEP x IN STRAND(1):\n    CRAFT f():\n        CEASE").error.kind == "SyntaxError"
+    assert (
+        run_source("SWEEP x IN STRAND(1):\n    CRAFT f():\n        CEASE").error.kind
+        == "SyntaxError"
+    )
     assert run_source("CRAFT f(a, a):\n    IDLE").error.kind == "SyntaxError"
 
 

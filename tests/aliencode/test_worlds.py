@@ -7,11 +7,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from alienworlds.ruleset import WorldError, parse_world
 
 from aliencode import run_source
 from aliencode.sites import SITES
 from aliencode.world_schema import SCHEMA, load
-from alienworlds.ruleset import WorldError, parse_world
 
 WORLDS = Path(__file__).parent / "worlds"
 EVERY_SITE = load(str(WORLDS / "every_site.toml"))
@@ -162,12 +162,21 @@ def test_keyword_renaming_in_the_manual():
     "rule,needle",
     [
         ('target = "NOPE"\nactual = "x"', "key 'target': unknown site 'NOPE'"),
-        ('target = "PLUCK"\nactual = "(get seq (- i 1)"', "key 'actual': unexpected end of expression"),
+        (
+            'target = "PLUCK"\nactual = "(get seq (- i 1)"',
+            "key 'actual': unexpected end of expression",
+        ),
         ('target = "PLUCK"\nactual = "(get seq n)"', "key 'actual': unknown name 'n'"),
         ('target = "PLUCK"\nactual = "(fetch seq i)"', "key 'actual': unknown operator 'fetch'"),
-        ('target = "PLUCK"\nactual = "(get seq)"', "key 'actual': operator 'get' takes 2 arguments, got 1"),
+        (
+            'target = "PLUCK"\nactual = "(get seq)"',
+            "key 'actual': operator 'get' takes 2 arguments, got 1",
+        ),
         ('target = "PLUCK"', "key 'actual': expected a rule expression"),
-        ('target = "PLUCK"\nactual = "IDENTITY"\nscope = "sometimes"', "key 'scope': expected one of anywhere"),
+        (
+            'target = "PLUCK"\nactual = "IDENTITY"\nscope = "sometimes"',
+            "key 'scope': expected one of anywhere",
+        ),
         ('target = "PLUCK"\nactual = "IDENTITY"\nrequire = "x"', "key 'require': unknown key"),
     ],
 )
@@ -218,7 +227,9 @@ HOSTILE_RULES = [
 ]
 
 
-@pytest.mark.parametrize("target,actual,needle", HOSTILE_RULES, ids=[f"hostile-{i}" for i in range(len(HOSTILE_RULES))])
+@pytest.mark.parametrize(
+    "target,actual,needle", HOSTILE_RULES, ids=[f"hostile-{i}" for i in range(len(HOSTILE_RULES))]
+)
 def test_hostile_rules_are_world_errors(target, actual, needle, tmp_path):
     """Were bugs: a 5,000-digit constant raised ValueError, nesting 900 or
     2,000 deep RecursionError, and `1e99999` was accepted (shown as `inf`,
@@ -232,7 +243,12 @@ def test_hostile_rules_are_world_errors(target, actual, needle, tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text(text)
     for args in (["world", "check", str(path)], ["run", "--world", str(path), "-"]):
-        proc = subprocess.run([sys.executable, "-m", "alienworlds.cli.aliencode", *args], input="EMIT(1)",
-                              capture_output=True, text=True, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-m", "alienworlds.cli.aliencode", *args],
+            input="EMIT(1)",
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert proc.returncode == 2, proc.stderr
         assert needle in proc.stderr and "Traceback" not in proc.stderr

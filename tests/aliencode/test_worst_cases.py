@@ -11,15 +11,35 @@ peak memory. Light families share one child; the heavy cases run alone
 from __future__ import annotations
 
 import pytest
-
-from worst_cases import MEMORY_BOUND_MB, SECONDS_BOUND, Case, Measured, generate, run_alone, run_batch
+from worst_cases import (
+    MEMORY_BOUND_MB,
+    SECONDS_BOUND,
+    Case,
+    Measured,
+    generate,
+    run_alone,
+    run_batch,
+)
 
 SEED = 13
-LIGHT = ["fold", "render", "compare", "fold-budget", "world", "output", "characters", "layout", "sorting", "functions",
-         "depth"]
-HEAVY = {"memory": ["extents-of-big-integers", "waiting-results", "pairs"],
-         "compile": ["nested-splices", "dense-program", "over-the-token-cap", "many-arguments"],
-         "splicing": ["sites-under-a-31-node-rule"]}
+LIGHT = [
+    "fold",
+    "render",
+    "compare",
+    "fold-budget",
+    "world",
+    "output",
+    "characters",
+    "layout",
+    "sorting",
+    "functions",
+    "depth",
+]
+HEAVY = {
+    "memory": ["extents-of-big-integers", "waiting-results", "pairs"],
+    "compile": ["nested-splices", "dense-program", "over-the-token-cap", "many-arguments"],
+    "splicing": ["sites-under-a-31-node-rule"],
+}
 
 
 def check(case: Case, measured: Measured) -> None:

@@ -9,9 +9,40 @@ import random
 
 # Values a hostile certificate puts where something else belongs.
 HOSTILE: list[object] = [
-    None, True, False, 0, 1, -1, 3, 10**9, 10**30, -(10**18), 2.5, float("1e308"), "", "*", "0", "1", "h",
-    "x" * 5000, "NOT(", "BOT", "FORALL(x, P(x))", "P/1", "P/999999", "f/0", [], {}, [1, 2, 3], ["0", "1"],
-    [[0], "1"], {"a": 1}, {"*": 7}, [[[[[]]]]], list(range(200)), {"values": [], "order": []},
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    3,
+    10**9,
+    10**30,
+    -(10**18),
+    2.5,
+    float("1e308"),
+    "",
+    "*",
+    "0",
+    "1",
+    "h",
+    "x" * 5000,
+    "NOT(",
+    "BOT",
+    "FORALL(x, P(x))",
+    "P/1",
+    "P/999999",
+    "f/0",
+    [],
+    {},
+    [1, 2, 3],
+    ["0", "1"],
+    [[0], "1"],
+    {"a": 1},
+    {"*": 7},
+    [[[[[]]]]],
+    list(range(200)),
+    {"values": [], "order": []},
 ]
 
 
@@ -52,15 +83,21 @@ def mutate(cert: dict, rng: random.Random, n: int | None = None) -> dict:
             else:
                 parent.pop(key)  # type: ignore[union-attr]
         elif kind == "add" and isinstance(parent, dict):
-            parent[rng.choice(["extra", "*", "P/1", "FORALL", "0"])] = copy.deepcopy(rng.choice(HOSTILE))
+            parent[rng.choice(["extra", "*", "P/1", "FORALL", "0"])] = copy.deepcopy(
+                rng.choice(HOSTILE)
+            )
         elif kind == "grow" and isinstance(parent[key], list):  # type: ignore[index]
             items = parent[key]  # type: ignore[index]
-            parent[key] = items + [copy.deepcopy(rng.choice(items or HOSTILE)) for _ in range(rng.choice([1, 5, 300]))]  # type: ignore[index]
+            parent[key] = items + [
+                copy.deepcopy(rng.choice(items or HOSTILE)) for _ in range(rng.choice([1, 5, 300]))
+            ]  # type: ignore[index]
         elif kind == "empty":
-            parent[key] = type(parent[key])() if isinstance(parent[key], (list, dict)) else parent[key]  # type: ignore[index]
+            parent[key] = (
+                type(parent[key])() if isinstance(parent[key], (list, dict)) else parent[key]
+            )  # type: ignore[index]
         else:
             other = rng.choice(places)
-            if not (other[:len(path)] == path or path[:len(other)] == other):
+            if not (other[: len(path)] == path or path[: len(other)] == other):
                 p2, k2 = _parent(out, other)
                 parent[key], p2[k2] = p2[k2], parent[key]  # type: ignore[index]
     return out
@@ -87,16 +124,36 @@ def named_cases(valid: dict) -> dict[str, dict | str]:
     case("classes of integers", classes={"1": 1, "2": 2})
     case("values of integers", truth__values=[0, 1])
     case("a cyclic order", truth__order=[["0", "1"], ["1", "0"]])
-    case("a table of the wrong size", connectives__NOT=[{"args": ["*"], "class": "any", "table": ["1"]}])
-    case("no catch-all rule", connectives__AND=[{"args": ["any", "any"], "class": "any", "table": [["0", "0"], ["0", "1"]]}])
+    case(
+        "a table of the wrong size",
+        connectives__NOT=[{"args": ["*"], "class": "any", "table": ["1"]}],
+    )
+    case(
+        "no catch-all rule",
+        connectives__AND=[
+            {"args": ["any", "any"], "class": "any", "table": [["0", "0"], ["0", "1"]]}
+        ],
+    )
     case("a predicate of arity 10^6", model__predicates={"P/1000000": []})
     case("format 1", format=1)
-    cases["bounded: universe of integers"] = {"format": 1, "kind": "bounded", "premises": [], "goal": "p",
-                                              "bounds": {"universe": [1, 2, 3], "terms": [], "depth": 3}}
-    cases["bounded: depth 10^9"] = {"format": 1, "kind": "bounded", "premises": [], "goal": "p",
-                                    "bounds": {"universe": ["p"], "terms": [], "depth": 10**9}}
+    cases["bounded: universe of integers"] = {
+        "format": 1,
+        "kind": "bounded",
+        "premises": [],
+        "goal": "p",
+        "bounds": {"universe": [1, 2, 3], "terms": [], "depth": 3},
+    }
+    cases["bounded: depth 10^9"] = {
+        "format": 1,
+        "kind": "bounded",
+        "premises": [],
+        "goal": "p",
+        "bounds": {"universe": ["p"], "terms": [], "depth": 10**9},
+    }
     cases["not JSON"] = "{format: 2"
     cases["nested 100000 deep"] = "[" * 100_000 + "]" * 100_000
-    cases["a number 5000 digits long"] = json.dumps(valid).replace('"domain": 1', '"domain": ' + "9" * 5000, 1)
+    cases["a number 5000 digits long"] = json.dumps(valid).replace(
+        '"domain": 1', '"domain": ' + "9" * 5000, 1
+    )
     cases["a list"] = "[1, 2]"
     return cases

@@ -30,7 +30,9 @@ def random_formula(rng: random.Random, size: int, atoms: tuple[str, ...] = ATOMS
 def valid(premises: tuple[Formula, ...], goal: Formula, atoms: tuple[str, ...] = ATOMS) -> bool:
     """Whether every row of the truth table that makes the premises true makes the goal true."""
     for row in product((False, True), repeat=len(atoms)):
-        m = Interpretation(1, {}, {}, {(a, 0): frozenset({()}) if v else frozenset() for a, v in zip(atoms, row)})
+        m = Interpretation(
+            1, {}, {}, {(a, 0): frozenset({()}) if v else frozenset() for a, v in zip(atoms, row)}
+        )
         if all(holds(p, m) for p in premises) and not holds(goal, m):
             return False
     return True

@@ -29,7 +29,9 @@ def unsound_line(proof: Proof, max_size: int = 3) -> tuple[int, object] | None:
     its open assumptions hold; None when every line is a consequence."""
     formulas = [*proof.premises, *(s.formula for s in proof.steps)]
     sig = signature(formulas)
-    propositional = not sig.constants and not sig.functions and all(a == 0 for _, a in sig.predicates)
+    propositional = (
+        not sig.constants and not sig.functions and all(a == 0 for _, a in sig.predicates)
+    )
     contexts = open_assumptions(proof)
     for model in interpretations(sig, 1 if propositional else max_size):
         memo: dict[Formula, bool] = {}

@@ -15,12 +15,27 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
-from alienlogic import BOT, And, Eq, Exists, Fn, Forall, Formula, Impl, Name, Not, Or, Pred, Proof, Step
+from alienlogic import (
+    BOT,
+    And,
+    Eq,
+    Exists,
+    Fn,
+    Forall,
+    Formula,
+    Impl,
+    Name,
+    Not,
+    Or,
+    Pred,
+    Proof,
+    Step,
+)
 from alienlogic.formulas import Node, children
 from alienlogic.proof import Citation
 from alienlogic.rules import RULES, Ref
-from alienlogic.verdict import Rejection
 from alienlogic.substitution import substitute
+from alienlogic.verdict import Rejection
 
 ATOMS = ("p", "q", "r")
 PREDICATES = ("P", "Q")
@@ -86,7 +101,9 @@ class ProofGen:
         self.rng = rng
         self.reckless = reckless
         self.closed: list[int] = []  # lines of closed boxes
-        self.previous_sibling: dict[int, int] = {}  # depth -> first line of a sibling box closed there
+        self.previous_sibling: dict[
+            int, int
+        ] = {}  # depth -> first line of a sibling box closed there
         self.fo = first_order
         self.constants = list(CONSTANTS[: rng.randint(1, 2)]) if first_order else []
         self.fresh = 0
@@ -280,12 +297,16 @@ class ProofGen:
                 return False
             a, b = rng.choice(acc), rng.choice(acc)
             g = And(f(a), f(b))
-            return g.size <= MAX_SIZE and bool(self.emit(g, "AND_I", Citation(a, a), Citation(b, b)))
+            return g.size <= MAX_SIZE and bool(
+                self.emit(g, "AND_I", Citation(a, a), Citation(b, b))
+            )
         if rule in ("AND_E1", "AND_E2"):
             n = pick(lambda g: type(g) is And)
             if n is None:
                 return False
-            return bool(self.emit(f(n).left if rule == "AND_E1" else f(n).right, rule, Citation(n, n)))
+            return bool(
+                self.emit(f(n).left if rule == "AND_E1" else f(n).right, rule, Citation(n, n))
+            )
         if rule in ("OR_I1", "OR_I2"):
             n = pick(lambda g: g.size < MAX_SIZE - 2)
             if n is None:
@@ -301,7 +322,11 @@ class ProofGen:
                     m = pick(lambda h: h is g.left)
                     if m is not None:
                         order = (Citation(n, n), Citation(m, m))
-                        return bool(self.emit(g.right, "IMPL_E", *(order if rng.random() < 0.5 else order[::-1])))
+                        return bool(
+                            self.emit(
+                                g.right, "IMPL_E", *(order if rng.random() < 0.5 else order[::-1])
+                            )
+                        )
             return False
         if rule == "NOT_E":
             for n in self.accessible():
@@ -348,8 +373,16 @@ class ProofGen:
                 return False
             v = rng.choice(spare)
             if rule == "EXISTS_I":
-                return bool(self.emit(Exists(v, _replace_some(g, Name(c), Name(v), rng)), "EXISTS_I", Citation(n, n)))
-            blocked = set().union(*(p.free for p in self.premises), *(self.f(b.start).free for b in self.boxes[1:]))
+                return bool(
+                    self.emit(
+                        Exists(v, _replace_some(g, Name(c), Name(v), rng)),
+                        "EXISTS_I",
+                        Citation(n, n),
+                    )
+                )
+            blocked = set().union(
+                *(p.free for p in self.premises), *(self.f(b.start).free for b in self.boxes[1:])
+            )
             if c in blocked and not self.risk():
                 return False
             return bool(self.emit(Forall(v, substitute(g, c, Name(v))), "FORALL_I", Citation(n, n)))
@@ -371,10 +404,26 @@ class ProofGen:
     def run(self, n_steps: int) -> Proof:
         rng = self.rng
         actions = [
-            (self.premise, 3), (self.assume, 2), (self.close, 2), (self.sibling, 1.5 if self.reckless else 0.3), (self.or_left, 0.7),
+            (self.premise, 3),
+            (self.assume, 2),
+            (self.close, 2),
+            (self.sibling, 1.5 if self.reckless else 0.3),
+            (self.or_left, 0.7),
             (self.exists_box, 1 if self.fo else 0),
         ]
-        lines = ["reit", "AND_I", "AND_E1", "AND_E2", "OR_I1", "OR_I2", "IMPL_E", "NOT_E", "BOT_E", "DNE", "LEM"]
+        lines = [
+            "reit",
+            "AND_I",
+            "AND_E1",
+            "AND_E2",
+            "OR_I1",
+            "OR_I2",
+            "IMPL_E",
+            "NOT_E",
+            "BOT_E",
+            "DNE",
+            "LEM",
+        ]
         if self.fo:
             lines += ["EQ_I", "FORALL_E", "EXISTS_I", "FORALL_I", "EQ_E", "FORALL_E", "EXISTS_I"]
         for name in lines:
@@ -410,12 +459,18 @@ def mutate(proof: Proof, seed: int) -> Proof:
         j = rng.randrange(len(s.citations))
         c = s.citations[j]
         k = max(1, c.first + rng.choice([-2, -1, 1, 2]))
-        new = Citation(k, k) if not c.is_range else Citation(k, max(k, c.last + rng.choice([-1, 0, 1])), True)
-        steps[i] = replace(s, citations=s.citations[:j] + (new,) + s.citations[j + 1:])
+        new = (
+            Citation(k, k)
+            if not c.is_range
+            else Citation(k, max(k, c.last + rng.choice([-1, 0, 1])), True)
+        )
+        steps[i] = replace(s, citations=s.citations[:j] + (new,) + s.citations[j + 1 :])
     elif kind == "range" and s.citations:
         a, b = sorted(rng.randint(1, i + 1) for _ in range(2))
         j = rng.randrange(len(s.citations))
-        steps[i] = replace(s, citations=s.citations[:j] + (Citation(a, b, True),) + s.citations[j + 1:])
+        steps[i] = replace(
+            s, citations=s.citations[:j] + (Citation(a, b, True),) + s.citations[j + 1 :]
+        )
     elif kind == "depth":
         steps[i] = replace(s, depth=max(0, s.depth + rng.choice([-1, 1])))
     elif kind == "formula":
@@ -431,7 +486,9 @@ def mutate(proof: Proof, seed: int) -> Proof:
         steps = [replace(t, number=n) for n, t in enumerate(steps, start=1)]
     if not steps:
         return proof
-    return Proof(proof.premises, steps[-1].formula if steps[-1].depth == 0 else proof.goal, tuple(steps))
+    return Proof(
+        proof.premises, steps[-1].formula if steps[-1].depth == 0 else proof.goal, tuple(steps)
+    )
 
 
 class _Permissive:

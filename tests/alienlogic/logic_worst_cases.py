@@ -70,7 +70,10 @@ class Measured:
 def _and_tree(parts: list[str]) -> str:
     """A balanced conjunction (height grows with the log of the count)."""
     while len(parts) > 1:
-        parts = [f"AND({parts[i]}, {parts[i + 1]})" if i + 1 < len(parts) else parts[i] for i in range(0, len(parts), 2)]
+        parts = [
+            f"AND({parts[i]}, {parts[i + 1]})" if i + 1 < len(parts) else parts[i]
+            for i in range(0, len(parts), 2)
+        ]
     return parts[0]
 
 
@@ -92,9 +95,9 @@ def wide_formula(rng: random.Random, constants: int) -> str:
     # a chain as deep as the parser allows, each level a wide atom
     depth = 190
     per = max(1, constants // depth)
-    formula = f"P({', '.join(names[depth * per:] or ['c'])})"
+    formula = f"P({', '.join(names[depth * per :] or ['c'])})"
     for level in range(depth - 1, -1, -1):
-        formula = f"AND(P({', '.join(names[level * per:(level + 1) * per])}), {formula})"
+        formula = f"AND(P({', '.join(names[level * per : (level + 1) * per])}), {formula})"
     return formula
 
 
@@ -107,7 +110,9 @@ def pigeonhole(holes: int) -> str:
     """NOT(every one of holes+1 pigeons sits in a hole, and no hole holds two)."""
     pigeons = range(holes + 1)
     sits = [_or_chain([f"s{p}h{h}" for h in range(holes)]) for p in pigeons]
-    apart = [f"NOT(AND(s{p}h{h}, s{q}h{h}))" for h in range(holes) for p, q in combinations(pigeons, 2)]
+    apart = [
+        f"NOT(AND(s{p}h{h}, s{q}h{h}))" for h in range(holes) for p, q in combinations(pigeons, 2)
+    ]
     return f"NOT({_and_tree(sits + apart)})"
 
 
@@ -137,20 +142,61 @@ def many_atom_tautology(rng: random.Random, atoms: int) -> str:
 def wide(rng: random.Random, constants: int) -> list[Case]:
     proof = wide_proof(rng, constants)
     task = _provable_main_task()
-    return [Case("wide", f"check-wide-{constants}", ("check", "--world", "standard", "{dir}/proof.txt"), {"proof.txt": proof}),
-            Case("wide", f"grade-wide-{constants}", ("grade", "--world", "main", "--task", task, "{dir}/proof.txt"),
-                 {"proof.txt": proof})]
+    return [
+        Case(
+            "wide",
+            f"check-wide-{constants}",
+            ("check", "--world", "standard", "{dir}/proof.txt"),
+            {"proof.txt": proof},
+        ),
+        Case(
+            "wide",
+            f"grade-wide-{constants}",
+            ("grade", "--world", "main", "--task", task, "{dir}/proof.txt"),
+            {"proof.txt": proof},
+        ),
+    ]
 
 
 def certify(rng: random.Random, atoms: int, seconds: float = 1.0) -> list[Case]:
     goal = many_atom_tautology(rng, atoms)
-    return [Case("certify", f"certify-{atoms}-atoms", ("certify", "--world", "standard", "--premises", "", "--goal", goal,
-                                                        "--seconds", str(seconds)), seconds=seconds)]
+    return [
+        Case(
+            "certify",
+            f"certify-{atoms}-atoms",
+            (
+                "certify",
+                "--world",
+                "standard",
+                "--premises",
+                "",
+                "--goal",
+                goal,
+                "--seconds",
+                str(seconds),
+            ),
+            seconds=seconds,
+        )
+    ]
 
 
 def prove(holes: int, seconds: float = 1.0) -> list[Case]:
-    return [Case("prove", f"prove-pigeonhole-{holes}", ("prove", "--world", "standard", "--goal", pigeonhole(holes),
-                                                         "--seconds", str(seconds)), seconds=seconds)]
+    return [
+        Case(
+            "prove",
+            f"prove-pigeonhole-{holes}",
+            (
+                "prove",
+                "--world",
+                "standard",
+                "--goal",
+                pigeonhole(holes),
+                "--seconds",
+                str(seconds),
+            ),
+            seconds=seconds,
+        )
+    ]
 
 
 def issue_cases() -> list[Case]:
@@ -160,15 +206,32 @@ def issue_cases() -> list[Case]:
     f = f"P({names})"
     proof = proof_text([f], f, [f"{f} [premise]", f"{f} [reit 1]"])
     task = _provable_main_task()
-    return [Case("wide", "check-flat-40000", ("check", "--world", "standard", "{dir}/proof.txt"), {"proof.txt": proof}),
-            Case("wide", "grade-flat-40000", ("grade", "--world", "main", "--task", task, "{dir}/proof.txt"), {"proof.txt": proof}),
-            *certify(rng, 24), *prove(4), *prove(5)]
+    return [
+        Case(
+            "wide",
+            "check-flat-40000",
+            ("check", "--world", "standard", "{dir}/proof.txt"),
+            {"proof.txt": proof},
+        ),
+        Case(
+            "wide",
+            "grade-flat-40000",
+            ("grade", "--world", "main", "--task", task, "{dir}/proof.txt"),
+            {"proof.txt": proof},
+        ),
+        *certify(rng, 24),
+        *prove(4),
+        *prove(5),
+    ]
 
 
 def generate(seed: int) -> list[Case]:
     rng = random.Random(seed)
-    return [*wide(rng, rng.choice((20_000, 40_000, 60_000))), *certify(rng, rng.randint(16, 30)),
-            *prove(rng.choice((4, 5, 6)))]
+    return [
+        *wide(rng, rng.choice((20_000, 40_000, 60_000))),
+        *certify(rng, rng.randint(16, 30)),
+        *prove(rng.choice((4, 5, 6))),
+    ]
 
 
 _TASK: list[str] = []
@@ -179,6 +242,7 @@ def _provable_main_task() -> str:
     if not _TASK:
         from alienworlds.tasks.alienlogic_grading import logic_tasks
         from alienworlds.tasks.bank import load_bank
+
         _TASK.append(next(t.id for t in logic_tasks(load_bank("alienlogic", "main")) if t.provable))
     return _TASK[0]
 
@@ -186,8 +250,12 @@ def _provable_main_task() -> str:
 # -- running ------------------------------------------------------------------
 
 
-def run_alone(case: Case, python: str = sys.executable, kill_after: float | None = None,
-              checkout: str | None = None) -> Measured:
+def run_alone(
+    case: Case,
+    python: str = sys.executable,
+    kill_after: float | None = None,
+    checkout: str | None = None,
+) -> Measured:
     """Run `alienlogic ARGS` for one case in a child process of its own
     (killed after `kill_after` seconds of wall time, exit code -9). With
     `checkout`, the child runs there and imports that checkout's alienlogic
@@ -199,7 +267,9 @@ def run_alone(case: Case, python: str = sys.executable, kill_after: float | None
         cmd = [python, "-c", "from alienworlds.cli.alienlogic import main; main()", *args]
         start = time.perf_counter()
         with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-            child = subprocess.Popen(cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=checkout)
+            child = subprocess.Popen(
+                cmd, stdout=out, stderr=err, stdin=subprocess.DEVNULL, cwd=checkout
+            )
             timer = threading.Timer(kill_after, child.kill) if kill_after else None
             if timer:
                 timer.start()
@@ -210,6 +280,16 @@ def run_alone(case: Case, python: str = sys.executable, kill_after: float | None
             wall = time.perf_counter() - start
             out.seek(0)
             err.seek(0)
-            text = out.read().decode(errors="replace").strip() or err.read().decode(errors="replace").strip()
+            text = (
+                out.read().decode(errors="replace").strip()
+                or err.read().decode(errors="replace").strip()
+            )
     first = text.splitlines()[0] if text else "(no output)"
-    return Measured(case.name, child.returncode, usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024, first[:200])
+    return Measured(
+        case.name,
+        child.returncode,
+        usage.ru_utime + usage.ru_stime,
+        wall,
+        usage.ru_maxrss / 1024,
+        first[:200],
+    )

@@ -9,13 +9,13 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from logic_formulagen import random_formula, random_tautology, substituted, valid
 
 from alienlogic import Not, Pred, Theorem, check, load_world, parse_formula
 from alienlogic.prover import prove
 from alienlogic.refutation import refute_search
 from alienlogic.sat import entails, solve
 from alienlogic.semantics import Interpretation, holds
-from logic_formulagen import random_formula, random_tautology, substituted, valid
 
 STANDARD = load_world("standard")
 
@@ -59,8 +59,15 @@ def test_random_tautologies_are_proved_and_checked(seed):
     assert check(r.proof, STANDARD, task=t).accepted
 
 
-SCHEMAS = [PELLETIER_5, PELLETIER_12, "OR(p, NOT(p))", "IMPL(IMPL(IMPL(p, q), p), p)", "OR(IMPL(p, q), IMPL(q, p))",
-           iff("OR(p, AND(q, r))", "AND(OR(p, q), OR(p, r))"), "IMPL(NOT(IMPL(p, q)), IMPL(q, p))"]
+SCHEMAS = [
+    PELLETIER_5,
+    PELLETIER_12,
+    "OR(p, NOT(p))",
+    "IMPL(IMPL(IMPL(p, q), p), p)",
+    "OR(IMPL(p, q), IMPL(q, p))",
+    iff("OR(p, AND(q, r))", "AND(OR(p, q), OR(p, r))"),
+    "IMPL(NOT(IMPL(p, q)), IMPL(q, p))",
+]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -90,14 +97,23 @@ def test_non_tautologies_are_refused_at_once_with_a_countermodel(seed):
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_the_solver_agrees_with_truth_tables(seed):
     rng = random.Random(seed)
-    formulas = [random_formula(rng, rng.randint(0, 5), ("p", "q", "r")) for _ in range(rng.randint(1, 4))]
+    formulas = [
+        random_formula(rng, rng.randint(0, 5), ("p", "q", "r")) for _ in range(rng.randint(1, 4))
+    ]
     outcome = solve(formulas)
     table_sat = not valid(tuple(formulas), parse_formula("BOT"), ("p", "q", "r"))
     assert outcome.satisfiable == table_sat
     if outcome.satisfiable:
         # the model makes every formula true
-        m = Interpretation(1, {}, {}, {(a, 0): frozenset({()}) if Pred(a) in outcome.model else frozenset()
-                                      for a in ("p", "q", "r")})
+        m = Interpretation(
+            1,
+            {},
+            {},
+            {
+                (a, 0): frozenset({()}) if Pred(a) in outcome.model else frozenset()
+                for a in ("p", "q", "r")
+            },
+        )
         assert all(holds(f, m) for f in formulas)
     else:
         # the core is itself unsatisfiable and made of given formulas
@@ -119,7 +135,10 @@ def test_solver_handles_deep_and_wide_sets():
 def test_first_order_non_theorems_end_cleanly(goal):
     # every witness of FORALL(x, EXISTS(y, R(x, y))) brings another one: the
     # search must end by its limits, with nesting bounded, never crash
-    t = Theorem((parse_formula("EXISTS(x, P(x))"), parse_formula("FORALL(x, EXISTS(y, R(x, y)))")), parse_formula(goal))
+    t = Theorem(
+        (parse_formula("EXISTS(x, P(x))"), parse_formula("FORALL(x, EXISTS(y, R(x, y)))")),
+        parse_formula(goal),
+    )
     r = prove(STANDARD, t, seconds=1)
     assert not r.found and r.reason
 

@@ -14,15 +14,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from alienlogic import check, load_world, parse_formula
-from alienlogic import countermodel, prover
+from alienlogic import check, countermodel, load_world, parse_formula, prover
 from alienlogic.formulas import Exists, Forall, Name, Or, Pred
 from alienlogic.proof import Theorem
 from alienlogic.prover import StepClock, prove
 from alienlogic.semantics import Interpretation
 
 _SPEC = importlib.util.spec_from_file_location(
-    "prover_differential", Path(__file__).parents[2] / "benchmarks" / "prover_differential.py")
+    "prover_differential", Path(__file__).parents[2] / "benchmarks" / "prover_differential.py"
+)
 differential = importlib.util.module_from_spec(_SPEC)
 sys.modules.setdefault("prover_differential", differential)  # dataclasses look their module up
 _SPEC.loader.exec_module(differential)
@@ -31,17 +31,23 @@ STANDARD = load_world("standard")
 
 
 def theorem(premises: str, goal: str) -> Theorem:
-    return Theorem(tuple(parse_formula(p) for p in premises.split(";") if p.strip()), parse_formula(goal))
+    return Theorem(
+        tuple(parse_formula(p) for p in premises.split(";") if p.strip()), parse_formula(goal)
+    )
 
 
 # -- the false negative -------------------------------------------------------------
 
-@pytest.mark.parametrize("premises, goal", [
-    ("IMPL(IMPL(BOT, p), AND(q, BOT))", "AND(BOT, p)"),
-    ("IMPL(IMPL(BOT, p), AND(q, BOT))", "AND(p, AND(BOT, q))"),
-    ("IMPL(IMPL(BOT, P(a)), AND(Q(a), BOT))", "AND(BOT, FORALL(x, P(x)))"),
-    ("FORALL(x, IMPL(IMPL(BOT, P(x)), AND(Q(x), BOT)))", "AND(BOT, EXISTS(x, P(x)))"),
-])
+
+@pytest.mark.parametrize(
+    "premises, goal",
+    [
+        ("IMPL(IMPL(BOT, p), AND(q, BOT))", "AND(BOT, p)"),
+        ("IMPL(IMPL(BOT, p), AND(q, BOT))", "AND(p, AND(BOT, q))"),
+        ("IMPL(IMPL(BOT, P(a)), AND(Q(a), BOT))", "AND(BOT, FORALL(x, P(x)))"),
+        ("FORALL(x, IMPL(IMPL(BOT, P(x)), AND(Q(x), BOT)))", "AND(BOT, EXISTS(x, P(x)))"),
+    ],
+)
 def test_a_goal_after_a_closed_conjunct_is_proved(premises, goal):
     # proving the first conjunct closes the branch; the second conjunct is
     # proved on that same branch and must see it closed
@@ -53,6 +59,7 @@ def test_a_goal_after_a_closed_conjunct_is_proved(premises, goal):
 
 # -- countermodels ----------------------------------------------------------------
 
+
 def test_verified_accepts_a_countermodel_and_refuses_anything_else():
     premises, goal = (parse_formula("IMPL(p, q)"),), parse_formula("p")
     false_both = Interpretation(1, {}, {}, {("p", 0): frozenset(), ("q", 0): frozenset()})
@@ -60,7 +67,9 @@ def test_verified_accepts_a_countermodel_and_refuses_anything_else():
     p_true = Interpretation(1, {}, {}, {("p", 0): frozenset({()}), ("q", 0): frozenset({()})})
     assert countermodel.verified(premises, goal, p_true) is None  # the goal holds
     premise_false = Interpretation(1, {}, {}, {("p", 0): frozenset(), ("q", 0): frozenset()})
-    assert countermodel.verified((parse_formula("q"),), goal, premise_false) is None  # a premise fails
+    assert (
+        countermodel.verified((parse_formula("q"),), goal, premise_false) is None
+    )  # a premise fails
     missing = Interpretation(1, {}, {}, {("p", 0): frozenset()})
     assert countermodel.verified(premises, goal, missing) is None  # q has no meaning
 
@@ -72,29 +81,37 @@ def test_a_solver_assignment_that_is_not_a_countermodel_is_refused():
     assert countermodel.propositional(t.premises, t.goal, frozenset({parse_formula("q")})) is None
 
 
-@pytest.mark.parametrize("premises, goal, size, plain", [
-    ("EXISTS(x, P(x))", "FORALL(x, P(x))", 2, True),
-    ("FORALL(x, EXISTS(y, R(x, y)))", "EXISTS(y, FORALL(x, R(x, y)))", 2, True),
-    ("P(a)", "P(b)", 2, False),
-    ("FORALL(x, P(f(x)))", "P(a)", 2, False),
-    ("", "EQ(a, b)", 2, False),
-    ("NOT(EQ(a, b)); NOT(EQ(b, c))", "NOT(EQ(a, c))", 2, False),
-    ("", "NOT(EQ(a, b))", 1, False),
-])
+@pytest.mark.parametrize(
+    "premises, goal, size, plain",
+    [
+        ("EXISTS(x, P(x))", "FORALL(x, P(x))", 2, True),
+        ("FORALL(x, EXISTS(y, R(x, y)))", "EXISTS(y, FORALL(x, R(x, y)))", 2, True),
+        ("P(a)", "P(b)", 2, False),
+        ("FORALL(x, P(f(x)))", "P(a)", 2, False),
+        ("", "EQ(a, b)", 2, False),
+        ("NOT(EQ(a, b)); NOT(EQ(b, c))", "NOT(EQ(a, c))", 2, False),
+        ("", "NOT(EQ(a, b))", 1, False),
+    ],
+)
 def test_small_countermodels_are_found_and_check(premises, goal, size, plain):
     t = theorem(premises, goal)
     found = countermodel.search(t.premises, t.goal)
     assert found is not None and found.model.size == size
     assert countermodel.verified(t.premises, t.goal, found.model) is not None
-    if plain:  # no second constant, function or equation: the benchmark's own evaluator reads it too
+    if (
+        plain
+    ):  # no second constant, function or equation: the benchmark's own evaluator reads it too
         assert differential.is_countermodel(t, found.model)
 
 
-@pytest.mark.parametrize("premises, goal", [
-    ("FORALL(x, P(x))", "P(a)"),
-    ("", "IMPL(FORALL(x, EXISTS(y, R(x, y))), FORALL(x, EXISTS(y, R(x, y))))"),
-    ("", "EQ(a, a)"),
-])
+@pytest.mark.parametrize(
+    "premises, goal",
+    [
+        ("FORALL(x, P(x))", "P(a)"),
+        ("", "IMPL(FORALL(x, EXISTS(y, R(x, y))), FORALL(x, EXISTS(y, R(x, y))))"),
+        ("", "EQ(a, a)"),
+    ],
+)
 def test_no_countermodel_of_a_valid_theorem(premises, goal):
     t = theorem(premises, goal)
     assert countermodel.search(t.premises, t.goal) is None
@@ -125,6 +142,7 @@ def test_the_countermodel_search_ends_within_its_node_budget(depth, seed):
 
 # -- what the prover may claim ----------------------------------------------------------
 
+
 def test_a_refutation_carries_its_checked_countermodel():
     for premises, goal in (("IMPL(p, q)", "p"), ("EXISTS(x, P(x))", "FORALL(x, P(x))")):
         t = theorem(premises, goal)
@@ -145,12 +163,15 @@ def test_without_a_countermodel_the_prover_does_not_claim_a_refutation(monkeypat
 def test_an_open_branch_without_a_countermodel_is_undecided(monkeypatch):
     monkeypatch.setattr(prover.countermodel, "search", lambda *args, **kwargs: None)
     # an allowance large enough for the search stage to end on its own
-    r = prove(STANDARD, theorem("EXISTS(x, P(x))", "FORALL(x, P(x))"), seconds=10_000, clock=StepClock())
+    r = prove(
+        STANDARD, theorem("EXISTS(x, P(x))", "FORALL(x, P(x))"), seconds=10_000, clock=StepClock()
+    )
     assert not r.found and not r.refuted
     assert r.reason.startswith("could not decide (the refutation leaves a branch open")
 
 
 # -- the prover against truth tables ---------------------------------------------------------
+
 
 @settings(max_examples=150, deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))

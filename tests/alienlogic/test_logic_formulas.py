@@ -7,20 +7,38 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from alienlogic import BOT, And, Eq, Exists, Fn, Forall, Impl, Name, Not, Or, Pred, ProofSyntaxError, parse_formula
+from alienlogic import (
+    BOT,
+    And,
+    Eq,
+    Exists,
+    Fn,
+    Forall,
+    Impl,
+    Name,
+    Not,
+    Or,
+    Pred,
+    ProofSyntaxError,
+    parse_formula,
+)
 from alienlogic.semantics import holds, interpretations, signature, value
 from alienlogic.substitution import fresh_name, match_instance, replaces, substitute
 
 names = st.sampled_from(["a", "b", "x", "y", "alice"])
 terms = st.recursive(
     names.map(Name),
-    lambda t: st.tuples(st.sampled_from(["f", "g"]), st.lists(t, min_size=1, max_size=2)).map(lambda p: Fn(p[0], tuple(p[1]))),
+    lambda t: st.tuples(st.sampled_from(["f", "g"]), st.lists(t, min_size=1, max_size=2)).map(
+        lambda p: Fn(p[0], tuple(p[1]))
+    ),
     max_leaves=3,
 )
 atoms = st.one_of(
     st.just(BOT),
     st.sampled_from(["p", "q", "NOTE", "ORACLE", "BOTH"]).map(Pred),
-    st.tuples(st.sampled_from(["P", "Likes"]), st.lists(terms, min_size=1, max_size=2)).map(lambda p: Pred(p[0], tuple(p[1]))),
+    st.tuples(st.sampled_from(["P", "Likes"]), st.lists(terms, min_size=1, max_size=2)).map(
+        lambda p: Pred(p[0], tuple(p[1]))
+    ),
     st.tuples(terms, terms).map(lambda p: Eq(*p)),
 )
 formulas = st.recursive(
@@ -28,7 +46,9 @@ formulas = st.recursive(
     lambda f: st.one_of(
         f.map(Not),
         st.tuples(st.sampled_from([And, Or, Impl]), f, f).map(lambda p: p[0](p[1], p[2])),
-        st.tuples(st.sampled_from([Forall, Exists]), st.sampled_from(["x", "y"]), f).map(lambda p: p[0](p[1], p[2])),
+        st.tuples(st.sampled_from([Forall, Exists]), st.sampled_from(["x", "y"]), f).map(
+            lambda p: p[0](p[1], p[2])
+        ),
     ),
     max_leaves=8,
 )
@@ -41,7 +61,9 @@ def test_printing_round_trips_to_the_same_object(f):
 
 
 def test_equal_formulas_are_one_object():
-    assert parse_formula("AND(p, Likes(a, f(b)))") is And(Pred("p"), Pred("Likes", (Name("a"), Fn("f", (Name("b"),)))))
+    assert parse_formula("AND(p, Likes(a, f(b)))") is And(
+        Pred("p"), Pred("Likes", (Name("a"), Fn("f", (Name("b"),))))
+    )
     assert parse_formula("AND(p, q)") is not parse_formula("AND(q, p)")
     assert {parse_formula("NOT(p)"): 1}[Not(Pred("p"))] == 1
 
@@ -53,33 +75,42 @@ def test_formulas_are_immutable_and_pickle_back_to_the_interned_object():
     assert pickle.loads(pickle.dumps(f)) is f
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("NOTE", Pred("NOTE")),
-    ("ORACLE(a)", Pred("ORACLE", (Name("a"),))),
-    ("AND(BOTH, NOTE)", And(Pred("BOTH"), Pred("NOTE"))),
-    ("EQUAL", Pred("EQUAL")),
-    ("  IMPL( p ,q )  ", Impl(Pred("p"), Pred("q"))),
-    ("EQ(f(a, b), c)", Eq(Fn("f", (Name("a"), Name("b"))), Name("c"))),
-    ("EXISTS(x, FORALL(y, Likes(x, y)))", Exists("x", Forall("y", Pred("Likes", (Name("x"), Name("y")))))),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("NOTE", Pred("NOTE")),
+        ("ORACLE(a)", Pred("ORACLE", (Name("a"),))),
+        ("AND(BOTH, NOTE)", And(Pred("BOTH"), Pred("NOTE"))),
+        ("EQUAL", Pred("EQUAL")),
+        ("  IMPL( p ,q )  ", Impl(Pred("p"), Pred("q"))),
+        ("EQ(f(a, b), c)", Eq(Fn("f", (Name("a"), Name("b"))), Name("c"))),
+        (
+            "EXISTS(x, FORALL(y, Likes(x, y)))",
+            Exists("x", Forall("y", Pred("Likes", (Name("x"), Name("y"))))),
+        ),
+    ],
+)
 def test_keywords_are_whole_words(text, expected):
     assert parse_formula(text) is expected
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("NOT", "expected '('"),
-    ("AND(p)", "expected ','"),
-    ("P(Alice)", "expected a term (a lower-case name), found 'Alice'"),
-    ("P(BOT)", "found 'BOT'"),
-    ("FORALL(X, p)", "expected a term"),
-    ("f()", "expected a term"),
-    ("BOT(a)", "found '('"),
-    ("p q", "found 'q'"),
-    ("AND(p, q", "expected ')'"),
-    ("", "expected a formula"),
-    ("p & q", "the character '&'"),
-    ("AND(p, # q)\n)", "expected a formula"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("NOT", "expected '('"),
+        ("AND(p)", "expected ','"),
+        ("P(Alice)", "expected a term (a lower-case name), found 'Alice'"),
+        ("P(BOT)", "found 'BOT'"),
+        ("FORALL(X, p)", "expected a term"),
+        ("f()", "expected a term"),
+        ("BOT(a)", "found '('"),
+        ("p q", "found 'q'"),
+        ("AND(p, q", "expected ')'"),
+        ("", "expected a formula"),
+        ("p & q", "the character '&'"),
+        ("AND(p, # q)\n)", "expected a formula"),
+    ],
+)
 def test_syntax_errors_say_what_was_expected(text, expected):
     with pytest.raises(ProofSyntaxError) as info:
         parse_formula(text)

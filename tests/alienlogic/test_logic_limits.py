@@ -14,13 +14,21 @@ import tracemalloc
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from logic_worst_cases import (
+    certify,
+    generate,
+    pigeonhole,
+    run_alone,
+    wide_proof,
+)
+from logic_worst_cases import (
+    prove as prove_cases,
+)
 
 from alienlogic import check, formulas, load_world, parse_formula, parse_proof
 from alienlogic.kernel import Checker
 from alienlogic.proof import Citation, Theorem
 from alienlogic.prover import StepClock, prove
-
-from logic_worst_cases import certify, generate, pigeonhole, prove as prove_cases, run_alone, wide_proof
 
 STANDARD = load_world("standard")
 
@@ -34,6 +42,7 @@ def copied_into_free_sets(text: str, monkeypatch) -> int:
             made = kind(items)
             count[0] += len(made)
             return made
+
         return make
 
     proof = parse_proof(text)
@@ -86,8 +95,12 @@ def test_checking_a_wide_proof_takes_linear_time():
     # long, the quadratic one took sixteen times (13 s at 40,000 constants)
     names = [f"c{i}" for i in range(8_000)]
     small, large = (", ".join(names[:k]) for k in (2_000, 8_000))
-    t_small = cpu_of_check(f"PROOF\npremises: P({small})\ngoal: P({small})\n1. P({small}) [premise]\nEND\n")
-    t_large = cpu_of_check(f"PROOF\npremises: P({large})\ngoal: P({large})\n1. P({large}) [premise]\nEND\n")
+    t_small = cpu_of_check(
+        f"PROOF\npremises: P({small})\ngoal: P({small})\n1. P({small}) [premise]\nEND\n"
+    )
+    t_large = cpu_of_check(
+        f"PROOF\npremises: P({large})\ngoal: P({large})\n1. P({large}) [premise]\nEND\n"
+    )
     assert t_large < 8 * t_small + 0.05, (t_small, t_large)
 
 
@@ -108,24 +121,48 @@ def test_the_grader_refuses_a_wide_proof_of_other_premises():
 
     bank = load_bank("alienlogic", "main")
     task = next(t for t in logic_tasks(bank) if t.provable)
-    g = AlienLogicGrader(load_world("main"), bank).grade(task.id, wide_proof(random.Random(2), 2_000))
-    assert not g.passed and g.verdict["reason_id"] == "PREMISES_MISMATCH" and not g.verdict["verifier_passed"]
+    g = AlienLogicGrader(load_world("main"), bank).grade(
+        task.id, wide_proof(random.Random(2), 2_000)
+    )
+    assert (
+        not g.passed
+        and g.verdict["reason_id"] == "PREMISES_MISMATCH"
+        and not g.verdict["verifier_passed"]
+    )
 
 
 # -- the checker's undo -----------------------------------------------------------------
 
+
 def state(c: Checker) -> tuple:
     s = c._state
     b = s.boxes
-    return (tuple(c.steps), tuple(s.formulas), tuple(s.cited), tuple(s.premise_lines), +s.asserted,
-            tuple((x.parent, x.depth, x.first, x.last, x.open) for x in b.boxes), tuple(b.stack), tuple(b.box_of))
+    return (
+        tuple(c.steps),
+        tuple(s.formulas),
+        tuple(s.cited),
+        tuple(s.premise_lines),
+        +s.asserted,
+        tuple((x.parent, x.depth, x.first, x.last, x.open) for x in b.boxes),
+        tuple(b.stack),
+        tuple(b.box_of),
+    )
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["p", "q", "AND(p, q)", "IMPL(p, q)", "BOT"]),
-                          st.sampled_from(["premise", "assume", "reit", "AND_I", "AND_E1", "IMPL_I", "NOT_E"]),
-                          st.integers(0, 3), st.integers(1, 8), st.integers(1, 8)), max_size=25),
-       st.integers(0, 25))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["p", "q", "AND(p, q)", "IMPL(p, q)", "BOT"]),
+            st.sampled_from(["premise", "assume", "reit", "AND_I", "AND_E1", "IMPL_I", "NOT_E"]),
+            st.integers(0, 3),
+            st.integers(1, 8),
+            st.integers(1, 8),
+        ),
+        max_size=25,
+    ),
+    st.integers(0, 25),
+)
 def test_restore_gives_back_exactly_the_state_of_the_snapshot(moves, cut):
     """Random steps (most refused), a snapshot somewhere, more steps, restore:
     the checker's state is the one a checker that took only the first steps has."""
@@ -135,9 +172,15 @@ def test_restore_gives_back_exactly_the_state_of_the_snapshot(moves, cut):
     for i, (f, rule, depth, a, b) in enumerate(moves):
         if i == cut:
             snap = c.snapshot()
-        cites = {"premise": (), "assume": (), "reit": (Citation(a, a),), "AND_I": (Citation(a, a), Citation(b, b)),
-                 "AND_E1": (Citation(a, a),), "IMPL_I": (Citation(a, b, True),),
-                 "NOT_E": (Citation(a, a), Citation(b, b))}[rule]
+        cites = {
+            "premise": (),
+            "assume": (),
+            "reit": (Citation(a, a),),
+            "AND_I": (Citation(a, a), Citation(b, b)),
+            "AND_E1": (Citation(a, a),),
+            "IMPL_I": (Citation(a, b, True),),
+            "NOT_E": (Citation(a, a), Citation(b, b)),
+        }[rule]
         taken = c.take(parse_formula(f), rule, cites, depth)
         if snap is None:
             assert (replay.take(parse_formula(f), rule, cites, depth) is None) == (taken is None)
@@ -147,6 +190,7 @@ def test_restore_gives_back_exactly_the_state_of_the_snapshot(moves, cut):
 
 
 # -- time limits ------------------------------------------------------------------------
+
 
 def test_a_counting_clock_is_read_by_the_search_only():
     # the write-out and the final check must not read a StepClock: verdicts
@@ -167,8 +211,9 @@ def test_a_counting_clock_stops_the_same_search_at_the_same_point():
     assert first.searched == second.searched
 
 
-@pytest.mark.parametrize("case", [*prove_cases(6), *prove_cases(7), *certify(random.Random(5), 28)],
-                         ids=lambda c: c.name)
+@pytest.mark.parametrize(
+    "case", [*prove_cases(6), *prove_cases(7), *certify(random.Random(5), 28)], ids=lambda c: c.name
+)
 def test_the_command_ends_within_its_limit_plus_a_second(case):
     m = run_alone(case, kill_after=120)
     assert m.exit_code == 1, m.output  # not found / not certified, never a crash

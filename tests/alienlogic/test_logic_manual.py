@@ -3,13 +3,17 @@
 import re
 
 import pytest
+from alienworlds.manuals.alienlogic import EXAMPLES, committed, main, render
 
 from alienlogic import RULES, check, load_world
-from alienworlds.manuals.alienlogic import EXAMPLES, committed, main, render
 
 
 def test_committed_manuals_are_current():
-    stale = [str(path) for path, text in committed().items() if not path.exists() or path.read_text(encoding="utf-8") != text]
+    stale = [
+        str(path)
+        for path, text in committed().items()
+        if not path.exists() or path.read_text(encoding="utf-8") != text
+    ]
     assert not stale, f"regenerate with `python -m alienworlds.manuals.alienlogic`: {stale}"
     assert main(["--check"]) == 0
 

@@ -12,7 +12,9 @@ import pytest
 from alienlogic import check, load_world
 from alienlogic.prover import prove
 
-_SPEC = importlib.util.spec_from_file_location("pelletier", Path(__file__).parents[2] / "benchmarks" / "pelletier.py")
+_SPEC = importlib.util.spec_from_file_location(
+    "pelletier", Path(__file__).parents[2] / "benchmarks" / "pelletier.py"
+)
 pelletier = importlib.util.module_from_spec(_SPEC)
 sys.modules.setdefault("pelletier", pelletier)  # dataclasses look their module up
 _SPEC.loader.exec_module(pelletier)

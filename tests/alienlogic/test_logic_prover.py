@@ -4,16 +4,16 @@ workarounds a world forces are found, unprovable goals fail cleanly."""
 import json
 
 import pytest
+from alienworlds.cli.alienlogic import cli
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from logic_proofgen import generate
 
 from alienlogic import Theorem, check, load_world, parse_formula
-from alienworlds.cli.alienlogic import cli
 from alienlogic.kernel import Checker
 from alienlogic.proof import Citation
 from alienlogic.prover import prove
-from logic_proofgen import generate
 
 MAIN = load_world("main")
 STANDARD = load_world("standard")
@@ -21,7 +21,9 @@ DEMO = load_world("demo")
 
 
 def theorem(premises: str, goal: str) -> Theorem:
-    return Theorem(tuple(parse_formula(p) for p in premises.split(";") if p.strip()), parse_formula(goal))
+    return Theorem(
+        tuple(parse_formula(p) for p in premises.split(";") if p.strip()), parse_formula(goal)
+    )
 
 
 def proved(world, premises: str, goal: str):
@@ -50,10 +52,16 @@ def test_textbook_theorems_in_every_world(world, premises, goal):
     proved(world, premises, goal)
 
 
-@pytest.mark.parametrize("premises, goal", [
-    ("NOT(NOT(p))", "p"), ("", "OR(p, NOT(p))"), ("IMPL(IMPL(p, q), p)", "p"),
-    ("NOT(FORALL(x, P(x)))", "EXISTS(x, NOT(P(x)))"), ("EXISTS(x, EXISTS(y, R(x, y)))", "EXISTS(y, EXISTS(x, R(x, y)))"),
-])
+@pytest.mark.parametrize(
+    "premises, goal",
+    [
+        ("NOT(NOT(p))", "p"),
+        ("", "OR(p, NOT(p))"),
+        ("IMPL(IMPL(p, q), p)", "p"),
+        ("NOT(FORALL(x, P(x)))", "EXISTS(x, NOT(P(x)))"),
+        ("EXISTS(x, EXISTS(y, R(x, y)))", "EXISTS(y, EXISTS(x, R(x, y)))"),
+    ],
+)
 def test_classical_theorems_in_the_standard_world_only(premises, goal):
     proved(STANDARD, premises, goal)
     r = prove(MAIN, theorem(premises, goal), seconds=5)
@@ -67,7 +75,9 @@ def test_the_main_worlds_workarounds_are_found():
     assert "| EXISTS(x, P(x))" in str(proved(MAIN, "P(a)", "EXISTS(x, P(x))"))
     # hoisting past a depth limit, and EQ_I to the top level
     assert "| IMPL(r, p)  " in str(proved(MAIN, "", "IMPL(p, IMPL(q, IMPL(r, p)))"))
-    assert str(proved(MAIN, "", "IMPL(P(a), AND(P(a), EQ(a, a)))")).split("\n")[3].endswith("[EQ_I]")
+    assert (
+        str(proved(MAIN, "", "IMPL(P(a), AND(P(a), EQ(a, a)))")).split("\n")[3].endswith("[EQ_I]")
+    )
     # fresh copies for use-once guards and citation order
     proved(MAIN, "FORALL(x, P(x))", "AND(P(a), P(b))")
     proved(MAIN, "IMPL(p, q); p", "AND(q, q)")
@@ -130,12 +140,19 @@ def test_incremental_checker_matches_check_and_backtracks():
 
 def test_prove_command():
     runner = CliRunner()
-    result = runner.invoke(cli, ["prove", "--world", "main", "--premises", "p, NOT(p)", "--goal", "q"])
+    result = runner.invoke(
+        cli, ["prove", "--world", "main", "--premises", "p, NOT(p)", "--goal", "q"]
+    )
     assert result.exit_code == 0 and result.output.startswith("PROOF\n")
     assert runner.invoke(cli, ["check", "--world", "main"], input=result.output).exit_code == 0
-    result = runner.invoke(cli, ["prove", "--world", "main", "--goal", "IMPL(p, p)", "--json", "--seconds", "2"])
+    result = runner.invoke(
+        cli, ["prove", "--world", "main", "--goal", "IMPL(p, p)", "--json", "--seconds", "2"]
+    )
     assert result.exit_code == 1 and json.loads(result.output)["found"] is False
     result = runner.invoke(cli, ["prove", "--world", "main", "--task", "L16"])
     assert result.exit_code == 0
     assert runner.invoke(cli, ["prove", "--world", "main", "--task", "NOPE"]).exit_code == 2
-    assert runner.invoke(cli, ["prove", "--world", "main", "--task", "L16", "--goal", "p"]).exit_code == 2
+    assert (
+        runner.invoke(cli, ["prove", "--world", "main", "--task", "L16", "--goal", "p"]).exit_code
+        == 2
+    )

@@ -11,31 +11,34 @@ from itertools import product
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from alienlogic import Formula, check, load_world, parse_formula, parse_proof
-from alienlogic import recheck as R
-from alienlogic.certify import check_certificate, world_text
-from alienlogic.formulas import Bot, Eq, Exists, Forall, Fn, Name, Pred, children
-from alienlogic.matrices import Algebra, Model, algebra_from_data, library, unsound_rules, value
-from alienlogic.saturation import Bounds, closure, ground_terms, saturate
-from alienlogic.semantics import signature
-from alienlogic.world_schema import SCHEMA
 from alienworlds.cli.alienlogic import cli
 from alienworlds.ruleset.world import parse_world
 from alienworlds.tasks.alienlogic_grading import logic_tasks
 from alienworlds.tasks.bank import load_bank
 from certgen import mutate, named_cases
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from logic_models import open_assumptions
 from logic_proofgen import ProofGen
 from test_logic_main_world import PLAN
 
+from alienlogic import Formula, check, load_world, parse_formula, parse_proof
+from alienlogic import recheck as R
+from alienlogic.certify import check_certificate, world_text
+from alienlogic.formulas import Bot, Eq, Exists, Fn, Forall, Name, Pred, children
+from alienlogic.matrices import Algebra, Model, algebra_from_data, library, unsound_rules, value
+from alienlogic.saturation import Bounds, closure, ground_terms, saturate
+from alienlogic.semantics import signature
+from alienlogic.world_schema import SCHEMA
+
 ROOT = Path(__file__).resolve().parents[2]
 MAIN = load_world("main")
 MAIN_TEXT = world_text(MAIN)
-CERTS = {p.stem: json.loads(p.read_text(encoding="utf-8")) for p in sorted((ROOT / "tasks/alienlogic/certificates").glob("*.json"))}
+CERTS = {
+    p.stem: json.loads(p.read_text(encoding="utf-8"))
+    for p in sorted((ROOT / "tasks/alienlogic/certificates").glob("*.json"))
+}
 TASKS = {t.id: t for t in logic_tasks(load_bank("alienlogic", "main"))}
 
 
@@ -47,7 +50,10 @@ def world_file(*rules: tuple[str, str, str]) -> str:
     """A world's TOML text from (target, key, value) rules."""
     out = ['format = 1\nname = "w"\nlanguage = "alienlogic"']
     for i, (target, key, val) in enumerate(rules):
-        out.append(f'[[rules]]\nid = "R{i}"\nname = "rule {i}"\ntarget = "{target}"\n' + (f"{key} = true" if key == "disabled" else f"{key} = {json.dumps(val)}"))
+        out.append(
+            f'[[rules]]\nid = "R{i}"\nname = "rule {i}"\ntarget = "{target}"\n'
+            + (f"{key} = true" if key == "disabled" else f"{key} = {json.dumps(val)}")
+        )
     return "\n\n".join(out) + "\n"
 
 
@@ -94,11 +100,19 @@ def random_model(alg: Algebra, shape: dict, formulas, rng: random.Random) -> Mod
     dom = range(n)
     size = alg.matrix.size
     return Model(
-        n, named,
+        n,
+        named,
         {p: rng.randrange(size) for p, a in sig.predicates if a == 0},
-        {(p, a): {args: rng.randrange(size) for args in product(dom, repeat=a)} for p, a in sig.predicates if a > 0},
+        {
+            (p, a): {args: rng.randrange(size) for args in product(dom, repeat=a)}
+            for p, a in sig.predicates
+            if a > 0
+        },
         {c: rng.choice(named) for c in sig.constants},
-        {(f, a): {args: rng.randrange(n) for args in product(dom, repeat=a)} for f, a in sig.functions},
+        {
+            (f, a): {args: rng.randrange(n) for args in product(dom, repeat=a)}
+            for f, a in sig.functions
+        },
     )
 
 
@@ -155,7 +169,10 @@ def test_the_invariant_holds_on_every_line_of_accepted_main_proofs():
         lines = list(zip((s.formula for s in proof.steps), open_assumptions(proof)))
         for name, data in CERTS.items():
             alg = algebra_from_data(data)
-            assert violation(alg, data["model"], proof.premises, lines, rng) is None, (name, str(proof))
+            assert violation(alg, data["model"], proof.premises, lines, rng) is None, (
+                name,
+                str(proof),
+            )
 
 
 def _random_theorem(rng: random.Random, first_order: bool):
@@ -176,19 +193,64 @@ def test_every_sequent_saturation_derives_keeps_the_invariant(seed):
     result = saturate(MAIN, t, Bounds(tuple(closure((*premises, goal, Bot()), terms)), terms, 2))
     lines = [(f, ctx) for ctx, fs in result.derived.items() for f in fs]
     for name, data in CERTS.items():
-        assert violation(algebra_from_data(data), data["model"], premises, lines, rng, tries=3) is None, (name, seed)
+        assert (
+            violation(algebra_from_data(data), data["model"], premises, lines, rng, tries=3) is None
+        ), (name, seed)
 
 
 # -- agreement with the search side -----------------------------------------------------------------
 
-REQUIRES = ["(== depth 0)", "(> depth 0)", "(<= depth 1)", "(not (is NOT (ref 1)))", "(!= (ref 1) (last 1))",
-            "(== (left (ref 2)) (ref 1))", "(is EQ (ref 2))", "(== (size conclusion) (size (sub (ref 1))))",
-            "(== (size (ref 1)) (size (sub conclusion)))", "(== (times-cited (refline 1)) 0)", "(< (refline 1) (refline 2))",
-            "(is ATOM conclusion)", "(not (is IMPL (ref 1)))", "(== (sub (ref 2)) (ref 1))", "(or (== depth 0) (is PRED conclusion))",
-            "(if (is AND (ref 1)) (== depth 0) true)", "(== (ref 1) 0)", "(> (size conclusion) 2)", "(not (== nrefs 1))"]
-CONCLUSIONS = ["(ref 1)", "(left (ref 1))", "(right (ref 1))", "(last 1)", "(sub (ref 1))", "(ref 2)"]
-RULE_NAMES = ["reit", "AND_I", "AND_E1", "AND_E2", "OR_I1", "OR_I2", "OR_E", "IMPL_I", "IMPL_E", "NOT_I", "NOT_E", "BOT_E", "DNE",
-              "LEM", "FORALL_I", "FORALL_E", "EXISTS_I", "EXISTS_E", "EQ_I", "EQ_E"]
+REQUIRES = [
+    "(== depth 0)",
+    "(> depth 0)",
+    "(<= depth 1)",
+    "(not (is NOT (ref 1)))",
+    "(!= (ref 1) (last 1))",
+    "(== (left (ref 2)) (ref 1))",
+    "(is EQ (ref 2))",
+    "(== (size conclusion) (size (sub (ref 1))))",
+    "(== (size (ref 1)) (size (sub conclusion)))",
+    "(== (times-cited (refline 1)) 0)",
+    "(< (refline 1) (refline 2))",
+    "(is ATOM conclusion)",
+    "(not (is IMPL (ref 1)))",
+    "(== (sub (ref 2)) (ref 1))",
+    "(or (== depth 0) (is PRED conclusion))",
+    "(if (is AND (ref 1)) (== depth 0) true)",
+    "(== (ref 1) 0)",
+    "(> (size conclusion) 2)",
+    "(not (== nrefs 1))",
+]
+CONCLUSIONS = [
+    "(ref 1)",
+    "(left (ref 1))",
+    "(right (ref 1))",
+    "(last 1)",
+    "(sub (ref 1))",
+    "(ref 2)",
+]
+RULE_NAMES = [
+    "reit",
+    "AND_I",
+    "AND_E1",
+    "AND_E2",
+    "OR_I1",
+    "OR_I2",
+    "OR_E",
+    "IMPL_I",
+    "IMPL_E",
+    "NOT_I",
+    "NOT_E",
+    "BOT_E",
+    "DNE",
+    "LEM",
+    "FORALL_I",
+    "FORALL_E",
+    "EXISTS_I",
+    "EXISTS_E",
+    "EQ_I",
+    "EQ_E",
+]
 
 
 def random_world(rng: random.Random, conditions: bool = True) -> str:
@@ -196,7 +258,11 @@ def random_world(rng: random.Random, conditions: bool = True) -> str:
     for _ in range(rng.randint(1, 6)):
         target = rng.choice(RULE_NAMES)
         kind = rng.choice(["disabled", "conclusion"] + (["require"] * 3 if conditions else []))
-        if kind == "conclusion" and (target in patched or target in ("LEM", "EQ_I") or target.startswith(("FORALL", "EXISTS", "EQ"))):
+        if kind == "conclusion" and (
+            target in patched
+            or target in ("LEM", "EQ_I")
+            or target.startswith(("FORALL", "EXISTS", "EQ"))
+        ):
             continue
         patched |= {target} if kind == "conclusion" else set()
         rules.append((target, kind, rng.choice(REQUIRES if kind == "require" else CONCLUSIONS)))
@@ -204,8 +270,18 @@ def random_world(rng: random.Random, conditions: bool = True) -> str:
 
 
 def _plain_certificate(m, mode: str, domain: int) -> dict:
-    return {"format": 2, "kind": "matrix", "premises": [], "goal": "p", **Algebra.plain(m, mode).as_data(),
-            "model": {"domain": domain, "named": list(range(domain)), "atoms": {"p": m.elements[m.bottom]}}}
+    return {
+        "format": 2,
+        "kind": "matrix",
+        "premises": [],
+        "goal": "p",
+        **Algebra.plain(m, mode).as_data(),
+        "model": {
+            "domain": domain,
+            "named": list(range(domain)),
+            "atoms": {"p": m.elements[m.bottom]},
+        },
+    }
 
 
 def rule_problems(data: dict, world: str | None) -> list[str]:
@@ -233,26 +309,42 @@ def test_the_re_checker_agrees_with_the_search_side_on_plain_matrices():
 def test_sequents_derived_in_random_worlds_keep_the_invariant_of_every_algebra_the_re_checker_accepts():
     rng = random.Random(5)
     algebras = [(algebra_from_data(d), d["model"], d) for d in CERTS.values()]
-    algebras += [(Algebra.plain(m, mode), {"domain": 1, "named": [0]}, None) for m in library() for mode in ("any", "designated")]
+    algebras += [
+        (Algebra.plain(m, mode), {"domain": 1, "named": [0]}, None)
+        for m in library()
+        for mode in ("any", "designated")
+    ]
     accepted = 0
     for i in range(16):
         if i % 2:
             text = random_world(rng)
         else:  # the main world with some patches switched back to the manual
-            text = world_text(MAIN.without(*rng.sample([r.id for r in MAIN.rules], rng.randint(1, 4))))
+            text = world_text(
+                MAIN.without(*rng.sample([r.id for r in MAIN.rules], rng.randint(1, 4)))
+            )
         w = parse_world(text, "w.toml", SCHEMA)
         premises, goal = _random_theorem(rng, first_order=rng.random() < 0.4)
         from alienlogic import Theorem
 
         terms = tuple(ground_terms([*premises, goal])) + (Name("k1"),)
         try:
-            result = saturate(w, Theorem(tuple(premises), goal), Bounds(tuple(closure((*premises, goal, Bot()), terms)), terms, 2))
+            result = saturate(
+                w,
+                Theorem(tuple(premises), goal),
+                Bounds(tuple(closure((*premises, goal, Bot()), terms)), terms, 2),
+            )
         except ValueError:
             continue  # a conclusion patch saturation cannot over-approximate
         lines = [(f, ctx) for ctx, fs in result.derived.items() for f in fs]
         for alg, shape, data in algebras:
-            data = data or {"format": 2, "kind": "matrix", "premises": [], "goal": "p", **alg.as_data(),
-                            "model": {**shape, "atoms": {"p": alg.matrix.elements[0]}}}
+            data = data or {
+                "format": 2,
+                "kind": "matrix",
+                "premises": [],
+                "goal": "p",
+                **alg.as_data(),
+                "model": {**shape, "atoms": {"p": alg.matrix.elements[0]}},
+            }
             if rule_problems(data, text):
                 continue
             accepted += 1
@@ -264,18 +356,40 @@ def test_sequents_derived_in_random_worlds_keep_the_invariant_of_every_algebra_t
 
 
 def _step(depth=(0, 0), refs=("A",), out="A", env=None):
-    cert = R.Certificate(_plain_certificate(library()[0], "any", 1) | {"classes": {"any": "*", "not": "NOT", "=p": "ATOM"}, "singletons": {"=p": "p"}})
-    return R.Step(cert, depth, list(refs), out, env or {"A": ("any", 1), "B": ("not", 0), "P": ("=p", 1), "Q": ("=p", 0)})
+    cert = R.Certificate(
+        _plain_certificate(library()[0], "any", 1)
+        | {"classes": {"any": "*", "not": "NOT", "=p": "ATOM"}, "singletons": {"=p": "p"}}
+    )
+    return R.Step(
+        cert,
+        depth,
+        list(refs),
+        out,
+        env or {"A": ("any", 1), "B": ("not", 0), "P": ("=p", 1), "Q": ("=p", 0)},
+    )
 
 
-@pytest.mark.parametrize("expr, depth, expected", [
-    ("(== depth 0)", (0, 0), True), ("(== depth 0)", (2, R.INF), False), ("(<= depth 1)", (2, R.INF), False),
-    ("(> depth 1)", (1, 1), False), ("(> depth 1)", (2, R.INF), True), ("(== depth 5)", (2, R.INF), R.U),
-    ("(== (times-cited (refline 1)) 0)", (0, 0), R.U), ("(not (premise? (refline 1)))", (0, 0), R.U),
-    ("(and (== depth 0) (== line 3))", (1, 1), False), ("(or (== depth 0) (== line 3))", (0, 0), True),
-    ("(if (== depth 0) true (== line 1))", (0, 0), True), ("(== nrefs 1)", (0, 0), True), ("(== (ref 2) none)", (0, 0), True),
-    ("(== (ref 1) 0)", (0, 0), False), ("(is NOT (ref 1))", (0, 0), R.U), ("(+ depth 1)", (0, 0), R.U),
-])
+@pytest.mark.parametrize(
+    "expr, depth, expected",
+    [
+        ("(== depth 0)", (0, 0), True),
+        ("(== depth 0)", (2, R.INF), False),
+        ("(<= depth 1)", (2, R.INF), False),
+        ("(> depth 1)", (1, 1), False),
+        ("(> depth 1)", (2, R.INF), True),
+        ("(== depth 5)", (2, R.INF), R.U),
+        ("(== (times-cited (refline 1)) 0)", (0, 0), R.U),
+        ("(not (premise? (refline 1)))", (0, 0), R.U),
+        ("(and (== depth 0) (== line 3))", (1, 1), False),
+        ("(or (== depth 0) (== line 3))", (0, 0), True),
+        ("(if (== depth 0) true (== line 1))", (0, 0), True),
+        ("(== nrefs 1)", (0, 0), True),
+        ("(== (ref 2) none)", (0, 0), True),
+        ("(== (ref 1) 0)", (0, 0), False),
+        ("(is NOT (ref 1))", (0, 0), R.U),
+        ("(+ depth 1)", (0, 0), R.U),
+    ],
+)
 def test_side_conditions_are_decided_only_when_every_step_agrees(expr, depth, expected):
     assert _step(depth).eval(R.sexpr(expr)) == expected
 
@@ -285,16 +399,28 @@ def test_formulas_compare_by_value_shape_and_singleton_class():
     assert s.eval(R.sexpr("(== (ref 1) (ref 2))")) is False  # different classes
     assert s.eval(R.sexpr("(== (ref 3) (ref 4))")) is True  # one formula per singleton class
     assert s.eval(R.sexpr("(== (ref 1) (ref 1))")) is True
-    assert s.eval(R.sexpr("(== (sub (ref 5)) (ref 1))")) is True and s.eval(R.sexpr("(is NOT (ref 5))")) is True
+    assert (
+        s.eval(R.sexpr("(== (sub (ref 5)) (ref 1))")) is True
+        and s.eval(R.sexpr("(is NOT (ref 5))")) is True
+    )
     assert s.eval(R.sexpr("(left (ref 2))")) == R.NONE  # a negation has no left part
-    assert _step(env={"A": ("any", 1), "B": ("any", 1)}, refs=("A", "B")).eval(R.sexpr("(== (ref 1) (ref 2))")) == R.U
+    assert (
+        _step(env={"A": ("any", 1), "B": ("any", 1)}, refs=("A", "B")).eval(
+            R.sexpr("(== (ref 1) (ref 2))")
+        )
+        == R.U
+    )
 
 
 def test_sizes_of_instances_are_compared_symbolically():
     extra = {("sub", "Q"): "BODY"}
     for growth, expected in (("0", True), ("+", False)):
         s = _step(refs=("Q",), out="INST")
-        s.extra = {**extra, ("size", "BODY"): ("size", "x", "0"), ("size", "INST"): ("size", "x", growth)}
+        s.extra = {
+            **extra,
+            ("size", "BODY"): ("size", "x", "0"),
+            ("size", "INST"): ("size", "x", growth),
+        }
         assert s.eval(R.sexpr("(== (size conclusion) (size (sub (ref 1))))")) is expected
 
 
@@ -325,7 +451,21 @@ def test_the_re_checker_reads_formulas_as_the_parser_does(seed, first_order):
     assert R.parse_formula(str(f)) == as_tuple(parse_formula(str(f)))
 
 
-@pytest.mark.parametrize("text", ["", "p q", "NOT(p", "AND(p)", "P(X)", "FORALL(X, p)", "EQ(p, q)" + ")", "p,", "f()", "NOT(" * 70 + "p" + ")" * 70])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "p q",
+        "NOT(p",
+        "AND(p)",
+        "P(X)",
+        "FORALL(X, p)",
+        "EQ(p, q)" + ")",
+        "p,",
+        "f()",
+        "NOT(" * 70 + "p" + ")" * 70,
+    ],
+)
 def test_the_re_checker_refuses_what_the_parser_refuses(text):
     with pytest.raises(R.Refused):
         R.parse_formula(text)
@@ -335,7 +475,9 @@ def test_the_re_checker_stands_alone():
     import ast
 
     source = (ROOT / "alienlogic" / "recheck.py").read_text(encoding="utf-8")
-    modules = {a.name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import) for a in n.names}
+    modules = {
+        a.name for n in ast.walk(ast.parse(source)) if isinstance(n, ast.Import) for a in n.names
+    }
     modules |= {n.module for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ImportFrom)}
     assert modules == {"__future__", "json", "re", "tomllib", "itertools"}
     assert len(source.splitlines()) < 850  # short enough to audit by reading
@@ -361,13 +503,26 @@ def test_named_faults_list_every_problem_and_exit_2(tmp_path):
         path = tmp_path / "c.json"
         path.write_text(text, encoding="utf-8")
         result = runner.invoke(cli, ["certify", "--world", "main", "--check", str(path)])
-        assert result.exit_code == 2 and result.exception is None or isinstance(result.exception, SystemExit), (name, result.output)
+        assert (
+            result.exit_code == 2
+            and result.exception is None
+            or isinstance(result.exception, SystemExit)
+        ), (name, result.output)
         assert result.exit_code == 2, (name, result.output)
         assert "problem:" in result.output and "internal error" not in result.output.lower()
-    several = dict(valid, goal=7, model=dict(valid["model"], domain=10**9), connectives=dict(valid["connectives"], atoms=["p"]))
+    several = dict(
+        valid,
+        goal=7,
+        model=dict(valid["model"], domain=10**9),
+        connectives=dict(valid["connectives"], atoms=["p"]),
+    )
     status, problems = recheck(several)
     assert status == "malformed" and len(problems) >= 3
-    assert any(p.startswith("goal") for p in problems) and any("model.domain" in p for p in problems) and any("atoms" in p for p in problems)
+    assert (
+        any(p.startswith("goal") for p in problems)
+        and any("model.domain" in p for p in problems)
+        and any("atoms" in p for p in problems)
+    )
 
 
 def test_a_singleton_claim_must_be_earned():
@@ -413,12 +568,23 @@ def test_mutated_certificates_never_crash_and_stay_cheap(name):
     assert worst < 2.0
 
 
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=30)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(JSON, st.sampled_from(sorted(CERTS)), st.sampled_from(["truth", "classes", "connectives", "model", "premises", "goal", "singletons", "top_level"]))
+@given(
+    JSON,
+    st.sampled_from(sorted(CERTS)),
+    st.sampled_from(
+        ["truth", "classes", "connectives", "model", "premises", "goal", "singletons", "top_level"]
+    ),
+)
 def test_any_json_in_any_place_gets_a_verdict(junk, name, key):
     assert recheck(junk)[0] == "malformed"
     status, problems = recheck(dict(CERTS[name], **{key: junk}))

@@ -15,10 +15,10 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from alienlogic import Verdict, check, load_world
 from logic_models import unsound_line
 from logic_proofgen import generate, mutate, rederive
+
+from alienlogic import Verdict, check, load_world
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 DEMO = load_world("demo")
@@ -62,11 +62,15 @@ def test_accepted_mutants_are_sound(seed, mutation, first_order):
 def test_broken_proofs_are_often_refused_and_sometimes_accepted():
     """The properties above are only meaningful if both outcomes occur, and
     the refusals are of many kinds."""
-    proofs = [f(s) for s in range(300) for f in (
-        lambda s: mutate(generate(s, s % 2 == 0), s),
-        lambda s: rederive(generate(s, s % 2 == 0), s),
-        lambda s: generate(s, s % 2 == 0, reckless=0.15),
-    )]
+    proofs = [
+        f(s)
+        for s in range(300)
+        for f in (
+            lambda s: mutate(generate(s, s % 2 == 0), s),
+            lambda s: rederive(generate(s, s % 2 == 0), s),
+            lambda s: generate(s, s % 2 == 0, reckless=0.15),
+        )
+    ]
     verdicts = [check(p) for p in proofs]
     accepted = sum(v.accepted for v in verdicts)
     assert 0.1 * len(proofs) < accepted < 0.8 * len(proofs)
@@ -78,13 +82,50 @@ def test_broken_proofs_are_often_refused_and_sometimes_accepted():
 def test_generator_exercises_every_rule():
     used = {s.rule for seed in range(200) for s in generate(seed, seed % 2 == 0).steps}
     from alienlogic import RULES
+
     assert used == set(RULES)
 
 
 VOCABULARY = [
-    "PROOF", "END", "premises:", "goal:", "1.", "2.", "3.", "|", "[", "]", "premise", "assume", "IMPL_E", "OR_E",
-    "EXISTS_E", "FORALL_I", "1-2", "2-3", ",", "p", "q", "P(a)", "x", "NOT(", "AND(", "FORALL(x,", "EQ(a,", ")",
-    "BOT", "\n", " ", "-", "99999999999999999999", "0", "\r\n", "\t", "#", "é", "(",
+    "PROOF",
+    "END",
+    "premises:",
+    "goal:",
+    "1.",
+    "2.",
+    "3.",
+    "|",
+    "[",
+    "]",
+    "premise",
+    "assume",
+    "IMPL_E",
+    "OR_E",
+    "EXISTS_E",
+    "FORALL_I",
+    "1-2",
+    "2-3",
+    ",",
+    "p",
+    "q",
+    "P(a)",
+    "x",
+    "NOT(",
+    "AND(",
+    "FORALL(x,",
+    "EQ(a,",
+    ")",
+    "BOT",
+    "\n",
+    " ",
+    "-",
+    "99999999999999999999",
+    "0",
+    "\r\n",
+    "\t",
+    "#",
+    "é",
+    "(",
 ]
 
 

@@ -27,8 +27,14 @@ END
 def long_proof(blocks: int) -> str:
     """A valid proof of 10 * blocks + 8 lines mixing boxes, quantifiers and
     citations reaching back to the premises."""
-    lines = ["PROOF", "premises: FORALL(x, IMPL(P(x), Q(x))), EXISTS(x, P(x)), p", "goal: EXISTS(y, Q(y))",
-             "1. FORALL(x, IMPL(P(x), Q(x)))  [premise]", "2. EXISTS(x, P(x))  [premise]", "3. p  [premise]"]
+    lines = [
+        "PROOF",
+        "premises: FORALL(x, IMPL(P(x), Q(x))), EXISTS(x, P(x)), p",
+        "goal: EXISTS(y, Q(y))",
+        "1. FORALL(x, IMPL(P(x), Q(x)))  [premise]",
+        "2. EXISTS(x, P(x))  [premise]",
+        "3. p  [premise]",
+    ]
     n = 3
     for _ in range(blocks):
         lines += [
@@ -44,9 +50,14 @@ def long_proof(blocks: int) -> str:
             f"{n + 10}. p  [AND_E1 {n + 9}]",
         ]
         n += 10
-    lines += [f"{n + 1}. | P(d)  [assume]", f"{n + 2}. | IMPL(P(d), Q(d))  [FORALL_E 1]",
-              f"{n + 3}. | Q(d)  [IMPL_E {n + 2}, {n + 1}]", f"{n + 4}. | EXISTS(y, Q(y))  [EXISTS_I {n + 3}]",
-              f"{n + 5}. EXISTS(y, Q(y))  [EXISTS_E 2, {n + 1}-{n + 4}]", "END"]
+    lines += [
+        f"{n + 1}. | P(d)  [assume]",
+        f"{n + 2}. | IMPL(P(d), Q(d))  [FORALL_E 1]",
+        f"{n + 3}. | Q(d)  [IMPL_E {n + 2}, {n + 1}]",
+        f"{n + 4}. | EXISTS(y, Q(y))  [EXISTS_I {n + 3}]",
+        f"{n + 5}. EXISTS(y, Q(y))  [EXISTS_E 2, {n + 1}-{n + 4}]",
+        "END",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -63,7 +74,9 @@ def test_five_thousand_lines_check_in_under_a_second():
     text = long_proof(500)
     assert len(parse_proof(text).steps) == 5008
     assert check(text).accepted
-    assert best_of(3, lambda: check(text)) < 1.0  # parse + check; about 0.3 s on the development machine
+    assert (
+        best_of(3, lambda: check(text)) < 1.0
+    )  # parse + check; about 0.3 s on the development machine
 
 
 def test_a_typical_ten_line_proof_checks_in_under_2_ms():

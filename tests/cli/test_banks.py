@@ -6,17 +6,19 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
 from alienworlds.cli.aliencode import main as aliencode
 from alienworlds.cli.alienlogic import cli as alienlogic
 from alienworlds.episode.environments import MissingBank, make_environment
 from alienworlds.ruleset.world import WORLDS_DIR
 from alienworlds.tasks.bank import bank_path
+from click.testing import CliRunner
 
 CLIS = {"aliencode": aliencode, "alienlogic": alienlogic}
 ROOT = Path(__file__).resolve().parents[2]
-BANKS = {"aliencode": bank_path("aliencode", "demo"), "alienlogic": ROOT / "tests" / "episode" / "data" / "alienlogic_demo.toml"}
+BANKS = {
+    "aliencode": bank_path("aliencode", "demo"),
+    "alienlogic": ROOT / "tests" / "episode" / "data" / "alienlogic_demo.toml",
+}
 
 
 @pytest.fixture(params=["aliencode", "alienlogic"])
@@ -40,19 +42,32 @@ def test_world_check_says_it_skipped_the_bank_audit(bankless):
     assert str(bank_path(language, "bankless")) in result.stdout
     assert result.stdout.splitlines()[-2:] == [
         f"bank: none (the world's own would be {bank_path(language, 'bankless')} or {path.parent / 'bank.toml'}); "
-        "the bank audit was skipped: give a bank with --bank PATH", "ok"]
-    data = json.loads(CliRunner().invoke(CLIS[language], ["world", "check", str(path), "--json"]).stdout)
+        "the bank audit was skipped: give a bank with --bank PATH",
+        "ok",
+    ]
+    data = json.loads(
+        CliRunner().invoke(CLIS[language], ["world", "check", str(path), "--json"]).stdout
+    )
     assert data["bank_audit"] == "skipped" and data["ok"]
-    given = CliRunner().invoke(CLIS[language], ["world", "check", str(path), "--bank", str(BANKS[language]), "--json"] +
-                               (["--no-prover"] if language == "alienlogic" else []))
+    given = CliRunner().invoke(
+        CLIS[language],
+        ["world", "check", str(path), "--bank", str(BANKS[language]), "--json"]
+        + (["--no-prover"] if language == "alienlogic" else []),
+    )
     assert json.loads(given.stdout)["bank_audit"] == "done"
 
 
 def test_an_episode_on_a_world_without_a_bank_names_the_path_and_bank(bankless, tmp_path):
     language, path = bankless
-    result = CliRunner().invoke(CLIS[language], ["episode", "--agent", "oracle", "--world", str(path), "--out", str(tmp_path / "o")])
+    result = CliRunner().invoke(
+        CLIS[language],
+        ["episode", "--agent", "oracle", "--world", str(path), "--out", str(tmp_path / "o")],
+    )
     assert result.exit_code == 2
-    assert f"no task bank for world 'bankless': none at {bank_path(language, 'bankless')}" in result.stderr
+    assert (
+        f"no task bank for world 'bankless': none at {bank_path(language, 'bankless')}"
+        in result.stderr
+    )
     assert f"nor at {path.parent / 'bank.toml'} beside the world file" in result.stderr
     assert "--bank PATH" in result.stderr and "Traceback" not in result.output
     with pytest.raises(MissingBank, match="--bank"):
@@ -62,15 +77,34 @@ def test_an_episode_on_a_world_without_a_bank_names_the_path_and_bank(bankless, 
 def test_tasks_without_a_bank_names_the_path(bankless):
     language, path = bankless
     result = CliRunner().invoke(CLIS[language], ["tasks", "--world", str(path)])
-    assert result.exit_code == 2 and "--bank PATH" in result.stderr and str(bank_path(language, "bankless")) in result.stderr
+    assert (
+        result.exit_code == 2
+        and "--bank PATH" in result.stderr
+        and str(bank_path(language, "bankless")) in result.stderr
+    )
 
 
 def test_a_world_given_by_path_runs_with_its_bank_given(bankless, tmp_path):
     language, path = bankless
     bank = tmp_path / "bank.toml"
     shutil.copy(BANKS[language], bank)
-    result = CliRunner().invoke(CLIS[language], ["episode", "--agent", "oracle", "--world", str(path), "--bank", str(bank),
-                                                 "--condition", "direct", "--out", str(tmp_path / "o"), "--no-progress"])
+    result = CliRunner().invoke(
+        CLIS[language],
+        [
+            "episode",
+            "--agent",
+            "oracle",
+            "--world",
+            str(path),
+            "--bank",
+            str(bank),
+            "--condition",
+            "direct",
+            "--out",
+            str(tmp_path / "o"),
+            "--no-progress",
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "bankless" in result.stdout
 
@@ -78,8 +112,11 @@ def test_a_world_given_by_path_runs_with_its_bank_given(bankless, tmp_path):
 def test_a_world_given_by_path_finds_the_bank_beside_it(bankless, tmp_path):
     language, path = bankless
     shutil.copy(BANKS[language], path.parent / "bank.toml")
-    checked = CliRunner().invoke(CLIS[language], ["world", "check", str(path), "--json"] +
-                                 (["--no-prover"] if language == "alienlogic" else []))
+    checked = CliRunner().invoke(
+        CLIS[language],
+        ["world", "check", str(path), "--json"]
+        + (["--no-prover"] if language == "alienlogic" else []),
+    )
     assert json.loads(checked.stdout)["bank_audit"] == "done"
     listed = CliRunner().invoke(CLIS[language], ["tasks", "--world", str(path)])
     assert listed.exit_code == 0, listed.output
@@ -93,5 +130,7 @@ def test_a_world_given_by_path_finds_the_bank_beside_it(bankless, tmp_path):
 
 def test_a_shipped_world_named_or_given_by_path_keeps_its_shipped_bank():
     shipped = WORLDS_DIR / "aliencode" / "demo.toml"
-    assert make_environment("aliencode", str(shipped)).bank.source == str(bank_path("aliencode", "demo"))
+    assert make_environment("aliencode", str(shipped)).bank.source == str(
+        bank_path("aliencode", "demo")
+    )
     assert make_environment("aliencode", "demo").bank.source == str(bank_path("aliencode", "demo"))

@@ -51,23 +51,30 @@ GROUP = textwrap.dedent('''
 
 
 def run(args: list[str], stdout=subprocess.PIPE) -> tuple[int, str, str]:
-    process = subprocess.run([sys.executable, "-c", GROUP, *args], stdout=stdout, stderr=subprocess.PIPE, timeout=120)
+    process = subprocess.run(
+        [sys.executable, "-c", GROUP, *args], stdout=stdout, stderr=subprocess.PIPE, timeout=120
+    )
     return process.returncode, (process.stdout or b"").decode(), process.stderr.decode()
 
 
-@pytest.mark.parametrize("how, status, err", [
-    ("bug", 9, "demo: internal error (RuntimeError); please report it"),
-    ("deep", 9, "demo: internal error (RecursionError); please report it"),
-    ("exit-3", 3, ""),
-    ("exit-text", 1, "a message"),
-    ("ctx-exit-5", 5, ""),
-    ("click-error", 1, "demo: a click error"),
-    ("interrupt", 1, "Aborted!"),
-    ("fine", 0, ""),
-])
+@pytest.mark.parametrize(
+    "how, status, err",
+    [
+        ("bug", 9, "demo: internal error (RuntimeError); please report it"),
+        ("deep", 9, "demo: internal error (RecursionError); please report it"),
+        ("exit-3", 3, ""),
+        ("exit-text", 1, "a message"),
+        ("ctx-exit-5", 5, ""),
+        ("click-error", 1, "demo: a click error"),
+        ("interrupt", 1, "Aborted!"),
+        ("fine", 0, ""),
+    ],
+)
 def test_each_way_to_end_gives_its_status_and_at_most_one_line(how, status, err):
     code, out, error = run(["end", how])
-    lines = [line for line in error.splitlines() if line]  # on an interrupt click first ends the terminal's ^C line
+    lines = [
+        line for line in error.splitlines() if line
+    ]  # on an interrupt click first ends the terminal's ^C line
     assert (code, lines) == (status, [err] if err else [])
     assert out == ("done\n" if how == "fine" else "")
 
@@ -75,9 +82,15 @@ def test_each_way_to_end_gives_its_status_and_at_most_one_line(how, status, err)
 def test_a_lost_stream_decides_the_status_even_when_a_handler_swallowed_it():
     with open("/dev/full", "wb") as full:
         code, _, error = run(["end", "swallowed"], stdout=full)
-    assert (code, error.splitlines()) == (74, ["demo: cannot write standard output: No space left on device"])
+    assert (code, error.splitlines()) == (
+        74,
+        ["demo: cannot write standard output: No space left on device"],
+    )
 
 
 def test_a_usage_error_names_the_command_and_its_help():
     code, _, error = run(["end"])
-    assert (code, error.splitlines()) == (2, ["demo end: Missing argument 'HOW'. Try 'demo end --help'."])
+    assert (code, error.splitlines()) == (
+        2,
+        ["demo end: Missing argument 'HOW'. Try 'demo end --help'."],
+    )

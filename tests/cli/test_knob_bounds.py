@@ -9,17 +9,16 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import pytest
-from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 import alienworlds.generate.aliencode as gen_code
 import alienworlds.generate.alienlogic as gen_logic
+import pytest
 from alienworlds.cli.aliencode import main as aliencode
 from alienworlds.cli.alienlogic import cli as alienlogic
 from alienworlds.generate.knobs import KNOBS, MAX_SEED_CHARS, knob_problems, seed_problem
 from alienworlds.sweep import limits
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from aliencode.sites import OPERATIONS
 
@@ -41,16 +40,30 @@ def stub_generator(monkeypatch, language: str) -> None:
 def consistent(draw, language: str) -> dict[str, int]:
     """Knobs the generator may be run with (the rules between them met)."""
     ranges = {k.name: (k.low, k.high) for k in KNOBS[language]}
-    pick = lambda name, high=None: draw(st.integers(ranges[name][0], min(ranges[name][1], high if high is not None else ranges[name][1])))  # noqa: E731
+    pick = lambda name, high=None: draw(
+        st.integers(
+            ranges[name][0], min(ranges[name][1], high if high is not None else ranges[name][1])
+        )
+    )  # noqa: E731
     if language == "aliencode":
         altered = pick("altered")
         scoped = pick("scoped", altered - 2)
-        return {"altered": altered, "scoped": scoped, "red_herrings": pick("red_herrings", altered - scoped),
-                "renamed": pick("renamed"), "tasks": pick("tasks")}
+        return {
+            "altered": altered,
+            "scoped": scoped,
+            "red_herrings": pick("red_herrings", altered - scoped),
+            "renamed": pick("renamed"),
+            "tasks": pick("tasks"),
+        }
     theorems = pick("theorems")
     unprovable = pick("unprovable", theorems)
-    return {"theorems": theorems, "unprovable": unprovable, "first_order": pick("first_order", theorems - unprovable),
-            "patches": pick("patches"), "examples": pick("examples")}
+    return {
+        "theorems": theorems,
+        "unprovable": unprovable,
+        "first_order": pick("first_order", theorems - unprovable),
+        "patches": pick("patches"),
+        "examples": pick("examples"),
+    }
 
 
 def knob_values(language: str):
@@ -60,16 +73,27 @@ def knob_values(language: str):
     inside = st.fixed_dictionaries({k.name: st.integers(k.low, k.high) for k in KNOBS[language]})
 
     def anywhere(knob):
-        return st.one_of(st.integers(knob.low, knob.high), st.sampled_from([knob.low - 1, knob.high + 1]),
-                         st.integers(-10**30, 10**30))
-    return st.one_of(consistent(language), inside,
-                     st.fixed_dictionaries({}, optional={k.name: anywhere(k) for k in KNOBS[language]}))
+        return st.one_of(
+            st.integers(knob.low, knob.high),
+            st.sampled_from([knob.low - 1, knob.high + 1]),
+            st.integers(-(10**30), 10**30),
+        )
+
+    return st.one_of(
+        consistent(language),
+        inside,
+        st.fixed_dictionaries({}, optional={k.name: anywhere(k) for k in KNOBS[language]}),
+    )
 
 
-seeds = st.one_of(st.text(st.characters(exclude_categories=("Cc", "Cs")), min_size=1, max_size=MAX_SEED_CHARS),
-                  st.text(min_size=0, max_size=MAX_SEED_CHARS + 5),
-                  st.text(st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=()), max_size=8),
-                  st.integers(MAX_SEED_CHARS - 2, MAX_SEED_CHARS + 2).map(lambda n: "s" * n))
+seeds = st.one_of(
+    st.text(st.characters(exclude_categories=("Cc", "Cs")), min_size=1, max_size=MAX_SEED_CHARS),
+    st.text(min_size=0, max_size=MAX_SEED_CHARS + 5),
+    st.text(
+        st.characters(min_codepoint=0, max_codepoint=0x10FFFF, exclude_categories=()), max_size=8
+    ),
+    st.integers(MAX_SEED_CHARS - 2, MAX_SEED_CHARS + 2).map(lambda n: "s" * n),
+)
 
 
 @pytest.mark.parametrize("language", sorted(COMMANDS))
@@ -97,20 +121,40 @@ def test_random_knobs_and_seeds_exit_2_exactly_when_a_check_fails(language, data
 
 def test_an_argument_that_is_not_utf8_is_refused_as_a_seed(tmp_path):
     # argv bytes that are not UTF-8 reach Python as lone surrogates
-    process = subprocess.run([sys.executable, "-m", "alienworlds.cli.aliencode", "world", "generate", "--seed", b"\xff\xfe",
-                              "--out", str(tmp_path / "w")], capture_output=True, timeout=120)
+    process = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "alienworlds.cli.aliencode",
+            "world",
+            "generate",
+            "--seed",
+            b"\xff\xfe",
+            "--out",
+            str(tmp_path / "w"),
+        ],
+        capture_output=True,
+        timeout=120,
+    )
     assert process.returncode == 2 and not (tmp_path / "w").exists()
     assert process.stderr.decode().splitlines() == [
         "aliencode world generate: Invalid value for '--seed': character 1 of the seed is not text (not UTF-8: "
-        "undecodable bytes). Try 'aliencode world generate --help'."]
+        "undecodable bytes). Try 'aliencode world generate --help'."
+    ]
 
 
 @pytest.mark.parametrize("language", sorted(COMMANDS))
 def test_help_names_every_knob_and_its_range(language):
-    shown = " ".join(CliRunner().invoke(COMMANDS[language][0], ["world", "generate", "--help"],
-                                        terminal_width=1000).output.split())
+    shown = " ".join(
+        CliRunner()
+        .invoke(COMMANDS[language][0], ["world", "generate", "--help"], terminal_width=1000)
+        .output.split()
+    )
     for knob in KNOBS[language]:
-        assert f"{knob.option} N" in shown and f"[default: {knob.default}; {knob.low}<=x<={knob.high}]" in shown
+        assert (
+            f"{knob.option} N" in shown
+            and f"[default: {knob.default}; {knob.low}<=x<={knob.high}]" in shown
+        )
     assert f"1 to {MAX_SEED_CHARS} characters" in shown
 
 
@@ -140,14 +184,32 @@ def test_the_library_check_and_the_table_agree(language, data):
 
 
 @settings(max_examples=60, deadline=None)
-@given(trajectories=st.integers(-5, 10**12), passes=st.integers(-5, 10**12),
-       seed=st.one_of(st.integers(-2**60, 2**60), st.sampled_from([limits.SEED[1], limits.SEED[0] - 1])))
+@given(
+    trajectories=st.integers(-5, 10**12),
+    passes=st.integers(-5, 10**12),
+    seed=st.one_of(
+        st.integers(-(2**60), 2**60), st.sampled_from([limits.SEED[1], limits.SEED[0] - 1])
+    ),
+)
 def test_episode_bounds_are_checked_before_a_world_is_loaded(trajectories, passes, seed):
-    inside = (limits.TRAJECTORIES[0] <= trajectories <= limits.TRAJECTORIES[1]
-              and limits.PASSES[0] <= passes <= limits.PASSES[1]
-              and limits.SEED[0] <= seed <= limits.SEED[1] - trajectories + 1)
-    args = ["episode", "--agent", "oracle", "--world", "no-such-world", "--trajectories", str(trajectories),
-            "--passes", str(passes), "--seed", str(seed)]
+    inside = (
+        limits.TRAJECTORIES[0] <= trajectories <= limits.TRAJECTORIES[1]
+        and limits.PASSES[0] <= passes <= limits.PASSES[1]
+        and limits.SEED[0] <= seed <= limits.SEED[1] - trajectories + 1
+    )
+    args = [
+        "episode",
+        "--agent",
+        "oracle",
+        "--world",
+        "no-such-world",
+        "--trajectories",
+        str(trajectories),
+        "--passes",
+        str(passes),
+        "--seed",
+        str(seed),
+    ]
     result = CliRunner().invoke(aliencode, args)
     assert result.exit_code == 2 and "Traceback" not in result.output
     # in range, the command goes on to the world, which does not exist
@@ -155,10 +217,16 @@ def test_episode_bounds_are_checked_before_a_world_is_loaded(trajectories, passe
 
 
 @settings(max_examples=40, deadline=None)
-@given(text=st.one_of(st.sampled_from(["nan", "inf", "-inf", "0", "-1", "3600.5", "1e400", "x", ""]),
-                      st.floats(allow_nan=True, allow_infinity=True).map(repr)))
+@given(
+    text=st.one_of(
+        st.sampled_from(["nan", "inf", "-inf", "0", "-1", "3600.5", "1e400", "x", ""]),
+        st.floats(allow_nan=True, allow_infinity=True).map(repr),
+    )
+)
 def test_seconds_are_finite_positive_and_bounded(text):
-    result = CliRunner().invoke(alienlogic, ["prove", "--world", "no-such-world", "--goal", "p", "--seconds", text])
+    result = CliRunner().invoke(
+        alienlogic, ["prove", "--world", "no-such-world", "--goal", "p", "--seconds", text]
+    )
     try:
         inside = 0 < float(text) <= 3600
     except ValueError:

@@ -12,7 +12,6 @@ import tomllib
 from pathlib import Path
 
 import pytest
-
 from alienworlds.cli.streams import EXIT_STREAM
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,8 +19,14 @@ SCRIPTS = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["
 
 # per script: a command that reads standard input, and the text it is given
 READERS = {
-    "aliencode": (["run", "--world", "standard", "-"], 'SWEEP k IN EXTENT(0, 3000):\n    EMIT("line of output")\n'),
-    "alienlogic": (["check", "--world", "standard", "-"], "PROOF\npremises: p\ngoal: p\n1. p  [premise]\nEND\n"),
+    "aliencode": (
+        ["run", "--world", "standard", "-"],
+        'SWEEP k IN EXTENT(0, 3000):\n    EMIT("line of output")\n',
+    ),
+    "alienlogic": (
+        ["check", "--world", "standard", "-"],
+        "PROOF\npremises: p\ngoal: p\n1. p  [premise]\nEND\n",
+    ),
 }
 
 
@@ -33,7 +38,9 @@ def launcher(script: str) -> list[str]:
     return [sys.executable, "-c", code]
 
 
-def run(script: str, args: list[str], text: str | None, stdin: str, stdout: str, stderr: str = "pipe") -> tuple[int, str]:
+def run(
+    script: str, args: list[str], text: str | None, stdin: str, stdout: str, stderr: str = "pipe"
+) -> tuple[int, str]:
     """Run with each stream 'pipe', 'closed', 'full' (/dev/full) or 'broken'
     (a pipe whose reader is gone); the exit status and standard error."""
     opened = []
@@ -55,10 +62,17 @@ def run(script: str, args: list[str], text: str | None, stdin: str, stdout: str,
         for fd in closed:
             os.close(fd)
 
-    process = subprocess.Popen(launcher(script) + args, stdin=target(stdin, "rb"), stdout=target(stdout, "wb"),
-                               stderr=target(stderr, "wb"), preexec_fn=close_in_child)
+    process = subprocess.Popen(
+        launcher(script) + args,
+        stdin=target(stdin, "rb"),
+        stdout=target(stdout, "wb"),
+        stderr=target(stderr, "wb"),
+        preexec_fn=close_in_child,
+    )
     try:
-        _, err = process.communicate(text.encode("utf-8") if stdin == "pipe" and text is not None else None, timeout=120)
+        _, err = process.communicate(
+            text.encode("utf-8") if stdin == "pipe" and text is not None else None, timeout=120
+        )
     finally:
         for handle in opened:
             handle.close()
@@ -69,15 +83,22 @@ def test_every_console_script_has_a_command_reading_standard_input():
     assert set(SCRIPTS) == set(READERS)
 
 
-STDOUT_FAILURES = {"closed": "it is closed", "full": "No space left on device", "broken": "Broken pipe"}
+STDOUT_FAILURES = {
+    "closed": "it is closed",
+    "full": "No space left on device",
+    "broken": "Broken pipe",
+}
 
 
 @pytest.mark.parametrize("script", sorted(SCRIPTS))
 @pytest.mark.parametrize("how", sorted(STDOUT_FAILURES))
 @pytest.mark.parametrize("command", ["reader", "help", "manual"])
 def test_a_failing_standard_output_ends_in_one_line_and_exit_74(script, how, command):
-    args, text = {"reader": READERS[script], "help": (["--help"], None),
-                  "manual": (["manual", "--world", "standard"], None)}[command]
+    args, text = {
+        "reader": READERS[script],
+        "help": (["--help"], None),
+        "manual": (["manual", "--world", "standard"], None),
+    }[command]
     status, err = run(script, args, text, "pipe", how)
     assert status == EXIT_STREAM, err
     assert err.splitlines() == [f"{script}: cannot write standard output: {STDOUT_FAILURES[how]}"]
@@ -87,7 +108,10 @@ def test_a_failing_standard_output_ends_in_one_line_and_exit_74(script, how, com
 def test_a_closed_standard_input_ends_in_one_line_and_exit_74(script):
     args, _ = READERS[script]
     status, err = run(script, args, None, "closed", "pipe")
-    assert (status, err.splitlines()) == (EXIT_STREAM, [f"{script}: cannot read standard input: it is closed"])
+    assert (status, err.splitlines()) == (
+        EXIT_STREAM,
+        [f"{script}: cannot read standard input: it is closed"],
+    )
 
 
 @pytest.mark.parametrize("script", sorted(SCRIPTS))
@@ -101,13 +125,21 @@ def test_without_standard_error_only_the_status_tells(script, stderr):
 @pytest.mark.parametrize("script", sorted(SCRIPTS))
 def test_working_streams_change_nothing(script):
     args, text = READERS[script]
-    process = subprocess.run(launcher(script) + args, input=text.encode("utf-8"), capture_output=True, timeout=120)
+    process = subprocess.run(
+        launcher(script) + args, input=text.encode("utf-8"), capture_output=True, timeout=120
+    )
     assert process.returncode == 0 and process.stderr == b""
-    assert process.stdout == (b"line of output\n" * 3000 if script == "aliencode" else b"accepted (1 step)\n")
+    assert process.stdout == (
+        b"line of output\n" * 3000 if script == "aliencode" else b"accepted (1 step)\n"
+    )
 
 
 @pytest.mark.parametrize("script", sorted(SCRIPTS))
 def test_a_usage_error_is_one_line_with_exit_2(script):
-    process = subprocess.run(launcher(script) + ["--no-such-option"], capture_output=True, timeout=120)
+    process = subprocess.run(
+        launcher(script) + ["--no-such-option"], capture_output=True, timeout=120
+    )
     assert process.returncode == 2
-    assert process.stderr.decode().splitlines() == [f"{script}: No such option '--no-such-option'. Try '{script} --help'."]
+    assert process.stderr.decode().splitlines() == [
+        f"{script}: No such option '--no-such-option'. Try '{script} --help'."
+    ]

@@ -6,14 +6,35 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-SOURCES = [p for folder in ("aliencode", "alienlogic", "alienworlds", "ruleset", "manuals", "tasks", "repl", "episode",
-                            "inspect_eval", "cli", "sweep", "tests", "benchmarks", "explore", "porting", "generate")
-            for p in (ROOT / folder).rglob("*.py")]
+SOURCES = [
+    p
+    for folder in (
+        "aliencode",
+        "alienlogic",
+        "alienworlds",
+        "ruleset",
+        "manuals",
+        "tasks",
+        "repl",
+        "episode",
+        "inspect_eval",
+        "cli",
+        "sweep",
+        "tests",
+        "benchmarks",
+        "explore",
+        "porting",
+        "generate",
+    )
+    for p in (ROOT / folder).rglob("*.py")
+]
 OUTSIDE = "DESIGN " + "§"  # split so that this file does not match itself
 
 
 def test_no_file_cites_the_outside_design_document():
-    assert [str(p.relative_to(ROOT)) for p in DOCS + SOURCES if OUTSIDE in p.read_text(encoding="utf-8")] == []
+    assert [
+        str(p.relative_to(ROOT)) for p in DOCS + SOURCES if OUTSIDE in p.read_text(encoding="utf-8")
+    ] == []
 
 
 def test_the_docs_link_nowhere_outside():

@@ -7,16 +7,15 @@ import shlex
 import shutil
 from pathlib import Path
 
-from click.testing import CliRunner
-
 from alienworlds.cli.alienlogic import cli as alienlogic
+from click.testing import CliRunner
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def worked_example():
     text = (ROOT / "docs" / "worlds.md").read_text(encoding="utf-8")
-    section = text[text.index("### A worked example"):]
+    section = text[text.index("### A worked example") :]
     world = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
     console = re.search(r"```console\n(.*?)```", section, re.S).group(1)
     return world, console
@@ -49,4 +48,6 @@ def test_the_worked_alienlogic_example_is_true(tmp_path, monkeypatch):
         result = CliRunner().invoke(alienlogic, words[1:])
         shown = [re.escape(line).replace(re.escape("..."), ".*") for line in expected]
         actual = result.stdout.splitlines()
-        assert len(actual) == len(shown) and all(re.fullmatch(p, a) for p, a in zip(shown, actual)), (command, actual)
+        assert len(actual) == len(shown) and all(
+            re.fullmatch(p, a) for p, a in zip(shown, actual)
+        ), (command, actual)

@@ -1,5 +1,4 @@
 import pytest
-
 from alienworlds.episode.aliencode_env import AlienCodeEnvironment
 
 
@@ -11,4 +10,3 @@ def demo_env():
 @pytest.fixture(scope="session")
 def main_env():
     return AlienCodeEnvironment("main")
-

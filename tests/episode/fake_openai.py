@@ -16,10 +16,23 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 
 def completion(message: dict, prompt_tokens: int = 100, completion_tokens: int = 7) -> dict:
-    return {"id": "chatcmpl-fake", "object": "chat.completion", "model": "fake-model",
-            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if message.get("tool_calls") else "stop"}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens}}
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "model": "fake-model",
+        "choices": [
+            {
+                "index": 0,
+                "message": message,
+                "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
 
 
 class OracleModel:
@@ -39,17 +52,48 @@ class OracleModel:
         prompt = messages[last_user]["content"]
         if body.get("tool_choice") == "none":
             if "rule report" in prompt:
-                return 200, completion({"role": "assistant", "content": "D1: (+ n 1)\nD2: (< a b)\nD3: UNKNOWN"}), {}
+                return (
+                    200,
+                    completion(
+                        {"role": "assistant", "content": "D1: (+ n 1)\nD2: (< a b)\nD3: UNKNOWN"}
+                    ),
+                    {},
+                )
             task = re.search(r"Held-out task (\w+)", prompt)
             if task:
-                return 200, completion({"role": "assistant", "content": "Answer:\n" + self.env.reference_reply(task.group(1))}), {}
-            return 200, completion({"role": "assistant", "content": "My hypotheses are unchanged."}), {}
+                return (
+                    200,
+                    completion(
+                        {
+                            "role": "assistant",
+                            "content": "Answer:\n" + self.env.reference_reply(task.group(1)),
+                        }
+                    ),
+                    {},
+                )
+            return (
+                200,
+                completion({"role": "assistant", "content": "My hypotheses are unchanged."}),
+                {},
+            )
         made = sum(1 for m in messages[last_user:] if m["role"] == "tool")
         if made >= 2:
             return 200, completion({"role": "assistant", "content": "Done for this round."}), {}
-        call = {"id": f"call_srv_{number}", "type": "function",
-                "function": {"name": "run_aliencode", "arguments": json.dumps({"code": f"EMIT(PLUCK(STRAND(1, 2, 3), {made}))"})}}
-        message = {"role": "assistant", "content": None, "tool_calls": [call], "reasoning_content": f"thinking {number}", "refusal": None}
+        call = {
+            "id": f"call_srv_{number}",
+            "type": "function",
+            "function": {
+                "name": "run_aliencode",
+                "arguments": json.dumps({"code": f"EMIT(PLUCK(STRAND(1, 2, 3), {made}))"}),
+            },
+        }
+        message = {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [call],
+            "reasoning_content": f"thinking {number}",
+            "refusal": None,
+        }
         return 200, completion(message), {}
 
 
@@ -100,18 +144,23 @@ class FakeServer:
                 self.end_headers()
                 try:
                     self.wfile.write(data)
-                except (BrokenPipeError, ConnectionResetError):  # the client hung up (a cancelled request)
+                except (
+                    BrokenPipeError,
+                    ConnectionResetError,
+                ):  # the client hung up (a cancelled request)
                     pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
 
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> FakeServer:
         self.thread.start()
         return self
 

@@ -7,12 +7,44 @@ from html.parser import HTMLParser
 
 from alienworlds.episode.agents import Agent, Reply
 
-INJECTION = ("<script>document.body.setAttribute('data-pwned','script')</script>"
-             "<img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">"
-             "</pre></details></section><a href='https://example.invalid/'>link</a>&amp;")
+INJECTION = (
+    "<script>document.body.setAttribute('data-pwned','script')</script>"
+    "<img src=x onerror=\"document.body.setAttribute('data-pwned','img')\">"
+    "</pre></details></section><a href='https://example.invalid/'>link</a>&amp;"
+)
 # the tags the report pages are made of; anything else came from the text
-PAGE_TAGS = {"html", "head", "meta", "title", "style", "body", "nav", "a", "h1", "h2", "h3", "section", "div", "b", "span",
-             "pre", "code", "details", "summary", "table", "thead", "tbody", "tr", "th", "td", "p", "dl", "dt", "dd", "img"}
+PAGE_TAGS = {
+    "html",
+    "head",
+    "meta",
+    "title",
+    "style",
+    "body",
+    "nav",
+    "a",
+    "h1",
+    "h2",
+    "h3",
+    "section",
+    "div",
+    "b",
+    "span",
+    "pre",
+    "code",
+    "details",
+    "summary",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+    "p",
+    "dl",
+    "dt",
+    "dd",
+    "img",
+}
 
 
 class Hostile(Agent):
@@ -51,7 +83,11 @@ class Elements(HTMLParser):
         self.text.append(data)
 
     def find(self, tag: str, **attrs: str) -> list[dict]:
-        return [a for t, a in self.tags if t == tag and all(a.get(k.rstrip("_")) == v for k, v in attrs.items())]
+        return [
+            a
+            for t, a in self.tags
+            if t == tag and all(a.get(k.rstrip("_")) == v for k, v in attrs.items())
+        ]
 
     def classed(self, cls: str) -> list[tuple[str, dict]]:
         return [(t, a) for t, a in self.tags if cls in (a.get("class") or "").split()]
@@ -65,7 +101,11 @@ def assert_inert(page: str) -> Elements:
     for tag, attrs in doc.tags:
         assert not any(k.startswith("on") for k in attrs), (tag, attrs)
         href = attrs.get("href") or ""
-        assert "://" not in href and not href.startswith("//") and not href.lower().startswith("javascript:"), href
+        assert (
+            "://" not in href
+            and not href.startswith("//")
+            and not href.lower().startswith("javascript:")
+        ), href
         if tag == "img":
             assert (attrs.get("src") or "").startswith("data:image/"), attrs
     return doc

@@ -80,13 +80,34 @@ def test_rule_reports_are_scored_by_behaviour(main_env):
     truth = main_env.true_rule_report()
     assert sum(main_env.score_rule_report(truth).values()) == 33
     manual = main_env.score_rule_report(main_env.manual_rule_report())
-    assert sum(manual.values()) == 8 and all(manual[r.id] for r in main_env.world.rules if r.red_herring)
-    respelled = {"R04": "(* b a)", "R14": "(get seq (+ i -1))", "R01": "(^ 27 n)", "R06": "(** a b)"}
+    assert sum(manual.values()) == 8 and all(
+        manual[r.id] for r in main_env.world.rules if r.red_herring
+    )
+    respelled = {
+        "R04": "(* b a)",
+        "R14": "(get seq (+ i -1))",
+        "R01": "(^ 27 n)",
+        "R06": "(** a b)",
+    }
     assert all(main_env.score_rule_report(respelled)[rid] for rid in respelled)
 
 
-@pytest.mark.parametrize("junk", ["UNKNOWN", "", "(", "(frobnicate a)", "(+ a zz)", "(get seq (- i 1)", "IDENTITY IDENTITY",
-                                  "(** 10 (** 10 (** 10 a)))", "(range 0 100000000)", '"string"', "(/ a 0)"])
+@pytest.mark.parametrize(
+    "junk",
+    [
+        "UNKNOWN",
+        "",
+        "(",
+        "(frobnicate a)",
+        "(+ a zz)",
+        "(get seq (- i 1)",
+        "IDENTITY IDENTITY",
+        "(** 10 (** 10 (** 10 a)))",
+        "(range 0 100000000)",
+        '"string"',
+        "(/ a 0)",
+    ],
+)
 def test_bad_reports_score_zero_and_never_crash(main_env, junk):
     assert main_env.score_rule_report({"R04": junk})["R04"] is False
 
@@ -94,13 +115,21 @@ def test_bad_reports_score_zero_and_never_crash(main_env, junk):
 def test_parse_then_score_a_free_text_report(demo_env):
     text = "D1: (+ n 1)\nD2: (< a b)\nD3: (get seq (- i 1))\nD5: IDENTITY\nD4: (reverse (sort_asc seq))"
     report = demo_env.parse_rule_report(text)
-    assert demo_env.score_rule_report(report) == {"D1": True, "D2": True, "D3": True, "D5": True, "D4": True}
+    assert demo_env.score_rule_report(report) == {
+        "D1": True,
+        "D2": True,
+        "D3": True,
+        "D5": True,
+        "D4": True,
+    }
 
 
 def test_answers_are_extracted_and_graded(demo_env):
     right = "CRAFT larger(a, b):\n    UPON OVER(b, a):\n        DELIVER a\n    DELIVER b"
     wrong = right.replace("OVER(b, a)", "OVER(a, b)")
-    assert demo_env.grade("T3", demo_env.extract_answer("T3", f"Sure:\n```aliencode\n{right}\n```\nDone.")).passed
+    assert demo_env.grade(
+        "T3", demo_env.extract_answer("T3", f"Sure:\n```aliencode\n{right}\n```\nDone.")
+    ).passed
     verdict = demo_env.grade("T3", demo_env.extract_answer("T3", f"```\n{wrong}\n```"))
     assert not verdict.passed and verdict.detail == "wrong output"
     assert demo_env.grade("T3", demo_env.extract_answer("T3", right)).passed  # a bare program
@@ -108,11 +137,15 @@ def test_answers_are_extracted_and_graded(demo_env):
     assert demo_env.extract_answer("T3", "") is None
     prediction = demo_env.extract_answer("T5", demo_env.reference_reply("T5"))
     assert demo_env.grade("T5", prediction).passed
-    assert not demo_env.grade("T5", demo_env.extract_answer("T5", demo_env.naive_reply("T5"))).passed
+    assert not demo_env.grade(
+        "T5", demo_env.extract_answer("T5", demo_env.naive_reply("T5"))
+    ).passed
 
 
 def test_task_prompts(demo_env):
-    assert "Example call:\n```aliencode\nEMIT(first(STRAND(7, 8)))\n```" in demo_env.task_prompt("T1")
+    assert "Example call:\n```aliencode\nEMIT(first(STRAND(7, 8)))\n```" in demo_env.task_prompt(
+        "T1"
+    )
     assert "whole program" in demo_env.task_prompt("T4")
     assert "```output" in demo_env.task_prompt("T5") and "CRAFT f():" in demo_env.task_prompt("T5")
 

@@ -7,7 +7,10 @@ def test_fenced_blocks_tagged_untagged_and_unclosed():
     assert [b.body for b in answers.fenced_blocks(text)] == ["EMIT(1)", "EMIT(2)"]
     assert answers.pick_block(text, ("aliencode",)) == "EMIT(1)"
     assert answers.pick_block("```python\nEMIT(3)\n```", ("aliencode",)) == "EMIT(3)"
-    assert answers.pick_block("text\n```aliencode\nCRAFT f():\n    DELIVER 1\n", ("aliencode",)) == "CRAFT f():\n    DELIVER 1"
+    assert (
+        answers.pick_block("text\n```aliencode\nCRAFT f():\n    DELIVER 1\n", ("aliencode",))
+        == "CRAFT f():\n    DELIVER 1"
+    )
     assert answers.pick_block("no code at all", ("aliencode",)) is None
 
 
@@ -43,9 +46,18 @@ R07: (** b a
 R99: (+ a b)
 """
     got = answers.rule_lines(text, ["R01", "R02", "R03", "R04", "R05", "R06", "R07"])
-    assert got == {"R01": "(^ n 27)", "R02": "IDENTITY", "R03": "(reverse s)", "R04": "(* a b)", "R05": "(% b a)",
-                   "R06": "UNKNOWN", "R07": "(** b a"}
+    assert got == {
+        "R01": "(^ n 27)",
+        "R02": "IDENTITY",
+        "R03": "(reverse s)",
+        "R04": "(* a b)",
+        "R05": "(% b a)",
+        "R06": "UNKNOWN",
+        "R07": "(** b a",
+    }
 
 
 def test_rule_expression_with_a_parenthesis_inside_a_string():
-    assert answers.rule_lines('R25: (join ")" (reverse args)) ok', ["R25"]) == {"R25": '(join ")" (reverse args))'}
+    assert answers.rule_lines('R25: (join ")" (reverse args)) ok', ["R25"]) == {
+        "R25": '(join ")" (reverse args))'
+    }

@@ -1,18 +1,17 @@
 import json
 
 import pytest
-
-from alienworlds.episode import Episode, Settings, make_agent
+from alienworlds.episode import Episode, Settings, exploration, make_agent
 from alienworlds.episode.agents import Agent, Reply, Request, text_reply
-from alienworlds.episode import exploration
 from alienworlds.episode.metrics import compute_report
 from alienworlds.episode.trace import read_trace
-
 from episode_testing import events_of
 
 
 def run(env, name, out, condition="autonomous", **settings):
-    agent = make_agent(name, env, **({"source": settings.pop("source")} if "source" in settings else {}))
+    agent = make_agent(
+        name, env, **({"source": settings.pop("source")} if "source" in settings else {})
+    )
     return Episode(env, agent, out, Settings(condition=condition, **settings)).run()
 
 
@@ -23,13 +22,22 @@ def test_main_world_oracle_is_the_ceiling_and_naive_the_floor(main_env, tmp_path
     assert all(m["sigma"] == 0.0 for m in oracle["milestones"])
     assert oracle["covered_accuracy"] == 100.0 and oracle["uncovered_accuracy"] is None
     naive = run(main_env, "naive", tmp_path / "naive")
-    floor = 100 * sum(main_env.grade(t.id, main_env.extract_answer(t.id, main_env.naive_reply(t.id))).passed
-                      for t in main_env.tasks()) / len(main_env.tasks())
+    floor = (
+        100
+        * sum(
+            main_env.grade(t.id, main_env.extract_answer(t.id, main_env.naive_reply(t.id))).passed
+            for t in main_env.tasks()
+        )
+        / len(main_env.tasks())
+    )
     assert [m["accuracy"] for m in naive["milestones"]] == [pytest.approx(floor)] * 5
     assert naive["milestones"][-1]["rule_report_score"] == 8  # the red herrings
     assert naive["gain"] == 0 and naive["reversal"] is False and naive["largest_step_share"] is None
     header = read_trace(tmp_path / "oracle")[0]
-    assert header["world_hash"] == main_env.world_hash and header["manual_hash"] == main_env.manual_hash
+    assert (
+        header["world_hash"] == main_env.world_hash
+        and header["manual_hash"] == main_env.manual_hash
+    )
     assert len(header["tasks"]) == 70 and header["protocol"]["passes"] == 3
 
 
@@ -38,7 +46,11 @@ def test_demo_episode_trace_contents(demo_env, tmp_path):
     events = read_trace(tmp_path)
     kinds = [e["type"] for e in events]
     assert kinds[0] == "header" and kinds[-1] == "end"
-    assert kinds.count("answer") == 5 * 6 * 3 and kinds.count("rule_report") == 5 and kinds.count("milestone") == 5
+    assert (
+        kinds.count("answer") == 5 * 6 * 3
+        and kinds.count("rule_report") == 5
+        and kinds.count("milestone") == 5
+    )
     assert kinds.count("tool") == 48
     assert len({e["key"] for e in events}) == len(events)
     budgets = [m["budget"] for m in report["milestones"]]
@@ -99,10 +111,19 @@ def test_conditions(demo_env, tmp_path):
     assert "(get seq (- i 1))" in book.requests[0].messages[0]["content"]
     after = Recorder(demo_env)
     report = Episode(demo_env, after, tmp_path / "a4o", Settings(condition="open-book-m4")).run()
-    assert [m["t"] for m in report["milestones"]] == [0, 1, 2, 3, 4] and report["open_book"]["t"] == "4+O"
+    assert [m["t"] for m in report["milestones"]] == [0, 1, 2, 3, 4] and report["open_book"][
+        "t"
+    ] == "4+O"
     disclosed = [r for r in after.requests if r.milestone == "4+O"]
-    assert disclosed and all("(get seq (- i 1))" in r.messages[-2]["content"] for r in disclosed if r.purpose == "answer")
-    assert not any("(get seq (- i 1))" in (m.get("content") or "") for r in after.requests if r.milestone != "4+O" for m in r.messages)
+    assert disclosed and all(
+        "(get seq (- i 1))" in r.messages[-2]["content"] for r in disclosed if r.purpose == "answer"
+    )
+    assert not any(
+        "(get seq (- i 1))" in (m.get("content") or "")
+        for r in after.requests
+        if r.milestone != "4+O"
+        for m in r.messages
+    )
     without = Recorder(demo_env)
     report = Episode(demo_env, without, tmp_path / "w", Settings(condition="without-tool")).run()
     turns = [r for r in without.requests if r.purpose == "reflect"]
@@ -114,9 +135,17 @@ def test_fixed_probe_condition_injects_the_same_sequence_for_every_agent(demo_en
     probes = {}
     for name in ("oracle", "naive"):
         run(demo_env, name, tmp_path / name, condition="fixed-probe", fixed_per_round=5)
-        probes[name] = [(e["round"], e["arguments"], e["feedback"]) for e in read_trace(tmp_path / name) if e["type"] == "tool"]
+        probes[name] = [
+            (e["round"], e["arguments"], e["feedback"])
+            for e in read_trace(tmp_path / name)
+            if e["type"] == "tool"
+        ]
     assert probes["oracle"] == probes["naive"] and len(probes["oracle"]) == 20
-    notes = [e for e in read_trace(tmp_path / "oracle") if e["type"] == "request" and e["purpose"] == "reflect"]
+    notes = [
+        e
+        for e in read_trace(tmp_path / "oracle")
+        if e["type"] == "request" and e["purpose"] == "reflect"
+    ]
     assert len(notes) == 20 and not any(n["tools_enabled"] for n in notes)
     # the fixed agent learns from injected probes as from its own
     report = run(demo_env, "fixed", tmp_path / "fixed", condition="fixed-probe")
@@ -125,13 +154,25 @@ def test_fixed_probe_condition_injects_the_same_sequence_for_every_agent(demo_en
 
 def test_hindsight_replays_the_probes_of_a_trace_live(demo_env, tmp_path):
     run(demo_env, "fixed", tmp_path / "source", seed=5)
-    report = run(demo_env, "naive", tmp_path / "h", condition="hindsight", probes_from=str(tmp_path / "source"))
-    source = [(e["round"], e["arguments"]) for e in read_trace(tmp_path / "source") if e["type"] == "tool"]
-    replayed = [(e["round"], e["arguments"]) for e in read_trace(tmp_path / "h") if e["type"] == "tool"]
+    report = run(
+        demo_env,
+        "naive",
+        tmp_path / "h",
+        condition="hindsight",
+        probes_from=str(tmp_path / "source"),
+    )
+    source = [
+        (e["round"], e["arguments"]) for e in read_trace(tmp_path / "source") if e["type"] == "tool"
+    ]
+    replayed = [
+        (e["round"], e["arguments"]) for e in read_trace(tmp_path / "h") if e["type"] == "tool"
+    ]
     assert replayed == source
     assert report["milestones"][-1]["budget"]["calls"] == 48
     with pytest.raises(ValueError):
-        Episode(demo_env, make_agent("naive", demo_env), tmp_path / "x", Settings(condition="hindsight"))
+        Episode(
+            demo_env, make_agent("naive", demo_env), tmp_path / "x", Settings(condition="hindsight")
+        )
 
 
 def test_replay_agent_reproduces_a_run(demo_env, tmp_path):
@@ -155,11 +196,29 @@ class Greedy(Agent):
             return text_reply("```aliencode\nEMIT(1)\n```")
         self.turns += 1
         calls = [
-            {"id": f"a{self.turns}", "type": "function", "function": {"name": "run_aliencode", "arguments": json.dumps({"code": "EMIT(1, 2)"})}},
-            {"id": f"b{self.turns}", "type": "function", "function": {"name": "run_aliencode", "arguments": "{not json"}},
-            {"id": f"c{self.turns}", "type": "function", "function": {"name": "other_tool", "arguments": "{}"}},
+            {
+                "id": f"a{self.turns}",
+                "type": "function",
+                "function": {
+                    "name": "run_aliencode",
+                    "arguments": json.dumps({"code": "EMIT(1, 2)"}),
+                },
+            },
+            {
+                "id": f"b{self.turns}",
+                "type": "function",
+                "function": {"name": "run_aliencode", "arguments": "{not json"},
+            },
+            {
+                "id": f"c{self.turns}",
+                "type": "function",
+                "function": {"name": "other_tool", "arguments": "{}"},
+            },
         ]
-        return Reply({"role": "assistant", "content": "probing", "tool_calls": calls}, {"prompt_tokens": 10, "completion_tokens": 5})
+        return Reply(
+            {"role": "assistant", "content": "probing", "tool_calls": calls},
+            {"prompt_tokens": 10, "completion_tokens": 5},
+        )
 
 
 def test_round_budgets_are_enforced(demo_env, tmp_path):
@@ -178,15 +237,23 @@ def test_the_floor_is_recorded_and_reported(demo_env, tmp_path):
 
     from alienworlds.episode import Episode, Settings, make_agent
 
-    report = Episode(demo_env, make_agent("naive", demo_env), tmp_path, Settings(condition="direct")).run()
+    report = Episode(
+        demo_env, make_agent("naive", demo_env), tmp_path, Settings(condition="direct")
+    ).run()
     header = _json.loads((tmp_path / "trace.jsonl").read_text().splitlines()[0])
     # the demo bank's naive solutions pass 2 of its 6 tasks, and no trivial strategy does better
-    assert header["floor"] == demo_env.floor == report["floor"] == pytest.approx(100 * 4 / 6, abs=1e-3)
+    assert (
+        header["floor"] == demo_env.floor == report["floor"] == pytest.approx(100 * 4 / 6, abs=1e-3)
+    )
     m0 = report["milestones"][0]
-    assert m0["chance_corrected"] == pytest.approx(100 * (m0["accuracy"] - report["floor"]) / (100 - report["floor"]), abs=1e-3)
+    assert m0["chance_corrected"] == pytest.approx(
+        100 * (m0["accuracy"] - report["floor"]) / (100 - report["floor"]), abs=1e-3
+    )
     # the floor follows from world and bank: a trace recorded with another floor still resumes
     lines = (tmp_path / "trace.jsonl").read_text().splitlines()
     header["floor"] = 12.5
     (tmp_path / "trace.jsonl").write_text("\n".join([_json.dumps(header), *lines[1:]]) + "\n")
-    again = Episode(demo_env, make_agent("naive", demo_env), tmp_path, Settings(condition="direct"), resume=True).run()
+    again = Episode(
+        demo_env, make_agent("naive", demo_env), tmp_path, Settings(condition="direct"), resume=True
+    ).run()
     assert again["floor"] == 12.5 and again["milestones"][0]["accuracy"] == m0["accuracy"]

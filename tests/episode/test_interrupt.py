@@ -10,30 +10,54 @@ import sys
 import time
 
 import pytest
-
 from alienworlds.episode import Episode, Settings
 from alienworlds.episode.openai_agent import OpenAIAgent
 from alienworlds.episode.trace import read_trace
-
 from fake_openai import FakeServer, OracleModel
 
 CONCURRENCY = 4
 
 
 def answer_requests(server):
-    return sum(1 for b in server.requests if "Held-out task" in str(b["messages"][-1].get("content")))
+    return sum(
+        1 for b in server.requests if "Held-out task" in str(b["messages"][-1].get("content"))
+    )
 
 
 def start_episode(url, out):
-    command = [sys.executable, "-m", "alienworlds.cli.aliencode", "episode", "--agent", "openai", "--model", "fake-model",
-               "--base-url", url, "--api-key-env", "NO_KEY_HERE", "--world", "demo", "--concurrency", str(CONCURRENCY),
-               "--out", str(out)]
-    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={k: v for k, v in os.environ.items() if k != "NO_KEY_HERE"})
+    command = [
+        sys.executable,
+        "-m",
+        "alienworlds.cli.aliencode",
+        "episode",
+        "--agent",
+        "openai",
+        "--model",
+        "fake-model",
+        "--base-url",
+        url,
+        "--api-key-env",
+        "NO_KEY_HERE",
+        "--world",
+        "demo",
+        "--concurrency",
+        str(CONCURRENCY),
+        "--out",
+        str(out),
+    ]
+    return subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={k: v for k, v in os.environ.items() if k != "NO_KEY_HERE"},
+    )
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_mid_milestone_stops_spending_and_resume_sends_only_what_is_missing(demo_env, tmp_path, signum):
+def test_a_signal_mid_milestone_stops_spending_and_resume_sends_only_what_is_missing(
+    demo_env, tmp_path, signum
+):
     out = tmp_path / "run"
     with FakeServer(OracleModel(demo_env), delay=0.3) as server:
         proc = start_episode(server.url, out)
@@ -53,7 +77,9 @@ def test_a_signal_mid_milestone_stops_spending_and_resume_sends_only_what_is_mis
         time.sleep(0.5)  # anything still on its way arrives
         after = sum(1 for t in server.times if t > signalled)
         sent = len(server.requests)
-    print(f"{signal.Signals(signum).name}: exit after {exited:.2f} s; requests after the signal: {after} (of {sent})")
+    print(
+        f"{signal.Signals(signum).name}: exit after {exited:.2f} s; requests after the signal: {after} (of {sent})"
+    )
     assert proc.returncode == 128 + signum, stderr
     assert exited < 2.0
     assert after <= CONCURRENCY
@@ -68,13 +94,20 @@ def test_a_signal_mid_milestone_stops_spending_and_resume_sends_only_what_is_mis
     replies = {k.removeprefix("reply/") for k in keys if k.startswith("reply/")}
     for event in events:
         if event["type"] == "reply":
-            assert keys.index(f"request/{event['key'].removeprefix('reply/')}") < keys.index(event["key"])
+            assert keys.index(f"request/{event['key'].removeprefix('reply/')}") < keys.index(
+                event["key"]
+            )
         if event["type"] == "answer":
             assert event["key"].removeprefix("answer/") in replies
     assert "end" not in keys and len(replies) <= sent
 
     with FakeServer(OracleModel(demo_env)) as server:
-        agent = OpenAIAgent(base_url=server.url, model="fake-model", api_key_env="NO_KEY_HERE", concurrency=CONCURRENCY)
+        agent = OpenAIAgent(
+            base_url=server.url,
+            model="fake-model",
+            api_key_env="NO_KEY_HERE",
+            concurrency=CONCURRENCY,
+        )
         report = Episode(demo_env, agent, out, Settings(), resume=True).run()
         resumed = len(server.requests)
     final = read_trace(out)
@@ -101,12 +134,19 @@ except Interrupted as exc:
 """
 
 
-@pytest.mark.parametrize("signum, status, printed", [(signal.SIGTERM, -signal.SIGTERM, ""),
-                                                     (signal.SIGINT, 128 + signal.SIGINT, "stopped by SIGINT")])
+@pytest.mark.parametrize(
+    "signum, status, printed",
+    [
+        (signal.SIGTERM, -signal.SIGTERM, ""),
+        (signal.SIGINT, 128 + signal.SIGINT, "stopped by SIGINT"),
+    ],
+)
 def test_a_signal_left_to_default_kills_instead_of_stopping_the_episode(signum, status, printed):
     """A sweep's pool worker leaves SIGTERM to its default: the pool kills
     it with SIGTERM, and SIGINT still stops its episode cleanly."""
-    proc = subprocess.Popen([sys.executable, "-c", LEFT_TO_DEFAULT], stdout=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", LEFT_TO_DEFAULT], stdout=subprocess.PIPE, text=True
+    )
     try:
         assert proc.stdout.readline() == "ready\n"
         proc.send_signal(signum)

@@ -5,11 +5,10 @@ import io
 import re
 
 import pytest
-from click.testing import CliRunner
-
 from alienworlds.cli.aliencode import main
 from alienworlds.episode import progress as progress_module
 from alienworlds.episode.progress import Progress
+from click.testing import CliRunner
 
 
 class Terminal(io.StringIO):
@@ -72,10 +71,37 @@ def test_off_writes_nothing():
 
 
 def test_a_redirected_episode_reports_each_milestone(tmp_path):
-    result = CliRunner().invoke(main, ["episode", "--agent", "naive", "--world", "demo", "--condition", "direct",
-                                       "--out", str(tmp_path / "run")])
+    result = CliRunner().invoke(
+        main,
+        [
+            "episode",
+            "--agent",
+            "naive",
+            "--world",
+            "demo",
+            "--condition",
+            "direct",
+            "--out",
+            str(tmp_path / "run"),
+        ],
+    )
     assert result.exit_code == 0, result.output
-    assert re.fullmatch(r"naive M0 done · accuracy \d+\.\d% · (\d+)/\1 steps · \d+s elapsed\n", result.stderr)
-    quiet = CliRunner().invoke(main, ["episode", "--agent", "naive", "--world", "demo", "--condition", "direct",
-                                      "--out", str(tmp_path / "quiet"), "--no-progress"])
+    assert re.fullmatch(
+        r"naive M0 done · accuracy \d+\.\d% · (\d+)/\1 steps · \d+s elapsed\n", result.stderr
+    )
+    quiet = CliRunner().invoke(
+        main,
+        [
+            "episode",
+            "--agent",
+            "naive",
+            "--world",
+            "demo",
+            "--condition",
+            "direct",
+            "--out",
+            str(tmp_path / "quiet"),
+            "--no-progress",
+        ],
+    )
     assert quiet.exit_code == 0 and "M0 done" not in quiet.stderr

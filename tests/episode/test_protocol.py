@@ -1,7 +1,13 @@
+from alienworlds.episode.protocol import (
+    CONDITIONS,
+    FEEDBACK_CHARS,
+    FEEDBACK_LINES,
+    TRUNCATION_NOTE,
+    cap_feedback,
+    milestone_labels,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from alienworlds.episode.protocol import CONDITIONS, FEEDBACK_CHARS, FEEDBACK_LINES, TRUNCATION_NOTE, cap_feedback, milestone_labels
 
 
 def test_short_feedback_is_unchanged():
@@ -39,7 +45,15 @@ def test_cut_feedback_reveals_nothing_past_the_cut(text, extra):
 
 
 def test_conditions_and_milestones():
-    assert set(CONDITIONS) == {"autonomous", "hindsight", "fixed-probe", "without-tool", "direct", "open-book-m0", "open-book-m4"}
+    assert set(CONDITIONS) == {
+        "autonomous",
+        "hindsight",
+        "fixed-probe",
+        "without-tool",
+        "direct",
+        "open-book-m0",
+        "open-book-m4",
+    }
     assert milestone_labels(CONDITIONS["autonomous"]) == [0, 1, 2, 3, 4]
     assert milestone_labels(CONDITIONS["direct"]) == [0]
     assert milestone_labels(CONDITIONS["open-book-m0"]) == [0]

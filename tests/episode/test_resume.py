@@ -6,18 +6,22 @@ import time
 from pathlib import Path
 
 import pytest
-
 from alienworlds.episode import Episode, Settings, TraceError, make_agent
 from alienworlds.episode.agents import Agent, AgentError
 from alienworlds.episode.trace import Trace
-
 from episode_testing import events_of
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(env, name, out, resume=False, **settings):
-    return Episode(env, make_agent(name, env, seed=settings.get("seed", 0)), out, Settings(**settings), resume=resume).run()
+    return Episode(
+        env,
+        make_agent(name, env, seed=settings.get("seed", 0)),
+        out,
+        Settings(**settings),
+        resume=resume,
+    ).run()
 
 
 class Killed(BaseException):
@@ -114,19 +118,52 @@ def _lines(path):
 
 def test_kill_the_process_and_resume(tmp_path):
     """A real SIGKILL in the middle of a run, then `--resume`."""
-    cmd = [sys.executable, "-m", "alienworlds.cli.aliencode", "episode", "--agent", "fixed", "--world", "demo", "--passes", "30", "--no-progress"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "alienworlds.cli.aliencode",
+        "episode",
+        "--agent",
+        "fixed",
+        "--world",
+        "demo",
+        "--passes",
+        "30",
+        "--no-progress",
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    subprocess.run(cmd + ["--out", str(tmp_path / "clean")], check=True, capture_output=True, env=env, cwd=ROOT, timeout=120)
+    subprocess.run(
+        cmd + ["--out", str(tmp_path / "clean")],
+        check=True,
+        capture_output=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
     trace = tmp_path / "killed" / "trace.jsonl"
-    proc = subprocess.Popen(cmd + ["--out", str(tmp_path / "killed")], env=env, cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        cmd + ["--out", str(tmp_path / "killed")],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     while _lines(trace) < 700 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.002)
     proc.send_signal(signal.SIGKILL)
     proc.wait(timeout=30)
     killed_at = _lines(trace)
-    assert proc.returncode == -signal.SIGKILL and 0 < killed_at < _lines(tmp_path / "clean" / "trace.jsonl")
-    done = subprocess.run(cmd + ["--out", str(tmp_path / "killed"), "--resume"], capture_output=True, text=True, env=env, cwd=ROOT, timeout=120)
+    assert proc.returncode == -signal.SIGKILL and 0 < killed_at < _lines(
+        tmp_path / "clean" / "trace.jsonl"
+    )
+    done = subprocess.run(
+        cmd + ["--out", str(tmp_path / "killed"), "--resume"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert events_of(tmp_path / "killed") == events_of(tmp_path / "clean")

@@ -15,7 +15,6 @@ import json
 import re
 
 import pytest
-
 from alienworlds.episode import Episode, Settings, make_agent
 from alienworlds.episode.agent import Agent, Reply, Request
 from alienworlds.episode.environments import make_environment
@@ -33,13 +32,15 @@ MIN_HEX = 6
 def environments(tmp_path_factory):
     """One small generated world of each language (seed, environment)."""
     code_dir = tmp_path_factory.mktemp("aliencode")
-    code = gen_code.generate(SEED, gen_code.Knobs(altered=2, red_herrings=0, scoped=0, renamed=1,
-                                                  tasks=2))
+    code = gen_code.generate(
+        SEED, gen_code.Knobs(altered=2, red_herrings=0, scoped=0, renamed=1, tasks=2)
+    )
     (code_dir / "world.toml").write_text(code.text, encoding="utf-8")
     (code_dir / "bank.toml").write_text(code.bank_text, encoding="utf-8")
     logic_dir = tmp_path_factory.mktemp("alienlogic") / "world"
-    logic = gen_logic.generate(SEED, gen_logic.Knobs(patches=4, theorems=6, unprovable=1,
-                                                     first_order=0, examples=1))
+    logic = gen_logic.generate(
+        SEED, gen_logic.Knobs(patches=4, theorems=6, unprovable=1, first_order=0, examples=1)
+    )
     gen_logic.write(logic, logic_dir)
     return {
         "aliencode": make_environment("aliencode", str(code_dir / "world.toml")),
@@ -69,10 +70,17 @@ def leaks(text: str, env) -> list[str]:
 
 
 PROBES = {
-    "aliencode": [{"code": 'EMIT(PLUCK(STRAND(1, 2, 3), 0), "x")'}, {"code": "EMIT(("},
-                  {"code": "SWEEP i IN EXTENT(9):\n    EMIT(i, i, i, i, i, i)"}, {"program": 1}],
-    "alienlogic": [{"proof": "PROOF\npremises: p\ngoal: p\n1. p  [premise]\nEND"},
-                   {"proof": "nonsense"}, {"proof": 3}],
+    "aliencode": [
+        {"code": 'EMIT(PLUCK(STRAND(1, 2, 3), 0), "x")'},
+        {"code": "EMIT(("},
+        {"code": "SWEEP i IN EXTENT(9):\n    EMIT(i, i, i, i, i, i)"},
+        {"program": 1},
+    ],
+    "alienlogic": [
+        {"proof": "PROOF\npremises: p\ngoal: p\n1. p  [premise]\nEND"},
+        {"proof": "nonsense"},
+        {"proof": 3},
+    ],
 }
 
 
@@ -103,8 +111,9 @@ def visible_texts(env) -> dict[str, str]:
 def test_the_texts_an_environment_shows_name_nothing_of_the_seed(environments, language):
     env = environments[language]
     assert leaks(env.world_name, env), "the check itself must catch the name"
-    found = {where: hits for where, text in visible_texts(env).items()
-             if (hits := leaks(text, env))}
+    found = {
+        where: hits for where, text in visible_texts(env).items() if (hits := leaks(text, env))
+    }
     assert not found
 
 
@@ -128,8 +137,9 @@ def test_an_episode_sends_nothing_of_the_seed(environments, language, tmp_path):
     reports rules, answers and has the rules disclosed."""
     env = environments[language]
     agent = Recording(make_agent("fixed", env))
-    Episode(env, agent, tmp_path, Settings(condition="open-book-m4", passes=1,
-                                           exploration=False)).run()
+    Episode(
+        env, agent, tmp_path, Settings(condition="open-book-m4", passes=1, exploration=False)
+    ).run()
     assert {"explore", "answer"} <= {r.purpose for r in agent.requests}
     for request in agent.requests:
         sent = json.dumps([request.messages, request.tools])

@@ -1,5 +1,4 @@
 import pytest
-
 from alienworlds.episode import Episode, Settings, make_agent
 from alienworlds.episode.aliencode_env import AlienCodeEnvironment
 

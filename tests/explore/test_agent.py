@@ -9,12 +9,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from aliencode.metering import PROBE_CAP
 from alienworlds.episode import Episode, Settings, make_agent
 from alienworlds.episode.aliencode_env import AlienCodeEnvironment
 from alienworlds.episode.trace import read_trace
 from alienworlds.explore.aliencode.agent import GUARDED
+
+from aliencode.metering import PROBE_CAP
 
 ROOT = Path(__file__).resolve().parents[2]
 _FORBIDDEN: list[str] = []  # path prefixes no open may reach while the agent's code runs
@@ -51,6 +51,7 @@ def _unreadable(fn, forbidden):
             return fn(*args, **kwargs)
         finally:
             _FORBIDDEN.clear()
+
     return wrapped
 
 
@@ -61,7 +62,11 @@ def guarded_run(tmp_path_factory):
     shutil.copy(ROOT / "ruleset" / "worlds" / "aliencode" / "demo.toml", world)
     shutil.copy(ROOT / "tasks" / "aliencode" / "demo.toml", bank)
     env = AlienCodeEnvironment(str(world), bank_path=bank)
-    forbidden = [str(tmp), os.path.realpath(ROOT / "ruleset" / "worlds"), os.path.realpath(ROOT / "tasks")]
+    forbidden = [
+        str(tmp),
+        os.path.realpath(ROOT / "ruleset" / "worlds"),
+        os.path.realpath(ROOT / "tasks"),
+    ]
     _REFUSED.clear()
     agent = _unreadable(make_agent, forbidden)("explorer", Guarded(env))
     agent.respond = _unreadable(agent.respond, forbidden)
@@ -83,26 +88,35 @@ def test_the_explorer_learns_the_demo_world_blind(guarded_run):
     curve = [m["accuracy"] for m in report["milestones"]]
     assert curve[-1] > curve[0]
     end = report["milestones"][-1]
-    assert end["rule_report_score"] == end["rule_report_of"] == 5  # each rule reported as its most likely survivor
+    assert (
+        end["rule_report_score"] == end["rule_report_of"] == 5
+    )  # each rule reported as its most likely survivor
     assert agent.decision_seconds() is not None
 
 
 def test_the_explorer_keeps_the_budget_and_tests_scope(guarded_run):
     out, report, _ = guarded_run
     tools = [e for e in read_trace(out) if e["type"] == "tool"]
-    assert tools and all(e["status"] == "ran" and e["counted"] and e["units"] <= PROBE_CAP for e in tools)
+    assert tools and all(
+        e["status"] == "ran" and e["counted"] and e["units"] <= PROBE_CAP for e in tools
+    )
     per_round = {}
     for e in tools:
         per_round[e["round"]] = per_round.get(e["round"], 0) + 1
     assert max(per_round.values()) <= 12
     codes = [json.loads(e["arguments"])["code"] for e in tools]
     assert any("CRAFT" in c for c in codes) and any("SWEEP" in c for c in codes)
-    assert any(line and not line.startswith((" ", "CRAFT")) and "SWEEP" not in line and "(" in line
-               for c in codes for line in c.splitlines())  # an operation at top level
+    assert any(
+        line and not line.startswith((" ", "CRAFT")) and "SWEEP" not in line and "(" in line
+        for c in codes
+        for line in c.splitlines()
+    )  # an operation at top level
 
 
 def test_the_probes_follow_expected_information_gain(guarded_run):
     _, report, _ = guarded_run
     probes = report["exploration"]["probes"]
-    assert probes and all(p["bits"] > 0 for p in probes[:3])  # chosen to split the survivors: no wasted opening
+    assert probes and all(
+        p["bits"] > 0 for p in probes[:3]
+    )  # chosen to split the survivors: no wasted opening
     assert report["exploration"]["redundant_rate"] == 0.0

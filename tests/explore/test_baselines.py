@@ -4,14 +4,14 @@ answering) and the agent names the languages share."""
 from pathlib import Path
 
 import pytest
-
-from alienlogic import parse_proof
 from alienworlds.episode import make_agent
 from alienworlds.episode.agent import AgentError
 from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
 from alienworlds.explore.alienlogic.agent import ExplorerAgent, FixedProbeAgent, RandomProbeAgent
-from alienworlds.explore.by_language import ByLanguage
 from alienworlds.explore.alienlogic.space import Space
+from alienworlds.explore.by_language import ByLanguage
+
+from alienlogic import parse_proof
 
 BANK = Path(__file__).parents[1] / "episode" / "data" / "alienlogic_demo.toml"
 

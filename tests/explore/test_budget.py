@@ -6,15 +6,14 @@ recorded value's copy is the value's size, whatever it holds."""
 import json
 import random
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from alienworlds.episode.trace import read_trace
 from alienworlds.explore.aliencode.design import Atom, Designer, Scored, explaining, pack
 from alienworlds.explore.aliencode.engine import Budget, Engine, Prediction
 from alienworlds.explore.aliencode.evaluate import freeze, snapshot
 from alienworlds.explore.aliencode.metrics import _texts, base_engine
 from alienworlds.explore.aliencode.view import read_view
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def _unprinted(rng):
@@ -23,8 +22,10 @@ def _unprinted(rng):
     than any account allows (integer literals in a CRAFT are a rule of the
     demo world, and so are OVER, PLUCK and ORDER)."""
     a, b, c = (rng.randrange(-9, 9) for _ in range(3))
-    return (f"CRAFT f():\n    SET x AS OVER({a}, {b})\n    SET y AS PLUCK(STRAND({a}, {b}, {c}), {rng.randrange(3)})\n"
-            f"    SET z AS ORDER(STRAND({c}, {b}, {a}))\n    EMIT(\"done\")\nf()")
+    return (
+        f"CRAFT f():\n    SET x AS OVER({a}, {b})\n    SET y AS PLUCK(STRAND({a}, {b}, {c}), {rng.randrange(3)})\n"
+        f'    SET z AS ORDER(STRAND({c}, {b}, {a}))\n    EMIT("done")\nf()'
+    )
 
 
 def _engine(system, rules, budget):
@@ -38,17 +39,24 @@ def _engine(system, rules, budget):
 def test_costly_observations_never_change_what_later_ones_teach(fixed_probe_trace, demo_env):
     events = read_trace(fixed_probe_trace[0])
     system, rules = _texts(events)
-    probes = [(json.loads(e["arguments"])["code"], e["feedback"]) for e in events
-              if e.get("type") == "tool" and e.get("status") == "ran"][:16]
+    probes = [
+        (json.loads(e["arguments"])["code"], e["feedback"])
+        for e in events
+        if e.get("type") == "tool" and e.get("status") == "ran"
+    ][:16]
     budget = Budget(runs_each=400)
     plain = _engine(system, rules, budget)
     statuses = [plain.observe(code, shown).status for code, shown in probes]
     burdened = _engine(system, rules, budget)
     rng = random.Random(5)
-    for _ in range(25):  # 10,000 runs spent on them in all: more than one observation may take 25 times over
+    for _ in range(
+        25
+    ):  # 10,000 runs spent on them in all: more than one observation may take 25 times over
         code = _unprinted(rng)
         outcome = demo_env.run_tool({"code": code})
-        assert outcome.status == "ran" and burdened.observe(code, outcome.feedback).status == "costly"
+        assert (
+            outcome.status == "ran" and burdened.observe(code, outcome.feedback).status == "costly"
+        )
     assert sum(o.runs for o in burdened.observations if o.status == "costly") == 25 * 400
     assert [burdened.observe(code, shown).status for code, shown in probes] == statuses
     assert "explained" in statuses and burdened.alive == plain.alive
@@ -62,8 +70,12 @@ def test_a_decision_predicts_within_its_count(fixed_probe_trace):
     designer.choose("r1/1")
     # two searches, each stopping once over its share: at most one prediction more each
     assert engine.runs - before <= 2 * (300 + engine.budget.predict)
-    again = Designer(base_engine(system, rules), 0, decision_runs=300, decision_work=10**9).choose("r1/1")
-    assert again == Designer(base_engine(system, rules), 0, decision_runs=300, decision_work=10**9).choose("r1/1")
+    again = Designer(base_engine(system, rules), 0, decision_runs=300, decision_work=10**9).choose(
+        "r1/1"
+    )
+    assert again == Designer(
+        base_engine(system, rules), 0, decision_runs=300, decision_work=10**9
+    ).choose("r1/1")
 
 
 def _scored(line, slot, runs, carried, gain=1.0):
@@ -105,7 +117,11 @@ def _lists(objects):
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5), st.booleans()), min_size=1, max_size=40))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 5), st.integers(0, 5), st.booleans()), min_size=1, max_size=40
+    )
+)
 def test_a_snapshot_keeps_shared_and_self_holding_lists_at_their_size(edges):
     """Worst cases for copying: lists holding each other and themselves,
     many times over (a rule that appends a list to itself makes them).
@@ -134,18 +150,29 @@ def _emit_engine(believed, scope="top"):
 
 
 def test_probes_print_as_the_believed_emit_shows_values():
-    from aliencode.compiler import Context
     from alienworlds.explore.aliencode.design import atom, plain
+
+    from aliencode.compiler import Context
 
     dropping = Designer(_emit_engine("(slice args 1)"), 0)
     show = dropping.printer(Context())
     assert show("x") == ('EMIT("", x)',) and show("x", "y") == ('EMIT("", x, y)',)
-    assert Designer(_emit_engine("(slice args 0 -1)"), 0).printer(Context())("x") == ('EMIT(x, "")',)
-    assert Designer(_emit_engine("(reverse args)"), 0).printer(Context()) is plain  # one value shows as it is
+    assert Designer(_emit_engine("(slice args 0 -1)"), 0).printer(Context())("x") == (
+        'EMIT(x, "")',
+    )
+    assert (
+        Designer(_emit_engine("(reverse args)"), 0).printer(Context()) is plain
+    )  # one value shows as it is
     assert dropping.printer(Context(True, False)) is plain  # the rule holds at top level only
-    assert atom(1, "PLUCK", "loop", random.Random(3), None, dropping.printer).lines[1].startswith("    EMIT(PLUCK(")
+    assert (
+        atom(1, "PLUCK", "loop", random.Random(3), None, dropping.printer)
+        .lines[1]
+        .startswith("    EMIT(PLUCK(")
+    )
     everywhere = Designer(_emit_engine("(slice args 1)", "anywhere"), 0)
     looped = atom(1, "PLUCK", "loop", random.Random(3), None, everywhere.printer)
     # in a loop a second value would cost 6 units: computed there, printed after the loop
-    assert looped.lines[0].startswith("SWEEP") and looped.lines[1].startswith("    SET shown0 AS PLUCK(")
+    assert looped.lines[0].startswith("SWEEP") and looped.lines[1].startswith(
+        "    SET shown0 AS PLUCK("
+    )
     assert looped.lines[-1] == 'EMIT("", shown0)'

@@ -8,13 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from alienworlds.episode import Episode, Settings, make_agent
 from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
 from alienworlds.episode.trace import read_trace
 from alienworlds.explore.alienlogic.metrics import exploration
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 BANK = Path(__file__).parents[1] / "episode" / "data" / "alienlogic_demo.toml"
 
@@ -27,13 +26,29 @@ def fixed_trace(tmp_path_factory):
     return read_trace(out)
 
 
-_VERDICT = st.fixed_dictionaries({}, optional={
-    "accepted": st.booleans(), "verifier_passed": st.booleans(),
-    "rejected_step": st.one_of(st.integers(-3, 10**12), st.booleans(), st.text(max_size=3), st.none()),
-    "reason_class": st.sampled_from(["ALIEN_SIDE_CONDITION", "ALIEN_AXIOM_DISABLED", "WRONG_CONCLUSION", "PARSE_ERROR",
-                                     "LINE_NUMBER", "x"]),
-    "reason_id": st.one_of(st.sampled_from(["K4", "K9", "K12", "K20", "WRONG_CONCLUSION", ""]), st.integers()),
-})
+_VERDICT = st.fixed_dictionaries(
+    {},
+    optional={
+        "accepted": st.booleans(),
+        "verifier_passed": st.booleans(),
+        "rejected_step": st.one_of(
+            st.integers(-3, 10**12), st.booleans(), st.text(max_size=3), st.none()
+        ),
+        "reason_class": st.sampled_from(
+            [
+                "ALIEN_SIDE_CONDITION",
+                "ALIEN_AXIOM_DISABLED",
+                "WRONG_CONCLUSION",
+                "PARSE_ERROR",
+                "LINE_NUMBER",
+                "x",
+            ]
+        ),
+        "reason_id": st.one_of(
+            st.sampled_from(["K4", "K9", "K12", "K20", "WRONG_CONCLUSION", ""]), st.integers()
+        ),
+    },
+)
 
 
 def _feedback(feedbacks):
@@ -41,7 +56,9 @@ def _feedback(feedbacks):
     return st.one_of(st.sampled_from(feedbacks), _VERDICT.map(json.dumps), st.text(max_size=40))
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_hostile_tool_results_never_break_the_metrics(fixed_trace, data):
     events = copy.deepcopy(fixed_trace)
@@ -49,8 +66,14 @@ def test_hostile_tool_results_never_break_the_metrics(fixed_trace, data):
     proofs = [e["arguments"] for e in tools]
     feedbacks = [e["feedback"] for e in tools]
     for e in data.draw(st.lists(st.sampled_from(tools), max_size=12, unique_by=id)):
-        e["arguments"] = data.draw(st.one_of(st.sampled_from(proofs), st.text(max_size=30),
-                                             st.just('{"proof": 7}'), st.just("[]")))
+        e["arguments"] = data.draw(
+            st.one_of(
+                st.sampled_from(proofs),
+                st.text(max_size=30),
+                st.just('{"proof": 7}'),
+                st.just("[]"),
+            )
+        )
         e["feedback"] = data.draw(_feedback(feedbacks))
         e["status"] = data.draw(st.sampled_from(["ran", "ran", "invalid", "error"]))
     x = exploration(events)

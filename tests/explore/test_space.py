@@ -3,11 +3,11 @@
 import random
 
 import pytest
-
-from alienlogic import RULES, check, load_world, parse_proof
 from alienworlds.explore.alienlogic.observe import DISABLED, PASS, SIDE, STANDARD, observe
 from alienworlds.explore.alienlogic.probes import sample
 from alienworlds.explore.alienlogic.space import NEW, Space, entropy
+
+from alienlogic import RULES, check, load_world, parse_proof
 
 DEMO = load_world("demo")
 MAIN = load_world("main")
@@ -35,7 +35,11 @@ def test_before_any_observation_every_rule_is_open_and_unpatched_is_likeliest():
 
 def test_a_disabled_rule_is_located_with_its_id():
     space = Space()
-    v = _see(space, DEMO, _proof("premises: NOT(NOT(p))\ngoal: p\n1. NOT(NOT(p)) [premise]\n2. p [DNE 1]"))
+    v = _see(
+        space,
+        DEMO,
+        _proof("premises: NOT(NOT(p))\ngoal: p\n1. NOT(NOT(p)) [premise]\n2. p [DNE 1]"),
+    )
     assert v["reason_class"] == "ALIEN_AXIOM_DISABLED"
     b = space.rule("DNE").belief()
     assert b.disabled and b.disabled_id == "K4" and b.probability == 1.0
@@ -44,21 +48,33 @@ def test_a_disabled_rule_is_located_with_its_id():
 
 def test_a_changed_conclusion_is_located_with_its_id():
     space = Space()
-    _see(space, DEMO, _proof("premises: AND(p, q)\ngoal: p\n1. AND(p, q) [premise]\n2. p [AND_E1 1]"))
+    _see(
+        space, DEMO, _proof("premises: AND(p, q)\ngoal: p\n1. AND(p, q) [premise]\n2. p [AND_E1 1]")
+    )
     b = space.rule("AND_E1").belief()
     assert not b.disabled  # the step reached the side conditions
-    v = _see(space, DEMO, _proof("premises: AND(p, q)\ngoal: q\n1. AND(p, q) [premise]\n2. q [AND_E1 1]"))
-    assert v["accepted"]  # the standard calculus refuses this step: only a conclusion patch accepts it
+    v = _see(
+        space, DEMO, _proof("premises: AND(p, q)\ngoal: q\n1. AND(p, q) [premise]\n2. q [AND_E1 1]")
+    )
+    assert v[
+        "accepted"
+    ]  # the standard calculus refuses this step: only a conclusion patch accepts it
     b = space.rule("AND_E1").belief()
     assert b.conclusion == "(right (ref 1))" and b.conclusion_id == "K9" and not b.requires
-    assert b.probability > 0.5  # beside it survive only extra side conditions that held at the second step
+    assert (
+        b.probability > 0.5
+    )  # beside it survive only extra side conditions that held at the second step
 
 
 def test_a_side_condition_is_located_by_its_context():
     space = Space()
-    ok = _proof("premises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n3. q [IMPL_E 1, 2]")
-    reused = _proof("premises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n"
-                    "3. OR(IMPL(p, q), r) [OR_I1 1]\n4. q [IMPL_E 1, 2]")
+    ok = _proof(
+        "premises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n3. q [IMPL_E 1, 2]"
+    )
+    reused = _proof(
+        "premises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n"
+        "3. OR(IMPL(p, q), r) [OR_I1 1]\n4. q [IMPL_E 1, 2]"
+    )
     assert _see(space, DEMO, ok)["accepted"]
     assert _see(space, DEMO, reused)["reason_id"] == "K20"
     rs = space.rule("IMPL_E")
@@ -70,7 +86,11 @@ def test_a_side_condition_is_located_by_its_context():
 
 def test_the_space_does_not_depend_on_the_order_of_observations():
     rng = random.Random(3)
-    probes = [p for rule in ("IMPL_E", "NOT_E", "AND_E2", "reit", "FORALL_E") for p in sample(rule, rng, 4)]
+    probes = [
+        p
+        for rule in ("IMPL_E", "NOT_E", "AND_E2", "reit", "FORALL_E")
+        for p in sample(rule, rng, 4)
+    ]
     observations = [observe(p.proof, check(p.proof, MAIN).as_dict()) for p in probes]
     a, b = Space(), Space()
     for o in observations:
@@ -103,7 +123,9 @@ def test_a_first_unseen_id_is_predicted_as_new_and_known_ids_by_name():
     probe = _proof("premises: AND(p, q)\ngoal: p\n1. AND(p, q) [premise]\n2. p [AND_E1 1]")
     dist = space.predict(probe)
     refusals = [k for k in dist if len(k) == 3]
-    assert any(k[1] == SIDE and k[2] == NEW for k in refusals) and any(k[1] == DISABLED for k in refusals)
+    assert any(k[1] == SIDE and k[2] == NEW for k in refusals) and any(
+        k[1] == DISABLED for k in refusals
+    )
     assert ("ok",) in dist and not any(k[1] == STANDARD for k in refusals)  # the step is standard
     _see(space, DEMO, probe)
     assert {k for k, p in space.predict(probe).items() if p > 0} == {(2, SIDE, "K9")}
@@ -111,8 +133,13 @@ def test_a_first_unseen_id_is_predicted_as_new_and_known_ids_by_name():
 
 def test_verdicts_the_standard_calculus_cannot_explain_are_set_aside():
     proof = _proof("premises: p\ngoal: p\n1. p [premise]\n2. p [reit 7]")
-    forged = {"accepted": False, "verifier_passed": False, "rejected_step": 2,
-              "reason_class": "ALIEN_SIDE_CONDITION", "reason_id": "X1"}
+    forged = {
+        "accepted": False,
+        "verifier_passed": False,
+        "rejected_step": 2,
+        "reason_class": "ALIEN_SIDE_CONDITION",
+        "reason_id": "X1",
+    }
     o = observe(proof, forged)
     assert not o.explained and not o.records
     real = observe(proof, check(proof, DEMO).as_dict())

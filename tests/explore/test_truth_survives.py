@@ -5,16 +5,16 @@ positive), whatever the probes."""
 
 import random
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from alienlogic import RULES, check
 from alienworlds.explore.alienlogic.grammar import grammar
 from alienworlds.explore.alienlogic.metrics import truth_probability
 from alienworlds.explore.alienlogic.observe import observe
 from alienworlds.explore.alienlogic.probes import conclusion_variants, sample
 from alienworlds.explore.alienlogic.space import Space
 from alienworlds.ruleset.world import Rule, World
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from alienlogic import RULES, check
 
 RULE_NAMES = sorted(RULES)
 

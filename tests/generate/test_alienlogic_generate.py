@@ -8,22 +8,31 @@ import re
 import sys
 import tomllib
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from alienlogic import Proof, check, load_world, parse_formula, parse_proof
 from alienworlds.cli.alienlogic import cli
 from alienworlds.episode.environments import make_environment
-from alienworlds.generate.alienlogic import VERSION, GenerationError, Generated, Knobs, generate, write
+from alienworlds.generate.alienlogic import (
+    VERSION,
+    Generated,
+    GenerationError,
+    Knobs,
+    generate,
+    write,
+)
 from alienworlds.generate.alienlogic.patches import ID_LETTERS, library, read_library
 from alienworlds.ruleset.world import World
 from alienworlds.tasks.alienlogic_validity import battery
 from alienworlds.tasks.bank import load_bank
+from click.testing import CliRunner
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "alienlogic"))  # the soundness tests' models and proofs
+from alienlogic import Proof, check, load_world, parse_formula, parse_proof
+
+sys.path.insert(
+    0, str(Path(__file__).resolve().parents[1] / "alienlogic")
+)  # the soundness tests' models and proofs
 from logic_models import unsound_line  # noqa: E402
 from logic_proofgen import generate as random_proof  # noqa: E402
 from logic_proofgen import mutate  # noqa: E402
@@ -34,7 +43,7 @@ SMALL = Knobs(patches=4, theorems=6, unprovable=1, first_order=1, examples=1)
 SEEDS = [f"test-{k}" for k in range(3)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def generated(seed: str) -> Generated:
     return generate(seed, SMALL)
 
@@ -58,7 +67,11 @@ def test_a_generated_world_passes_the_audit_and_keeps_its_promises(seed, folders
     world = load_world(str(folder / "world.toml"))
     bank = load_bank("alienlogic", world.name, folder / "bank.toml")
     tasks = bank.tasks
-    assert len(world.rules) == SMALL.patches and len(tasks) == SMALL.theorems and len(bank.examples) == SMALL.examples
+    assert (
+        len(world.rules) == SMALL.patches
+        and len(tasks) == SMALL.theorems
+        and len(bank.examples) == SMALL.examples
+    )
     unprovable = [t for t in tasks if t.extra.get("provable") is False]
     assert len(unprovable) == SMALL.unprovable
     for t in unprovable:  # each with its certificate file beside the bank
@@ -70,7 +83,9 @@ def test_a_generated_world_passes_the_audit_and_keeps_its_promises(seed, folders
     assert shown == {r.id for r in world.rules}
     # opaque ids: a letter and a number, not in sequence
     ids = [r.id for r in world.rules]
-    assert all(re.fullmatch(f"[{ID_LETTERS}][0-9]{{1,2}}", i) for i in ids) and len(set(ids)) == len(ids)
+    assert all(re.fullmatch(f"[{ID_LETTERS}][0-9]{{1,2}}", i) for i in ids) and len(
+        set(ids)
+    ) == len(ids)
     assert VERSION in (folder / "world.toml").read_text(encoding="utf-8").splitlines()[0]
 
 
@@ -86,11 +101,15 @@ def test_ids_do_not_run_in_sequence():
     ids = [r.id for seed in SEEDS for r in generated(seed).world.rules]
     numbers = [int(i[1:]) for i in ids]
     assert len(set(i[0] for i in ids)) > 5 and len(set(numbers)) > 10
-    assert sorted(numbers[:SMALL.patches]) != list(range(min(numbers[:SMALL.patches]), min(numbers[:SMALL.patches]) + SMALL.patches))
+    assert sorted(numbers[: SMALL.patches]) != list(
+        range(min(numbers[: SMALL.patches]), min(numbers[: SMALL.patches]) + SMALL.patches)
+    )
 
 
 def test_world_check_accepts_a_generated_world_with_the_bank_beside_it(folders):
-    result = CliRunner().invoke(cli, ["world", "check", str(folders[SEEDS[0]] / "world.toml"), "--json"])
+    result = CliRunner().invoke(
+        cli, ["world", "check", str(folders[SEEDS[0]] / "world.toml"), "--json"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     assert data["ok"] and data["bank_audit"] == "done" and len(data["tasks"]) == SMALL.theorems
@@ -102,8 +121,11 @@ def test_the_same_seed_gives_the_same_bytes(folders):
     gives them again (test_the_command_writes_the_same_files_...)."""
     first = generated(SEEDS[0]).files
     assert generated(SEEDS[1]).files != first
-    written = {str(p.relative_to(folders[SEEDS[0]])): p.read_text(encoding="utf-8")
-               for p in sorted(folders[SEEDS[0]].rglob("*")) if p.is_file()}
+    written = {
+        str(p.relative_to(folders[SEEDS[0]])): p.read_text(encoding="utf-8")
+        for p in sorted(folders[SEEDS[0]].rglob("*"))
+        if p.is_file()
+    }
     assert written == first
 
 
@@ -117,18 +139,24 @@ def test_a_theorem_labelled_unprovable_that_bounded_search_proves_fails_generati
     text = g.files["bank.toml"]
     start = text.index(f'id = "{victim["id"]}"')
     end = text.find("[[tasks]]", start)
-    block = text[start:end if end != -1 else len(text)]
-    bad = block.replace("provable = true", f'provable = false\ncertificate = "{donor["certificate"]}"', 1)
+    block = text[start : end if end != -1 else len(text)]
+    bad = block.replace(
+        "provable = true", f'provable = false\ncertificate = "{donor["certificate"]}"', 1
+    )
     forged = replace(g, files={**g.files, "bank.toml": text.replace(block, bad)})
     # bounded search proves it outright, or derives it once layout conditions are ignored
-    with pytest.raises(GenerationError, match="labelled unprovable, but bounded search (proves|derives) it"):
+    with pytest.raises(
+        GenerationError, match="labelled unprovable, but bounded search (proves|derives) it"
+    ):
         write(forged, tmp_path / "w")
     assert not (tmp_path / "w" / "world.toml").exists()
 
 
 def _with_steps(proof: Proof, steps) -> Proof:
     steps = tuple(steps)
-    return Proof(proof.premises, steps[-1].formula if steps and steps[-1].depth == 0 else proof.goal, steps)
+    return Proof(
+        proof.premises, steps[-1].formula if steps and steps[-1].depth == 0 else proof.goal, steps
+    )
 
 
 def _through_world(proof: Proof, world) -> Proof:
@@ -158,7 +186,9 @@ def test_generated_worlds_are_sound(seed, folders):
     mutants, passed through the world's patches (_through_world)."""
     world = load_world(str(folders[seed] / "world.toml"))
     bank = tomllib.loads((folders[seed] / "bank.toml").read_text(encoding="utf-8"))
-    texts = [t["reference"] for t in bank["tasks"] if "reference" in t] + [e["program"] for e in bank["examples"]]
+    texts = [t["reference"] for t in bank["tasks"] if "reference" in t] + [
+        e["program"] for e in bank["examples"]
+    ]
     accepted = 0
     for text in texts:
         proof = parse_proof(text)
@@ -184,7 +214,10 @@ def test_every_conclusion_rewrite_of_the_library_is_sound():
         used = 0
         for k in range(400):
             proof = _through_world(random_proof(k, first_order=k % 2 == 0, n_steps=10), world)
-            if any(s.rule == spec.target for s in proof.steps) and check(proof, world).verifier_passed:
+            if (
+                any(s.rule == spec.target for s in proof.steps)
+                and check(proof, world).verifier_passed
+            ):
                 used += 1
                 assert unsound_line(proof) is None, (spec.name, str(proof))
                 if used == 5:
@@ -195,8 +228,10 @@ def test_every_conclusion_rewrite_of_the_library_is_sound():
 def test_an_unsound_conclusion_rewrite_is_caught_by_the_same_property():
     """The property above can fail: a rewrite taking the antecedent of the
     cited implication (unsound) yields an unsound accepted proof."""
-    [spec] = read_library('[[patch]]\nfamily = "conclusion"\nslot = "conclusion"\ntarget = "IMPL_E"\n'
-                          'name = "bad"\nconclusion = "(left (ref 1))"\n')
+    [spec] = read_library(
+        '[[patch]]\nfamily = "conclusion"\nslot = "conclusion"\ntarget = "IMPL_E"\n'
+        'name = "bad"\nconclusion = "(left (ref 1))"\n'
+    )
     world = World("bad", "alienlogic", rules=(spec.rule("X1"),))
     found = False
     for k in range(200):
@@ -215,17 +250,48 @@ def test_the_episode_finds_the_bank_and_certificates_beside_the_world(folders):
 
 
 def test_the_command_writes_the_same_files_and_refuses_to_overwrite(folders, tmp_path):
-    knobs = ["--patches", str(SMALL.patches), "--theorems", str(SMALL.theorems), "--unprovable", str(SMALL.unprovable),
-             "--first-order", str(SMALL.first_order), "--examples", str(SMALL.examples)]
+    knobs = [
+        "--patches",
+        str(SMALL.patches),
+        "--theorems",
+        str(SMALL.theorems),
+        "--unprovable",
+        str(SMALL.unprovable),
+        "--first-order",
+        str(SMALL.first_order),
+        "--examples",
+        str(SMALL.examples),
+    ]
     out = tmp_path / "w"
-    result = CliRunner().invoke(cli, ["world", "generate", "--seed", SEEDS[2], *knobs, "--out", str(out)])
+    result = CliRunner().invoke(
+        cli, ["world", "generate", "--seed", SEEDS[2], *knobs, "--out", str(out)]
+    )
     assert result.exit_code == 0, result.output
     # a fresh run (not the cache) writes the same bytes
-    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(generated(SEEDS[2]).files)
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(
+        generated(SEEDS[2]).files
+    )
     for rel, text in generated(SEEDS[2]).files.items():
         assert (out / rel).read_text(encoding="utf-8") == text
-    again = CliRunner().invoke(cli, ["world", "generate", "--seed", SEEDS[2], *knobs, "--out", str(out)])
+    again = CliRunner().invoke(
+        cli, ["world", "generate", "--seed", SEEDS[2], *knobs, "--out", str(out)]
+    )
     assert again.exit_code == 2 and "--force" in again.output
-    bad = CliRunner().invoke(cli, ["world", "generate", "--seed", "x", "--theorems", "3", "--unprovable", "3",
-                                   "--first-order", "1", "--out", str(tmp_path / "v")])
+    bad = CliRunner().invoke(
+        cli,
+        [
+            "world",
+            "generate",
+            "--seed",
+            "x",
+            "--theorems",
+            "3",
+            "--unprovable",
+            "3",
+            "--first-order",
+            "1",
+            "--out",
+            str(tmp_path / "v"),
+        ],
+    )
     assert bad.exit_code == 2 and not (tmp_path / "v").exists()

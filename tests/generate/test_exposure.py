@@ -28,7 +28,18 @@ def test_a_rule_hidden_in_every_scope_does_not_show():
 
 def test_shows_ignores_rule_ids_and_names():
     one = shows("A", (pluck("A", "anywhere", SHIFT),))
-    other = shows("G07", (Rule(id="G07", name="PLUCK counts from 1", target="PLUCK", actual=SHIFT, layer="positions"),))
+    other = shows(
+        "G07",
+        (
+            Rule(
+                id="G07",
+                name="PLUCK counts from 1",
+                target="PLUCK",
+                actual=SHIFT,
+                layer="positions",
+            ),
+        ),
+    )
     assert one == other
 
 
@@ -41,7 +52,9 @@ def _drawn(seed: str) -> Drawer:
 def test_drawing_one_rule_again_keeps_the_rest_and_never_the_same_rule():
     drawer = _drawn("exposure-redraw")
     before = drawer.result()
-    victim = next(r for r in before.world.rules if not r.red_herring and r.target not in ("PLUCK", "CARVE"))
+    victim = next(
+        r for r in before.world.rules if not r.red_herring and r.target not in ("PLUCK", "CARVE")
+    )
     assert drawer.redraw(victim.id)
     after = drawer.result()
     place = lambda r: (r.target, r.scope, r.actual)  # noqa: E731
@@ -67,9 +80,14 @@ def test_drawing_a_keystone_rule_again_draws_another_keystone_rule():
     after = drawer.result()
     rules = after.world.rules
     assert after.rejected["its rule was drawn again"] == shadowing
-    assert any(r.target == "CARVE" and r.scope == "anywhere" and r.actual != carve.actual for r in rules)
+    assert any(
+        r.target == "CARVE" and r.scope == "anywhere" and r.actual != carve.actual for r in rules
+    )
     # red herrings shadowing the old rule went with it and were drawn again
     assert sum(r.red_herring for r in rules) == 2
     for k, r in enumerate(rules):
         if r.red_herring:
-            assert any(o.target == r.target and o.scope == "anywhere" and not o.red_herring for o in rules[k + 1:])
+            assert any(
+                o.target == r.target and o.scope == "anywhere" and not o.red_herring
+                for o in rules[k + 1 :]
+            )

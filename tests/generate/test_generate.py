@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 import pytest
-from click.testing import CliRunner
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from aliencode.sites import operand_kinds
-from aliencode.world_schema import SCHEMA
 from alienworlds.cli.aliencode import main
 from alienworlds.generate.aliencode import VERSION, GenerationError, Knobs, generate
-from alienworlds.generate.aliencode.instances import reported
 from alienworlds.generate.aliencode import families as fam
+from alienworlds.generate.aliencode.instances import reported
 from alienworlds.generate.aliencode.probes import check_site
 from alienworlds.generate.aliencode.world import draw_world
 from alienworlds.manuals.aliencode import render
@@ -23,6 +17,12 @@ from alienworlds.porting import Porter
 from alienworlds.porting.semantics import STANDARD
 from alienworlds.ruleset import parse_world
 from alienworlds.ruleset.equivalence import compare
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aliencode.sites import operand_kinds
+from aliencode.world_schema import SCHEMA
 
 SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2, tasks=5)
 # Each world's audit runs the adaptive strategies, and a version 5 world keeps a
@@ -31,7 +31,7 @@ SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2, tasks=5)
 SEEDS = [f"test-{k}" for k in range(4)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def generated(seed: str):
     return generate(seed, SMALL)
 
@@ -53,12 +53,15 @@ def test_a_generated_world_loads_renders_and_keeps_its_promises(seed, tmp_path):
     for k, r in enumerate(rules):
         if r.red_herring:
             assert r.scope != "anywhere"
-            assert any(o.target == r.target and not o.red_herring and o.scope == "anywhere" for o in rules[k + 1:])
+            assert any(
+                o.target == r.target and not o.red_herring and o.scope == "anywhere"
+                for o in rules[k + 1 :]
+            )
     # no altered rule behaves like the manual, no two rules behave alike
     for k, r in enumerate(altered):
         kinds = operand_kinds(r.target)
         assert not compare(r.actual, "IDENTITY", kinds, standard=STANDARD[r.target]).equivalent
-        for other in altered[k + 1:]:
+        for other in altered[k + 1 :]:
             if operand_kinds(other.target) == kinds:
                 assert not compare(r.actual, other.actual, kinds).equivalent
     assert render(world, "text") and render(world, "md")
@@ -71,7 +74,10 @@ def test_a_generated_world_loads_renders_and_keeps_its_promises(seed, tmp_path):
     assert checked.exit_code == 0, checked.output
     report = json.loads(checked.stdout)
     assert report["ok"] and report["bank_audit"] == "done" and not report["problems"]
-    assert report["reference_pass"] == len(result.bank.tasks) == SMALL.tasks and report["naive_pass"] == 0
+    assert (
+        report["reference_pass"] == len(result.bank.tasks) == SMALL.tasks
+        and report["naive_pass"] == 0
+    )
     # every strategy flags, the adaptive ones included, and none passes a task
     validity = report["validity"]
     assert reported(world) == () and not validity["flagged"] and validity["reported_only"] == []
@@ -95,7 +101,9 @@ def test_the_same_seed_gives_the_same_bytes():
     first = generated(SEEDS[0])
     again = generate(SEEDS[0], SMALL)  # a fresh run, not the cache
     assert (again.text, again.bank_text) == (first.text, first.bank_text)
-    assert generated(SEEDS[1]).text != first.text and generated(SEEDS[1]).bank_text != first.bank_text
+    assert (
+        generated(SEEDS[1]).text != first.text and generated(SEEDS[1]).bank_text != first.bank_text
+    )
 
 
 def test_counts_match_the_world():
@@ -103,9 +111,15 @@ def test_counts_match_the_world():
         result = generated(seed)
         rules = result.world.rules
         assert result.families[fam.RED_HERRING] == sum(r.red_herring for r in rules)
-        assert result.families[fam.SCOPED] == sum(r.scope != "anywhere" and not r.red_herring for r in rules)
+        assert result.families[fam.SCOPED] == sum(
+            r.scope != "anywhere" and not r.red_herring for r in rules
+        )
         assert result.families[fam.KEYWORDS] == len(result.world.keywords)
-        drawn = sum(v for k, v in result.families.items() if k not in (fam.RED_HERRING, fam.SCOPED, fam.KEYWORDS))
+        drawn = sum(
+            v
+            for k, v in result.families.items()
+            if k not in (fam.RED_HERRING, fam.SCOPED, fam.KEYWORDS)
+        )
         assert drawn == len(rules) - result.families[fam.RED_HERRING]
         assert result.draws == len(rules) + sum(result.rejected.values())
 
@@ -118,21 +132,61 @@ def test_knobs_that_cannot_be_met_are_refused():
 
 
 def test_the_command_writes_world_toml(tmp_path):
-    knobs = ["--altered", str(SMALL.altered), "--red-herrings", str(SMALL.red_herrings), "--scoped", str(SMALL.scoped),
-             "--renamed", str(SMALL.renamed), "--tasks", str(SMALL.tasks)]
-    result = CliRunner().invoke(main, ["world", "generate", "--seed", SEEDS[2], *knobs, "--out", str(tmp_path / "w")])
+    knobs = [
+        "--altered",
+        str(SMALL.altered),
+        "--red-herrings",
+        str(SMALL.red_herrings),
+        "--scoped",
+        str(SMALL.scoped),
+        "--renamed",
+        str(SMALL.renamed),
+        "--tasks",
+        str(SMALL.tasks),
+    ]
+    result = CliRunner().invoke(
+        main, ["world", "generate", "--seed", SEEDS[2], *knobs, "--out", str(tmp_path / "w")]
+    )
     assert result.exit_code == 0, result.output
     assert (tmp_path / "w" / "world.toml").read_text(encoding="utf-8") == generated(SEEDS[2]).text
-    assert (tmp_path / "w" / "bank.toml").read_text(encoding="utf-8") == generated(SEEDS[2]).bank_text
+    assert (tmp_path / "w" / "bank.toml").read_text(encoding="utf-8") == generated(
+        SEEDS[2]
+    ).bank_text
     # an episode on the world file finds the bank beside it
-    episode = CliRunner().invoke(main, ["episode", "--world", str(tmp_path / "w" / "world.toml"), "--agent", "oracle",
-                                        "--condition", "direct", "--out", str(tmp_path / "e"), "--no-progress"])
+    episode = CliRunner().invoke(
+        main,
+        [
+            "episode",
+            "--world",
+            str(tmp_path / "w" / "world.toml"),
+            "--agent",
+            "oracle",
+            "--condition",
+            "direct",
+            "--out",
+            str(tmp_path / "e"),
+            "--no-progress",
+        ],
+    )
     assert episode.exit_code == 0, episode.output
     report = json.loads(next((tmp_path / "e").rglob("report.json")).read_text(encoding="utf-8"))
     assert report["world"] == generated(SEEDS[2]).world.name and report["tasks"] == SMALL.tasks
     assert report["endpoint"] == 100.0
-    refused = CliRunner().invoke(main, ["world", "generate", "--seed", "x", "--altered", "2", "--scoped", "1",
-                                        "--out", str(tmp_path / "v")])
+    refused = CliRunner().invoke(
+        main,
+        [
+            "world",
+            "generate",
+            "--seed",
+            "x",
+            "--altered",
+            "2",
+            "--scoped",
+            "1",
+            "--out",
+            str(tmp_path / "v"),
+        ],
+    )
     assert refused.exit_code == 2 and "scoped" in refused.output and not (tmp_path / "v").exists()
 
 

@@ -4,9 +4,8 @@ and gives up on a loop the world makes endless after LOOK_STEPS."""
 
 from __future__ import annotations
 
-import pytest
-
 import alienworlds.tasks.aliencode_grading as grading
+import pytest
 from alienworlds.generate.aliencode.instances import LOOK_STEPS, Instantiation
 from alienworlds.ruleset import Rule, World
 from alienworlds.tasks.bank import Task
@@ -19,8 +18,14 @@ def world(*rules: Rule) -> World:
 
 
 def task(naive: str, ns: list[int]) -> Task:
-    return Task(id="T", kind="synthesis", prompt="", naive=naive, reference=naive,
-                inputs=tuple({"n": str(n)} for n in ns))
+    return Task(
+        id="T",
+        kind="synthesis",
+        prompt="",
+        naive=naive,
+        reference=naive,
+        inputs=tuple({"n": str(n)} for n in ns),
+    )
 
 
 def look(w: World, t: Task, expected: list[str]) -> bool:
@@ -28,14 +33,21 @@ def look(w: World, t: Task, expected: list[str]) -> bool:
 
 
 def test_a_naive_solution_no_rule_touches_passes():
-    w = world(Rule(id="G01", name="", target="PLUCK", actual="(get seq (- i 1))", layer="positions"))
+    w = world(
+        Rule(id="G01", name="", target="PLUCK", actual="(get seq (- i 1))", layer="positions")
+    )
     assert look(w, task(COUNT_UP, [2, 3, 5]), ["2", "3", "5"])
 
 
 def test_every_run_is_judged_not_only_the_first():
     # the world adds one to every sum above 3: the first run (n = 2) is right, the others are not
-    bent = Rule(id="G01", name="", target="SHATTER", actual="(if (> (+ a b) 3) (+ a b 1) (+ a b))",
-                layer="arithmetic")
+    bent = Rule(
+        id="G01",
+        name="",
+        target="SHATTER",
+        actual="(if (> (+ a b) 3) (+ a b 1) (+ a b))",
+        layer="arithmetic",
+    )
     t = task(COUNT_UP, [2, 6, 9])
     assert not look(world(bent), t, ["2", "6", "9"])
     assert look(world(), t, ["2", "6", "9"])
@@ -52,7 +64,9 @@ def test_a_loop_the_world_makes_endless_stops_at_the_look_limit(monkeypatch, loo
         return first, second
 
     monkeypatch.setattr(grading, "run_pair", counted)
-    never = Rule(id="G01", name="", target="UNDER", actual="true", layer="comparison", scope=loop_scope)
+    never = Rule(
+        id="G01", name="", target="UNDER", actual="true", layer="comparison", scope=loop_scope
+    )
     assert not look(world(never), task(COUNT_UP, [2, 3, 5]), ["2", "3", "5"])
     assert steps and max(steps) <= LOOK_STEPS + 1
     assert len(steps) == 1  # the first run failed: the others are not run

@@ -5,17 +5,19 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from aliencode.sites import operand_kinds
 from alienworlds.explore.aliencode.space import site_space
 from alienworlds.generate.aliencode import Knobs
 from alienworlds.generate.aliencode import families as fam
 from alienworlds.generate.aliencode.instances import ADAPTIVE, Instantiation, reported, stages
 from alienworlds.generate.aliencode.library import templates
 from alienworlds.generate.aliencode.probes import check_site
-from alienworlds.generate.aliencode.world import BOUNDS, HERRING_TRIES, KEYSTONE, RESISTANT, draw_world
+from alienworlds.generate.aliencode.world import (
+    BOUNDS,
+    HERRING_TRIES,
+    KEYSTONE,
+    RESISTANT,
+    draw_world,
+)
 from alienworlds.porting import Porter
 from alienworlds.porting.compensation import Memo
 from alienworlds.porting.semantics import STANDARD
@@ -23,8 +25,17 @@ from alienworlds.ruleset import Rule, World
 from alienworlds.ruleset.equivalence import compare
 from alienworlds.ruleset.expr import parse, to_text
 from alienworlds.tasks.aliencode_validity import STRATEGIES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-DRAFTS = sorted({(d.target, d.actual, d.scope) for d in (fam.resistant(random.Random(k), True) for k in range(400))})
+from aliencode.sites import operand_kinds
+
+DRAFTS = sorted(
+    {
+        (d.target, d.actual, d.scope)
+        for d in (fam.resistant(random.Random(k), True) for k in range(400))
+    }
+)
 
 
 def test_the_family_draws_every_row_and_scoped_ones_only_when_allowed():
@@ -34,11 +45,18 @@ def test_the_family_draws_every_row_and_scoped_ones_only_when_allowed():
 
 
 @pytest.mark.parametrize("target, actual, scope", DRAFTS)
-def test_each_resistant_change_is_one_the_explorer_can_learn_and_the_porter_undo(target, actual, scope):
+def test_each_resistant_change_is_one_the_explorer_can_learn_and_the_porter_undo(
+    target, actual, scope
+):
     assert to_text(parse(actual)) in {h.text for h in site_space(target).hypotheses}
-    assert not compare(actual, "IDENTITY", operand_kinds(target), standard=STANDARD[target]).equivalent
-    world = World(name="resistant", language="aliencode",
-                  rules=(Rule(id="G01", name="", target=target, actual=actual, layer="x", scope=scope),))
+    assert not compare(
+        actual, "IDENTITY", operand_kinds(target), standard=STANDARD[target]
+    ).equivalent
+    world = World(
+        name="resistant",
+        language="aliencode",
+        rules=(Rule(id="G01", name="", target=target, actual=actual, layer="x", scope=scope),),
+    )
     problem, _ = check_site(Porter(world, BOUNDS, Memo()), target)
     assert problem is None, problem
 
@@ -54,15 +72,26 @@ def test_every_world_has_its_resistant_rules_within_the_scoped_knob(seed, scoped
 
 
 def _rules(*rows: tuple[str, str, str]) -> World:
-    return World(name="flagging", language="aliencode", rules=tuple(
-        Rule(id=f"G{k:02d}", name="", target=t, actual=a, layer="x", scope=s) for k, (t, a, s) in enumerate(rows, 1)))
+    return World(
+        name="flagging",
+        language="aliencode",
+        rules=tuple(
+            Rule(id=f"G{k:02d}", name="", target=t, actual=a, layer="x", scope=s)
+            for k, (t, a, s) in enumerate(rows, 1)
+        ),
+    )
 
 
-KEYSTONE_PAIR = (("PLUCK", "(get seq (- i 1))", "anywhere"), ("CARVE", "(slice seq (+ lo 1) hi)", "anywhere"))
+KEYSTONE_PAIR = (
+    ("PLUCK", "(get seq (- i 1))", "anywhere"),
+    ("CARVE", "(slice seq (+ lo 1) hi)", "anywhere"),
+)
 
 
 @pytest.mark.parametrize("resistant", DRAFTS)
-def test_every_strategy_flags_in_a_world_with_a_resistant_rule_and_the_costly_ones_run_last(resistant):
+def test_every_strategy_flags_in_a_world_with_a_resistant_rule_and_the_costly_ones_run_last(
+    resistant,
+):
     world = _rules(*KEYSTONE_PAIR, resistant)
     assert reported(world) == ()
     staged = [n for stage in stages(world) for n in stage]
@@ -86,8 +115,13 @@ def _template(template_id: str):
 
 def test_a_template_without_an_unavoidable_rule_is_not_made_into_a_task():
     # only PLUCK is altered: adding and multiplying have open routes everywhere
-    world = World(name="routes", language="aliencode",
-                  rules=(Rule(id="G01", name="", target="PLUCK", actual="(get seq (- i 1))", layer="positions"),))
+    world = World(
+        name="routes",
+        language="aliencode",
+        rules=(
+            Rule(id="G01", name="", target="PLUCK", actual="(get seq (- i 1))", layer="positions"),
+        ),
+    )
     make = Instantiation(world, Porter(world, BOUNDS, Memo()), "routes test")
     assert make.task(_template("sum-product"), []) == "no unavoidable rule"
     assert make.task(_template("element-at"), []) != "no unavoidable rule"

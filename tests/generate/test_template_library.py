@@ -6,12 +6,12 @@ enough and nothing shown states an output."""
 from __future__ import annotations
 
 import pytest
-
-from aliencode.unparse import value_literal
 from alienworlds.generate.aliencode.instances import Instantiation
 from alienworlds.generate.aliencode.library import fill, templates
 from alienworlds.ruleset import World
 from alienworlds.tasks.bank import BANDS, FAMILIES
+
+from aliencode.unparse import value_literal
 
 
 @pytest.mark.parametrize("template", templates(), ids=lambda t: t.id)
@@ -19,7 +19,9 @@ def test_a_template_makes_a_task_under_the_manual(template):
     make = Instantiation(World(name="standard", language="aliencode"), None, "library test")
     rng = make.rng("task", template.id)
     code = {name: value_literal(gen.draw(rng, {})) for name, gen in template.params}
-    drawn = make._inputs(template, rng, fill(template.naive, code), [fill(v, code) for v in template.variants], "")
+    drawn = make._inputs(
+        template, rng, fill(template.naive, code), [fill(v, code) for v in template.variants], ""
+    )
     assert not isinstance(drawn, str), f"{template.id}: every draw failed ({drawn})"
 
 

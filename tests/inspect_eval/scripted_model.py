@@ -6,13 +6,12 @@ purpose from the protocol's prompts, then answers as the agent would."""
 import json
 import re
 
-from inspect_ai.model import ChatMessageAssistant, ModelAPI, ModelOutput, modelapi
-from inspect_ai.tool import ToolCall
-
 from alienworlds.episode.agent import Request
 from alienworlds.episode.agents import make_agent
 from alienworlds.episode.environments import make_environment
 from alienworlds.inspect_eval.messages import from_inspect
+from inspect_ai.model import ChatMessageAssistant, ModelAPI, ModelOutput, modelapi
+from inspect_ai.tool import ToolCall
 
 
 def as_dict(message):
@@ -38,7 +37,9 @@ def purpose(messages, tools_enabled):
 
 @modelapi(name="aw-scripted")
 class ScriptedModel(ModelAPI):
-    def __init__(self, model_name, base_url=None, api_key=None, config=None, world="demo", **model_args):
+    def __init__(
+        self, model_name, base_url=None, api_key=None, config=None, world="demo", **model_args
+    ):
         super().__init__(model_name, base_url, api_key, [], config)
         self.env = make_environment("aliencode", world)
         self.agent = make_agent(model_name, self.env, seed=0)
@@ -47,8 +48,28 @@ class ScriptedModel(ModelAPI):
         messages = [as_dict(m) for m in input]
         tools_enabled = tool_choice != "none"
         kind, round_no, task = purpose(messages, tools_enabled)
-        reply = self.agent.respond(Request("k", kind, messages, [self.env.tool_spec()], tools_enabled, round=round_no, task=task))
-        calls = [ToolCall(id=c["id"], function=c["function"]["name"], arguments=json.loads(c["function"]["arguments"]))
-                 for c in reply.message.get("tool_calls") or ()]
-        message = ChatMessageAssistant(content=reply.message.get("content") or "", tool_calls=calls or None, model=self.model_name)
+        reply = self.agent.respond(
+            Request(
+                "k",
+                kind,
+                messages,
+                [self.env.tool_spec()],
+                tools_enabled,
+                round=round_no,
+                task=task,
+            )
+        )
+        calls = [
+            ToolCall(
+                id=c["id"],
+                function=c["function"]["name"],
+                arguments=json.loads(c["function"]["arguments"]),
+            )
+            for c in reply.message.get("tool_calls") or ()
+        ]
+        message = ChatMessageAssistant(
+            content=reply.message.get("content") or "",
+            tool_calls=calls or None,
+            model=self.model_name,
+        )
         return ModelOutput.from_message(message)

@@ -4,11 +4,11 @@ golden files) and no manual reveals a rule."""
 import re
 
 import pytest
-
-from aliencode.world_schema import load
 from alienworlds.manuals import build
 from alienworlds.manuals.aliencode import render
 from alienworlds.ruleset.world import shipped_worlds
+
+from aliencode.world_schema import load
 
 EXPECTED = build.expected()
 
@@ -16,7 +16,9 @@ EXPECTED = build.expected()
 @pytest.mark.parametrize("path", sorted(EXPECTED), ids=lambda p: p.name)
 def test_committed_manual_is_current(path):
     assert path.exists(), f"missing {path}; run `python -m alienworlds.manuals.build`"
-    assert path.read_text(encoding="utf-8") == EXPECTED[path], f"{path} is stale; run `python -m alienworlds.manuals.build`"
+    assert path.read_text(encoding="utf-8") == EXPECTED[path], (
+        f"{path} is stale; run `python -m alienworlds.manuals.build`"
+    )
 
 
 @pytest.mark.parametrize("name", shipped_worlds("aliencode"))

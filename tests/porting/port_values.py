@@ -3,10 +3,10 @@ in the manual's semantics (for calls written by tests)."""
 
 from __future__ import annotations
 
+from alienworlds.porting.types import Ty
 from hypothesis import strategies as st
 
 from aliencode.unparse import value_literal
-from alienworlds.porting.types import Ty
 
 
 def values(t: Ty, depth: int = 0) -> st.SearchStrategy:
@@ -26,10 +26,16 @@ def values(t: Ty, depth: int = 0) -> st.SearchStrategy:
         options.append(st.none())
     element = depth < 3
     if t.lists is not None and element:
-        options.append(st.lists(values(t.lists, depth + 1) if not t.lists.empty else st.nothing(), max_size=5))
+        options.append(
+            st.lists(values(t.lists, depth + 1) if not t.lists.empty else st.nothing(), max_size=5)
+        )
     for inner in (t.tuples, t.made):
         if inner is not None and element:
-            options.append(st.lists(values(inner, depth + 1) if not inner.empty else st.nothing(), max_size=3).map(tuple))
+            options.append(
+                st.lists(
+                    values(inner, depth + 1) if not inner.empty else st.nothing(), max_size=3
+                ).map(tuple)
+            )
     return st.one_of(options) if options else st.none()
 
 

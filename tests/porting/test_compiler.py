@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import pytest
+from alienworlds.porting import Bounds, Porter, PortError
+from alienworlds.ruleset import parse_world, standard_world
 
 from aliencode import run_source
 from aliencode.world_schema import SCHEMA
-from alienworlds.porting import Bounds, PortError, Porter
-from alienworlds.ruleset import parse_world, standard_world
 
 STANDARD = standard_world("aliencode")
 
 
 def world(rules: str, keywords: str = ""):
-    return parse_world(f'format = 1\nname = "t"\nlanguage = "aliencode"\n{keywords}\n{rules}', "t.toml", SCHEMA)
+    return parse_world(
+        f'format = 1\nname = "t"\nlanguage = "aliencode"\n{keywords}\n{rules}', "t.toml", SCHEMA
+    )
 
 
 def rule(target: str, actual: str, scope: str = "anywhere", rid: str = "R") -> str:
@@ -42,8 +44,13 @@ EMIT(f(4, 6))
 def test_the_same_operation_is_compensated_differently_by_scope():
     # Nothing adds; WEAVE subtracts only at top level; HALVE adds in CRAFT
     # bodies and PARE in loops.
-    w = world(rule("SHATTER", "(* a b)") + rule("WEAVE", "IDENTITY", "top") + rule("WEAVE", "(* a b)")
-              + rule("HALVE", "(+ a b)", "function") + rule("PARE", "(+ a b)", "loop"))
+    w = world(
+        rule("SHATTER", "(* a b)")
+        + rule("WEAVE", "IDENTITY", "top")
+        + rule("WEAVE", "(* a b)")
+        + rule("HALVE", "(+ a b)", "function")
+        + rule("PARE", "(+ a b)", "loop")
+    )
     ported = Porter(w).port(EVERYWHERE, examples=[])
     assert run_source(ported.source, w).text() == run_source(EVERYWHERE, STANDARD).text()
     written = {(c.line, c.place): c.written for c in ported.changes if c.site == "SHATTER"}
@@ -54,7 +61,7 @@ def test_the_same_operation_is_compensated_differently_by_scope():
 def test_literals_are_written_so_the_world_reads_them_as_meant():
     w = world(rule("literal.int", "(+ n 7)") + rule("literal.str", "(reverse s)", "function"))
     source = 'EMIT(10, "ab")\nCRAFT f():\n    DELIVER KNOT(-3, "ab")\nEMIT(f())\n'
-    assert "EMIT(3, \"ab\")" in agrees(w, source)
+    assert 'EMIT(3, "ab")' in agrees(w, source)
 
 
 def test_an_operand_with_effects_is_evaluated_once_and_in_order():
@@ -77,7 +84,11 @@ def test_annex_that_prepends_goes_through_a_helper():
 
 
 def test_printing_and_argument_order():
-    w = world(rule("EMIT", "(reverse args)", "function") + rule("KNOT", "(tuple (reverse args))") + rule("FUSE", '(join \\"\\" (reverse args))'))
+    w = world(
+        rule("EMIT", "(reverse args)", "function")
+        + rule("KNOT", "(tuple (reverse args))")
+        + rule("FUSE", '(join \\"\\" (reverse args))')
+    )
     source = 'CRAFT f(x):\n    EMIT(x, KNOT(1, 2), FUSE("a", x))\nf("b")\nEMIT(KNOT(3, 4, 5))\n'
     agrees(w, source, examples=['f("z")'])
 
@@ -85,7 +96,9 @@ def test_printing_and_argument_order():
 def test_keywords_are_read_in_the_worlds_spelling_and_written_in_it():
     w = world(rule("PLUCK", "(get seq (- i 1))"), '[keywords]\nPLUCK = "GRAB"\nSET = "LET"')
     ported = Porter(w).port("LET xs AS STRAND(4, 5)\nEMIT(GRAB(xs, 0))\n")
-    assert "GRAB(xs, 1)" in ported.source and run_source(ported.source, w).text() == "4"  # folded to one literal
+    assert (
+        "GRAB(xs, 1)" in ported.source and run_source(ported.source, w).text() == "4"
+    )  # folded to one literal
     from_standard = Porter(w).port("SET xs AS STRAND(4, 5)\nEMIT(PLUCK(xs, 0))\n", keywords={})
     assert from_standard.source == ported.source
 
@@ -94,7 +107,9 @@ def test_types_from_examples_narrow_what_a_function_must_handle():
     w = world(rule("SHATTER", "(* a b)"))
     source = "CRAFT add(a, b):\n    DELIVER SHATTER(a, b)\n"
     with pytest.raises(PortError) as caught:
-        Porter(w, Bounds(budget=30_000)).port(source)  # any value: lists and tuples cannot be joined in this world
+        Porter(w, Bounds(budget=30_000)).port(
+            source
+        )  # any value: lists and tuples cannot be joined in this world
     assert caught.value.site == "SHATTER" and caught.value.place == "function"
     assert (caught.value.line, caught.value.column) == (2, 13)
     agrees(w, source + "EMIT(add(2, 3))\n", examples=["EMIT(add(2, 3))"])
@@ -121,7 +136,10 @@ def test_the_size_bound_limits_the_search():
 
 def test_de_morgan_builds_and_from_or():
     w = world(rule("BOND", "(or a b)"))  # nothing computes `and`, at any place
-    agrees(w, "SET xs AS STRAND()\nEMIT(BOND(AKIN(GAUGE(xs), 1), AKIN(PLUCK(xs, 0), 5)), BOND(YES, NO))\n")
+    agrees(
+        w,
+        "SET xs AS STRAND()\nEMIT(BOND(AKIN(GAUGE(xs), 1), AKIN(PLUCK(xs, 0), 5)), BOND(YES, NO))\n",
+    )
 
 
 def test_an_unparsable_program_is_a_syntax_error():
@@ -139,7 +157,9 @@ def test_expel_that_pops_elsewhere_goes_through_a_helper():
 
 def test_imprint_counting_from_one_gets_its_index_shifted():
     w = world(rule("IMPRINT", "(set seq (- i 1) val)"))
-    ported = agrees(w, "SET xs AS STRAND(1, 2, 3)\nIMPRINT(xs, 0, 9)\nIMPRINT(xs, -1, 7)\nEMIT(xs)\n")
+    ported = agrees(
+        w, "SET xs AS STRAND(1, 2, 3)\nIMPRINT(xs, 0, 9)\nIMPRINT(xs, -1, 7)\nEMIT(xs)\n"
+    )
     assert "IMPRINT(xs, 1, 9)" in ported and "CRAFT" not in ported
 
 
@@ -148,5 +168,7 @@ def test_names_bound_before_the_program_get_their_types_from_examples():
     source = "EMIT(SHATTER(PLUCK(xs, 0), n))\n"
     with pytest.raises(PortError):
         Porter(w, Bounds(budget=30_000)).port(source)  # xs and n could be anything
-    ported = Porter(w).port(source, examples=["SET xs AS STRAND(1, 2)", "SET n AS 4"], callers="manual")
+    ported = Porter(w).port(
+        source, examples=["SET xs AS STRAND(1, 2)", "SET n AS 4"], callers="manual"
+    )
     assert run_source("SET xs AS STRAND(1, 2)\nSET n AS 4\n" + ported.source, w).text() == "5"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
+from alienworlds.cli.aliencode import main
+from alienworlds.ruleset import standard_world
 from click.testing import CliRunner
 
 from aliencode import run_source
-from alienworlds.cli.aliencode import main
-from alienworlds.ruleset import standard_world
 
 PROGRAM = 'SET t AS 0\nSWEEP x IN STRAND(1, 2, 3):\n    SET t AS SHATTER(t, x)\nEMIT(t, "done")\n'
 
@@ -22,7 +22,10 @@ def test_port_prints_a_program_that_prints_the_same_in_the_world():
 
     result = port("--world", "main")
     assert result.exit_code == 0
-    assert run_source(result.output, load("main")).text() == run_source(PROGRAM, standard_world("aliencode")).text()
+    assert (
+        run_source(result.output, load("main")).text()
+        == run_source(PROGRAM, standard_world("aliencode")).text()
+    )
 
 
 def test_port_json_lists_the_changes():
@@ -40,7 +43,9 @@ def test_examples_give_parameter_types():
 
 
 def test_no_compensation_exits_1_naming_site_and_scope():
-    result = port("--world", "main", "--max-size", "2", stdin="SET xs AS STRAND(1)\nEMIT(PLUCK(xs, 0))\n")
+    result = port(
+        "--world", "main", "--max-size", "2", stdin="SET xs AS STRAND(1)\nEMIT(PLUCK(xs, 0))\n"
+    )
     assert result.exit_code == 1
     assert "PLUCK" in result.output and "scope top" in result.output and "line 2" in result.output
 

@@ -10,13 +10,13 @@ private calls or inputs by the grader.
 from __future__ import annotations
 
 import pytest
-from bank_tasks import port_naive
-
-from aliencode.world_schema import load
 from alienworlds.porting import Porter
 from alienworlds.ruleset import standard_world
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader
 from alienworlds.tasks.bank import load_bank
+from bank_tasks import port_naive
+
+from aliencode.world_schema import load
 
 
 @pytest.fixture(scope="module")

@@ -11,30 +11,32 @@ same values.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
-from hypothesis import HealthCheck, assume, given, settings
-from hypothesis import strategies as st
-from bank_tasks import bindings, field
-from port_values import text, values
-
-from aliencode import Session, compile_source, parse
-from aliencode import syntax as s
 from alienworlds.generate.aliencode import Knobs
 from alienworlds.generate.aliencode.world import draw_world
 from alienworlds.porting import Porter
 from alienworlds.porting.types import infer
 from alienworlds.ruleset import standard_world
 from alienworlds.tasks.bank import load_bank
+from bank_tasks import bindings, field
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from port_values import text, values
+
+from aliencode import Session, compile_source, parse
+from aliencode import syntax as s
 
 STANDARD = standard_world("aliencode")
 TASKS = [t for t in load_bank("aliencode", "main").tasks if t.naive]
 SEEDS = range(3)
 
 
-@lru_cache(maxsize=None)
+@cache
 def porter(seed: int) -> Porter:
-    return Porter(draw_world(f"property-{seed}", Knobs(altered=5, red_herrings=1, scoped=1, renamed=2)).world)
+    return Porter(
+        draw_world(f"property-{seed}", Knobs(altered=5, red_herrings=1, scoped=1, renamed=2)).world
+    )
 
 
 def outputs(world, *sources: str) -> list[str]:
@@ -57,7 +59,10 @@ def random_inputs(data, task) -> tuple[list[str], str] | None:
     shown = bindings(field(task, "example_inputs", {}) or inputs[0])
     tree = parse("\n".join(shown) + "\n")
     types = infer(tree, [])
-    drawn = [f"SET {st.targets[0]} AS {text(data.draw(values(types.of(st.values[0]))))}" for st in tree.body]
+    drawn = [
+        f"SET {st.targets[0]} AS {text(data.draw(values(types.of(st.values[0]))))}"
+        for st in tree.body
+    ]
     return shown, "\n".join(drawn) + "\n"
 
 
@@ -74,7 +79,11 @@ def random_call(data, task) -> str | None:
     return f"EMIT({written})" if emit else written
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data(), seed=st.sampled_from(SEEDS), task=st.sampled_from(TASKS))
 def test_ported_programs_agree_with_the_manual(data, seed, task):
     p = porter(seed)

@@ -14,32 +14,49 @@ from __future__ import annotations
 import random
 
 import pytest
+from alienworlds.porting import Bounds, Porter, PortError
+from alienworlds.porting.differential import (
+    TARGETED,
+    differential,
+    manual_output,
+    programs,
+    random_program,
+    runnable,
+)
+from alienworlds.porting.samples import values, wide
+from alienworlds.porting.types import BOOL, FLOAT, INT, STR, infer, list_of
+from alienworlds.ruleset import parse_world, standard_world
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from aliencode import parse, run_source
 from aliencode import syntax as s
 from aliencode.world_schema import SCHEMA, load
-from alienworlds.porting import Bounds, PortError, Porter
-from alienworlds.porting.differential import TARGETED, differential, manual_output, programs, random_program, runnable
-from alienworlds.porting.samples import values, wide
-from alienworlds.porting.types import BOOL, FLOAT, INT, STR, infer, list_of
-from alienworlds.ruleset import parse_world, standard_world
 
 STANDARD = standard_world("aliencode")
 MAIN = load("main")
 
 
 def world(*rules: tuple[str, str]):
-    text = "".join(f'[[rules]]\nid = "R{k}"\nname = "r"\ntarget = "{target}"\nactual = "{actual}"\nscope = "anywhere"\n'
-                   for k, (target, actual) in enumerate(rules))
-    return parse_world(f'format = 1\nname = "hostile"\nlanguage = "aliencode"\n{text}', "t.toml", SCHEMA)
+    text = "".join(
+        f'[[rules]]\nid = "R{k}"\nname = "r"\ntarget = "{target}"\nactual = "{actual}"\nscope = "anywhere"\n'
+        for k, (target, actual) in enumerate(rules)
+    )
+    return parse_world(
+        f'format = 1\nname = "hostile"\nlanguage = "aliencode"\n{text}', "t.toml", SCHEMA
+    )
 
 
 # Rules whose compensations are easy to get almost right.
-HOSTILE = world(("literal.float", "(neg n)"), ("literal.int", "(+ n 3)"),
-                ("APEX", "(min (if (== (len args) 1) (get args 0) args))"), ("SOME_OF", "(all seq)"),
-                ("PLUCK", "(get seq (- i 1))"), ("ANNEX", "(prepend seq val)"), ("UNDER", "(> a b)"))
+HOSTILE = world(
+    ("literal.float", "(neg n)"),
+    ("literal.int", "(+ n 3)"),
+    ("APEX", "(min (if (== (len args) 1) (get args 0) args))"),
+    ("SOME_OF", "(all seq)"),
+    ("PLUCK", "(get seq (- i 1))"),
+    ("ANNEX", "(prepend seq val)"),
+    ("UNDER", "(> a b)"),
+)
 
 
 PORTERS: dict[str, Porter] = {}
@@ -79,21 +96,29 @@ def _walk(node):
         stack.extend(s.children(n))
 
 
-@pytest.mark.parametrize("change", [
-    'SET ys AS xs\nANNEX(ys, "a")',
-    'CRAFT f(p):\n    ANNEX(p, "a")\nf(xs)',
-    'SET m AS STRAND(xs)\nANNEX(PLUCK(m, 0), "a")',
-    'CRAFT g():\n    DELIVER xs\nIMPRINT(g(), 0, "a")',
-    'SET m AS STRAND(STRAND(0), xs)\nSWEEP row IN m:\n    ANNEX(row, "a")',
-    'SET ys AS BOND(YES, xs)\nANNEX(ys, "a")',
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        'SET ys AS xs\nANNEX(ys, "a")',
+        'CRAFT f(p):\n    ANNEX(p, "a")\nf(xs)',
+        'SET m AS STRAND(xs)\nANNEX(PLUCK(m, 0), "a")',
+        'CRAFT g():\n    DELIVER xs\nIMPRINT(g(), 0, "a")',
+        'SET m AS STRAND(STRAND(0), xs)\nSWEEP row IN m:\n    ANNEX(row, "a")',
+        'SET ys AS BOND(YES, xs)\nANNEX(ys, "a")',
+    ],
+)
 def test_a_list_changed_through_another_way_in_widens_its_type(change):
     t = emitted_type(f"SET xs AS STRAND(1, 2)\n{change}\nEMIT(PLUCK(xs, 2))\n")
     assert t.has("str") and t.has("int")
 
 
 def test_a_list_never_changed_keeps_its_type():
-    assert emitted_type('SET xs AS STRAND(1, 2)\nSET ys AS STRAND()\nANNEX(ys, "a")\nEMIT(PLUCK(xs, 0))\n') == INT
+    assert (
+        emitted_type(
+            'SET xs AS STRAND(1, 2)\nSET ys AS STRAND()\nANNEX(ys, "a")\nEMIT(PLUCK(xs, 0))\n'
+        )
+        == INT
+    )
 
 
 def test_the_aliasing_program_of_the_review_is_refused_or_right():
@@ -107,7 +132,9 @@ def test_samples_hold_the_boundary_values_of_every_type():
     assert [-5] in ints and [] in ints and any(len(v) > 20 for v in ints)
     mixed = values(list_of(INT | FLOAT | BOOL))
     # ties: equal values that print differently, in both orders
-    assert any(repr(v) == "[0, False]" for v in mixed) and any(repr(v) == "[False, 0]" for v in mixed)
+    assert any(repr(v) == "[0, False]" for v in mixed) and any(
+        repr(v) == "[False, 0]" for v in mixed
+    )
     assert any(repr(v) == "[-0.0, 0.0]" for v in values(list_of(FLOAT)))
     assert -0.0 in values(FLOAT) and any(repr(v) == "-0.0" for v in values(FLOAT))
 
@@ -125,7 +152,9 @@ def test_float_literals_under_a_negating_rule(value):
     assert never_wrong(HOSTILE, f"EMIT({value})\nEMIT(STRAND({value}, 2.5))\n")
 
 
-@pytest.mark.parametrize("args", ["NO, 0", "0, NO", "1, 1.0, YES", "YES, 1.0, 1", "-0.0, 0.0", "0.0, -0.0", "2, 2.0"])
+@pytest.mark.parametrize(
+    "args", ["NO, 0", "0, NO", "1, 1.0, YES", "YES, 1.0, 1", "-0.0, 0.0", "0.0, -0.0", "2, 2.0"]
+)
 def test_maxima_with_ties_are_the_first_of_equal_values(args):
     never_wrong(HOSTILE, f"EMIT(APEX({args}))\n")
     never_wrong(HOSTILE, f"EMIT(APEX(STRAND({args})))\n")
@@ -154,7 +183,9 @@ def test_a_seeded_slice_of_the_differential_finds_no_disagreement():
         assert not tally.disagreements, tally.disagreements[0]
 
 
-@settings(max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(st.integers(0, 2**32))
 def test_random_programs_port_right_or_are_refused(seed):
     source = random_program(random.Random(seed), 4)

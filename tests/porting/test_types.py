@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from alienworlds.porting.types import BOOL, INT, STR, TOP, infer, list_of
+
 from aliencode import parse
 from aliencode import syntax as s
-from alienworlds.porting.types import BOOL, INT, STR, TOP, infer, list_of
 
 
 def last_emitted(source: str, examples=None, world_callers=True):
     tree = parse(source)
-    types = infer(tree, [parse(e) for e in examples] if examples is not None else None, world_callers)
+    types = infer(
+        tree, [parse(e) for e in examples] if examples is not None else None, world_callers
+    )
     stack, found = list(tree.body), None
     while stack:
         node = stack.pop(0)
@@ -20,8 +23,13 @@ def last_emitted(source: str, examples=None, world_callers=True):
 
 
 def test_variables_take_every_value_assigned():
-    assert last_emitted('SET r AS ""\nSWEEP c IN "abc":\n    SET r AS SHATTER(c, r)\nEMIT(r)\n') == STR
-    assert last_emitted("SET t AS 0\nSWEEP x IN STRAND(1, 2):\n    SET t AS SHATTER(t, x)\nEMIT(t)\n") == INT
+    assert (
+        last_emitted('SET r AS ""\nSWEEP c IN "abc":\n    SET r AS SHATTER(c, r)\nEMIT(r)\n') == STR
+    )
+    assert (
+        last_emitted("SET t AS 0\nSWEEP x IN STRAND(1, 2):\n    SET t AS SHATTER(t, x)\nEMIT(t)\n")
+        == INT
+    )
 
 
 def test_parameters_are_anything_unless_the_program_is_closed():
@@ -32,7 +40,9 @@ def test_parameters_are_anything_unless_the_program_is_closed():
 
 
 def test_a_function_passed_as_a_value_may_be_called_with_anything():
-    source = "CRAFT odd(n):\n    EMIT(n)\n    DELIVER RESIDUE(n, 2)\nSET q AS STRAIN(odd, STRAND(1))\n"
+    source = (
+        "CRAFT odd(n):\n    EMIT(n)\n    DELIVER RESIDUE(n, 2)\nSET q AS STRAIN(odd, STRAND(1))\n"
+    )
     assert last_emitted(source, []) == TOP
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from alienworlds.ruleset.text import render
+from alienworlds.tasks.bank import load_bank
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,8 +13,6 @@ from aliencode import syntax as s
 from aliencode.sites import OPERATIONS
 from aliencode.unparse import UnparseError, float_literal, unparse, value_literal
 from aliencode.world_schema import load
-from alienworlds.ruleset.text import render
-from alienworlds.tasks.bank import load_bank
 
 P = s.Pos(1, 1)
 NAMES = st.sampled_from(["x", "y", "xs", "total", "f"])
@@ -21,7 +21,7 @@ RENAMING = {"SHATTER": "MERGE", "UPON": "WHEN", "SET": "LET", "YES": "AYE", "EMI
 
 def expressions(depth: int = 3) -> st.SearchStrategy:
     leaves = st.one_of(
-        st.integers(-10**6, 10**6).map(lambda v: s.IntLit(v, str(v), P)),
+        st.integers(-(10**6), 10**6).map(lambda v: s.IntLit(v, str(v), P)),
         st.floats(allow_nan=False, allow_infinity=False).map(lambda v: s.FloatLit(v, repr(v), P)),
         st.text(max_size=8).map(lambda v: s.StrLit(v, P)),
         st.booleans().map(lambda v: s.BoolLit(v, P)),
@@ -31,9 +31,14 @@ def expressions(depth: int = 3) -> st.SearchStrategy:
     if depth == 0:
         return leaves
     inner = expressions(depth - 1)
-    ops = st.builds(lambda op, args: s.OpCall(op.name, op.name, tuple(args), P),
-                    st.sampled_from(OPERATIONS), st.lists(inner, max_size=3))
-    calls = st.builds(lambda f, args: s.Call(s.Name(f, P), tuple(args), P), NAMES, st.lists(inner, max_size=2))
+    ops = st.builds(
+        lambda op, args: s.OpCall(op.name, op.name, tuple(args), P),
+        st.sampled_from(OPERATIONS),
+        st.lists(inner, max_size=3),
+    )
+    calls = st.builds(
+        lambda f, args: s.Call(s.Name(f, P), tuple(args), P), NAMES, st.lists(inner, max_size=2)
+    )
     return st.one_of(leaves, ops, calls)
 
 
@@ -53,14 +58,20 @@ def statements(depth: int = 2) -> st.SearchStrategy:
         st.builds(lambda c, b, d: s.If(((c, b),), d, P), e, body, st.none() | body),
         st.builds(lambda v, it, b: s.Sweep((v,), it, b, P), NAMES, e, body),
         st.builds(lambda c, b: s.While(c, b, P), e, body),
-        st.builds(lambda n, ps, b: s.Craft(n, tuple(dict.fromkeys(ps)), b + (s.Deliver(None, P),), P),
-                  NAMES, st.lists(NAMES, max_size=2), body),
+        st.builds(
+            lambda n, ps, b: s.Craft(n, tuple(dict.fromkeys(ps)), b + (s.Deliver(None, P),), P),
+            NAMES,
+            st.lists(NAMES, max_size=2),
+            body,
+        ),
     )
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(statements(), max_size=4).map(lambda b: s.Program(tuple(b))),
-       st.sampled_from([{}, RENAMING]))
+@given(
+    st.lists(statements(), max_size=4).map(lambda b: s.Program(tuple(b))),
+    st.sampled_from([{}, RENAMING]),
+)
 def test_unparse_then_parse_is_a_fixpoint(tree, keywords):
     text = unparse(tree, keywords)
     assert unparse(parse(text, keywords), keywords) == text
@@ -83,7 +94,10 @@ def test_keywords_are_written_in_the_worlds_spelling():
 def test_strings_and_floats_are_written_exactly():
     tree = parse('EMIT("a\\"b\\\\c\\n\\t", 1e16, -0.0, 2.5)')
     assert parse(unparse(tree)).body[0].expr.args[0].value == 'a"b\\c\n\t'
-    assert run_source(unparse(tree)).output == run_source('EMIT("a\\"b\\\\c\\n\\t", 1e16, -0.0, 2.5)').output
+    assert (
+        run_source(unparse(tree)).output
+        == run_source('EMIT("a\\"b\\\\c\\n\\t", 1e16, -0.0, 2.5)').output
+    )
 
 
 def test_an_infinite_float_has_no_literal():
@@ -91,10 +105,15 @@ def test_an_infinite_float_has_no_literal():
         float_literal(float("inf"))
 
 
-
-VALUES = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.floats(allow_nan=False, allow_infinity=False)
-                      | st.text(max_size=5), lambda inner: st.lists(inner, max_size=3) | st.lists(inner, max_size=3).map(tuple),
-                      max_leaves=8)
+VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**6), 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.lists(inner, max_size=3).map(tuple),
+    max_leaves=8,
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -104,6 +123,9 @@ def test_a_value_literal_builds_its_value(value):
 
 
 def test_a_value_literal_spells_keywords_and_refuses_what_no_literal_builds():
-    assert value_literal([True, (1, None)], lambda k: RENAMING.get(k, k)) == "STRAND(AYE, KNOT(1, none))"
+    assert (
+        value_literal([True, (1, None)], lambda k: RENAMING.get(k, k))
+        == "STRAND(AYE, KNOT(1, none))"
+    )
     with pytest.raises(UnparseError, match="no AlienCode literal builds"):
         value_literal({1: 2})

@@ -12,9 +12,17 @@ class Terminals:
 
     def start(self, language, world):
         """The REPL of `language` on `world`, running in a pty."""
-        env = dict(os.environ, XDG_DATA_HOME=str(self.home), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1")
-        child = self.pexpect.spawn(sys.executable, ["-m", f"alienworlds.cli.{language}", "repl", "--world", world], env=env,
-                                   encoding="utf-8", timeout=20, dimensions=(40, 120))
+        env = dict(
+            os.environ, XDG_DATA_HOME=str(self.home), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1"
+        )
+        child = self.pexpect.spawn(
+            sys.executable,
+            ["-m", f"alienworlds.cli.{language}", "repl", "--world", world],
+            env=env,
+            encoding="utf-8",
+            timeout=20,
+            dimensions=(40, 120),
+        )
         self.children.append(child)
         return child
 

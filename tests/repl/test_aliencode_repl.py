@@ -5,10 +5,10 @@ import subprocess
 import sys
 
 import pytest
-
-from aliencode.world_schema import load
 from alienworlds.repl.aliencode_backend import AlienCodeBackend
 from alienworlds.repl.shell import COMPLETE, INCOMPLETE, INVALID
+
+from aliencode.world_schema import load
 
 
 @pytest.fixture
@@ -32,8 +32,14 @@ def backend():
         ("CRAFT f(xs):\n    SET t AS 0\n    SWEEP x IN xs:", INCOMPLETE),
         ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:", INCOMPLETE),
         ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)", INCOMPLETE),
-        ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)\n    DELIVER 1", INCOMPLETE),
-        ("CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)\n    DELIVER 1\n", COMPLETE),
+        (
+            "CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)\n    DELIVER 1",
+            INCOMPLETE,
+        ),
+        (
+            "CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)\n    DELIVER 1\n",
+            COMPLETE,
+        ),
         ("CRAFT f(xs):\n    EMIT(SHATTER(1,", INCOMPLETE),
         ("CRAFT f(xs):\n    EMIT(1))", INVALID),
         ("CRAFT f(xs):\n  EMIT(1)\n    EMIT(2)", INVALID),
@@ -78,7 +84,10 @@ def test_line_mode_through_a_pipe(tmp_path):
     prog.write_text('EMIT("loaded")\n')
     proc = subprocess.run(
         [sys.executable, "-m", "alienworlds.cli.aliencode", "repl", "--world", "standard"],
-        input=SCRIPT.format(file=prog), capture_output=True, text=True, timeout=60,
+        input=SCRIPT.format(file=prog),
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == [

@@ -3,10 +3,10 @@
 import subprocess
 import sys
 
-
-from alienlogic import load_world
 from alienworlds.repl.alienlogic_backend import AlienLogicBackend
 from alienworlds.repl.shell import COMPLETE, INCOMPLETE
+
+from alienlogic import load_world
 
 MODUS_PONENS = "PROOF\npremises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n3. q [IMPL_E 1, 2]\nEND"
 RIGHT_CONJUNCT = "PROOF\npremises: AND(p, q)\ngoal: p\n1. AND(p, q) [premise]\n2. p [AND_E1 1]\nEND"
@@ -31,8 +31,13 @@ def test_verdicts_and_detail_toggle():
 
 def test_pipe():
     script = f"{MODUS_PONENS}\n{RIGHT_CONJUNCT}\n:world\n:quit\n{MODUS_PONENS}\n"
-    proc = subprocess.run([sys.executable, "-m", "alienworlds.cli.alienlogic", "repl", "--world", "demo"], input=script,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "alienworlds.cli.alienlogic", "repl", "--world", "demo"],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert lines[0] == "accepted (3 steps)"

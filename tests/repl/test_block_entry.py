@@ -5,12 +5,12 @@ open; a blank line ends a block), in a terminal and through a pipe."""
 import subprocess
 import sys
 
+from alienworlds.repl.aliencode_backend import AlienCodeBackend
+from alienworlds.repl.shell import Shell
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aliencode.world_schema import load
-from alienworlds.repl.aliencode_backend import AlienCodeBackend
-from alienworlds.repl.shell import Shell
 
 THREE_LEVELS = [
     "CRAFT evens(xs):",
@@ -58,7 +58,8 @@ def blocks(depth):
 
     block = st.tuples(header, inner, st.one_of(st.none(), inner)).map(compound)
     return st.lists(st.one_of(simple.map(lambda s: [s]), block), min_size=1, max_size=3).map(
-        lambda groups: [line for g in groups for line in g])
+        lambda groups: [line for g in groups for line in g]
+    )
 
 
 @settings(max_examples=60, deadline=None)
@@ -74,7 +75,10 @@ def test_a_nested_block_typed_line_by_line_is_one_entry(parts):
 def test_three_levels_through_a_pipe():
     proc = subprocess.run(
         [sys.executable, "-m", "alienworlds.cli.aliencode", "repl", "--world", "standard"],
-        input="\n".join(THREE_LEVELS) + "\n", capture_output=True, text=True, timeout=60,
+        input="\n".join(THREE_LEVELS) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["(0 units)", "6", "(1 unit)"]

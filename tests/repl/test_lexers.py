@@ -1,9 +1,8 @@
 """Syntax highlighting: pygments plugins by name, and keyword renaming."""
 
+from alienworlds.repl.lexers import AlienCodeLexer, AlienLogicLexer, aliencode_lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Comment, Keyword, Name, Number, String
-
-from alienworlds.repl.lexers import AlienCodeLexer, AlienLogicLexer, aliencode_lexer
 
 
 def kinds(lexer, text):

@@ -1,10 +1,10 @@
 """Rule-expression parsing and canonical text (docs/worlds.md)."""
 
 import pytest
-from hypothesis import given, settings, strategies as st
-
 from alienworlds.ruleset import RuleSyntaxError, parse, to_text
 from alienworlds.ruleset.expr import Call, Const, Identity, Sym
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def test_parse_shapes():
@@ -21,7 +21,15 @@ def test_canonical_text_normalises_spacing():
 
 @pytest.mark.parametrize(
     "text,column",
-    [("(get seq", 9), (")", 1), ('("x" 1)', 2), ("", 1), ("(a) b", 5), ('"open', 1), ("(+ 1 (foo IDENTITY))", 11)],
+    [
+        ("(get seq", 9),
+        (")", 1),
+        ('("x" 1)', 2),
+        ("", 1),
+        ("(a) b", 5),
+        ('"open', 1),
+        ("(+ 1 (foo IDENTITY))", 11),
+    ],
 )
 def test_syntax_errors_carry_a_column(text, column):
     with pytest.raises(RuleSyntaxError) as info:
@@ -30,13 +38,21 @@ def test_syntax_errors_carry_a_column(text, column):
 
 
 atoms = st.one_of(
-    st.integers(-10**6, 10**6).map(Const),
+    st.integers(-(10**6), 10**6).map(Const),
     st.floats(allow_nan=False, allow_infinity=False).map(Const),
     st.text(max_size=8).map(Const),
     st.sampled_from([True, False, None]).map(Const),
     st.sampled_from(["a", "b", "seq", "n"]).map(Sym),
 )
-exprs = st.recursive(atoms, lambda kids: st.builds(lambda op, args: Call(op, tuple(args)), st.sampled_from(["+", "get", "if", "join"]), st.lists(kids, max_size=3)), max_leaves=12)
+exprs = st.recursive(
+    atoms,
+    lambda kids: st.builds(
+        lambda op, args: Call(op, tuple(args)),
+        st.sampled_from(["+", "get", "if", "join"]),
+        st.lists(kids, max_size=3),
+    ),
+    max_leaves=12,
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -56,6 +72,7 @@ def test_garbage_never_crashes(text):
 
 
 # -- hostile expressions: refused with a column, never a host exception ----------
+
 
 @pytest.mark.parametrize(
     "text,needle",
@@ -94,8 +111,23 @@ def test_generated_hostile_expressions_never_crash(seed, depth, width):
     import random
 
     rng = random.Random(seed)
-    atoms = ["a", "1e99999", str(10 ** rng.randint(1, 900)), "-0.0", '"x"', "nan", "inf", str(2**2048)]
-    text = "(neg " * depth + "(+ " + " ".join(rng.choice(atoms) for _ in range(width)) + ")" + ")" * depth
+    atoms = [
+        "a",
+        "1e99999",
+        str(10 ** rng.randint(1, 900)),
+        "-0.0",
+        '"x"',
+        "nan",
+        "inf",
+        str(2**2048),
+    ]
+    text = (
+        "(neg " * depth
+        + "(+ "
+        + " ".join(rng.choice(atoms) for _ in range(width))
+        + ")"
+        + ")" * depth
+    )
     try:
         expr = parse(text)
     except RuleSyntaxError:

@@ -1,7 +1,6 @@
 """World files: loading, validation messages, hashing (docs/worlds.md)."""
 
 import pytest
-
 from alienworlds.ruleset import Schema, World, WorldError, parse_world
 from alienworlds.ruleset.world import Rule
 
@@ -46,13 +45,25 @@ def test_hash_is_canonical():
 @pytest.mark.parametrize(
     "edit,needle",
     [
-        (lambda t: t.replace('target = "A"', 'target = "Z"'), "rule X1: key 'target': unknown site"),
-        (lambda t: t + 'bogus = 1\n', "rule X1: key 'bogus': unknown key"),
-        (lambda t: t + '[[rules]]\nid = "X1"\nname = "n"\ntarget = "B"\n', "rule X1: key 'id': duplicate rule id"),
-        (lambda t: t.replace('language = "toy"', 'language = "other"'), "key 'language': expected language"),
+        (
+            lambda t: t.replace('target = "A"', 'target = "Z"'),
+            "rule X1: key 'target': unknown site",
+        ),
+        (lambda t: t + "bogus = 1\n", "rule X1: key 'bogus': unknown key"),
+        (
+            lambda t: t + '[[rules]]\nid = "X1"\nname = "n"\ntarget = "B"\n',
+            "rule X1: key 'id': duplicate rule id",
+        ),
+        (
+            lambda t: t.replace('language = "toy"', 'language = "other"'),
+            "key 'language': expected language",
+        ),
         (lambda t: t.replace("format = 1", "format = 2"), "key 'format'"),
         (lambda t: t.replace('KW = "NEW"', 'NOPE = "X"'), "key 'keywords.NOPE'"),
-        (lambda t: t.replace('name = "one"', "name = 3"), "rule X1: key 'name': expected a non-empty string"),
+        (
+            lambda t: t.replace('name = "one"', "name = 3"),
+            "rule X1: key 'name': expected a non-empty string",
+        ),
         (lambda t: t + "[[rules]\n", "not valid TOML"),
     ],
 )
@@ -78,14 +89,23 @@ def test_standard_world_is_empty():
 # -- hostile world files: every one a WorldError naming the file, never a crash ----
 
 HOSTILE = [
-    (lambda t: t.replace('id = "X1"', 'id = "' + "X" * 100_000 + '"'), "key 'id': at most 64 characters"),
+    (
+        lambda t: t.replace('id = "X1"', 'id = "' + "X" * 100_000 + '"'),
+        "key 'id': at most 64 characters",
+    ),
     (lambda t: t.replace('name = "one"', 'name = "' + "n" * 1000 + '"'), "rule X1: key 'name'"),
-    (lambda t: t.replace('description = "d"', 'description = "' + "d" * 5000 + '"'), "key 'description'"),
+    (
+        lambda t: t.replace('description = "d"', 'description = "' + "d" * 5000 + '"'),
+        "key 'description'",
+    ),
     (lambda t: t.replace('KW = "NEW"', 'KW = "' + "N" * 100 + '"'), "key 'keywords.KW'"),
-    (lambda t: t.replace('KW = "NEW"', 'K' * 1000 + ' = "NEW"'), "key 'keywords.KKKK"),
+    (lambda t: t.replace('KW = "NEW"', "K" * 1000 + ' = "NEW"'), "key 'keywords.KKKK"),
     (lambda t: t + "x = 1" + "0" * 5000 + "\n", "not valid TOML"),
     (lambda t: t + "x = " + "[" * 5000 + "]" * 5000 + "\n", "not valid TOML"),
-    (lambda t: t + '[[rules]]\nid = "Y"\nname = "n"\ntarget = "A"\n' * 1001, "key 'rules': at most 1000 rules"),
+    (
+        lambda t: t + '[[rules]]\nid = "Y"\nname = "n"\ntarget = "A"\n' * 1001,
+        "key 'rules': at most 1000 rules",
+    ),
     (lambda t: t + "# " + "x" * (1 << 20) + "\n", "too large"),
 ]
 

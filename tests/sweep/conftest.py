@@ -4,7 +4,9 @@ from pathlib import Path
 import pytest
 
 HERE = Path(__file__).parent
-sys.path.insert(0, str(HERE))  # sweep_agents, for the pool's workers too (spawned workers get this path)
+sys.path.insert(
+    0, str(HERE)
+)  # sweep_agents, for the pool's workers too (spawned workers get this path)
 sys.path.insert(0, str(HERE.parent / "episode"))  # fake_openai
 
 from sweep_testing import twin_world  # noqa: E402

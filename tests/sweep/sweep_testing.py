@@ -26,22 +26,33 @@ def twin_world(folder: Path) -> Path:
     holds them: the demo world under another name (so another hash)."""
     folder.mkdir(parents=True, exist_ok=True)
     text = (REPO / "ruleset" / "worlds" / "aliencode" / "demo.toml").read_text(encoding="utf-8")
-    (folder / "world.toml").write_text(text.replace('name = "demo"', 'name = "twin"', 1), encoding="utf-8")
-    (folder / "bank.toml").write_text((REPO / "tasks" / "aliencode" / "demo.toml").read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "world.toml").write_text(
+        text.replace('name = "demo"', 'name = "twin"', 1), encoding="utf-8"
+    )
+    (folder / "bank.toml").write_text(
+        (REPO / "tasks" / "aliencode" / "demo.toml").read_text(encoding="utf-8"), encoding="utf-8"
+    )
     return folder / "world.toml"
 
 
-def write_sweep(folder: Path, twin: Path, agents: str = BUILT_IN, extra: str = "", worlds: str = TWO_WORLDS) -> Path:
+def write_sweep(
+    folder: Path, twin: Path, agents: str = BUILT_IN, extra: str = "", worlds: str = TWO_WORLDS
+) -> Path:
     """The test grid (2 conditions × 2 trajectories, one answer a task) over
     `worlds` (default: demo and the twin) and `agents`."""
     path = folder / "sweep.toml"
-    path.write_text(GRID.format(worlds=worlds.format(twin=twin), agents=agents) + extra, encoding="utf-8")
+    path.write_text(
+        GRID.format(worlds=worlds.format(twin=twin), agents=agents) + extra, encoding="utf-8"
+    )
     return path
 
 
 def traces(root: Path) -> dict[str, list[dict]]:
     """Every episode's events, without their wall-clock times, by folder."""
-    return {p.parent.relative_to(root).as_posix(): [comparable(e) for e in read_trace(p)] for p in sorted(root.rglob(TRACE_NAME))}
+    return {
+        p.parent.relative_to(root).as_posix(): [comparable(e) for e in read_trace(p)]
+        for p in sorted(root.rglob(TRACE_NAME))
+    }
 
 
 def board(root: Path) -> dict:

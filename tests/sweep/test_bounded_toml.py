@@ -9,16 +9,17 @@ import json
 import tomllib
 
 import pytest
+from alienworlds.sweep.bounded_toml import BoundsError, TomlBounds, depth, load, shape
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from alienworlds.sweep.bounded_toml import BoundsError, TomlBounds, depth, load, shape
 
 WIDE = TomlBounds(max_bytes=1 << 22, max_depth=10_000)
 TIGHT = TomlBounds(max_bytes=1 << 20, max_depth=32)
 
 # text that would confuse a scanner that did not know strings and comments
-TRICKY = st.text(st.sampled_from(list("[]{}\"'#\\\n\tab=,.") + ["\u00e9", "\U0001F600"]), max_size=12)
+TRICKY = st.text(
+    st.sampled_from(list("[]{}\"'#\\\n\tab=,.") + ["\u00e9", "\U0001f600"]), max_size=12
+)
 
 
 def basic(text: str) -> str:
@@ -45,15 +46,28 @@ keys = st.text(st.sampled_from(list("ab]['#")), min_size=1, max_size=4)
 
 
 def values(leaf):
-    return st.recursive(leaf, lambda inner: st.one_of(
-        st.lists(inner, max_size=3).map(lambda items: ("[" + ", ".join(s for s, _ in items) + "]", [v for _, v in items])),
-        st.dictionaries(keys, inner, max_size=3).map(
-            lambda table: ("{" + ", ".join(f"{basic(k)} = {s}" for k, (s, _) in table.items()) + "}",
-                           {k: v for k, (_, v) in table.items()}))), max_leaves=30)
+    return st.recursive(
+        leaf,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=3).map(
+                lambda items: ("[" + ", ".join(s for s, _ in items) + "]", [v for _, v in items])
+            ),
+            st.dictionaries(keys, inner, max_size=3).map(
+                lambda table: (
+                    "{" + ", ".join(f"{basic(k)} = {s}" for k, (s, _) in table.items()) + "}",
+                    {k: v for k, (_, v) in table.items()},
+                )
+            ),
+        ),
+        max_leaves=30,
+    )
 
 
-leaves = st.one_of(string(), st.integers(-10**20, 10**20).map(lambda n: (str(n), n)),
-                   st.booleans().map(lambda b: ("true" if b else "false", b)))
+leaves = st.one_of(
+    string(),
+    st.integers(-(10**20), 10**20).map(lambda n: (str(n), n)),
+    st.booleans().map(lambda b: ("true" if b else "false", b)),
+)
 
 
 @st.composite
@@ -76,7 +90,11 @@ def test_the_depth_read_from_the_text_is_the_depth_of_the_data(document):
 
 
 @settings(max_examples=60, deadline=None)
-@given(levels=st.integers(1, 6000), opener=st.sampled_from(["[", "{a = ", "[{b = ["]), tail=st.booleans())
+@given(
+    levels=st.integers(1, 6000),
+    opener=st.sampled_from(["[", "{a = ", "[{b = ["]),
+    tail=st.booleans(),
+)
 def test_any_nesting_is_refused_by_its_depth_on_the_text_alone(levels, opener, tail):
     closer = {"[": "]", "{a = ": "}", "[{b = [": "]}]"}[opener]
     body = opener * levels + "1" + closer * levels
@@ -84,7 +102,9 @@ def test_any_nesting_is_refused_by_its_depth_on_the_text_alone(levels, opener, t
     found = shape(text).depth
     assert found == levels * opener.count("[") + levels * opener.count("{")
     if found + 1 > TIGHT.max_depth:
-        with pytest.raises(BoundsError, match=r"line \d+: arrays and tables nest deeper than 32 levels"):
+        with pytest.raises(
+            BoundsError, match=r"line \d+: arrays and tables nest deeper than 32 levels"
+        ):
             load(text.encode(), TIGHT)
     else:
         assert depth(load(text.encode(), TIGHT)[1]) == found + 1
@@ -108,8 +128,14 @@ def test_a_dotted_key_is_refused_by_its_parts_before_parsing(parts, header, spac
 @settings(max_examples=40, deadline=None)
 @given(header=st.integers(0, 32), key=st.integers(1, 32))
 def test_a_header_and_the_keys_under_it_nest_together_and_are_bounded_together(header, key):
-    text = ("[" + ".".join(["h"] * header) + "]\n" if header else "") + ".".join(["k"] * key) + " = 1\n"
-    if header + key > TIGHT.max_depth:  # the top table, the header's tables, the key's but its last part
+    text = (
+        ("[" + ".".join(["h"] * header) + "]\n" if header else "")
+        + ".".join(["k"] * key)
+        + " = 1\n"
+    )
+    if (
+        header + key > TIGHT.max_depth
+    ):  # the top table, the header's tables, the key's but its last part
         with pytest.raises(BoundsError, match="dotted keys"):
             load(text.encode(), TIGHT)
     else:
@@ -138,5 +164,10 @@ def test_size_and_encoding_are_checked_before_parsing():
 
 
 def test_the_depth_of_a_scalar_and_of_nested_data():
-    assert depth(1) == 0 and depth({}) == 1 and depth({"a": [[1]]}) == 3 and depth({"a": {"b": {}}}) == 3
+    assert (
+        depth(1) == 0
+        and depth({}) == 1
+        and depth({"a": [[1]]}) == 3
+        and depth({"a": {"b": {}}}) == 3
+    )
     assert load(b"x = 1\n", WIDE) == ("x = 1\n", {"x": 1})

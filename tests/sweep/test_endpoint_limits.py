@@ -8,11 +8,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
-
 from alienworlds.cli.aliencode import main
 from alienworlds.episode.aliencode_env import AlienCodeEnvironment
-
+from click.testing import CliRunner
 from fake_openai import FakeServer, OracleModel
 
 LIMITED = """
@@ -23,14 +21,19 @@ max_in_flight = {limit}
 
 
 def run(tmp_path, url: str, limit: int | None, *extra: str) -> dict:
-    agents = ", ".join(f'{{ name = "openai", label = "{label}", model = "fake-{label}", base_url = "{url}", '
-                       'api_key_env = "ALIENWORLDS_NO_SUCH_KEY", concurrency = 4 }' for label in ("a", "b"))
+    agents = ", ".join(
+        f'{{ name = "openai", label = "{label}", model = "fake-{label}", base_url = "{url}", '
+        'api_key_env = "ALIENWORLDS_NO_SUCH_KEY", concurrency = 4 }'
+        for label in ("a", "b")
+    )
     text = f'worlds = ["demo"]\nagents = [{agents}]\nconditions = ["direct"]\ntrajectories = 2\npasses = 1\n'
     if limit is not None:
         text += LIMITED.format(url=url, limit=limit)
     spec = tmp_path / "sweep.toml"
     spec.write_text(text, encoding="utf-8")
-    result = CliRunner().invoke(main, ["sweep", str(spec), "--out", str(tmp_path / "out"), "--no-progress", *extra])
+    result = CliRunner().invoke(
+        main, ["sweep", str(spec), "--out", str(tmp_path / "out"), "--no-progress", *extra]
+    )
     assert result.exit_code == 0, result.output
     return json.loads((tmp_path / "out" / "sweep.json").read_text())["counts"]
 

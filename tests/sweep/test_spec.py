@@ -9,15 +9,13 @@ import re
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from alienworlds.cli.aliencode import main
 from alienworlds.cli.alienlogic import cli as logic_main
 from alienworlds.sweep.plan import plan
 from alienworlds.sweep.spec import TOP_KEYS, SweepError, load_sweep
-
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sweep_testing import REPO
 
 
@@ -34,7 +32,9 @@ def problems(tmp_path: Path, text: str, language: str = "aliencode") -> list[str
 
 
 def test_a_grid_resolves_worlds_banks_agents_and_seeds(tmp_path, twin):
-    sweep = load(tmp_path, f'''
+    sweep = load(
+        tmp_path,
+        f'''
 worlds = ["demo", "{twin}"]
 agents = ["oracle", {{ name = "openai", model = "m/x 1", base_url = "http://127.0.0.1:9/v1/", params = {{ temperature = 1 }} }}]
 conditions = ["direct", "fixed-probe"]
@@ -45,50 +45,127 @@ fixed_calls = 4
 [[endpoints]]
 base_url = "http://127.0.0.1:9/v1"
 max_in_flight = 2
-''')
+''',
+    )
     assert [(w.label, w.shipped, w.bank) for w in sweep.worlds] == [
-        ("demo", True, None), ("twin", False, str(twin.parent / "bank.toml"))]  # a file's bank beside it
+        ("demo", True, None),
+        ("twin", False, str(twin.parent / "bank.toml")),
+    ]  # a file's bank beside it
     assert [a.label for a in sweep.agents] == ["oracle", "openai-m-x-1"]
     assert sweep.endpoints == {"http://127.0.0.1:9/v1": 2}
     jobs = plan(sweep)
     assert len(jobs) == 2 * 2 * 2 * 3
     assert [j.seed for j in jobs[:3]] == [7, 8, 9] and jobs[2].key == "demo/oracle/direct/t3"
     twin_job = next(j for j in jobs if j.world_label == "twin")
-    assert twin_job.world == "world.toml" and twin_job.world_text == twin.read_text() and twin_job.bank_name == "bank.toml"
+    assert (
+        twin_job.world == "world.toml"
+        and twin_job.world_text == twin.read_text()
+        and twin_job.bank_name == "bank.toml"
+    )
     limited = [j for j in jobs if j.agent == "openai"]
-    assert all(j.endpoint == "http://127.0.0.1:9/v1" and j.fixed_calls == 4 and j.passes == 1 for j in limited)
+    assert all(
+        j.endpoint == "http://127.0.0.1:9/v1" and j.fixed_calls == 4 and j.passes == 1
+        for j in limited
+    )
     assert all(j.endpoint is None for j in jobs if j.agent == "oracle")
 
 
-@pytest.mark.parametrize("text, expected", [
-    ('agents = ["oracle"]', r"sweep\.toml: worlds: missing; expected a non-empty array"),
-    ('worlds = []\nagents = ["oracle"]', r"worlds: expected a non-empty array, got \[\]"),
-    ('worlds = ["demo"]\nagents = ["oracle"]\nworld = 1', r"world: unknown key; expected one of language, worlds"),
-    ('worlds = ["nowhere"]\nagents = ["oracle"]', r"worlds\[0\]: the world cannot be used: .*no shipped aliencode world"),
-    ('worlds = ["x/none.toml"]\nagents = ["oracle"]', r"worlds\[0\]\.path: no world file at .*x/none\.toml"),
-    ('worlds = [{ name = "demo", path = "a.toml" }]\nagents = ["oracle"]', r"worlds\[0\]: expected exactly one of `name`"),
-    ('worlds = [{ name = "demo", seed = 3 }]\nagents = ["oracle"]', r"worlds\[0\]\.seed: unknown key; expected one of name, path"),
-    ('worlds = [{ name = "demo", bank = "no.toml" }]\nagents = ["oracle"]', r"worlds\[0\]\.bank: no bank file at"),
-    ('worlds = ["demo", { name = "demo", label = "d2" }]\nagents = ["oracle"]', r"worlds\[1\]: the same world as worlds\[0\]"),
-    ('worlds = ["demo"]\nagents = ["oracle", "oracle"]', r"agents\[1\]: two agents would share the folder 'oracle'"),
-    ('worlds = ["demo"]\nagents = [{ name = "oracle", label = "../x" }]', r"agents\[0\]\.label: expected a folder name"),
-    ('worlds = ["demo"]\nagents = ["gpt"]', r"agents\[0\]\.name: unknown agent 'gpt'; built in: oracle, naive, fixed, openai"),
-    ('worlds = ["demo"]\nagents = ["replay"]', r"agents\[0\]\.name: 'replay' is not for sweeps"),
-    ('worlds = ["demo"]\nagents = [{ name = "openai" }]', r"agents\[0\]\.model: expected the model's name"),
-    ('worlds = ["demo"]\nagents = [{ name = "openai", model = "m", concurrency = "4" }]', r"agents\[0\]\.concurrency: expected an integer"),
-    ('worlds = ["demo"]\nagents = [{ name = "naive", model = "m" }]', r"agents\[0\]\.model: unknown key; the naive agent takes only"),
-    ('worlds = ["demo"]\nagents = [{ name = "x", class = "not a path" }]', r"agents\[0\]\.class: expected \"package\.module:Class\""),
-    ('worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["hindsight"]', r"conditions\[0\]: 'hindsight' is not for sweeps"),
-    ('worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["lazy"]', r"conditions\[0\]: unknown condition 'lazy'"),
-    ('worlds = ["demo"]\nagents = ["oracle"]\ntrajectories = 0', r"trajectories: expected an integer from 1 to 1000, got 0"),
-    ('worlds = ["demo"]\nagents = ["oracle"]\nfixed_calls = 13', r"fixed_calls: expected an integer from 1 to 12, got 13"),
-    ('worlds = ["demo"]\nagents = ["oracle"]\nlanguage = "alienlogic"', r"language: this sweep is for 'alienlogic'; run it with `alienlogic sweep`"),
-    ('worlds = ["demo"]\nagents = ["oracle"]\n[[endpoints]]\nbase_url = "http://h/v1"\nmax_in_flight = 2',
-     r"endpoints\[0\]\.base_url: no agent of this sweep uses http://h/v1"),
-    ('worlds = ["demo"]\nagents = [{ name = "openai", model = "m", base_url = "http://h/v1" }]\n[[endpoints]]\nbase_url = "http://h/v1"\nmax_in_flight = 0',
-     r"endpoints\[0\]\.max_in_flight: expected an integer at least 1, got 0"),
-    ('worlds = [', r"sweep\.toml: not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('agents = ["oracle"]', r"sweep\.toml: worlds: missing; expected a non-empty array"),
+        ('worlds = []\nagents = ["oracle"]', r"worlds: expected a non-empty array, got \[\]"),
+        (
+            'worlds = ["demo"]\nagents = ["oracle"]\nworld = 1',
+            r"world: unknown key; expected one of language, worlds",
+        ),
+        (
+            'worlds = ["nowhere"]\nagents = ["oracle"]',
+            r"worlds\[0\]: the world cannot be used: .*no shipped aliencode world",
+        ),
+        (
+            'worlds = ["x/none.toml"]\nagents = ["oracle"]',
+            r"worlds\[0\]\.path: no world file at .*x/none\.toml",
+        ),
+        (
+            'worlds = [{ name = "demo", path = "a.toml" }]\nagents = ["oracle"]',
+            r"worlds\[0\]: expected exactly one of `name`",
+        ),
+        (
+            'worlds = [{ name = "demo", seed = 3 }]\nagents = ["oracle"]',
+            r"worlds\[0\]\.seed: unknown key; expected one of name, path",
+        ),
+        (
+            'worlds = [{ name = "demo", bank = "no.toml" }]\nagents = ["oracle"]',
+            r"worlds\[0\]\.bank: no bank file at",
+        ),
+        (
+            'worlds = ["demo", { name = "demo", label = "d2" }]\nagents = ["oracle"]',
+            r"worlds\[1\]: the same world as worlds\[0\]",
+        ),
+        (
+            'worlds = ["demo"]\nagents = ["oracle", "oracle"]',
+            r"agents\[1\]: two agents would share the folder 'oracle'",
+        ),
+        (
+            'worlds = ["demo"]\nagents = [{ name = "oracle", label = "../x" }]',
+            r"agents\[0\]\.label: expected a folder name",
+        ),
+        (
+            'worlds = ["demo"]\nagents = ["gpt"]',
+            r"agents\[0\]\.name: unknown agent 'gpt'; built in: oracle, naive, fixed, openai",
+        ),
+        (
+            'worlds = ["demo"]\nagents = ["replay"]',
+            r"agents\[0\]\.name: 'replay' is not for sweeps",
+        ),
+        (
+            'worlds = ["demo"]\nagents = [{ name = "openai" }]',
+            r"agents\[0\]\.model: expected the model's name",
+        ),
+        (
+            'worlds = ["demo"]\nagents = [{ name = "openai", model = "m", concurrency = "4" }]',
+            r"agents\[0\]\.concurrency: expected an integer",
+        ),
+        (
+            'worlds = ["demo"]\nagents = [{ name = "naive", model = "m" }]',
+            r"agents\[0\]\.model: unknown key; the naive agent takes only",
+        ),
+        (
+            'worlds = ["demo"]\nagents = [{ name = "x", class = "not a path" }]',
+            r"agents\[0\]\.class: expected \"package\.module:Class\"",
+        ),
+        (
+            'worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["hindsight"]',
+            r"conditions\[0\]: 'hindsight' is not for sweeps",
+        ),
+        (
+            'worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["lazy"]',
+            r"conditions\[0\]: unknown condition 'lazy'",
+        ),
+        (
+            'worlds = ["demo"]\nagents = ["oracle"]\ntrajectories = 0',
+            r"trajectories: expected an integer from 1 to 1000, got 0",
+        ),
+        (
+            'worlds = ["demo"]\nagents = ["oracle"]\nfixed_calls = 13',
+            r"fixed_calls: expected an integer from 1 to 12, got 13",
+        ),
+        (
+            'worlds = ["demo"]\nagents = ["oracle"]\nlanguage = "alienlogic"',
+            r"language: this sweep is for 'alienlogic'; run it with `alienlogic sweep`",
+        ),
+        (
+            'worlds = ["demo"]\nagents = ["oracle"]\n[[endpoints]]\nbase_url = "http://h/v1"\nmax_in_flight = 2',
+            r"endpoints\[0\]\.base_url: no agent of this sweep uses http://h/v1",
+        ),
+        (
+            'worlds = ["demo"]\nagents = [{ name = "openai", model = "m", base_url = "http://h/v1" }]\n[[endpoints]]\nbase_url = "http://h/v1"\nmax_in_flight = 0',
+            r"endpoints\[0\]\.max_in_flight: expected an integer at least 1, got 0",
+        ),
+        ("worlds = [", r"sweep\.toml: not valid TOML"),
+    ],
+)
 def test_each_mistake_names_the_file_the_key_and_what_was_expected(tmp_path, text, expected):
     found = problems(tmp_path, text)
     assert any(re.search(expected, p) for p in found), found
@@ -100,12 +177,22 @@ def test_a_world_file_without_a_bank_says_where_one_is_looked_for(tmp_path, twin
     lonely.parent.mkdir()
     lonely.write_text(twin.read_text().replace('name = "twin"', 'name = "mine"'))
     [found] = problems(tmp_path, f'worlds = ["{lonely}"]\nagents = ["oracle"]')
-    assert "worlds[0]: no task bank for world 'mine': none at" in found and "give a bank file with `bank = PATH`" in found
+    assert (
+        "worlds[0]: no task bank for world 'mine': none at" in found
+        and "give a bank file with `bank = PATH`" in found
+    )
 
 
 def test_every_problem_is_reported_at_once(tmp_path):
-    found = problems(tmp_path, 'worlds = ["nowhere"]\nagents = ["gpt"]\ntrajectories = -1\npasses = "3"')
-    assert [p.split(": ")[1] for p in found] == ["worlds[0]", "agents[0].name", "trajectories", "passes"]
+    found = problems(
+        tmp_path, 'worlds = ["nowhere"]\nagents = ["gpt"]\ntrajectories = -1\npasses = "3"'
+    )
+    assert [p.split(": ")[1] for p in found] == [
+        "worlds[0]",
+        "agents[0].name",
+        "trajectories",
+        "passes",
+    ]
 
 
 def test_the_command_prints_the_problems_and_exits_2(tmp_path):
@@ -119,11 +206,20 @@ def test_the_command_prints_the_problems_and_exits_2(tmp_path):
     assert result.exit_code == 2 and "cannot read the file" in result.output
 
 
-KEYS = st.sampled_from([*TOP_KEYS, "name", "path", "bank", "label", "class", "model", "base_url", "max_in_flight", "x"])
-SCALARS = st.one_of(st.integers(-3, 20), st.booleans(), st.text(max_size=8),
-                    st.sampled_from(["demo", "main", "oracle", "openai", "direct", "./w.toml", "a:B", ""]))
-VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(KEYS, inner, max_size=3)),
-                      max_leaves=8)
+KEYS = st.sampled_from(
+    [*TOP_KEYS, "name", "path", "bank", "label", "class", "model", "base_url", "max_in_flight", "x"]
+)
+SCALARS = st.one_of(
+    st.integers(-3, 20),
+    st.booleans(),
+    st.text(max_size=8),
+    st.sampled_from(["demo", "main", "oracle", "openai", "direct", "./w.toml", "a:B", ""]),
+)
+VALUES = st.recursive(
+    SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(KEYS, inner, max_size=3)),
+    max_leaves=8,
+)
 
 
 def toml_value(value: object) -> str:
@@ -136,14 +232,18 @@ def toml_value(value: object) -> str:
     return "{" + ", ".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in value.items()) + "}"
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(st.dictionaries(KEYS, VALUES, max_size=6))
 def test_any_document_loads_or_fails_with_sweep_errors_only(tmp_path, document):
     text = "\n".join(f"{json.dumps(k)} = {toml_value(v)}" for k, v in document.items())
     try:
         load(tmp_path, text)
     except SweepError as exc:
-        assert exc.problems and all(p.startswith(f"{tmp_path / 'sweep.toml'}: ") for p in exc.problems)
+        assert exc.problems and all(
+            p.startswith(f"{tmp_path / 'sweep.toml'}: ") for p in exc.problems
+        )
 
 
 def test_the_documented_sweep_file_and_the_example_load(tmp_path, twin):

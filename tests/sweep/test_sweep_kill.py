@@ -15,12 +15,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
 from alienworlds.cli.aliencode import main
 from alienworlds.episode.trace import TRACE_NAME, read_trace
 from alienworlds.sweep.worker import LOCK_NAME
-
+from click.testing import CliRunner
 from sweep_testing import HERE, traces, write_sweep
 
 AGENTS = '"oracle", { name = "slow-fixed", class = "sweep_agents:SlowFixedAgent" }'
@@ -31,22 +29,48 @@ trajectories = 1
 passes = 1
 """
 EPISODES = 8  # demo × 2 agents × 2 conditions × 2 trajectories
-pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to find the pool's workers")
+pytestmark = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="reads /proc to find the pool's workers"
+)
 
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory, twin):
     folder = tmp_path_factory.mktemp("reference")
     spec = write_sweep(folder, twin, AGENTS, worlds='"demo"')
-    result = CliRunner().invoke(main, ["sweep", str(spec), "--out", str(folder / "out"), "--jobs", "2", "--no-progress"])
+    result = CliRunner().invoke(
+        main, ["sweep", str(spec), "--out", str(folder / "out"), "--jobs", "2", "--no-progress"]
+    )
     assert result.exit_code == 0, result.output
     return spec, traces(folder / "out")
 
 
-def start(spec: Path, out: Path, *extra: str, env: dict[str, str] | None = None) -> subprocess.Popen:
-    env = {**os.environ, **(env or {}), "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.Popen([sys.executable, "-m", "alienworlds.cli.aliencode", "sweep", str(spec), "--out", str(out),
-                             "--jobs", "2", "--no-progress", *extra], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def start(
+    spec: Path, out: Path, *extra: str, env: dict[str, str] | None = None
+) -> subprocess.Popen:
+    env = {
+        **os.environ,
+        **(env or {}),
+        "PYTHONPATH": os.pathsep.join([str(HERE), os.environ.get("PYTHONPATH", "")]),
+    }
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "alienworlds.cli.aliencode",
+            "sweep",
+            str(spec),
+            "--out",
+            str(out),
+            "--jobs",
+            "2",
+            "--no-progress",
+            *extra,
+        ],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
 
 
 def episodes_done(out: Path) -> int:
@@ -116,7 +140,9 @@ def kill_mid_episode(spec: Path, out: Path) -> bool:
     landed between episodes (the race the caller retries)."""
     process = start(spec, out)
     wait_until(lambda: episodes_done(out) >= 2, process)
-    workers = workers_of(process.pid)  # before the kill's moment: reading /proc takes a while on a busy machine
+    workers = workers_of(
+        process.pid
+    )  # before the kill's moment: reading /proc takes a while on a busy machine
     wait_until(lambda: partial_traces(out), process)
     process.send_signal(signal.SIGKILL)
     process.wait(timeout=30)
@@ -134,9 +160,13 @@ def test_sigkill_of_the_sweep_then_resume_loses_and_repeats_nothing(reference, t
         if kill_mid_episode(spec, out):
             break
     else:
-        pytest.fail(f"the kill landed between episodes {KILL_TRIES} times: nothing was in the middle")
+        pytest.fail(
+            f"the kill landed between episodes {KILL_TRIES} times: nothing was in the middle"
+        )
     assert episodes_done(out) < EPISODES
-    result = CliRunner().invoke(main, ["sweep", str(spec), "--out", str(out), "--resume", "--jobs", "2", "--no-progress"])
+    result = CliRunner().invoke(
+        main, ["sweep", str(spec), "--out", str(out), "--resume", "--jobs", "2", "--no-progress"]
+    )
     assert result.exit_code == 0, result.output
     assert_nothing_lost_or_repeated(out, expected)
     state = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
@@ -147,7 +177,9 @@ def test_sigkill_of_a_pool_worker_restarts_its_episodes_from_their_traces(refere
     spec, expected = reference
     out = tmp_path / "out"
     process = start(spec, out)
-    wait_until(lambda: episodes_done(out) >= 2 and partial_traces(out) and workers_of(process.pid), process)
+    wait_until(
+        lambda: episodes_done(out) >= 2 and partial_traces(out) and workers_of(process.pid), process
+    )
     victim = workers_of(process.pid)[0]
     os.kill(victim, signal.SIGKILL)
     stdout, stderr = process.communicate(timeout=120)
@@ -156,7 +188,9 @@ def test_sigkill_of_a_pool_worker_restarts_its_episodes_from_their_traces(refere
     state = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
     assert state["counts"]["done"] == EPISODES
     restarted = [e for e in state["episodes"] if e["starts"] == 2]
-    assert restarted and all(e["starts"] in (1, 2) for e in state["episodes"])  # the killed worker's episode ran again
+    assert restarted and all(
+        e["starts"] in (1, 2) for e in state["episodes"]
+    )  # the killed worker's episode ran again
 
 
 def test_a_worker_killed_while_it_waits_for_a_job_does_not_hang_the_sweep(tmp_path):
@@ -180,7 +214,11 @@ def test_a_worker_killed_while_it_waits_for_a_job_does_not_hang_the_sweep(tmp_pa
     def idle_worker() -> list[int]:
         workers = workers_of(process.pid)
         held = [w for w in workers if holds_open(w, held_lock)]
-        return [w for w in workers if w not in held] if held and len(workers) == 2 and episodes_done(out) == 1 else []
+        return (
+            [w for w in workers if w not in held]
+            if held and len(workers) == 2 and episodes_done(out) == 1
+            else []
+        )
 
     try:
         wait_until(idle_worker, process)
@@ -193,7 +231,10 @@ def test_a_worker_killed_while_it_waits_for_a_job_does_not_hang_the_sweep(tmp_pa
         process.kill()  # a hung sweep: its workers die with it
     assert process.returncode == 0, stderr.decode()
     assert_nothing_lost_or_repeated(out, traces(tmp_path / "reference"))
-    starts = {e["key"]: e["starts"] for e in json.loads((out / "sweep.json").read_text(encoding="utf-8"))["episodes"]}
+    starts = {
+        e["key"]: e["starts"]
+        for e in json.loads((out / "sweep.json").read_text(encoding="utf-8"))["episodes"]
+    }
     assert starts == {"demo/oracle/direct/t1": 1, "demo/held-fixed/direct/t1": 2}
 
 
@@ -209,7 +250,9 @@ def test_sigterm_stops_the_episodes_cleanly_and_resume_finishes_them(reference, 
     state = json.loads((out / "sweep.json").read_text(encoding="utf-8"))
     assert state["counts"]["pending"] > 0 and state["counts"]["failed"] == 0
     assert (out / "leaderboard.json").exists()  # over the episodes finished so far
-    result = CliRunner().invoke(main, ["sweep", str(spec), "--out", str(out), "--resume", "--jobs", "2", "--no-progress"])
+    result = CliRunner().invoke(
+        main, ["sweep", str(spec), "--out", str(out), "--resume", "--jobs", "2", "--no-progress"]
+    )
     assert result.exit_code == 0, result.output
     assert_nothing_lost_or_repeated(out, expected)
 
@@ -218,9 +261,23 @@ def test_an_edited_sweep_does_not_pass_off_old_episodes_as_its_own(reference, tm
     spec, _ = reference
     out = tmp_path / "out"
     edited = tmp_path / "edited.toml"
-    edited.write_text('worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["direct"]\npasses = 1\n')
-    assert CliRunner().invoke(main, ["sweep", str(edited), "--out", str(out), "--jobs", "1", "--no-progress"]).exit_code == 0
-    edited.write_text('worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["direct"]\npasses = 2\n')
-    result = CliRunner().invoke(main, ["sweep", str(edited), "--out", str(out), "--jobs", "1", "--resume", "--no-progress"])
+    edited.write_text(
+        'worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["direct"]\npasses = 1\n'
+    )
+    assert (
+        CliRunner()
+        .invoke(main, ["sweep", str(edited), "--out", str(out), "--jobs", "1", "--no-progress"])
+        .exit_code
+        == 0
+    )
+    edited.write_text(
+        'worlds = ["demo"]\nagents = ["oracle"]\nconditions = ["direct"]\npasses = 2\n'
+    )
+    result = CliRunner().invoke(
+        main, ["sweep", str(edited), "--out", str(out), "--jobs", "1", "--resume", "--no-progress"]
+    )
     assert result.exit_code == 11, result.output
-    assert "failed: demo/oracle/direct/t1: TraceError:" in result.output and "different protocol" in result.output
+    assert (
+        "failed: demo/oracle/direct/t1: TraceError:" in result.output
+        and "different protocol" in result.output
+    )

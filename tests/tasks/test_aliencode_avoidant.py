@@ -5,16 +5,16 @@ world's rules."""
 from dataclasses import replace
 
 import pytest
+from alienworlds.ruleset import standard_world
+from alienworlds.tasks import aliencode_avoidant as av
+from alienworlds.tasks.aliencode_grading import manual_world, outcomes
+from alienworlds.tasks.bank import load_bank
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aliencode import Limits, parse, run_source
 from aliencode.unparse import unparse, unparse_expr
 from aliencode.world_schema import load
-from alienworlds.ruleset import standard_world
-from alienworlds.tasks import aliencode_avoidant as av
-from alienworlds.tasks.aliencode_grading import manual_world, outcomes
-from alienworlds.tasks.bank import load_bank
 
 MAIN = load("main")
 BANK = load_bank("aliencode", "main")
@@ -22,11 +22,13 @@ STANDARD = standard_world("aliencode")
 SYNTHESIS = [t for t in BANK.tasks if t.kind == "synthesis"]
 # every seventh task, and the cores that rewrite the most (hand cores) plus a few random ones
 SAMPLE_TASKS = SYNTHESIS[::7]
-SAMPLE_CORES = av.HAND_CORES + av.CORES[len(av.HAND_CORES)::6]
+SAMPLE_CORES = av.HAND_CORES + av.CORES[len(av.HAND_CORES) :: 6]
 
 
-@given(st.integers(min_value=-500, max_value=10**6),
-       st.sampled_from([o for o in av.OPTIONS["int"] if o != "keep"]))
+@given(
+    st.integers(min_value=-500, max_value=10**6),
+    st.sampled_from([o for o in av.OPTIONS["int"] if o != "keep"]),
+)
 @settings(max_examples=40, deadline=None)
 def test_an_integer_is_a_length_without_a_literal(n, option):
     text = unparse_expr(av.int_expr(n, option))
@@ -63,7 +65,7 @@ def test_the_safe_core_avoids_indexing_and_integer_literals():
 
 
 def test_random_cores_are_deterministic_distinct_and_valid():
-    randoms = av.CORES[len(av.HAND_CORES):]
+    randoms = av.CORES[len(av.HAND_CORES) :]
     assert len(randoms) >= 20
     assert [av.random_core(k) for k in range(len(randoms))] == list(randoms)
     assert len({tuple(sorted(c.choices.items())) for c in av.CORES}) == len(av.CORES)

@@ -4,15 +4,21 @@ enforced by the grader (tasks/aliencode_budget.py)."""
 from __future__ import annotations
 
 import pytest
+from alienworlds.episode.aliencode_env import AlienCodeEnvironment
+from alienworlds.tasks.aliencode_budget import (
+    STEP_MARGIN,
+    STEP_SLACK,
+    TOKEN_MARGIN,
+    TOKEN_SLACK,
+    derive,
+)
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader, manual_world, run_steps
+from alienworlds.tasks.bank import load_bank
 from hypothesis import given
 from hypothesis import strategies as st
 
 from aliencode.parser import parser_for, token_count
 from aliencode.world_schema import load
-from alienworlds.episode.aliencode_env import AlienCodeEnvironment
-from alienworlds.tasks.aliencode_budget import STEP_MARGIN, STEP_SLACK, TOKEN_MARGIN, TOKEN_SLACK, derive
-from alienworlds.tasks.aliencode_grading import AlienCodeGrader, manual_world, run_steps
-from alienworlds.tasks.bank import load_bank
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +43,9 @@ def test_counting_stops_just_past_a_budget():
 
 def test_text_that_does_not_lex_has_no_count():
     assert token_count("EMIT($)") is None
-    assert token_count("EMIT(1, 2) $", stop_after=2) == 3  # over the budget before the bad character
+    assert (
+        token_count("EMIT(1, 2) $", stop_after=2) == 3
+    )  # over the budget before the bad character
 
 
 def lexer_tokens(source: str, keywords=None) -> int:
@@ -54,8 +62,34 @@ def test_the_count_agrees_with_the_lexer_on_every_main_solution(main):
                 assert token_count(source) == lexer_tokens(source, world.keywords), source
 
 
-@given(st.lists(st.sampled_from(["SET", "x", "AS", "-12", "3.5e-2", ".5", "1e3", '"a\\"b"', "'q'", "(", ")",
-                                 ",", ":", "# note", "\n", "  ", "\\\n", "YES", "PLUCK"]), max_size=30))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "SET",
+                "x",
+                "AS",
+                "-12",
+                "3.5e-2",
+                ".5",
+                "1e3",
+                '"a\\"b"',
+                "'q'",
+                "(",
+                ")",
+                ",",
+                ":",
+                "# note",
+                "\n",
+                "  ",
+                "\\\n",
+                "YES",
+                "PLUCK",
+            ]
+        ),
+        max_size=30,
+    )
+)
 def test_the_count_agrees_with_the_lexer_on_any_token_sequence(parts):
     source = " ".join(parts)
     try:
@@ -69,7 +103,9 @@ def test_the_count_agrees_with_the_lexer_on_any_token_sequence(parts):
 def test_derive_covers_every_solution_with_the_stated_margins(tokens, steps):
     budget = derive(tokens, steps)
     most = max(tokens, default=0)
-    assert most * TOKEN_MARGIN + TOKEN_SLACK <= budget.tokens < most * TOKEN_MARGIN + TOKEN_SLACK + 1
+    assert (
+        most * TOKEN_MARGIN + TOKEN_SLACK <= budget.tokens < most * TOKEN_MARGIN + TOKEN_SLACK + 1
+    )
     assert budget.steps == STEP_MARGIN * max(steps, default=0) + STEP_SLACK
 
 
@@ -82,9 +118,15 @@ def test_every_main_task_budget_covers_its_reference_and_manual_solutions(main):
             assert budget is None
             continue
         assert token_count(task.reference) * TOKEN_MARGIN + TOKEN_SLACK <= budget.tokens
-        assert max(run_steps(world, grader.limits, task.reference, task)) * STEP_MARGIN + STEP_SLACK <= budget.steps
+        assert (
+            max(run_steps(world, grader.limits, task.reference, task)) * STEP_MARGIN + STEP_SLACK
+            <= budget.steps
+        )
         for source in (task.naive, *task.variants):
-            assert all(n * STEP_MARGIN + STEP_SLACK <= budget.steps for n in run_steps(manual, grader.limits, source, task))
+            assert all(
+                n * STEP_MARGIN + STEP_SLACK <= budget.steps
+                for n in run_steps(manual, grader.limits, source, task)
+            )
         assert grader.grade(task.id, task.reference).passed
 
 
@@ -103,7 +145,10 @@ def test_an_answer_over_the_token_budget_fails_with_its_count(main):
     result = grader.grade(task.id, padding + task.reference)
     assert not result.passed
     assert token_count(padding + task.reference) > budget.tokens
-    assert result.calls[0].reason == f"over the answer budget: more than {budget.tokens} tokens of code"
+    assert (
+        result.calls[0].reason
+        == f"over the answer budget: more than {budget.tokens} tokens of code"
+    )
 
 
 def test_an_answer_over_the_step_budget_fails_though_its_output_is_right(main):
@@ -112,9 +157,15 @@ def test_an_answer_over_the_step_budget_fails_though_its_output_is_right(main):
     # tokens, the same output, far more steps.
     for task in (t for t in bank.tasks if t.kind == "synthesis" and t.calls):
         budget = grader.budget(task)
-        depth = next(d for d in range(1, 40) if 3 ** d > budget.steps)
+        depth = next(d for d in range(1, 40) if 3**d > budget.steps)
         loops = "".join(f"{'    ' * i}SWEEP spin{i} IN three:\n" for i in range(depth))
-        slow = "SET three AS STRAND(YES, YES, YES)\n" + loops + "    " * depth + "IDLE\n" + task.reference
+        slow = (
+            "SET three AS STRAND(YES, YES, YES)\n"
+            + loops
+            + "    " * depth
+            + "IDLE\n"
+            + task.reference
+        )
         if token_count(slow) <= budget.tokens:
             break
     else:
@@ -122,7 +173,9 @@ def test_an_answer_over_the_step_budget_fails_though_its_output_is_right(main):
     assert grader.grade(task.id, task.reference).passed
     result = grader.grade(task.id, slow)
     assert not result.passed
-    assert result.calls[0].reason == f"over the answer budget: more than {budget.steps} steps on a run"
+    assert (
+        result.calls[0].reason == f"over the answer budget: more than {budget.steps} steps on a run"
+    )
 
 
 def test_the_prompt_states_the_budget_the_grader_enforces(main):

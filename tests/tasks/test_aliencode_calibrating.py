@@ -5,13 +5,13 @@ prints what the manual says, and its answers never depend on a world's rules."""
 from dataclasses import replace
 
 import pytest
+from alienworlds.ruleset import standard_world
+from alienworlds.tasks.aliencode_calibrating import answers, library, rewritten
+from alienworlds.tasks.bank import Task
 
 from aliencode import parse, run_source
 from aliencode import syntax as s
 from aliencode.world_schema import load
-from alienworlds.ruleset import standard_world
-from alienworlds.tasks.aliencode_calibrating import answers, library, rewritten
-from alienworlds.tasks.bank import Task
 
 STANDARD = standard_world("aliencode")
 
@@ -138,16 +138,19 @@ def test_numbers_and_lengths_survive_a_gauge_that_counts_one_more(gauged):
     assert run_source(answer, gauged).output == run_source(SUM_PROGRAM, STANDARD).output
 
 
-@pytest.mark.parametrize("key, call, want", [
-    ("RESIDUE", "cal_RESIDUE(7, 3)", "1"),
-    ("WEAVE", "cal_WEAVE(9, 4)", "5"),
-    ("ADD", "cal_ADD(2, 3)", "5"),
-    ("PLUCK", "cal_PLUCK(STRAND(5, 6, 7), 0)", "5"),
-    ("UNDER", "cal_UNDER(2, 2)", "False"),
-    ("FUSE_2", 'cal_FUSE_2("ab", 3)', "ab3"),
-    ("OVER", "cal_OVER(3, 3)", "False"),
-    ("PARE", "cal_PARE(4, -3)", "-12"),
-])
+@pytest.mark.parametrize(
+    "key, call, want",
+    [
+        ("RESIDUE", "cal_RESIDUE(7, 3)", "1"),
+        ("WEAVE", "cal_WEAVE(9, 4)", "5"),
+        ("ADD", "cal_ADD(2, 3)", "5"),
+        ("PLUCK", "cal_PLUCK(STRAND(5, 6, 7), 0)", "5"),
+        ("UNDER", "cal_UNDER(2, 2)", "False"),
+        ("FUSE_2", 'cal_FUSE_2("ab", 3)', "ab3"),
+        ("OVER", "cal_OVER(3, 3)", "False"),
+        ("PARE", "cal_PARE(4, -3)", "-12"),
+    ],
+)
 def test_a_library_craft_recovers_the_manual_meaning(skewed, key, call, want):
     # the call stands at top level, where this world's literals are the manual's
     source = library({key}, {}, "line") + f"EMIT({call})\n"
@@ -186,10 +189,15 @@ def test_the_rewritten_task_code_holds_no_literal_pluck_carve_or_sweep():
 
 
 def test_a_function_task_gets_crafts_and_both_ways_of_printing():
-    task = Task(id="T", kind="synthesis", prompt="", example="EMIT(second(STRAND(4, 9)))",
-                calls=("EMIT(second(STRAND(1, 2)))",),
-                naive="CRAFT second(xs):\n    DELIVER PLUCK(xs, 1)",
-                variants=("CRAFT second(xs):\n    EMIT(xs)",))
+    task = Task(
+        id="T",
+        kind="synthesis",
+        prompt="",
+        example="EMIT(second(STRAND(4, 9)))",
+        calls=("EMIT(second(STRAND(1, 2)))",),
+        naive="CRAFT second(xs):\n    DELIVER PLUCK(xs, 1)",
+        variants=("CRAFT second(xs):\n    EMIT(xs)",),
+    )
     got = answers(task, STANDARD)
     assert len(got) == 3  # the naive solution prints nothing: one way of printing suffices
     assert run_source(got[0] + "EMIT(second(STRAND(1, 2)))\n", STANDARD).output == "2"

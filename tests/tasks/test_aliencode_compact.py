@@ -5,14 +5,14 @@ never depends on a world's rules; its helpers undo the changes they test for."""
 from dataclasses import replace
 
 import pytest
-
-from aliencode import Limits, parse
-from aliencode.parser import token_count
-from aliencode.world_schema import load
 from alienworlds.tasks.aliencode_budget import Budget
 from alienworlds.tasks.aliencode_compact import answers, count
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader, manual_world, outcomes
 from alienworlds.tasks.bank import Task, load_bank
+
+from aliencode import Limits, parse
+from aliencode.parser import token_count
+from aliencode.world_schema import load
 
 SAMPLE = slice(None, None, 6)  # every sixth task of the main bank keeps the tests fast
 
@@ -135,9 +135,14 @@ def test_helpers_undo_the_changes_they_test_for(tmp_path):
     path = tmp_path / "world.toml"
     path.write_text(SKEWED)
     world = load(str(path))
-    task = Task(id="X", kind="synthesis", prompt="", example="EMIT(f(STRAND(2, 5, 1, 7)))",
-                calls=("EMIT(f(STRAND(4, 9, 3, 8)))", "EMIT(f(STRAND(1, 2, 3, 4)))"),
-                naive=SOLUTION)
+    task = Task(
+        id="X",
+        kind="synthesis",
+        prompt="",
+        example="EMIT(f(STRAND(2, 5, 1, 7)))",
+        calls=("EMIT(f(STRAND(4, 9, 3, 8)))", "EMIT(f(STRAND(1, 2, 3, 4)))"),
+        naive=SOLUTION,
+    )
     limits = Limits()
     want = outcomes(manual_world(world), limits, SOLUTION, task)
     assert outcomes(world, limits, SOLUTION, task) != want

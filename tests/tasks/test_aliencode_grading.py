@@ -3,16 +3,16 @@
 
 import json
 
-import pytest
-from click.testing import CliRunner
-
-from alienworlds.cli.aliencode import main
-from aliencode.world_schema import load
-from alienworlds.tasks.aliencode_audit import audit, sites_used
 import alienworlds.tasks.aliencode_grading as grading
+import pytest
+from alienworlds.cli.aliencode import main
 from alienworlds.ruleset import Limits, World
+from alienworlds.tasks.aliencode_audit import audit, sites_used
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader, outcomes, prints
 from alienworlds.tasks.bank import BankError, Task, load_bank
+from click.testing import CliRunner
+
+from aliencode.world_schema import load
 
 WORLD = load("demo")
 BANK = load_bank("aliencode", "demo")
@@ -38,11 +38,20 @@ def test_reference_passes_naive_fails(grader):
 @pytest.mark.parametrize(
     "answer,reason",
     [
-        ("CRAFT add_ten(n):\n    DELIVER x", "[AlienError] NameError: name 'x' is not defined (line 2)"),
+        (
+            "CRAFT add_ten(n):\n    DELIVER x",
+            "[AlienError] NameError: name 'x' is not defined (line 2)",
+        ),
         ("CRAFT add_ten(n:\n    IDLE", "[AlienError] SyntaxError"),
-        ("CRAFT other(n):\n    DELIVER n", "[AlienError] NameError: name 'add_ten' is not defined (line 1)"),
+        (
+            "CRAFT other(n):\n    DELIVER n",
+            "[AlienError] NameError: name 'add_ten' is not defined (line 1)",
+        ),
         ("CRAFT add_ten(n):\n    WHILE YES:\n        IDLE", "over the answer budget: more than"),
-        ("EMIT(PLUCK(STRAND(), 0))\nCRAFT add_ten(n):\n    DELIVER n", "the answer itself fails: [AlienError] IndexError"),
+        (
+            "EMIT(PLUCK(STRAND(), 0))\nCRAFT add_ten(n):\n    DELIVER n",
+            "the answer itself fails: [AlienError] IndexError",
+        ),
     ],
 )
 def test_failing_answers_give_reasons(grader, answer, reason):
@@ -72,7 +81,14 @@ def test_audit_computes_rules_and_passes():
     report = audit(WORLD, BANK)
     assert report.problems == []
     rules = {t.id: t.rules for t in report.tasks}
-    assert rules == {"T1": ["D1", "D3"], "T2": ["D4"], "T3": ["D2"], "T4": ["D5"], "T5": ["D1", "D2"], "T6": ["D1"]}
+    assert rules == {
+        "T1": ["D1", "D3"],
+        "T2": ["D4"],
+        "T3": ["D2"],
+        "T4": ["D5"],
+        "T5": ["D1", "D2"],
+        "T6": ["D1"],
+    }
     assert report.reference_pass == 6 and report.naive_pass == 2
     assert [e["output"] for e in report.examples] == ["4", "True"]
     assert [e["rules"] for e in report.examples] == [["D3"], ["D2"]]
@@ -80,8 +96,10 @@ def test_audit_computes_rules_and_passes():
 
 def test_audit_reports_broken_promises(tmp_path):
     text = open(BANK.source, encoding="utf-8").read()
-    broken = text.replace("max_naive_pass = 2", "max_naive_pass = 0").replace('rules = ["D3"]', 'rules = ["D1"]')
-    broken = broken.replace('DELIVER SHATTER(n, 9)', 'DELIVER SHATTER(n, 8)')
+    broken = text.replace("max_naive_pass = 2", "max_naive_pass = 0").replace(
+        'rules = ["D3"]', 'rules = ["D1"]'
+    )
+    broken = broken.replace("DELIVER SHATTER(n, 9)", "DELIVER SHATTER(n, 8)")
     path = tmp_path / "bank.toml"
     path.write_text(broken)
     report = audit(WORLD, load_bank("aliencode", "demo", path))
@@ -92,15 +110,26 @@ def test_audit_reports_broken_promises(tmp_path):
 
 def test_sites_used():
     assert sites_used("SWEEP x IN STRAND(1):\n    EMIT(x, 'a', 2.5, YES)") == {
-        "SWEEP", "STRAND", "EMIT", "literal.int", "literal.str", "literal.float", "literal.bool"}
+        "SWEEP",
+        "STRAND",
+        "EMIT",
+        "literal.int",
+        "literal.str",
+        "literal.float",
+        "literal.bool",
+    }
 
 
 def test_malformed_bank(tmp_path):
     path = tmp_path / "bank.toml"
-    path.write_text('format = 1\n[[tasks]]\nid = "A"\nkind = "guess"\n[[tasks]]\nid = "B"\nkind = "synthesis"\n')
+    path.write_text(
+        'format = 1\n[[tasks]]\nid = "A"\nkind = "guess"\n[[tasks]]\nid = "B"\nkind = "synthesis"\n'
+    )
     with pytest.raises(BankError) as info:
         load_bank("aliencode", "demo", path)
-    assert "task A: key 'kind'" in str(info.value) and "task B: a synthesis task needs" in str(info.value)
+    assert "task A: key 'kind'" in str(info.value) and "task B: a synthesis task needs" in str(
+        info.value
+    )
 
 
 def invoke(*args, stdin=None):
@@ -108,11 +137,24 @@ def invoke(*args, stdin=None):
 
 
 def test_cli_grade_exit_codes():
-    assert invoke("grade", "--world", "demo", "--task", "T4", stdin="EMIT(ORDER(STRAND(2, 3, 1)))").exit_code == 0
+    assert (
+        invoke(
+            "grade", "--world", "demo", "--task", "T4", stdin="EMIT(ORDER(STRAND(2, 3, 1)))"
+        ).exit_code
+        == 0
+    )
     assert invoke("grade", "--world", "demo", "--task", "T4", stdin="EMIT(4)").exit_code == 1
     assert invoke("grade", "--world", "demo", "--task", "NOPE", stdin="EMIT(4)").exit_code == 2
     assert invoke("grade", "--world", "nowhere", "--task", "T4", stdin="EMIT(4)").exit_code == 2
-    out = invoke("grade", "--world", "demo", "--task", "T3", "--json", stdin="CRAFT larger(a, b):\n    DELIVER a")
+    out = invoke(
+        "grade",
+        "--world",
+        "demo",
+        "--task",
+        "T3",
+        "--json",
+        stdin="CRAFT larger(a, b):\n    DELIVER a",
+    )
     data = json.loads(out.output)
     assert data["passed"] is False and [c["passed"] for c in data["calls"]] == [False, True, True]
 
@@ -129,9 +171,31 @@ def test_cli_world_check_json_shape():
     out = invoke("world", "check", "demo", "--json")
     assert out.exit_code == 0
     data = json.loads(out.output)
-    assert set(data) >= {"world", "hash", "ok", "problems", "rules", "tasks", "worked_examples", "reference_pass", "naive_pass"}
-    assert set(data["tasks"][0]) == {"id", "kind", "band", "family", "representation", "depth", "rules", "n_calls", "distinct_outputs", "variants",
-                                 "unavoidable", "budget"}
+    assert set(data) >= {
+        "world",
+        "hash",
+        "ok",
+        "problems",
+        "rules",
+        "tasks",
+        "worked_examples",
+        "reference_pass",
+        "naive_pass",
+    }
+    assert set(data["tasks"][0]) == {
+        "id",
+        "kind",
+        "band",
+        "family",
+        "representation",
+        "depth",
+        "rules",
+        "n_calls",
+        "distinct_outputs",
+        "variants",
+        "unavoidable",
+        "budget",
+    }
     assert set(data["validity"]) == {"strategies", "floor", "flagged", "reported_only"}
 
 
@@ -149,16 +213,31 @@ def _counting_runs(monkeypatch) -> list[int]:
 
 def test_prints_agrees_with_outcomes_and_stops_at_the_first_run_that_differs(monkeypatch):
     world, limits = World(name="standard", language="aliencode"), Limits()
-    task = Task(id="T", kind="synthesis", prompt="", naive="", reference="",
-                calls=("EMIT(double(1))", "EMIT(double(2))", "EMIT(double(3))"))
-    right, wrong_second = "CRAFT double(x):\n    DELIVER SHATTER(x, x)\n", "CRAFT double(x):\n    DELIVER SHATTER(x, 1)\n"
+    task = Task(
+        id="T",
+        kind="synthesis",
+        prompt="",
+        naive="",
+        reference="",
+        calls=("EMIT(double(1))", "EMIT(double(2))", "EMIT(double(3))"),
+    )
+    right, wrong_second = (
+        "CRAFT double(x):\n    DELIVER SHATTER(x, x)\n",
+        "CRAFT double(x):\n    DELIVER SHATTER(x, 1)\n",
+    )
     want = outcomes(world, limits, right, task)
     assert want == ("2", "4", "6")
     ran = _counting_runs(monkeypatch)
     assert prints(world, limits, right, task, want) and len(ran) == 3
     ran.clear()
-    assert not prints(world, limits, wrong_second, task, want) and len(ran) == 2  # the third run is not needed
+    assert (
+        not prints(world, limits, wrong_second, task, want) and len(ran) == 2
+    )  # the third run is not needed
     # fewer or more runs than expected, or a solution that does not compile, never prints what is expected
-    assert not prints(world, limits, right, task, want[:2]) and not prints(world, limits, right, task, (*want, "8"))
+    assert not prints(world, limits, right, task, want[:2]) and not prints(
+        world, limits, right, task, (*want, "8")
+    )
     assert not prints(world, limits, "CRAFT double(x:\n", task, want)
-    assert prints(world, limits, "CRAFT double(x:\n", task, outcomes(world, limits, "CRAFT double(x:\n", task))
+    assert prints(
+        world, limits, "CRAFT double(x:\n", task, outcomes(world, limits, "CRAFT double(x:\n", task)
+    )

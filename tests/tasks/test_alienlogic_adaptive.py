@@ -3,22 +3,38 @@ answers are deterministic, their proofs are real proofs of their calculus, and
 on the main bank none of them beats refusing everything."""
 
 import pytest
+from alienworlds.ruleset.world import standard_world
+from alienworlds.tasks import alienlogic_adaptive as adaptive
+from alienworlds.tasks.alienlogic_adaptive import (
+    BEST_CUT,
+    BEST_CUTS,
+    CLASSICAL_ONLY,
+    FEATURES,
+    STYLES,
+    Answerer,
+    above_refusal,
+    best,
+    best_combination,
+    checker,
+    combinations,
+    every_cut,
+    every_region,
+    graded,
+    library_guards,
+    passes,
+    quartiles,
+    size,
+    strategies,
+    style_world,
+)
+from alienworlds.tasks.alienlogic_grading import REFUSAL_TEXT, LogicTask, logic_tasks
+from alienworlds.tasks.alienlogic_validity import battery
+from alienworlds.tasks.bank import load_bank
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from alienlogic import Theorem, check, load_world, parse_formula, parse_proof
 from alienlogic.prover import StepClock, prove
-from alienworlds.ruleset.world import standard_world
-from alienworlds.tasks import alienlogic_adaptive as adaptive
-from alienworlds.tasks.alienlogic_adaptive import (BEST_CUT, BEST_CUTS, CLASSICAL_ONLY, FEATURES,
-                                                   STYLES, Answerer, above_refusal, best,
-                                                   best_combination, checker, combinations,
-                                                   every_cut, every_region, graded,
-                                                   library_guards, passes, quartiles, size,
-                                                   strategies, style_world)
-from alienworlds.tasks.alienlogic_grading import REFUSAL_TEXT, LogicTask, logic_tasks
-from alienworlds.tasks.alienlogic_validity import battery
-from alienworlds.tasks.bank import load_bank
 
 WORLD = load_world("main")
 BANK = load_bank("alienlogic", "main")
@@ -175,7 +191,8 @@ def test_the_generators_grade_agrees_with_the_banks_grader(answerer, validity):
     # must give the battery's own numbers
     passed = passes(TASKS, checker(WORLD), answerer)
     assert {name: len(ids) for name, ids in passed.items()} == {
-        name: len(s.passed) for name, s in validity.strategies.items() if name in passed}
+        name: len(s.passed) for name, s in validity.strategies.items() if name in passed
+    }
     assert above_refusal(TASKS, passed) == {}
 
 
@@ -201,11 +218,15 @@ def theorem(size_: int, premises: int, first_order: bool = False) -> Theorem:
 def synthetic(rows: list[tuple[int, int, bool, bool, tuple[bool, ...]]]):
     """A bank from (size, premises, first-order, provable, the styles that
     answer correctly) rows: its tasks, each style's passes, the refusal's."""
-    tasks = [LogicTask(f"T{i}", "synthetic", theorem(s, p, fo), provable)
-             for i, (s, p, fo, provable, _) in enumerate(rows)]
+    tasks = [
+        LogicTask(f"T{i}", "synthetic", theorem(s, p, fo), provable)
+        for i, (s, p, fo, provable, _) in enumerate(rows)
+    ]
     refused = {t.id for t in tasks if not t.provable}
-    passed = {f"prove-else-refuse-{style}": {t.id for t, row in zip(tasks, rows) if row[4][k]}
-              for k, style in enumerate(STYLES)}
+    passed = {
+        f"prove-else-refuse-{style}": {t.id for t, row in zip(tasks, rows) if row[4][k]}
+        for k, style in enumerate(STYLES)
+    }
     return tasks, passed, refused
 
 
@@ -217,10 +238,12 @@ def test_a_box_beats_every_single_cut_and_the_search_finds_it():
     # holds A (size 5, no premise) or B (size 3, one premise), unprovable theorems every
     # style "proves", so one cut gains nothing; size > 3 and premises > 0 hold X and N, a
     # provable task no style passes, and gain one
-    rows = [(5, 1, False, True, ALL),    # X
-            (5, 0, False, False, NONE),  # A: proved, so the refusal's pass is lost
-            (3, 1, False, False, NONE),  # B
-            (7, 2, False, True, NONE)]   # N
+    rows = [
+        (5, 1, False, True, ALL),  # X
+        (5, 0, False, False, NONE),  # A: proved, so the refusal's pass is lost
+        (3, 1, False, False, NONE),  # B
+        (7, 2, False, True, NONE),
+    ]  # N
     tasks, passed, refused = synthetic(rows)
     one = combinations(tasks, passed, refused, boxes=False)
     assert max(len(ids) for ids in one.values()) == len(refused)
@@ -232,8 +255,12 @@ def test_a_box_beats_every_single_cut_and_the_search_finds_it():
 
 def test_an_interval_of_one_feature_isolates_what_its_sides_do_not():
     # X at size 5 between unprovable theorems at sizes 4 and 6 that every style proves
-    rows = [(4, 0, False, False, NONE), (5, 0, False, True, ALL), (6, 0, False, False, NONE),
-            (8, 0, False, True, NONE)]
+    rows = [
+        (4, 0, False, False, NONE),
+        (5, 0, False, True, ALL),
+        (6, 0, False, False, NONE),
+        (8, 0, False, True, NONE),
+    ]
     tasks, passed, refused = synthetic(rows)
     assert len(best_combination(tasks, passed, refused, boxes=False)[1]) == len(refused)
     name, ids = best_combination(tasks, passed, refused)
@@ -245,7 +272,9 @@ def region_count(tasks: list[LogicTask]) -> int:
     interval of one feature, and every pair of conditions on two features."""
     cuts = [len(every_cut_values(f, tasks)) for f in FEATURES]
     conditions = [2 * c + c * (c - 1) // 2 for c in cuts]
-    pairs = sum(conditions[i] * conditions[j] for i in range(len(cuts)) for j in range(i + 1, len(cuts)))
+    pairs = sum(
+        conditions[i] * conditions[j] for i in range(len(cuts)) for j in range(i + 1, len(cuts))
+    )
     return 2 * sum(cuts) + sum(c * (c - 1) // 2 for c in cuts) + pairs
 
 
@@ -255,8 +284,17 @@ def every_cut_values(feature, tasks: list[LogicTask]) -> list[int]:
     return sorted({feature.measure(t.theorem) for t in tasks})[:-1]
 
 
-ROWS = st.lists(st.tuples(st.integers(4, 11), st.integers(0, 2), st.booleans(), st.booleans(),
-                          st.tuples(*[st.booleans()] * len(STYLES))), min_size=1, max_size=9)
+ROWS = st.lists(
+    st.tuples(
+        st.integers(4, 11),
+        st.integers(0, 2),
+        st.booleans(),
+        st.booleans(),
+        st.tuples(*[st.booleans()] * len(STYLES)),
+    ),
+    min_size=1,
+    max_size=9,
+)
 
 
 @settings(max_examples=30, deadline=None)
@@ -277,7 +315,9 @@ def test_every_combination_passes_exactly_what_its_definition_says(rows):
     for style in STYLES:
         proving = passed[f"prove-else-refuse-{style}"]
         for region in regions:
-            want = {t.id for t in tasks if t.id in (proving if region.holds(t.theorem) else refused)}
+            want = {
+                t.id for t in tasks if t.id in (proving if region.holds(t.theorem) else refused)
+            }
             assert combos[f"{style}-if-{region.name}"] == want
     # the best is a most-passing one, the first named on a tie, and one cut is a box too
     name, ids = best_combination(tasks, passed, refused)
@@ -288,8 +328,9 @@ def test_every_combination_passes_exactly_what_its_definition_says(rows):
 def test_the_count_of_regions_on_a_worst_bank_is_bounded_by_its_distinct_values():
     # the search's cost is its region count, set by the distinct values the bank's theorems
     # take: the worst bank the generator can write (99 theorems) with every size distinct
-    tasks, passed, refused = synthetic([(s + 8, s % 6, s % 2 == 0, s % 3 == 0, ALL)
-                                        for s in range(99)])
+    tasks, passed, refused = synthetic(
+        [(s + 8, s % 6, s % 2 == 0, s % 3 == 0, ALL) for s in range(99)]
+    )
     regions = every_region(tasks)
     assert len(regions) == region_count(tasks) > 100_000
     name, ids = best_combination(tasks, passed, refused)

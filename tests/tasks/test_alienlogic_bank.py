@@ -5,13 +5,13 @@ import json
 from collections import Counter
 
 import pytest
-from click.testing import CliRunner
-
-from alienlogic import load_world
 from alienworlds.cli.alienlogic import cli
 from alienworlds.tasks.alienlogic_audit import audit, blocking_patches, first_order
 from alienworlds.tasks.alienlogic_grading import logic_tasks
 from alienworlds.tasks.bank import load_bank
+from click.testing import CliRunner
+
+from alienlogic import load_world
 
 WORLD = load_world("main")
 BANK = load_bank("alienlogic", "main")
@@ -28,14 +28,22 @@ def _refuted_labels(report) -> set[str]:
     wrong labels issue 12 reports (L49 among them). Sound certificates
     replace them; until then the audit rightly reports them, and nothing
     else may be reported."""
-    return {t.id for t in report.tasks if not t.provable and t.certificate_kind == "bounded" and t.prover.get("world")}
+    return {
+        t.id
+        for t in report.tasks
+        if not t.provable and t.certificate_kind == "bounded" and t.prover.get("world")
+    }
 
 
 def test_audit_is_clean(report):
     refuted = _refuted_labels(report)
     found = [p for p in report.problems if not any(p.startswith(f"task {i}: ") for i in refuted)]
     assert found == []
-    assert all("the prover proves this theorem designated unprovable" in p for p in report.problems if p not in found)
+    assert all(
+        "the prover proves this theorem designated unprovable" in p
+        for p in report.problems
+        if p not in found
+    )
 
 
 def test_counts(report):
@@ -45,7 +53,13 @@ def test_counts(report):
     assert report.certified == 25 and report.standard_proves == 25
     assert sum(t.first_order for t in tasks) >= 10
     assert Counter(t.family for t in tasks) == {
-        "sanity": 7, "single-rule": 12, "two-rule": 8, "multi-rule": 6, "first-order": 12, "unprovable": 25}
+        "sanity": 7,
+        "single-rule": 12,
+        "two-rule": 8,
+        "multi-rule": 6,
+        "first-order": 12,
+        "unprovable": 25,
+    }
     assert Counter(t.certificate_kind for t in tasks if not t.provable) == {"matrix": 25}
     assert report.bounded_derivable == 0
 
@@ -55,14 +69,24 @@ def test_every_patch_is_needed_and_families_match_rule_counts(report):
     assert listed == {r.id for r in WORLD.rules}
     for t in report.tasks:
         n = len(t.rules)
-        expected = {"sanity": n == 0, "single-rule": n == 1, "two-rule": n == 2, "multi-rule": n >= 3,
-                    "first-order": t.first_order, "unprovable": not t.provable}
+        expected = {
+            "sanity": n == 0,
+            "single-rule": n == 1,
+            "two-rule": n == 2,
+            "multi-rule": n >= 3,
+            "first-order": t.first_order,
+            "unprovable": not t.provable,
+        }
         assert expected[t.family], (t.id, t.family, t.rules)
 
 
 def test_prover_confirms_every_theorem(report):
     s = report.summary()["prover"]
-    assert s == {"world_proves": 45, "standard_proves_unprovable": 25, "world_blocked": 25 - len(_refuted_labels(report))}
+    assert s == {
+        "world_proves": 45,
+        "standard_proves_unprovable": 25,
+        "world_blocked": 25 - len(_refuted_labels(report)),
+    }
 
 
 def test_naive_proofs_are_refused_only_by_their_rules():
@@ -103,10 +127,15 @@ def test_world_check_json():
 
 
 def test_world_check_reports_a_broken_bank(tmp_path):
-    text = (BANK.source and open(BANK.source, encoding="utf-8").read())
+    text = BANK.source and open(BANK.source, encoding="utf-8").read()
     broken = text.replace("[IMPL_E 2, 1]", "[IMPL_E 1, 2]", 1)
     path = tmp_path / "bank.toml"
-    path.write_text(broken.replace('certificate = "certificates/', f'certificate = "{(tmp_path / "missing").as_posix()}/'), encoding="utf-8")
+    path.write_text(
+        broken.replace(
+            'certificate = "certificates/', f'certificate = "{(tmp_path / "missing").as_posix()}/'
+        ),
+        encoding="utf-8",
+    )
     result = CliRunner().invoke(cli, ["world", "check", "main", "--bank", str(path), "--no-prover"])
     assert result.exit_code == 1
     assert "no certificate file" in result.output and "not accepted in the world" in result.output
@@ -159,21 +188,30 @@ def test_the_old_l49_is_provable_through_a_helper_lemma():
 
 def test_world_check_fails_when_bounded_search_proves_an_unprovable_label(tmp_path):
     import shutil
+    from pathlib import Path
 
     from alienlogic.certify import find_certificate
 
-    from pathlib import Path
-
     root = Path(BANK.source).parent
     shutil.copytree(root / "certificates", tmp_path / "certificates")
-    text = Path(BANK.source).read_text(encoding="utf-8").replace('goal = "NOT(NOT(OR(p, NOT(p))))"', 'goal = "IMPL(p, IMPL(q, IMPL(r, AND(p, q))))"')
+    text = (
+        Path(BANK.source)
+        .read_text(encoding="utf-8")
+        .replace(
+            'goal = "NOT(NOT(OR(p, NOT(p))))"', 'goal = "IMPL(p, IMPL(q, IMPL(r, AND(p, q))))"'
+        )
+    )
     path = tmp_path / "main.toml"
     path.write_text(text, encoding="utf-8")
     bank = load_bank("alienlogic", "main", path)
     problems = audit(WORLD, bank, prover=False).problems
-    assert any("task L49: labelled unprovable, but bounded search proves it" in p for p in problems), problems
+    assert any(
+        "task L49: labelled unprovable, but bounded search proves it" in p for p in problems
+    ), problems
     result = CliRunner().invoke(cli, ["world", "check", "main", "--bank", str(path), "--no-prover"])
     assert result.exit_code == 1 and "bounded search proves it" in result.output
     theorem = next(t.theorem for t in logic_tasks(bank) if t.id == "L49")
     found = find_certificate(WORLD, theorem, seconds=None)
-    assert not found.found and "no candidate algebra" in found.tried[-1]  # the search ran to its end
+    assert (
+        not found.found and "no candidate algebra" in found.tried[-1]
+    )  # the search ran to its end

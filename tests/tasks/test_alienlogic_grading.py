@@ -4,14 +4,14 @@ ambiguity, the command's JSON and exit codes, and robustness."""
 import json
 
 import pytest
+from alienworlds.cli.alienlogic import cli
+from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer, logic_tasks
+from alienworlds.tasks.bank import load_bank
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from alienlogic import load_world
-from alienworlds.cli.alienlogic import cli
-from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer, logic_tasks
-from alienworlds.tasks.bank import load_bank
 
 WORLD = load_world("main")
 BANK = load_bank("alienlogic", "main")
@@ -35,27 +35,33 @@ def test_every_reference_passes_and_every_refusal_of_an_unprovable_theorem_passe
             assert not GRADER.grade(t.id, t.naive).passed
 
 
-@pytest.mark.parametrize("wrap", [
-    lambda p: p,
-    lambda p: f"Here is my proof.\n\n```\n{p}```\n\nDone.",
-    lambda p: f"```fitch\n{p}```",
-    lambda p: "Reasoning first...\n" + p.replace("\n", "\r\n"),
-    lambda p: "\n".join("> " + line for line in p.splitlines()),
-    lambda p: "\n".join("  " + line for line in p.splitlines()),
-])
+@pytest.mark.parametrize(
+    "wrap",
+    [
+        lambda p: p,
+        lambda p: f"Here is my proof.\n\n```\n{p}```\n\nDone.",
+        lambda p: f"```fitch\n{p}```",
+        lambda p: "Reasoning first...\n" + p.replace("\n", "\r\n"),
+        lambda p: "\n".join("> " + line for line in p.splitlines()),
+        lambda p: "\n".join("  " + line for line in p.splitlines()),
+    ],
+)
 def test_a_proof_is_found_in_model_text(wrap):
     g = GRADER.grade(PROVABLE.id, wrap(PROVABLE.reference))
     assert g.passed, g.reason
 
 
-@pytest.mark.parametrize("text, refusal", [
-    ("ANSWER: UNPROVABLE", True),
-    ("After trying, I conclude:\n**ANSWER: UNPROVABLE**", True),
-    ("answer: unprovable.", True),
-    ("`ANSWER: UNPROVABLE`", True),
-    ("I think this is UNPROVABLE.", False),
-    ("The ANSWER: UNPROVABLE line would be wrong here; the theorem holds.", False),
-])
+@pytest.mark.parametrize(
+    "text, refusal",
+    [
+        ("ANSWER: UNPROVABLE", True),
+        ("After trying, I conclude:\n**ANSWER: UNPROVABLE**", True),
+        ("answer: unprovable.", True),
+        ("`ANSWER: UNPROVABLE`", True),
+        ("I think this is UNPROVABLE.", False),
+        ("The ANSWER: UNPROVABLE line would be wrong here; the theorem holds.", False),
+    ],
+)
 def test_refusal_lines(text, refusal):
     assert extract_answer(text).refusal is refusal
     assert GRADER.grade(UNPROVABLE.id, text).passed is refusal
@@ -72,7 +78,11 @@ def test_ambiguous_and_empty_answers_fail():
 
 
 def test_the_theorem_must_be_the_tasks():
-    other = next(t for t in TASKS.values() if t.provable and t.id != PROVABLE.id and t.theorem != PROVABLE.theorem)
+    other = next(
+        t
+        for t in TASKS.values()
+        if t.provable and t.id != PROVABLE.id and t.theorem != PROVABLE.theorem
+    )
     g = GRADER.grade(PROVABLE.id, other.reference)
     assert not g.passed and g.verdict["reason_class"] == "ANSWER_MISMATCH"
 
@@ -86,21 +96,49 @@ def test_grade_json_and_exit_codes(tmp_path):
     runner = CliRunner()
     path = tmp_path / "answer.txt"
     path.write_text("```\n" + PROVABLE.reference + "```\n", encoding="utf-8")
-    result = runner.invoke(cli, ["grade", "--world", "main", "--task", PROVABLE.id, "--json", str(path)])
+    result = runner.invoke(
+        cli, ["grade", "--world", "main", "--task", PROVABLE.id, "--json", str(path)]
+    )
     data = json.loads(result.output)
-    assert result.exit_code == 0 and set(data) == {"task", "passed", "reason", "verdict", "world_hash"}
+    assert result.exit_code == 0 and set(data) == {
+        "task",
+        "passed",
+        "reason",
+        "verdict",
+        "world_hash",
+    }
     assert data["passed"] and data["world_hash"] == WORLD.hash and data["verdict"]["accepted"]
-    result = runner.invoke(cli, ["grade", "--world", "main", "--task", PROVABLE.id], input=PROVABLE.naive)
+    result = runner.invoke(
+        cli, ["grade", "--world", "main", "--task", PROVABLE.id], input=PROVABLE.naive
+    )
     assert result.exit_code == 1 and "fail" in result.output
-    result = runner.invoke(cli, ["grade", "--world", "main", "--task", UNPROVABLE.id, "--json"], input="ANSWER: UNPROVABLE\n")
+    result = runner.invoke(
+        cli,
+        ["grade", "--world", "main", "--task", UNPROVABLE.id, "--json"],
+        input="ANSWER: UNPROVABLE\n",
+    )
     assert result.exit_code == 0 and json.loads(result.output)["verdict"] is None
-    assert runner.invoke(cli, ["grade", "--world", "main", "--task", "L99"], input="x").exit_code == 2
-    assert runner.invoke(cli, ["grade", "--world", "nowhere", "--task", "L01"], input="x").exit_code == 2
-    assert runner.invoke(cli, ["grade", "--world", "main", "--task", "L01", str(tmp_path / "none")]).exit_code == 2
+    assert (
+        runner.invoke(cli, ["grade", "--world", "main", "--task", "L99"], input="x").exit_code == 2
+    )
+    assert (
+        runner.invoke(cli, ["grade", "--world", "nowhere", "--task", "L01"], input="x").exit_code
+        == 2
+    )
+    assert (
+        runner.invoke(
+            cli, ["grade", "--world", "main", "--task", "L01", str(tmp_path / "none")]
+        ).exit_code
+        == 2
+    )
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("PROOFEND ANSWER:UNPROVABLE|[]()12.,-\n`>*pq")), max_size=200))
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("PROOFEND ANSWER:UNPROVABLE|[]()12.,-\n`>*pq")), max_size=200
+    )
+)
 def test_any_text_gets_a_grade(text):
     for task in (PROVABLE, UNPROVABLE):
         g = GRADER.grade(task.id, text)

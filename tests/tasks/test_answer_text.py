@@ -7,15 +7,15 @@ quadratic reader takes on the same input)."""
 import time
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from alienlogic import check, load_world
 from alienworlds.episode import answers as episode_answers
 from alienworlds.episode.alienlogic_env import AlienLogicEnvironment, read_answer
 from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer, logic_tasks
 from alienworlds.tasks.answer_text import is_refusal, proof_blocks, refusal
 from alienworlds.tasks.bank import load_bank
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from alienlogic import check, load_world
 
 WORLD = load_world("main")
 BANK = load_bank("alienlogic", "main")
@@ -26,17 +26,41 @@ UNPROVABLE = next(t for t in TASKS if not t.provable)
 ENV = AlienLogicEnvironment(WORLD, BANK)
 
 REFUSALS = [
-    "ANSWER: UNPROVABLE", "answer: unprovable", "Answer : Unprovable", "ANSWER:UNPROVABLE",
-    "- ANSWER: UNPROVABLE", "* ANSWER: UNPROVABLE", "+ ANSWER: UNPROVABLE", "# ANSWER: UNPROVABLE",
-    "## ANSWER: UNPROVABLE", "> ANSWER: UNPROVABLE", "> - **ANSWER: UNPROVABLE**",
-    "ANSWER: UNPROVABLE!", "ANSWER: UNPROVABLE.", "**ANSWER: UNPROVABLE**", "**ANSWER:** UNPROVABLE",
-    "ANSWER: **UNPROVABLE**", "`ANSWER: UNPROVABLE`", "**ANSWER:** `UNPROVABLE`.", "_ANSWER: UNPROVABLE_",
-    "\tANSWER: UNPROVABLE  ", "ANSWER:\u00a0UNPROVABLE",
+    "ANSWER: UNPROVABLE",
+    "answer: unprovable",
+    "Answer : Unprovable",
+    "ANSWER:UNPROVABLE",
+    "- ANSWER: UNPROVABLE",
+    "* ANSWER: UNPROVABLE",
+    "+ ANSWER: UNPROVABLE",
+    "# ANSWER: UNPROVABLE",
+    "## ANSWER: UNPROVABLE",
+    "> ANSWER: UNPROVABLE",
+    "> - **ANSWER: UNPROVABLE**",
+    "ANSWER: UNPROVABLE!",
+    "ANSWER: UNPROVABLE.",
+    "**ANSWER: UNPROVABLE**",
+    "**ANSWER:** UNPROVABLE",
+    "ANSWER: **UNPROVABLE**",
+    "`ANSWER: UNPROVABLE`",
+    "**ANSWER:** `UNPROVABLE`.",
+    "_ANSWER: UNPROVABLE_",
+    "\tANSWER: UNPROVABLE  ",
+    "ANSWER:\u00a0UNPROVABLE",
 ]
 NOT_REFUSALS = [
-    "ANSWER: UNPROVABLE?", "ANSWER: UNPROVABLE, I think", "ANSWER: NOT UNPROVABLE", "1. ANSWER: UNPROVABLE",
-    "The ANSWER: UNPROVABLE line would be wrong here", "this is unprovable", "UNPROVABLE", "ANSWER: PROVABLE",
-    "ANSWER UNPROVABLE", "ANSWER: UN PROVABLE", "ANSWERS: UNPROVABLE", "ANSWER: UNPROVABLE because",
+    "ANSWER: UNPROVABLE?",
+    "ANSWER: UNPROVABLE, I think",
+    "ANSWER: NOT UNPROVABLE",
+    "1. ANSWER: UNPROVABLE",
+    "The ANSWER: UNPROVABLE line would be wrong here",
+    "this is unprovable",
+    "UNPROVABLE",
+    "ANSWER: PROVABLE",
+    "ANSWER UNPROVABLE",
+    "ANSWER: UN PROVABLE",
+    "ANSWERS: UNPROVABLE",
+    "ANSWER: UNPROVABLE because",
 ]
 
 
@@ -59,18 +83,35 @@ def test_spellings_that_are_no_refusal(line):
 def test_proof_blocks():
     proof = PROVABLE.reference.strip()
     assert proof_blocks(f"text\n```proof\n{proof}\n```\nmore") == (proof + "\n",)
-    assert proof_blocks("```PROOF\npremises: p\ngoal: p\n1. p [premise]\nEND```") == ("PROOF\npremises: p\ngoal: p\n1. p [premise]\nEND\n",)
+    assert proof_blocks("```PROOF\npremises: p\ngoal: p\n1. p [premise]\nEND```") == (
+        "PROOF\npremises: p\ngoal: p\n1. p [premise]\nEND\n",
+    )
     quoted = "\n".join("> " + row for row in proof.splitlines())
     assert proof_blocks(quoted) == (proof + "\n",)
-    assert proof_blocks("PROOF\npremises: p\ngoal: p\n") == ("PROOF\npremises: p\ngoal: p\n",)  # no END: to the end
+    assert proof_blocks("PROOF\npremises: p\ngoal: p\n") == (
+        "PROOF\npremises: p\ngoal: p\n",
+    )  # no END: to the end
     assert len(proof_blocks(proof + "\n" + proof)) == 2
     assert proof_blocks("THE PROOF\nEND") == () and proof_blocks("``PROOF\nEND") == ()
 
 
 # -- the grader and the episode read every answer alike -----------------------------
 
-PIECES = [PROVABLE.reference.strip(), UNPROVABLE.naive.strip(), *REFUSALS[:8], *NOT_REFUSALS[:6], "```proof", "```", "PROOF",
-          "END", "> ", "prose", "", "premises: p", "1. p [premise]"]
+PIECES = [
+    PROVABLE.reference.strip(),
+    UNPROVABLE.naive.strip(),
+    *REFUSALS[:8],
+    *NOT_REFUSALS[:6],
+    "```proof",
+    "```",
+    "PROOF",
+    "END",
+    "> ",
+    "prose",
+    "",
+    "premises: p",
+    "1. p [premise]",
+]
 
 
 @settings(max_examples=300, deadline=None)

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-_SPEC = importlib.util.spec_from_file_location("hostile_answers", Path(__file__).parents[2] / "benchmarks" / "hostile_answers.py")
+_SPEC = importlib.util.spec_from_file_location(
+    "hostile_answers", Path(__file__).parents[2] / "benchmarks" / "hostile_answers.py"
+)
 hostile = importlib.util.module_from_spec(_SPEC)
 sys.modules.setdefault("hostile_answers", hostile)
 _SPEC.loader.exec_module(hostile)
@@ -36,7 +38,9 @@ def own_heap():
 def test_ten_thousand_hostile_answers_end_cleanly_and_quickly():
     fns = hostile.readers()
     kinds = set()
-    for i, (kind, text) in enumerate(hostile.answers(seed=2024, count=10000, large=1000, scale=0.1)):
+    for i, (kind, text) in enumerate(
+        hostile.answers(seed=2024, count=10000, large=1000, scale=0.1)
+    ):
         kinds.add(kind)
         start = time.process_time()
         for name, fn in fns.items():

@@ -6,14 +6,14 @@ import re
 from collections import Counter
 
 import pytest
-
-from aliencode import Limits, run_source
-from aliencode.world_schema import load
 from alienworlds.tasks.aliencode_audit import audit
 from alienworlds.tasks.aliencode_disclosure import input_values, shown_text
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader, manual_world, outcomes
 from alienworlds.tasks.bank import load_bank
 from alienworlds.tasks.compare import normalise
+
+from aliencode import Limits, run_source
+from aliencode.world_schema import load
 
 WORLD = load("main")
 BANK = load_bank("aliencode", "main")
@@ -48,13 +48,20 @@ def test_world_shape(report):
 def test_bank_shape(report):
     tasks = report.tasks
     assert len(tasks) == 70 and report.reference_pass == 70 and report.naive_pass == 0
-    assert Counter(t.family for t in tasks) == {"base": 37, "nested": 15, "ceiling": 8, "coverage": 10}
+    assert Counter(t.family for t in tasks) == {
+        "base": 37,
+        "nested": 15,
+        "ceiling": 8,
+        "coverage": 10,
+    }
     assert Counter(t.kind for t in tasks) == {"synthesis": 69, "prediction": 1}
     keystone = {r.id for r in report.world.rules if r.target in ("PLUCK", "CARVE")}
     assert sum(bool(keystone & set(t.rules)) for t in tasks) >= 51
     listed = {r for t in tasks for r in t.rules}
     assert listed == {r.id for r in report.world.rules}
-    assert Counter(e["band"] for e in report.examples) == {b: 2 for b in ("apply", "interact", "scope", "engineer", "algorithm")}
+    assert Counter(e["band"] for e in report.examples) == {
+        b: 2 for b in ("apply", "interact", "scope", "engineer", "algorithm")
+    }
 
 
 def test_every_task_has_enough_private_runs_and_outputs(expected):
@@ -77,11 +84,15 @@ def test_nothing_shown_is_private_or_an_expected_output(expected):
         assert all(squeezed != re.sub(r"\s+", "", call) for call in task.calls), task.id
         if task.example_inputs:
             shown = input_values(task.example_inputs, WORLD, Limits())
-            assert all(input_values(table, WORLD, Limits()) != shown for table in task.inputs), task.id
+            assert all(input_values(table, WORLD, Limits()) != shown for table in task.inputs), (
+                task.id
+            )
         text = shown_text(task, WORLD, Limits())
         for output in expected[task.id]:
             stated = "\n".join(normalise(output))
-            assert len(stated) < 2 or not re.search(r"(?<![\w.])" + re.escape(stated) + r"(?![\w.])", text), (task.id, stated)
+            assert len(stated) < 2 or not re.search(
+                r"(?<![\w.])" + re.escape(stated) + r"(?![\w.])", text
+            ), (task.id, stated)
 
 
 def test_variants_are_manual_correct_and_fail_in_the_world():
@@ -102,8 +113,17 @@ def test_every_strategy_stays_at_zero(report):
     """Every strategy flags, the adaptive ones included, and none passes a
     task: the floor is 0 (docs/validity.md)."""
     validity = report.validity
-    assert set(validity.strategies) == {"naive", "wrapped", "literal-free", "printer", "example-copy", "variants",
-                                        "self-calibrating", "compact-calibrating", "avoidant"}
+    assert set(validity.strategies) == {
+        "naive",
+        "wrapped",
+        "literal-free",
+        "printer",
+        "example-copy",
+        "variants",
+        "self-calibrating",
+        "compact-calibrating",
+        "avoidant",
+    }
     assert validity.reported == () and validity.flagged == ()
     assert all(score.passed == () for score in validity.strategies.values())
     assert validity.floor == 0
@@ -113,8 +133,16 @@ def test_operations_a_calibrator_trusts_are_changed():
     """Lists built in CRAFT bodies come out backwards and lengths taken at
     top level are one short, and tasks need both (docs/validity.md)."""
     world = load("main")
-    assert run_source("CRAFT f():\n    DELIVER STRAND(26, 25)\nEMIT(f(), STRAND(26, 25))", world).output == "[2, 1] [1, 2]"
-    assert run_source('CRAFT f():\n    DELIVER GAUGE("ab")\nEMIT(GAUGE("ab"), f())', world).output == "1 2"
+    assert (
+        run_source(
+            "CRAFT f():\n    DELIVER STRAND(26, 25)\nEMIT(f(), STRAND(26, 25))", world
+        ).output
+        == "[2, 1] [1, 2]"
+    )
+    assert (
+        run_source('CRAFT f():\n    DELIVER GAUGE("ab")\nEMIT(GAUGE("ab"), f())', world).output
+        == "1 2"
+    )
 
 
 def test_no_primitive_adds():

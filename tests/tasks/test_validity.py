@@ -4,17 +4,16 @@ strategies, and the `world check` output."""
 
 import json
 
+from alienworlds.ruleset import standard_world
+from alienworlds.tasks.aliencode_validity import count_expression, literal_free, string_literal
+from alienworlds.tasks.bank import load_bank
+from alienworlds.tasks.validity import battery, chance_corrected, tally
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aliencode import run_source
 from aliencode.world_schema import load
-from alienworlds.ruleset import standard_world
-from alienworlds.tasks.aliencode_validity import count_expression, literal_free, string_literal
-from alienworlds.tasks.bank import load_bank
-from alienworlds.tasks.validity import chance_corrected, tally
-from alienworlds.tasks.validity import battery
 
 STANDARD = standard_world("aliencode")
 DEMO = load("demo")
@@ -50,7 +49,10 @@ def test_demo_bank_battery():
     assert passed == {
         "naive": ["T1", "T4"],  # the bank's naive equals its reference there
         "wrapped": ["T1"],  # T4's ORDER inside a CRAFT sorts downwards
-        "literal-free": ["T4", "T6"],  # add_ten computes ten without a literal; T1's PLUCK(xs, 0) turns into the last element
+        "literal-free": [
+            "T4",
+            "T6",
+        ],  # add_ten computes ten without a literal; T1's PLUCK(xs, 0) turns into the last element
         "printer": ["T4"],  # a whole program without inputs: its manual output printed
         "example-copy": [],
         "variants": [],  # the demo bank has none
@@ -73,14 +75,22 @@ def test_a_flagged_task_fails_the_audit_unless_the_bank_only_reports(tmp_path):
     path.write_text(text.replace('validity = "report"', ""))
     problems = audit(DEMO, load_bank("aliencode", "demo", path)).problems
     assert "task T2: passed by the trivial strategy compact-calibrating" in problems
-    assert "task T4: passed by the trivial strategies naive, literal-free, printer, compact-calibrating, avoidant" in problems
+    assert (
+        "task T4: passed by the trivial strategies naive, literal-free, printer, compact-calibrating, avoidant"
+        in problems
+    )
     assert not any("T5" in p for p in problems)
     # a strategy the bank reports only counts in the floor and flags nothing
     path.write_text(text.replace('validity = "report"', 'report_only = ["compact-calibrating"]'))
     report = audit(DEMO, load_bank("aliencode", "demo", path))
     assert not any(p.startswith("task T2:") for p in report.problems)
-    assert "task T6: passed by the trivial strategies literal-free, compact-calibrating, avoidant" in report.problems
-    assert report.validity.reported == ("compact-calibrating",) and report.validity.floor == round(100 * 4 / 6, 4)
+    assert (
+        "task T6: passed by the trivial strategies literal-free, compact-calibrating, avoidant"
+        in report.problems
+    )
+    assert report.validity.reported == ("compact-calibrating",) and report.validity.floor == round(
+        100 * 4 / 6, 4
+    )
 
 
 def test_tally_and_chance_correction():
@@ -102,7 +112,9 @@ def test_alienlogic_strategies():
     # the standard proof passes the theorems that need no patch, and only provable ones
     sanity = {t.id for t in bank.tasks if t.family == "sanity"}
     passed = set(v.strategies["standard-proof"].passed)
-    assert sanity and sanity <= passed <= {t.id for t in bank.tasks if t.extra.get("provable", True)}
+    assert sanity and sanity <= passed <= {
+        t.id for t in bank.tasks if t.extra.get("provable", True)
+    }
     assert v.floor == max(s.accuracy for s in v.strategies.values()) and v.flagged == ()
 
 
@@ -113,26 +125,43 @@ def test_world_check_json_reports_validity():
     assert data["validity"]["floor"] == round(100 * 4 / 6, 4)
     assert data["validity"]["flagged"] == ["T1", "T2", "T3", "T4", "T6"]
     assert data["validity"]["reported_only"] == []
-    assert set(data["validity"]["strategies"]) == {"naive", "wrapped", "literal-free", "printer", "example-copy", "variants",
-                                                   "self-calibrating", "compact-calibrating", "avoidant"}
+    assert set(data["validity"]["strategies"]) == {
+        "naive",
+        "wrapped",
+        "literal-free",
+        "printer",
+        "example-copy",
+        "variants",
+        "self-calibrating",
+        "compact-calibrating",
+        "avoidant",
+    }
 
 
 def test_alienlogic_world_check_json_reports_validity():
     from alienworlds.cli.alienlogic import cli
 
-    data = json.loads(CliRunner().invoke(cli, ["world", "check", "main", "--json", "--no-prover"]).output)
+    data = json.loads(
+        CliRunner().invoke(cli, ["world", "check", "main", "--json", "--no-prover"]).output
+    )
     assert set(data["validity"]) == {"strategies", "floor", "flagged", "reported_only"}
     strategies = set(data["validity"]["strategies"])
-    assert {"refuse-all", "standard-proof", "standard-prover", "prove-else-refuse-intuitionistic"} <= strategies
+    assert {
+        "refuse-all",
+        "standard-proof",
+        "standard-prover",
+        "prove-else-refuse-intuitionistic",
+    } <= strategies
     assert data["validity"]["flagged"] == []
 
 
 def test_answers_that_ignore_the_inputs_fail_where_the_battery_skips_them():
     # constants_fail lets the battery skip printer and example-copy answers;
     # run them anyway on the main bank and check that none passes
-    from aliencode import Limits
     from alienworlds.tasks.aliencode_grading import AlienCodeGrader, program_output
     from alienworlds.tasks.aliencode_validity import CONSTANT, candidates, constants_fail
+
+    from aliencode import Limits
 
     world, bank = load("main"), load_bank("aliencode", "main")
     grader = AlienCodeGrader(world, bank)
@@ -144,17 +173,31 @@ def test_answers_that_ignore_the_inputs_fail_where_the_battery_skips_them():
         skipped += 1
         for name, answers in candidates(task, world, Limits(), worked).items():
             if name in CONSTANT:
-                assert not any(grader.grade(task.id, a, stop_at_failure=True).passed for a in answers), (task.id, name)
-    assert skipped == 69  # every synthesis task; the prediction task is answered as text, never skipped
+                assert not any(
+                    grader.grade(task.id, a, stop_at_failure=True).passed for a in answers
+                ), (task.id, name)
+    assert (
+        skipped == 69
+    )  # every synthesis task; the prediction task is answered as text, never skipped
 
 
 def test_constants_fail_needs_two_runs_that_differ_only_in_their_inputs():
     from alienworlds.tasks.aliencode_validity import call_shape, constants_fail
     from alienworlds.tasks.bank import Task
 
-    task = Task(id="X", kind="synthesis", prompt="", calls=("EMIT(f(1))", "EMIT(f(2), 3)"), naive="CRAFT f(x):\n    DELIVER x")
-    assert not constants_fail(task, ["1", "2 3"], STANDARD)  # different shapes: a constant f may print both
-    task = Task(id="X", kind="synthesis", prompt="", calls=("EMIT(f(1))", "EMIT(f(STRAND(2)))"), naive="")
+    task = Task(
+        id="X",
+        kind="synthesis",
+        prompt="",
+        calls=("EMIT(f(1))", "EMIT(f(2), 3)"),
+        naive="CRAFT f(x):\n    DELIVER x",
+    )
+    assert not constants_fail(
+        task, ["1", "2 3"], STANDARD
+    )  # different shapes: a constant f may print both
+    task = Task(
+        id="X", kind="synthesis", prompt="", calls=("EMIT(f(1))", "EMIT(f(STRAND(2)))"), naive=""
+    )
     assert constants_fail(task, ["1", "[2]"], STANDARD)
     assert call_shape("EMIT(f(g(1)))", STANDARD) is None  # an argument that calls could print
     assert call_shape("EMIT(f(1))", STANDARD) == call_shape("EMIT(f(\n  2))", STANDARD)
