@@ -158,7 +158,10 @@ def world() -> None:
     help="Task bank to audit (default: the world's own, if any: bank.toml beside a world file, else the shipped bank).",
 )
 def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
-    """Validate a world file, list its rules, and audit its task bank.
+    """Validate a world file, list its rules and keyword renamings, and audit its task bank.
+
+    A rule no program can observe is a problem: a red herring (IDENTITY)
+    must come before an altered rule of its site with a wider scope.
 
     The audit runs every reference and naive solution, computes expected
     outputs and each task's rules, checks the bank's promises, and runs the
@@ -202,12 +205,16 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
         }
         for r in loaded.rules
     ]
+    from aliencode.shadowing import inert_rules
+
+    inert = [i.message() for i in inert_rules(loaded)]
     result: dict[str, object] = {
         "world": loaded.name,
         "hash": loaded.hash,
-        "ok": True,
-        "problems": [],
+        "ok": not inert,
+        "problems": inert,
         "rules": rules,
+        "keywords": dict(sorted(loaded.keywords.items())),
     }
     bank = bank_or_exit("aliencode", loaded, bank_file, required=False)
     result["bank_audit"] = "skipped" if bank is None else "done"
@@ -235,6 +242,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
         for r in rules:
             scope = "" if r["scope"] == "anywhere" else f"  [scope: {r['scope']}]"
             click.echo(f"  {r['id']:<6} {r['target']:<14} {r['actual']}{scope}")
+        for standard, renamed in sorted(loaded.keywords.items()):
+            click.echo(f"  keyword {standard} is spelled {renamed}")
         if report is not None:
             n = len(report.tasks)
             click.echo(
