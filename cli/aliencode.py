@@ -359,7 +359,7 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     "--json",
     "as_json",
     is_flag=True,
-    help='Print {"task", "passed", "calls": [{"passed", "reason"}], "world_hash"}.',
+    help='Print {"task", "passed", "calls": [{"passed", "reason"}], "world_hash", "error"}.',
 )
 def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
     """Grade an answer to a task: a program (synthesis) or the predicted
@@ -384,8 +384,12 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
         click.echo(json.dumps(result.as_dict(), indent=2))
     else:
         click.echo(f"{result.task}: {'pass' if result.passed else 'fail'}")
+        if result.error is not None:
+            click.echo(f"  the answer: {result.error}")
+        prediction = bank.task(task_id).kind == "prediction"
         for i, call in enumerate(result.calls, 1):
-            click.echo(f"  call {i}: {'pass' if call.passed else 'fail'} ({call.reason})")
+            label = "prediction" if prediction else f"call {i}"
+            click.echo(f"  {label}: {'pass' if call.passed else 'fail'} ({call.reason})")
     sys.exit(EXIT_OK if result.passed else EXIT_ERROR)
 
 
