@@ -31,7 +31,6 @@ FORMAT = 1
 RANKINGS = {"best": "best_at_n", "mean": "mean_at_n"}
 SUFFIXES = (".md", ".json", ".html")
 TEXT_TERMS = ("cc", "sd", "σ", "tokens")
-TERMS = ("cc", "Best@n", "Mean@n", "sd", "σ", "gain", "rules", "prov / unprov", "tokens", "floor")
 EXPLORATION_TERMS = ("bits", "redundant", "mass", "errors")
 
 
@@ -319,7 +318,9 @@ def text(boards: list[Board], rank_by: str = "best") -> str:
         ]
     out += [
         textwrap.fill(f"{name} = {meaning}", 110, subsequent_indent="  ")
-        for name, meaning in glossary.terms(*TEXT_TERMS, *terms(boards)[len(TERMS) :])
+        for name, meaning in glossary.terms(
+            *TEXT_TERMS, *(t for t in terms(boards) if t in (*EXPLORATION_TERMS, "failures"))
+        )
     ]
     return "\n".join(out)
 
@@ -339,13 +340,14 @@ def markdown_tables(boards: list[Board], rank_by: str = "best", level: str = "##
     return "\n".join(out)
 
 
+def heads(boards: list[Board]) -> list[list[str]]:
+    """The column headings of each board's table."""
+    return [_head(b) for b in boards]
+
+
 def terms(boards: list[Board]) -> tuple[str, ...]:
-    """The terms the boards' columns use."""
-    return (
-        TERMS
-        + (EXPLORATION_TERMS if any(b.explored for b in boards) else ())
-        + (("failures",) if any(b.show_failures for b in boards) else ())
-    )
+    """The terms of the boards' columns, and the floor their titles name."""
+    return glossary.for_columns(*(h for head in heads(boards) for h in head), "floor")
 
 
 def markdown(boards: list[Board], rank_by: str = "best") -> str:
