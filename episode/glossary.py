@@ -56,6 +56,22 @@ TERMS: dict[str, str] = {
     "family": "the group a task belongs to in its bank (docs/tasks.md)",
     "best trajectory": "the endpoint (M4) accuracy of the best trajectory r* on these tasks",
     "mean": "the mean endpoint (M4) accuracy over the trajectories on these tasks",
+    "rejected calls": "counted tool calls whose program did not run (refused: over the probe "
+    "budget, not a program), cumulative",
+    "rule": "a rule of the world, by its id",
+    "reported expression": "what the rule report says the rule does",
+    "verdict": "whether the reported expression behaves like the world's rule",
+    "task": "a held-out task of the bank",
+    "kind": "synthesis (write code), prediction (say what a program prints) or proof",
+    "pass k": "the k-th independent answer to the task at this milestone",
+    "probes": "the tool calls whose program ran",
+    "bits in all": "the information all probes gave together (see bits)",
+    "redundant rate": "the share of probes whose outcome every surviving hypothesis predicted",
+    "exploration errors": "probes that made no progress while some rule was unresolved",
+    "exploitation errors": "rule reports or answers that got wrong what the probes had resolved",
+    "reached after Rk": "the rules some probe had reached by the end of round k, of all",
+    "true mass Mk": "the surviving hypothesis mass on the world's true rules at milestone Mk "
+    "(1 = certain)",
 }
 
 # Columns whose heading is not itself a term: the terms that explain them.
@@ -68,7 +84,18 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "unprov": ("prov / unprov",),
     "cov": ("cov / uncov",),
     "uncov": ("cov / uncov",),
+    "C (calls)": ("C",),
+    "P (probe units)": ("P",),
+    "T (exploration tokens)": ("T",),
+    "Tm (tokens at this milestone)": ("Tm",),
 }
+# Columns numbered by a milestone, a round or an answer: the term of the family.
+NUMBERED = (
+    (r"M\d+", "M0…M4"),
+    (r"pass \d+", "pass k"),
+    (r"reached after R\d+", "reached after Rk"),
+    (r"true mass M\S+", "true mass Mk"),
+)
 
 
 def column_terms(heading: str) -> tuple[str, ...]:
@@ -78,8 +105,9 @@ def column_terms(heading: str) -> tuple[str, ...]:
         return (heading,)
     if heading in ALIASES:
         return ALIASES[heading]
-    if re.fullmatch(r"M\d+", heading):
-        return ("M0…M4",)
+    for pattern, term in NUMBERED:
+        if re.fullmatch(pattern, heading):
+            return (term,)
     raise KeyError(f"no glossary entry for the column {heading!r}")
 
 
