@@ -99,3 +99,18 @@ def test_dumb_terminal_proof_prompts(terminal):
             child.expect_exact("...... ")
     child.expect(r"accepted \(2 steps\)")
     terminal.leave(child)
+
+
+def test_history_in_a_full_terminal_reads_earlier_sessions(tmp_path, terminal):
+    first = terminal.start("aliencode", "standard")
+    first.expect(">>>")
+    first.send("EMIT(7)\r")
+    first.expect(r"7\s+\(1 unit\)")
+    terminal.leave(first)
+    second = terminal.start("aliencode", "standard")
+    second.expect(">>>")
+    second.send(":history\r")
+    second.expect_exact("    1  EMIT(7)")
+    second.expect_exact("    2  :history")
+    second.expect_exact(f"history file: {tmp_path / 'alienworlds' / 'aliencode_history'}")
+    terminal.leave(second)
