@@ -618,6 +618,8 @@ def repl(world_spec: str | None) -> None:
     entry shows its output and probe-unit cost. Type :help inside.
 
     Without a terminal, lines are read from standard input (scriptable).
+    Entries are kept in $XDG_DATA_HOME/alienworlds/aliencode_history
+    (~/.local/share/... by default); :history lists them.
     """
     from alienworlds.repl.aliencode_backend import AlienCodeBackend
     from alienworlds.repl.shell import start
