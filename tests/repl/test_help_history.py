@@ -86,6 +86,7 @@ def test_dumb_terminal_prompts_each_line_and_keeps_the_file(tmp_path, terminal):
     child.expect_exact("    2  EMIT(f(21))")
     path = tmp_path / "alienworlds" / "aliencode_history"
     child.expect_exact(f"history file: {path}")
+    child.expect_exact(">>> ")
     terminal.leave(child)
     assert "+CRAFT f(n):\n+    DELIVER PARE(n, 2)" in path.read_text()
 
@@ -98,6 +99,7 @@ def test_dumb_terminal_proof_prompts(terminal):
         if line != "END":
             child.expect_exact("...... ")
     child.expect(r"accepted \(2 steps\)")
+    child.expect_exact("proof> ")
     terminal.leave(child)
 
 
@@ -106,6 +108,7 @@ def test_history_in_a_full_terminal_reads_earlier_sessions(tmp_path, terminal):
     first.expect(">>>")
     first.send("EMIT(7)\r")
     first.expect(r"7\s+\(1 unit\)")
+    first.expect(">>>")
     terminal.leave(first)
     second = terminal.start("aliencode", "standard")
     second.expect(">>>")
@@ -113,4 +116,5 @@ def test_history_in_a_full_terminal_reads_earlier_sessions(tmp_path, terminal):
     second.expect_exact("    1  EMIT(7)")
     second.expect_exact("    2  :history")
     second.expect_exact(f"history file: {tmp_path / 'alienworlds' / 'aliencode_history'}")
+    second.expect(">>>")
     terminal.leave(second)
