@@ -31,7 +31,6 @@ FORMAT = 1
 RANKINGS = {"best": "best_at_n", "mean": "mean_at_n"}
 SUFFIXES = (".md", ".json", ".html")
 TEXT_TERMS = ("cc", "sd", "σ", "tokens")
-TERMS = ("cc", "Best@n", "Mean@n", "sd", "σ", "gain", "rules", "prov / unprov", "tokens", "floor")
 EXPLORATION_TERMS = ("bits", "redundant", "mass", "errors")
 
 
@@ -104,7 +103,8 @@ def build(
     worlds, and then gets the floor only where the members share one), in
     order of first appearance; rows ranked by the chance-corrected Best@n
     (rank_by="best") or Mean@n ("mean"), the raw score when the floor is
-    unknown; equal scores share a rank. `failures` (a sweep's) lists one
+    unknown; ties broken by Mean@n, then by name; rows equal on both share a
+    rank. `failures` (a sweep's) lists one
     (setting, system identity) pair per run that stopped with an error: it
     is counted in its row's failures column (a system with failures only
     gets a row without a rank), never among the trajectories."""
@@ -135,16 +135,22 @@ def build(
             stats = trajectory_stats(group, [names[i] for i in members])
             curves = [[m["accuracy"] for m in r.get("milestones") or []] for r in group]
             rows.append(Row(0, label, ident, stats, curves, failed[key, _ident_key(ident)]))
-        scores = [_score(r.stats, rank_by) for r in rows]
+        # ties on the ranking score are broken by Mean@n (chance-corrected
+        # where known), then by name; rows equal on both share a rank
+        keys = [(_score(r.stats, rank_by), _score(r.stats, "mean") or 0.0) for r in rows]
         order = sorted(
-            range(len(rows)), key=lambda i: (scores[i] is None, -(scores[i] or 0.0), rows[i].system)
+            range(len(rows)),
+            key=lambda i: (keys[i][0] is None, -(keys[i][0] or 0.0), -keys[i][1], rows[i].system),
         )
         ranked = []
         for i in order:
+            score, mean = keys[i]
             better = sum(
-                1 for s in scores if s is not None and scores[i] is not None and s > scores[i]
+                1
+                for s, m in keys
+                if s is not None and score is not None and (s > score or (s == score and m > mean))
             )
-            rows[i].rank = better + 1 if scores[i] is not None else None
+            rows[i].rank = better + 1 if score is not None else None
             ranked.append(rows[i])
         members = [reports[i] for _, m in systems for i in m]
         floors = {r.get("floor") for r in members}
@@ -312,7 +318,9 @@ def text(boards: list[Board], rank_by: str = "best") -> str:
         ]
     out += [
         textwrap.fill(f"{name} = {meaning}", 110, subsequent_indent="  ")
-        for name, meaning in glossary.terms(*TEXT_TERMS, *terms(boards)[len(TERMS) :])
+        for name, meaning in glossary.terms(
+            *TEXT_TERMS, *(t for t in terms(boards) if t in (*EXPLORATION_TERMS, "failures"))
+        )
     ]
     return "\n".join(out)
 
@@ -332,13 +340,14 @@ def markdown_tables(boards: list[Board], rank_by: str = "best", level: str = "##
     return "\n".join(out)
 
 
+def heads(boards: list[Board]) -> list[list[str]]:
+    """The column headings of each board's table."""
+    return [_head(b) for b in boards]
+
+
 def terms(boards: list[Board]) -> tuple[str, ...]:
-    """The terms the boards' columns use."""
-    return (
-        TERMS
-        + (EXPLORATION_TERMS if any(b.explored for b in boards) else ())
-        + (("failures",) if any(b.show_failures for b in boards) else ())
-    )
+    """The terms of the boards' columns, and the floor their titles name."""
+    return glossary.for_columns(*(h for head in heads(boards) for h in head), "floor")
 
 
 def markdown(boards: list[Board], rank_by: str = "best") -> str:

@@ -160,8 +160,10 @@ def markdown(
             f"* {md_cell(name)}: " + _headline(agg) for name, agg in summary["agents"].items()
         ]
         lines.append("")
+    columns: list[str] = []  # every table's headings: each gets its term
     if boards and not same_agent:
         lines += ["## Systems", "", leaderboard.markdown_tables(boards, rank_by)]
+        columns += [h for head in leaderboard.heads(boards) for h in head]
     if plot:
         lines += [f"![accuracy by milestone]({plot})", ""]
     extra = ["prov", "unprov"] if logic else ["rules", "cov", "uncov"]
@@ -178,6 +180,7 @@ def markdown(
         "Tm",
         "Ttot",
     ]
+    columns += [*head, *labels]
     lines += ["## Trajectories", "", _row(head), "|" + "---|" * len(head)]
     for name, r in zip(summary["trajectories"], reports):
         ms = r["milestones"]
@@ -248,6 +251,7 @@ def markdown(
                 f"| {title} | best trajectory | mean |",
                 "|---|---|---|",
             ]
+            columns += [title, "best trajectory", "mean"]
             for key, row in agg[split].items():
                 lines.append(_row([key, num(row["best"]), num(row["mean"])]))
     explored = [
@@ -276,7 +280,8 @@ def markdown(
             f"* {md_cell(n)}: {num(ob['accuracy'])} (chance-corrected {num(ob.get('chance_corrected'))})"
             for n, ob in books
         ]
-    lines += ["", "## Terms", "", glossary.markdown(*TERMS)]
+    shown = glossary.for_columns(*columns)
+    lines += ["", "## Terms", "", glossary.markdown(*TERMS, *(t for t in shown if t not in TERMS))]
     return "\n".join(lines) + "\n"
 
 
