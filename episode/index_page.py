@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from .aggregate import agent_label
 from .html_page import esc, glossary_html, image, num, page, table
-from .leaderboard import Board, html_tables
+from .leaderboard import EFFICIENCY_TERMS, Board, html_tables
 from .replay_html import REPLAY_NAME
 
 INDEX_NAME = "index.html"
@@ -66,9 +66,13 @@ def index_html(
         "<h2>Trajectories</h2>",
         _trajectories(out, trajectories),
         "<h2>Terms</h2>",
-        glossary_html(*TERMS),
+        glossary_html(*TERMS, *(EFFICIENCY_TERMS if _efficient(trajectories) else ())),
     ]
     return page(title, "\n".join(body))
+
+
+def _efficient(trajectories: list[tuple[str, Path | None, dict]]) -> bool:
+    return any(r.get("efficiency") for _, _, r in trajectories)
 
 
 def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) -> str:
@@ -90,6 +94,7 @@ def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) 
         "T",
         "Tm",
         "Ttot",
+        *(["eff", "eff×M"] if _efficient(trajectories) else []),
         "complete",
     ]
     rows = []
@@ -119,6 +124,7 @@ def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) 
             num(b.get("tokens")),
             num(r.get("milestone_tokens")),
             num(r.get("total_tokens")),
+            *(_efficiency_numbers(r) if _efficient(trajectories) else []),
         ]
         rows.append(
             [
@@ -132,3 +138,8 @@ def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) 
             ]
         )
     return table(head, rows, "trajectories")
+
+
+def _efficiency_numbers(report: dict) -> list[str]:
+    found = report.get("efficiency") or {}
+    return [num(found.get("efficiency"), 2), num(found.get("weighted"))]

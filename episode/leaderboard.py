@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from html import escape as html_escape
 from pathlib import Path
 
-from . import glossary
+from . import efficiency, glossary
 from .aggregate import partition, setting, system_identity, system_labels, trajectory_stats
 from .html_page import esc, glossary_html, image, num, page, table
 from .plots import Panel, Series, render
@@ -33,6 +33,7 @@ SUFFIXES = (".md", ".json", ".html")
 TEXT_TERMS = ("cc", "sd", "σ", "tokens")
 TERMS = ("cc", "Best@n", "Mean@n", "sd", "σ", "gain", "rules", "prov / unprov", "tokens", "floor")
 EXPLORATION_TERMS = ("bits", "redundant", "mass", "errors")
+EFFICIENCY_TERMS = ("probes", "eff", "eff×M")
 
 
 @dataclass
@@ -60,6 +61,18 @@ class Board:
     def explored(self) -> bool:
         """Some row's trajectories carry exploration metrics: show their columns."""
         return any(r.stats.get("exploration") for r in self.rows)
+
+    @property
+    def efficient(self) -> bool:
+        """Some row has a probe efficiency (its world has a reference): show its columns."""
+        return any(r.stats.get("efficiency") for r in self.rows)
+
+    def reference(self) -> str | None:
+        """The efficiency reference the board's rows are measured against."""
+        found = next((r.stats["efficiency"] for r in self.rows if r.stats.get("efficiency")), None)
+        if found is None:
+            return None
+        return efficiency.Reference.of(found).describe()
 
     def title(self, full: bool = True) -> str:
         """What the board compares: language, world, condition (with the
@@ -112,6 +125,7 @@ def build(
         raise ValueError(f"rank_by must be one of {', '.join(RANKINGS)}")
     names = [name for name, _ in entries]
     reports = [report for _, report in entries]
+    efficiency.attach(reports)
     by_setting: dict[str, list[tuple[dict, list[int]]]] = {}
     settings: dict[str, dict] = {}
     for s, ident, members in partition(reports, setting_of):
@@ -193,6 +207,7 @@ def row_json(row: Row) -> dict:
         "incomplete": s["incomplete"],
         "failures": row.failures,
         "exploration": s.get("exploration"),
+        "efficiency": s.get("efficiency"),
         "curves": row.curves,
     }
 
@@ -228,6 +243,7 @@ def _head(board: Board) -> list[str]:
         "gain",
         *split,
         "tokens",
+        *(EFFICIENCY_TERMS if board.efficient else []),
         *(EXPLORATION_TERMS if board.explored else []),
         *(["failures"] if board.show_failures else []),
     ]
@@ -247,6 +263,12 @@ def _exploration_cells(stats: dict | None) -> list[str]:
         num(stats["true_mass"], 2),
         errors,
     ]
+
+
+def _efficiency_cells(stats: dict | None) -> list[str]:
+    if not stats:
+        return ["–"] * len(EFFICIENCY_TERMS)
+    return [num(stats["probes"]), num(stats["efficiency"], 2), num(stats["weighted"])]
 
 
 def _cells(board: Board, row: Row) -> list[str]:
@@ -273,6 +295,7 @@ def _cells(board: Board, row: Row) -> list[str]:
         num(j["gain_mean"], signed=True),
         *split,
         num(round(total) if total is not None else None),
+        *(_efficiency_cells(j["efficiency"]) if board.efficient else []),
         *(_exploration_cells(j["exploration"]) if board.explored else []),
         *([str(row.failures)] if board.show_failures else []),
     ]
@@ -284,6 +307,8 @@ def _notes(board: Board, rank_by: str) -> list[str]:
         notes.append(
             "Rows differ in n, and Best@n rises with n: compare Mean@n, or rows of equal n."
         )
+    if board.reference() is not None:
+        notes.append(f"Probe efficiency against the {board.reference()}.")
     return notes
 
 
@@ -336,6 +361,7 @@ def terms(boards: list[Board]) -> tuple[str, ...]:
     """The terms the boards' columns use."""
     return (
         TERMS
+        + (EFFICIENCY_TERMS if any(b.efficient for b in boards) else ())
         + (EXPLORATION_TERMS if any(b.explored for b in boards) else ())
         + (("failures",) if any(b.show_failures for b in boards) else ())
     )
