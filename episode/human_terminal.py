@@ -84,6 +84,8 @@ class LineReader:
                 line, newline, rest = self._buffer.partition("\n")
                 if newline:
                     self._buffer = rest
+                    if len(line) > self.max_chars:
+                        raise LineTooLong
                     return line
                 if len(self._buffer) > self.max_chars:
                     self._dropping = True
@@ -245,14 +247,12 @@ class TerminalPlayer(Player):
     def _text(self, template: str, allow_end: bool = False) -> str | None:
         """Lines up to a lone dot, or a command's result; None for :end."""
         lines: list[str] = []
-        size = 0
+        size, limit = 0, self.reader.max_chars
         while True:
             try:
                 line = self.reader.readline()
             except LineTooLong:
-                self.say(
-                    f"[a line longer than {MAX_TEXT_CHARS} characters was dropped; start again]"
-                )
+                self.say(f"[a line longer than {limit} characters was dropped; start again]")
                 lines, size = [], 0
                 continue
             if line is None:
@@ -267,8 +267,8 @@ class TerminalPlayer(Player):
             if line.strip() == END_MARK:
                 return "\n".join(lines)
             size += len(line) + 1
-            if size > MAX_TEXT_CHARS:
-                self.say(f"[the text is longer than {MAX_TEXT_CHARS} characters; start again]")
+            if size > limit:
+                self.say(f"[the text is longer than {limit} characters; start again]")
                 lines, size = [], 0
                 continue
             lines.append(line)
@@ -284,8 +284,8 @@ class TerminalPlayer(Player):
                 self.say("[nothing was saved; type it instead, or :edit again]")
                 return False, None
             text = _after_mark(saved)
-            if len(text) > MAX_TEXT_CHARS:
-                self.say(f"[the text is longer than {MAX_TEXT_CHARS} characters; try again]")
+            if len(text) > self.reader.max_chars:
+                self.say(f"[the text is longer than {self.reader.max_chars} characters; try again]")
                 return False, None
             return True, text
         if name == ":load" and argument.strip():
