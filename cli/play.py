@@ -14,6 +14,31 @@ from alienworlds.sweep import limits
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 
 
+CONSENT_NAME = "consent.json"
+
+
+def _consented(reader, text_file: Path, directory: Path, player_id: str) -> bool:
+    """Ask for consent; when given, record it (which text, when) beside the trace."""
+    import datetime
+    import hashlib
+    import json
+
+    from alienworlds.episode.human_terminal import ask_consent, read_bounded
+
+    text = read_bounded(text_file)
+    if not ask_consent(sys.stdout, reader, text):
+        return False
+    directory.mkdir(parents=True, exist_ok=True)
+    record = {
+        "player": player_id,
+        "consent_text_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest(),
+        "answer": "yes",
+        "at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+    }
+    (directory / CONSENT_NAME).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    return True
+
+
 def register(group: click.Group, language: str) -> None:
     group.add_command(play_command(language))
 
@@ -85,6 +110,14 @@ def play_command(language: str) -> click.Command:
         "DIR/M<k>/rules.txt or DIR/rules.txt for the rule report. Anything missing is asked for.",
     )
     @click.option(
+        "--consent",
+        "consent_file",
+        type=click.Path(exists=True, dir_okay=False),
+        metavar="FILE",
+        help="A study's consent text, shown before the session: play starts only when the "
+        "person types yes, recorded in DIR/consent.json (asked once; not again on --resume).",
+    )
+    @click.option(
         "--exploration/--no-exploration",
         "explore",
         default=True,
@@ -101,6 +134,7 @@ def play_command(language: str) -> click.Command:
         out,
         resume,
         answers_dir,
+        consent_file,
         explore,
     ):
         """Play one episode yourself, under exactly the protocol an agent
@@ -148,9 +182,17 @@ def play_command(language: str) -> click.Command:
         trace = directory / TRACE_NAME
         if trace.exists() and trace.stat().st_size and not resume:
             fail(f"{trace} already exists: continue it with --resume, or choose another --out")
+        reader = LineReader(sys.stdin.fileno())
+        if consent_file and not (directory / CONSENT_NAME).exists():
+            try:
+                given = _consented(reader, Path(consent_file), directory, player_id)
+            except (OSError, UnicodeDecodeError, ValueError) as exc:
+                fail(f"--consent: {exc}")
+            if not given:
+                fail("no consent was given: nothing was recorded", EXIT_FAILED)
         player = TerminalPlayer(
             sys.stdout,
-            LineReader(sys.stdin.fileno()),
+            reader,
             env.tool_argument,
             Path(answers_dir) if answers_dir else None,
         )

@@ -124,7 +124,7 @@ def _after_mark(text: str) -> str:
     return (tail if mark else head).strip("\n")
 
 
-def _read_file(path: Path) -> str:
+def read_bounded(path: Path) -> str:
     """A text file's contents, refused past MAX_TEXT_CHARS (OSError, ValueError)."""
     if path.stat().st_size > 4 * MAX_TEXT_CHARS:
         raise ValueError(f"{path} is longer than {MAX_TEXT_CHARS} characters")
@@ -236,7 +236,7 @@ class TerminalPlayer(Player):
         path = self._answer_file(turn.milestone, name)
         if path is not None:
             try:
-                text = _read_file(path)
+                text = read_bounded(path)
             except (OSError, UnicodeDecodeError, ValueError) as exc:
                 self.say(f"[cannot use {path}: {exc}; type the answer instead]")
             else:
@@ -290,7 +290,7 @@ class TerminalPlayer(Player):
             return True, text
         if name == ":load" and argument.strip():
             try:
-                return True, _read_file(Path(argument.strip()).expanduser())
+                return True, read_bounded(Path(argument.strip()).expanduser())
             except (OSError, UnicodeDecodeError, ValueError) as exc:
                 self.say(f"[cannot load it: {exc}]")
                 return False, None
@@ -301,3 +301,14 @@ class TerminalPlayer(Player):
             self.say(f"[unknown command {command!r}]")
         self.say(HELP)
         return False, None
+
+
+def ask_consent(out: TextIO, reader: LineReader, text: str) -> bool:
+    """Show a study's consent text; True only when the person types yes."""
+    out.write(f"{text.rstrip()}\n\nType yes to take part, anything else to leave: ")
+    out.flush()
+    try:
+        answer = reader.readline()
+    except LineTooLong:
+        return False
+    return answer is not None and answer.strip().lower() == "yes"

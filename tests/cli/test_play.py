@@ -252,3 +252,20 @@ def test_an_existing_trace_needs_resume(demo, tmp_path):
     assert play("aliencode", tmp_path / "run", ":end\n" * 4, *args).returncode == 0
     again = play("aliencode", tmp_path / "run", ":end\n" * 4, *args)
     assert again.returncode == 2 and "--resume" in again.stderr
+
+
+def test_play_starts_only_after_consent_and_records_it(demo, tmp_path):
+    folder = answers_dir(demo, tmp_path / "answers")
+    consent = tmp_path / "consent.txt"
+    consent.write_text("This study records your probes and answers under a pseudonym.\n")
+    args = ("--world", "demo", "--answers-dir", str(folder), "--consent", str(consent))
+    refused = play("aliencode", tmp_path / "no", "no\n", *args)
+    assert refused.returncode == 1 and "no consent" in refused.stderr
+    assert not (tmp_path / "no" / "trace.jsonl").exists()
+    assert "records your probes" in refused.stdout
+    given = play("aliencode", tmp_path / "yes", "yes\n" + block(PROBE) + ":end\n" * 4, *args)
+    assert given.returncode == 0, given.stderr
+    record = json.loads((tmp_path / "yes" / "consent.json").read_text())
+    assert record["player"] == "tester" and record["answer"] == "yes"
+    tools = [e for e in events(tmp_path / "yes") if e["type"] == "tool"]
+    assert [json.loads(e["arguments"])["code"] for e in tools] == [PROBE]
