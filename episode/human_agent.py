@@ -62,7 +62,7 @@ class Turn:
     key: str  # the request's key, e.g. "r2/turn3", "M1/T07/1"
     purpose: str  # explore | reflect | rules | answer
     unseen: list[dict]  # conversation messages the person has not been shown yet
-    prompt: str | None  # the milestone's question (rules, answer); None otherwise
+    prompt: str | None  # the milestone's question (rules, answer), with any disclosure; else None
     round: int | None
     milestone: object
     task: str | None
@@ -168,7 +168,9 @@ class HumanAgent(Agent):
         main = _main_length(request)
         unseen = request.messages[self._seen : main]
         self._seen = main
-        prompt = request.messages[-1].get("content") if main < len(request.messages) else None
+        # a milestone's question, after the disclosed rules in the open-book milestone
+        extra = [str(m.get("content") or "") for m in request.messages[main:]]
+        prompt = "\n\n".join(extra) if extra else None
         made = _calls_since_last_user(request.messages)
         allowed = self.env.calls_per_round
         if self.env.max_total_calls is not None:

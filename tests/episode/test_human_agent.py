@@ -106,6 +106,15 @@ def test_each_conversation_message_is_shown_once_and_none_is_missed(demo_env, tm
     assert reports and all(t.prompt == demo_env.rule_report_prompt() for t in reports)
 
 
+def test_the_open_book_milestone_shows_the_disclosed_rules(demo_env, tmp_path):
+    player, report = play(demo_env, tmp_path, {}, condition="open-book-m4")
+    late = [t for t in player.turns if t.milestone == "4+O"]
+    early = [t for t in player.turns if t.milestone == 4]
+    assert late and all(demo_env.disclosure() in t.prompt for t in late)
+    assert early and not any(demo_env.disclosure() in t.prompt for t in early)
+    assert report["open_book"]["accuracy"] == 100.0
+
+
 def test_the_budget_shown_to_the_person_counts_down(demo_env, tmp_path):
     probes = {1: [f"EMIT({i})" for i in range(demo_env.calls_per_round + 3)]}
     player, report = play(demo_env, tmp_path, probes)
