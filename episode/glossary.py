@@ -29,11 +29,11 @@ TERMS: dict[str, str] = {
     "mass": "exploration: the surviving hypothesis mass on the world's true rules at the last milestone (1 = certain)",
     "errors": "exploration / exploitation errors, mean per trajectory: probes that made no progress while some rule was "
     "unresolved, and rule reports or answers that got wrong what the probes had already resolved",
-    "probes": "tool calls counted against the budget in the whole episode (C at the last milestone), "
-    "mean per trajectory",
-    "eff": "probe efficiency, min(1, (reference probes / probes)²), mean per trajectory: the reference is "
-    "the median probes of the people who played the world (human:<id>), else of the explorer agent; "
-    "1 without a probe",
+    "probes": "tool calls counted against the budget in the whole episode "
+    "(C at the last milestone), mean per trajectory",
+    "eff": "probe efficiency, min(1, (reference probes / probes)²), mean per trajectory: "
+    "the reference is the median probes of the people who played the world (human:<id>), "
+    "else of the explorer agent; 1 without a probe",
     "eff×M": "efficiency-weighted score: efficiency × endpoint (M4) accuracy, mean per trajectory",
     "failures": "a sweep's episodes of this system in this setting that stopped with an error (their errors are in "
     "sweep.json); they are not among the n trajectories, and a resumed sweep runs them again",

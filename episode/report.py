@@ -252,7 +252,7 @@ def markdown(
                 lines.append(_row([key, num(row["best"]), num(row["mean"])]))
     efficient = [
         (n, r["efficiency"])
-        for n, r in zip(summary["trajectories"], reports)
+        for n, r in zip(summary["trajectories"], reports, strict=True)
         if r.get("efficiency")
     ]
     if efficient:
@@ -260,8 +260,9 @@ def markdown(
             "",
             "## Efficiency",
             "",
-            "Probes (tool calls counted in the whole episode) against the reference: the median of the "
-            "people who played the world, else of the explorer agent (docs/episodes.md). "
+            "Probes (tool calls counted in the whole episode) against the reference: "
+            "the median of the people who played the world, else of the explorer agent "
+            "(docs/episodes.md). "
             "eff = min(1, (reference / probes)²); eff×M = eff × the endpoint accuracy.",
             "",
             _row(["trajectory", "probes", "reference", "eff", "eff×M"]),
@@ -326,7 +327,7 @@ def write_summary(
     out.mkdir(parents=True, exist_ok=True)
     reports = [load_report(d, with_exploration) for d in dirs]
     efficiency.attach(reports)  # against the reference among the trajectories reported together
-    for d, report in zip(dirs, reports):
+    for d, report in zip(dirs, reports, strict=True):
         if (d / TRACE_NAME).exists():
             write_json(d / REPORT_NAME, report)
     names = names or trajectory_names(dirs)
