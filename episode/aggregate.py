@@ -108,15 +108,16 @@ def efficiency_stats(reports: list[dict]) -> dict | None:
     sections = [r["efficiency"] for r in reports if r.get("efficiency")]
     if not sections:
         return None
-    first = sections[0]
+    fields = ("reference", "reference_probes", "reference_n")
+    references = {tuple(s[k] for k in fields) for s in sections}
+    # trajectories pooled over several worlds (a sweep's family board) have several references
+    shared = references.pop() if len(references) == 1 else (None, None, None)
     return {
         "n": len(sections),
         "probes": mean([s["probes"] for s in sections]),
         "efficiency": mean([s["efficiency"] for s in sections]),
         "weighted": mean([s["weighted"] for s in sections]),
-        "reference": first["reference"],
-        "reference_probes": first["reference_probes"],
-        "reference_n": first["reference_n"],
+        **dict(zip(fields, shared, strict=True)),
     }
 
 

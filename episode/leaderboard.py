@@ -69,10 +69,15 @@ class Board:
 
     def reference(self) -> str | None:
         """The efficiency reference the board's rows are measured against."""
-        found = next((r.stats["efficiency"] for r in self.rows if r.stats.get("efficiency")), None)
-        if found is None:
+        found = [r.stats["efficiency"] for r in self.rows if r.stats.get("efficiency")]
+        if not found:
             return None
-        return efficiency.Reference.of(found).describe()
+        if (
+            any(f["reference"] is None for f in found)
+            or len({efficiency.Reference.of(f) for f in found}) > 1
+        ):
+            return "reference of each trajectory's own world (they differ within this table)"
+        return efficiency.Reference.of(found[0]).describe()
 
     def title(self, full: bool = True) -> str:
         """What the board compares: language, world, condition (with the

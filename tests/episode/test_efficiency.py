@@ -151,3 +151,24 @@ def test_a_report_without_a_reference_shows_no_efficiency(demo_runs, tmp_path):
     assert "eff" not in leaderboard.text(boards).split("\n")[1]
     assert "## Efficiency" not in (tmp_path / "report.md").read_text()
     assert all(a["efficiency"] is None for a in summary["agents"].values())
+
+
+def test_a_board_pooling_worlds_names_no_single_reference(demo_runs):
+    import copy
+
+    base, dirs = demo_runs
+    reports = [json.loads((d / "report.json").read_text()) for d in dirs]
+    other = copy.deepcopy(reports)
+    for r in other:
+        r["world_hash"] = "sha256:another"
+    other[0]["milestones"][-1]["budget"]["calls"] = 10  # the other world's explorer spent more
+    entries = [(f"t{i}", r) for i, r in enumerate(reports + other)]
+    boards = leaderboard.build(entries, setting_of=lambda r: {"family": "demo"})
+    (board,) = boards
+    fixed = next(r for r in board.rows if r.system == "fixed")
+    spent = reports[1]["milestones"][-1]["budget"]["calls"]
+    here = reports[0]["milestones"][-1]["budget"]["calls"]
+    each = [round(eff.ratio(reference, spent), 4) for reference in (here, 10)]
+    assert fixed.stats["efficiency"]["reference"] is None
+    assert fixed.stats["efficiency"]["efficiency"] == round(sum(each) / 2, 4)
+    assert "they differ" in leaderboard.text(boards)
