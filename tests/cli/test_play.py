@@ -269,3 +269,49 @@ def test_play_starts_only_after_consent_and_records_it(demo, tmp_path):
     assert record["player"] == "tester" and record["answer"] == "yes"
     tools = [e for e in events(tmp_path / "yes") if e["type"] == "tool"]
     assert [json.loads(e["arguments"])["code"] for e in tools] == [PROBE]
+
+
+def test_a_person_at_a_real_terminal_stops_with_ctrl_c_and_resumes(demo, tmp_path):
+    """A pseudo-terminal: line editing by the terminal, Ctrl-C from the keyboard."""
+    pexpect = pytest.importorskip("pexpect")
+    folder = answers_dir(demo, tmp_path / "answers")
+    out = tmp_path / "run"
+    argv = command("aliencode", out, "--world", "demo", "--answers-dir", str(folder))
+
+    def spawn(*extra):
+        return pexpect.spawn(
+            argv[0],
+            argv[1:] + list(extra),
+            env={**ENV, "TERM": "dumb"},
+            cwd=str(ROOT),
+            encoding="utf-8",
+            timeout=120,
+            dimensions=(40, 120),
+        )
+
+    child = spawn()
+    try:
+        child.expect_exact("probe 1 of 12")
+        child.sendline("EMIT(PLUCK(STRAND(7, 8, 9), 1))")
+        child.sendline(".")
+        child.expect_exact("[result]")
+        child.expect_exact("probe 2 of 12")
+        child.sendintr()
+        child.expect_exact("continue with --resume")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 128 + signal.SIGINT
+    child = spawn("--resume")
+    try:
+        child.expect_exact("[probe]\r\nEMIT(PLUCK(STRAND(7, 8, 9), 1))")
+        child.expect_exact("probe 2 of 12")
+        for _ in range(4):
+            child.sendline(":end")
+        child.expect_exact("done. Accuracy")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    codes = [json.loads(e["arguments"])["code"] for e in events(out) if e["type"] == "tool"]
+    assert codes == ["EMIT(PLUCK(STRAND(7, 8, 9), 1))"]
