@@ -31,6 +31,14 @@ TERMS: dict[str, str] = {
     "mass": "exploration: the surviving hypothesis mass on the world's true rules at the last milestone (1 = certain)",
     "errors": "exploration / exploitation errors, mean per trajectory: probes that made no progress while some rule was "
     "unresolved, and rule reports or answers that got wrong what the probes had already resolved",
+    "probes": "tool calls counted against the budget in the whole episode "
+    "(C at the last milestone), mean per trajectory",
+    "eff": "probe efficiency, min(1, (reference probes / probes)²), mean per trajectory: "
+    "the reference is the median probes of the people who played the world (human:<id>), "
+    "else of the explorer agent; 1 without a probe",
+    "reference": "the probes efficiency is measured against: the median of the people who "
+    "played the world, else of the explorer agent (n: trajectories in the median)",
+    "eff×M": "efficiency-weighted score: efficiency × endpoint (M4) accuracy, mean per trajectory",
     "failures": "a sweep's episodes of this system in this setting that stopped with an error (their errors are in "
     "sweep.json); they are not among the n trajectories, and a resumed sweep runs them again",
     "rank": "the place by the ranking score (ties broken by Mean@n, then by name); "
@@ -64,7 +72,7 @@ TERMS: dict[str, str] = {
     "task": "a held-out task of the bank",
     "kind": "synthesis (write code), prediction (say what a program prints) or proof",
     "pass k": "the k-th independent answer to the task at this milestone",
-    "probes": "the tool calls whose program ran",
+    "probes run": "the tool calls whose program ran (the exploration measures count these)",
     "bits in all": "the information all probes gave together (see bits)",
     "redundant rate": "the share of probes whose outcome every surviving hypothesis predicted",
     "exploration errors": "probes that made no progress while some rule was unresolved",

@@ -56,6 +56,10 @@ def index_html(
     return page(title, "\n".join(body))
 
 
+def _efficient(trajectories: list[tuple[str, Path | None, dict]]) -> bool:
+    return any(r.get("efficiency") for _, _, r in trajectories)
+
+
 def _shape(trajectories: list[tuple[str, Path | None, dict]]) -> tuple[int, bool]:
     """The most milestones of a trajectory, and whether these are AlienLogic runs."""
     length = max((len(r.get("milestones") or []) for _, _, r in trajectories), default=0)
@@ -81,6 +85,7 @@ def _head(trajectories: list[tuple[str, Path | None, dict]]) -> list[str]:
         "T",
         "Tm",
         "Ttot",
+        *(["eff", "eff×M"] if _efficient(trajectories) else []),
         "complete",
     ]
 
@@ -115,6 +120,7 @@ def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) 
             num(b.get("tokens")),
             num(r.get("milestone_tokens")),
             num(r.get("total_tokens")),
+            *(_efficiency_numbers(r) if _efficient(trajectories) else []),
         ]
         rows.append(
             [
@@ -128,3 +134,8 @@ def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) 
             ]
         )
     return table(head, rows, "trajectories")
+
+
+def _efficiency_numbers(report: dict) -> list[str]:
+    found = report.get("efficiency") or {}
+    return [num(found.get("efficiency"), 2), num(found.get("weighted"))]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from html import escape as html_escape
 from pathlib import Path
 
-from . import glossary
+from . import efficiency, glossary
 from .aggregate import partition, setting, system_identity, system_labels, trajectory_stats
 from .html_page import esc, glossary_html, image, num, page, table
 from .plots import Panel, Series, render
@@ -32,6 +32,7 @@ RANKINGS = {"best": "best_at_n", "mean": "mean_at_n"}
 SUFFIXES = (".md", ".json", ".html")
 TEXT_TERMS = ("cc", "sd", "σ", "tokens")
 EXPLORATION_TERMS = ("bits", "redundant", "mass", "errors")
+EFFICIENCY_TERMS = ("probes", "eff", "eff×M")
 
 
 @dataclass
@@ -59,6 +60,23 @@ class Board:
     def explored(self) -> bool:
         """Some row's trajectories carry exploration metrics: show their columns."""
         return any(r.stats.get("exploration") for r in self.rows)
+
+    @property
+    def efficient(self) -> bool:
+        """Some row has a probe efficiency (its world has a reference): show its columns."""
+        return any(r.stats.get("efficiency") for r in self.rows)
+
+    def reference(self) -> str | None:
+        """The efficiency reference the board's rows are measured against."""
+        found = [r.stats["efficiency"] for r in self.rows if r.stats.get("efficiency")]
+        if not found:
+            return None
+        if (
+            any(f["reference"] is None for f in found)
+            or len({efficiency.Reference.of(f) for f in found}) > 1
+        ):
+            return "reference of each trajectory's own world (they differ within this table)"
+        return efficiency.Reference.of(found[0]).describe()
 
     def title(self, full: bool = True) -> str:
         """What the board compares: language, world, condition (with the
@@ -112,6 +130,7 @@ def build(
         raise ValueError(f"rank_by must be one of {', '.join(RANKINGS)}")
     names = [name for name, _ in entries]
     reports = [report for _, report in entries]
+    efficiency.attach(reports)
     by_setting: dict[str, list[tuple[dict, list[int]]]] = {}
     settings: dict[str, dict] = {}
     for s, ident, members in partition(reports, setting_of):
@@ -199,6 +218,7 @@ def row_json(row: Row) -> dict:
         "incomplete": s["incomplete"],
         "failures": row.failures,
         "exploration": s.get("exploration"),
+        "efficiency": s.get("efficiency"),
         "curves": row.curves,
     }
 
@@ -234,6 +254,7 @@ def _head(board: Board) -> list[str]:
         "gain",
         *split,
         "tokens",
+        *(EFFICIENCY_TERMS if board.efficient else []),
         *(EXPLORATION_TERMS if board.explored else []),
         *(["failures"] if board.show_failures else []),
     ]
@@ -253,6 +274,12 @@ def _exploration_cells(stats: dict | None) -> list[str]:
         num(stats["true_mass"], 2),
         errors,
     ]
+
+
+def _efficiency_cells(stats: dict | None) -> list[str]:
+    if not stats:
+        return ["–"] * len(EFFICIENCY_TERMS)
+    return [num(stats["probes"]), num(stats["efficiency"], 2), num(stats["weighted"])]
 
 
 def _cells(board: Board, row: Row) -> list[str]:
@@ -279,6 +306,7 @@ def _cells(board: Board, row: Row) -> list[str]:
         num(j["gain_mean"], signed=True),
         *split,
         num(round(total) if total is not None else None),
+        *(_efficiency_cells(j["efficiency"]) if board.efficient else []),
         *(_exploration_cells(j["exploration"]) if board.explored else []),
         *([str(row.failures)] if board.show_failures else []),
     ]
@@ -290,6 +318,8 @@ def _notes(board: Board, rank_by: str) -> list[str]:
         notes.append(
             "Rows differ in n, and Best@n rises with n: compare Mean@n, or rows of equal n."
         )
+    if board.reference() is not None:
+        notes.append(f"Probe efficiency against the {board.reference()}.")
     return notes
 
 

@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from . import exploration, glossary, leaderboard
+from . import efficiency, exploration, glossary, leaderboard
 from .aggregate import agent_label, aggregate, partition
 from .driver import REPORT_NAME, write_json
 from .html_page import num
@@ -254,6 +254,37 @@ def markdown(
             columns += [title, "best trajectory", "mean"]
             for key, row in agg[split].items():
                 lines.append(_row([key, num(row["best"]), num(row["mean"])]))
+    efficient = [
+        (n, r["efficiency"])
+        for n, r in zip(summary["trajectories"], reports, strict=True)
+        if r.get("efficiency")
+    ]
+    if efficient:
+        lines += [
+            "",
+            "## Efficiency",
+            "",
+            "Probes (tool calls counted in the whole episode) against the reference: "
+            "the median of the people who played the world, else of the explorer agent "
+            "(docs/episodes.md). "
+            "eff = min(1, (reference / probes)²); eff×M = eff × the endpoint accuracy.",
+            "",
+            _row(["trajectory", "probes", "reference", "eff", "eff×M"]),
+            "|---|---|---|---|---|",
+        ]
+        columns += ["trajectory", "probes", "reference", "eff", "eff×M"]
+        for n, e in efficient:
+            lines.append(
+                _row(
+                    [
+                        n,
+                        e["probes"],
+                        efficiency.Reference.of(e).describe(),
+                        num(e["efficiency"], 2),
+                        num(e["weighted"]),
+                    ]
+                )
+            )
     explored = [
         (n, r["exploration"])
         for n, r in zip(summary["trajectories"], reports)
@@ -300,6 +331,10 @@ def write_summary(
     summary and the leaderboard's boards."""
     out.mkdir(parents=True, exist_ok=True)
     reports = [load_report(d, with_exploration) for d in dirs]
+    efficiency.attach(reports)  # against the reference among the trajectories reported together
+    for d, report in zip(dirs, reports, strict=True):
+        if (d / TRACE_NAME).exists():
+            write_json(d / REPORT_NAME, report)
     names = names or trajectory_names(dirs)
     summary = aggregate(reports, names)
     boards = leaderboard.build(list(zip(names, reports)), rank_by)
