@@ -10,9 +10,13 @@ checked once more, whole, before it is returned.
    the detours a patched world forces. Its effort is capped by a step
    count, so hard theorems move on to stage 2 quickly.
 2. `refutation.refute_search`, when the world keeps the classical rules the
-   refutation writes (none of them disabled or given another conclusion):
-   a complete method for classical propositional logic and, by iterative
-   deepening over Herbrand levels, for first-order logic without equality.
+   refutation writes (none of them given another conclusion, and each one
+   allowed or derivable by a detour through allowed rules): a complete
+   method for classical propositional logic and, by iterative deepening
+   over Herbrand levels, for first-order logic without equality. Steps the
+   world refuses are rewritten into their detours (`detours.route_around`:
+   excluded middle and a case analysis in place of a disabled or guarded
+   DNE or NOT_I) before the proof is written out.
 
 In the standard world the prover may also answer that a theorem is not a
 classical consequence, and then only with a countermodel that
@@ -32,6 +36,7 @@ from alienworlds.ruleset.world import World
 
 from . import countermodel
 from .countermodel import Countermodel
+from .detours import routable, route_around
 from .formulas import Not, Pred
 from .kernel import check
 from .oracle import Oracle
@@ -195,7 +200,10 @@ def prove(
             )
             run.searched += found.steps
             if found.derivation is not None:
-                proof = run.write(to_tree(found.derivation))
+                tree = to_tree(found.derivation)
+                if not standard:
+                    tree = route_around(tree, oracle, theorem.premises)
+                proof = run.write(tree)
                 if proof is not None:
                     return run.result(proof, stage="refutation")
             elif standard:
@@ -242,7 +250,11 @@ def _search_stage(run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int
 
 
 def _classical(oracle: Oracle) -> bool:
-    return all(oracle.allowed(r) and r not in oracle.conclusions for r in CLASSICAL_RULES)
+    """Whether the refutation's proofs can be written in the world: each of
+    its rules keeps its standard conclusion and is allowed, or has a detour
+    through allowed rules (`detours.py`; a guarded step is routed the same
+    way when its condition refuses it)."""
+    return all(r not in oracle.conclusions and routable(oracle, r) for r in CLASSICAL_RULES)
 
 
 def _propositional(theorem: Theorem) -> bool:
