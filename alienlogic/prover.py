@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from alienworlds.ruleset.world import World
 
@@ -78,6 +78,14 @@ CLASSICAL_RULES = (
 )
 
 
+# What `ProverResult.failure` may say: the time limit ran out; the direct
+# search tried every tree height up to the budget; it spent its step
+# allowance first; the world's checker refused every proof written; a
+# checked countermodel shows the theorem is not a classical consequence;
+# the refutation found no proof and no countermodel was found.
+FAILURES = ("out of time", "budget", "steps", "refused", "refuted", "undecided")
+
+
 class StepClock:
     """A clock that advances one tick per reading. The prover reads its clock
     every so many search steps (every 256 in the backward search, every 32 in
@@ -102,6 +110,9 @@ class ProverResult:
     trees: int = 0
     stage: str = ""  # "search" or "refutation": which stage found the proof
     countermodel: Countermodel | None = None  # checked: the theorem is not a classical consequence
+    # Why no proof, when none (see FAILURES), and what each stage reported.
+    failure: str = ""
+    details: list[str] = field(default_factory=list)
 
     @property
     def found(self) -> bool:
@@ -126,6 +137,8 @@ class _Attempt:
         self.searched = 0
         self.trees = 0
         self.reasons: list[str] = []
+        self.details: list[str] = []
+        self.steps_spent = False  # a search stage ended on its step allowance
         self._readings = 0
         # The time limit covers writing and checking a proof too. A counting
         # clock counts search steps only: what the search built bounds the
@@ -137,17 +150,39 @@ class _Attempt:
         if self._readings % 64 == 0 and self.clock() > self.deadline:
             raise OutOfTime()
 
-    def result(self, proof: Proof | None, reason: str = "", stage: str = "") -> ProverResult:
+    def result(
+        self, proof: Proof | None, reason: str = "", stage: str = "", failure: str = ""
+    ) -> ProverResult:
         return ProverResult(
-            proof, self.clock() - self.start, self.searched, reason, self.trees, stage
+            proof,
+            self.clock() - self.start,
+            self.searched,
+            reason,
+            self.trees,
+            stage,
+            failure=failure,
+            details=[*self.details, *self.reasons],
         )
 
     def refuted(self, model: Countermodel) -> ProverResult:
         result = self.result(
-            None, f"not a classical consequence (countermodel: {model.describe()})"
+            None,
+            f"not a classical consequence (countermodel: {model.describe()})",
+            failure="refuted",
         )
         result.countermodel = model
         return result
+
+    def failed(self, max_budget: int) -> ProverResult:
+        """The result when no stage found a proof: the last reason recorded,
+        classified (see FAILURES)."""
+        if self.reasons:
+            reason = self.reasons[-1]
+            failure = "undecided" if reason.startswith("could not decide") else "refused"
+        else:
+            reason = f"no proof within budget {max_budget}"
+            failure = "steps" if self.steps_spent else "budget"
+        return self.result(None, reason, failure=failure)
 
     def write(self, node: Node) -> Proof | None:
         """The tree written out and checked whole, or None (the reason kept)."""
@@ -199,6 +234,10 @@ def prove(
                 theorem.premises, theorem.goal, run.deadline, clock=run.clock, solver_stop=run.stop
             )
             run.searched += found.steps
+            run.details.append(
+                f"refutation: {found.steps} steps, Herbrand level {found.level}, "
+                + ("a derivation" if found.derivation is not None else "no derivation")
+            )
             if found.derivation is not None:
                 tree = to_tree(found.derivation)
                 if not standard:
@@ -217,11 +256,10 @@ def prove(
                     )
         proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS)
     except (OutOfTime, RefutationOutOfTime):
-        return run.result(None, "out of time")
+        return run.result(None, "out of time", failure="out of time")
     if proof is not None:
         return run.result(proof, stage="search")
-    reason = run.reasons[-1] if run.reasons else f"no proof within budget {max_budget}"
-    return run.result(None, reason)
+    return run.failed(max_budget)
 
 
 def _search_stage(run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int) -> Proof | None:
@@ -231,6 +269,7 @@ def _search_stage(run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int
         search = Search(
             oracle, run.theorem, run.deadline, lift=lift, max_steps=max_steps, clock=run.clock
         )
+        budget = 0
         try:
             for budget in range(1, max_budget + 1):
                 node = search.prove((), run.theorem.goal, budget, False)
@@ -244,6 +283,17 @@ def _search_stage(run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int
         except OutOfTime:
             if run.clock() > run.deadline:
                 raise
+            # the quick look before the refutation is meant to stop early
+            run.steps_spent |= max_steps == SEARCH_STEPS
+            run.details.append(
+                f"direct search{' with lifting' if lift else ''}: step allowance of "
+                f"{max_steps} spent at tree height {budget}"
+            )
+        else:
+            run.details.append(
+                f"direct search{' with lifting' if lift else ''}: no proof up to tree height "
+                f"{max_budget} ({search.steps} steps)"
+            )
         finally:
             run.searched += search.steps
     return None
