@@ -5,11 +5,17 @@ world may disable one of its rules or guard it with a side condition, yet
 still derive the same step another way: excluded middle with a case
 analysis replaces double-negation elimination and negation introduction,
 and negation introduction with double-negation elimination gives excluded
-middle. `route_around` rewrites a proof tree so that every step the world
-refuses (as `Oracle` sees it: formulas and depth, layout aside) and that
-has a detour the world accepts is replaced by that detour. Steps without
-an accepted detour stay as they are; the kernel then refuses the proof, so
-a detour can never make a wrong proof look right.
+middle. `route_around` rewrites a proof tree so that every step of a rule
+the world disables that has a detour the world accepts is replaced by that
+detour; with `guarded`, so is every step a side condition refuses (as
+`Oracle` sees it: formulas and depth, layout aside). Steps without an
+accepted detour stay as they are; the kernel then refuses the proof, so a
+detour can never make a wrong proof look right.
+
+Guarded steps are routed only on request: the knowledge-free strategies of
+the main bank's validity battery run the prover in guarded calculi, and the
+bank was balanced against the prover as it was there (routing guarded steps
+raises the battery's best strategy on main from 35.7% to 41.4%).
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ def routable(oracle: Oracle, rule: str) -> bool:
 class _Router:
     oracle: Oracle
     ctx: Context
+    guarded: bool  # route steps a side condition refuses, not only disabled rules
 
     def accepts(self, node: Node) -> bool:
         refs = tuple(
@@ -59,6 +66,8 @@ class _Router:
         """`node` itself when the world accepts it, else a detour it accepts
         (or `node` when there is none)."""
         if node.rule in ("premise", "hyp") or self.accepts(node):
+            return node
+        if not self.guarded and self.oracle.allowed(node.rule):
             return node
         build: Callable[[Node, int], Node | None] | None = _BUILDERS.get(node.rule)
         if build is None or nesting > MAX_NESTING:
@@ -139,10 +148,13 @@ class _Router:
 _BUILDERS = {"DNE": _Router.dne, "NOT_I": _Router.not_i, "LEM": _Router.lem}
 
 
-def route_around(root: Node, oracle: Oracle, premises: tuple[Formula, ...]) -> Node:
-    """The proof tree with every refused step that has an accepted detour
+def route_around(
+    root: Node, oracle: Oracle, premises: tuple[Formula, ...], guarded: bool = False
+) -> Node:
+    """The proof tree with every step of a disabled rule (and with `guarded`,
+    every step a side condition refuses) that has an accepted detour
     replaced by it; shared subtrees stay shared."""
-    router = _Router(oracle, Context.of(premises))
+    router = _Router(oracle, Context.of(premises), guarded)
     done: dict[int, Node] = {}
     # children before parents, without recursion (trees can be deep)
     order: list[Node] = []

@@ -210,11 +210,14 @@ def prove(
     max_budget: int = 14,
     seconds: float = 20.0,
     clock: Callable[[], float] = time.process_time,
+    route_guarded: bool = False,
 ) -> ProverResult:
     """A proof of `theorem` the world's checker accepts, or None (with why).
     The search stops once `clock` (CPU seconds by default) has advanced by
     `seconds`; a clock that counts its own readings makes the stop a count
-    of search steps, the same on any machine."""
+    of search steps, the same on any machine. Steps of a disabled rule are
+    routed around it where the world allows a detour (`detours.py`); with
+    `route_guarded`, so are steps a side condition refuses."""
     run = _Attempt(world, theorem, seconds, clock)
     oracle = Oracle(world)
     standard = not world.rules
@@ -227,7 +230,7 @@ def prove(
                     return run.refuted(model)
                 run.reasons.append("could not decide (the solver's countermodel does not check)")
         if _classical(oracle):
-            proof = _search_stage(run, oracle, max_budget, QUICK_STEPS)
+            proof = _search_stage(run, oracle, max_budget, QUICK_STEPS, route_guarded)
             if proof is not None:
                 return run.result(proof, stage="search")
             found = refute_search(
@@ -241,7 +244,7 @@ def prove(
             if found.derivation is not None:
                 tree = to_tree(found.derivation)
                 if not standard:
-                    tree = route_around(tree, oracle, theorem.premises)
+                    tree = route_around(tree, oracle, theorem.premises, route_guarded)
                 proof = run.write(tree)
                 if proof is not None:
                     return run.result(proof, stage="refutation")
@@ -254,7 +257,7 @@ def prove(
                         "could not decide (the refutation leaves a branch open, and no countermodel "
                         f"of at most {countermodel.MAX_DOMAIN} elements was found)"
                     )
-        proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS)
+        proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS, route_guarded)
     except (OutOfTime, RefutationOutOfTime):
         return run.result(None, "out of time", failure="out of time")
     if proof is not None:
@@ -262,12 +265,20 @@ def prove(
     return run.failed(max_budget)
 
 
-def _search_stage(run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int) -> Proof | None:
+def _search_stage(
+    run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int, route_guarded: bool
+) -> Proof | None:
     """Backward search, without then with lifting; raises OutOfTime only
     when the deadline has passed (a spent step allowance ends the stage)."""
     for lift in (False, True):
         search = Search(
-            oracle, run.theorem, run.deadline, lift=lift, max_steps=max_steps, clock=run.clock
+            oracle,
+            run.theorem,
+            run.deadline,
+            lift=lift,
+            max_steps=max_steps,
+            clock=run.clock,
+            route_guarded=route_guarded,
         )
         budget = 0
         try:

@@ -728,8 +728,23 @@ def _certify_all(
     is_flag=True,
     help="When no proof is found: what each stage of the search reported.",
 )
+@click.option(
+    "--route-guarded",
+    is_flag=True,
+    help="Also route around steps a side condition refuses (always done for disabled rules).",
+)
 def prove_command(
-    world_spec, task_id, premises, goal, bank_file, all_tasks, seconds, budget, as_json, verbose
+    world_spec,
+    task_id,
+    premises,
+    goal,
+    bank_file,
+    all_tasks,
+    seconds,
+    budget,
+    as_json,
+    verbose,
+    route_guarded,
 ) -> None:
     """Find a proof under the world's rules and print it in the proof format.
 
@@ -758,7 +773,7 @@ def prove_command(
         start = time.process_time()
         rows = []
         for t in tasks:
-            r = prove(w, t.theorem, budget, seconds)
+            r = prove(w, t.theorem, budget, seconds, route_guarded=route_guarded)
             rows.append(
                 {
                     "task": t.id,
@@ -787,7 +802,7 @@ def prove_command(
             click.echo(f"{found}/{len(rows)} proved in {total:.2f} s CPU")
         sys.exit(EXIT_OK if found == len(rows) else EXIT_REJECTED)
     theorem = _theorem(w, bank_file, task_id, premises, goal)
-    result = prove(w, theorem, budget, seconds)
+    result = prove(w, theorem, budget, seconds, route_guarded=route_guarded)
     if as_json:
         click.echo(
             json.dumps(
