@@ -407,9 +407,22 @@ class Cell:
     """One problem in one world: its status and what backs it."""
 
     status: str  # proved | certified | unknown
-    lines: int = 0  # the proof's length
-    certificate: str = ""  # the certificate's algebra (its connectives' classes)
+    proof: object = None  # proved: the Proof, accepted by the kernel in the world
+    certificate: dict | None = None  # certified: accepted by the re-checker
     reason: str = ""  # unknown: why neither was found
+
+    @property
+    def lines(self) -> int:
+        return len(self.proof.steps) if self.proof is not None else 0
+
+    def as_data(self) -> dict[str, object]:
+        return {
+            "status": self.status,
+            "lines": self.lines,
+            "proof": str(self.proof) if self.proof is not None else None,
+            "certificate": self.certificate,
+            "reason": self.reason,
+        }
 
 
 def world_cell(world, problem: Problem) -> Cell:
@@ -422,16 +435,11 @@ def world_cell(world, problem: Problem) -> Cell:
     t = theorem(problem)
     result = prove(world, t, seconds=PROVER_TICKS, clock=StepClock())
     if result.found and check(result.proof, world, task=t).accepted:
-        return Cell("proved", lines=len(result.proof.steps))
+        return Cell("proved", proof=result.proof)
     found = find_certificate(world, t, seconds=None, max_candidates=CERTIFIER_CANDIDATES)
     if found.data is not None and check_certificate(found.data, world, t).ok:
-        return Cell("certified", certificate=_algebra(found.data))
+        return Cell("certified", certificate=found.data)
     return Cell("unknown", reason=f"{result.reason}; {found.summary}")
-
-
-def _algebra(data: dict[str, object]) -> str:
-    truth = data["truth"]["values"]  # type: ignore[index]
-    return f"{len(truth)} truth values, {len(data['classes'])} classes"  # type: ignore[arg-type]
 
 
 def world_table(rules: list[str], numbers: list[int]) -> dict[str, dict[int, Cell]]:
@@ -497,12 +505,8 @@ def main() -> None:
         start = time.process_time()
         table = world_table(args.worlds or list(DISABLED_WORLDS), args.only)
         if args.json:
-            print(
-                json.dumps(
-                    {r: {n: c.__dict__ for n, c in row.items()} for r, row in table.items()},
-                    indent=2,
-                )
-            )
+            data = {r: {n: c.as_data() for n, c in row.items()} for r, row in table.items()}
+            print(json.dumps(data, indent=2))
         else:
             print_world_table(table, time.process_time() - start)
         return
