@@ -65,12 +65,10 @@ class _Router:
     def step(self, node: Node, nesting: int) -> Node:
         """`node` itself when the world accepts it, else a detour it accepts
         (or `node` when there is none)."""
-        if node.rule in ("premise", "hyp") or self.accepts(node):
-            return node
-        if not self.guarded and self.oracle.allowed(node.rule):
-            return node
-        build: Callable[[Node, int], Node | None] | None = _BUILDERS.get(node.rule)
+        build: Callable[[_Router, Node, int], Node | None] | None = _BUILDERS.get(node.rule)
         if build is None or nesting > MAX_NESTING:
+            return node
+        if self.oracle.allowed(node.rule) and (not self.guarded or self.accepts(node)):
             return node
         detour = build(self, node, nesting)
         return node if detour is None else detour
