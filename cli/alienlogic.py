@@ -554,7 +554,7 @@ def certify(
                 click.echo(f"  problem: {p}")
         sys.exit({"holds": EXIT_OK, "fails": EXIT_REJECTED}.get(result.status, EXIT_BAD_INPUT))
     if all_tasks:
-        _certify_all(w, bank_file, check_stored, write, seconds, as_json)
+        _certify_all(w, bank_file, check_stored, write, seconds, as_json, verbose)
         return
     theorem = _theorem(w, bank_file, task_id, premises, goal)
     found = find_certificate(w, theorem, task_id, seconds)
@@ -603,7 +603,13 @@ def certify(
 
 
 def _certify_all(
-    w: World, bank_file, check_stored: bool, write: bool, seconds: float, as_json: bool
+    w: World,
+    bank_file,
+    check_stored: bool,
+    write: bool,
+    seconds: float,
+    as_json: bool,
+    verbose: bool = False,
 ) -> None:
     import time
 
@@ -648,7 +654,8 @@ def _certify_all(
                     "kind": f.data["kind"] if f.data else None,
                     "holds": f.found,
                     "seconds": round(f.seconds, 4),
-                    "problems": f.tried if not f.found else [],
+                    # the reason, then (with --verbose) what each candidate broke
+                    "problems": [] if f.found else [f.summary, *(f.tried if verbose else ())],
                 }
             )
             ok &= f.found

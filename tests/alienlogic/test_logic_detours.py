@@ -238,3 +238,20 @@ def test_certify_out_of_time_says_which_flag_to_raise():
 @pytest.mark.parametrize("flag", ["--verbose", "--route-guarded"])
 def test_prove_help_explains_the_new_flags(flag):
     assert flag in _run("prove", "--help").output
+
+
+def test_certify_all_gives_each_failure_one_reason_line(tmp_path):
+    bank = tmp_path / "bank.toml"
+    bank.write_text(
+        'format = 1\nworld = "standard"\n\n[[tasks]]\nid = "T1"\nkind = "proof"\n'
+        'family = "unprovable"\nprompt = "Prove it, or answer ANSWER: UNPROVABLE."\n'
+        'premises = ["p"]\ngoal = "p"\nprovable = false\ncertificate = "T1.json"\n',
+        encoding="utf-8",
+    )
+    args = ("certify", "--world", "standard", "--bank", str(bank), "--all")
+    out = _run(*args)
+    assert out.exit_code == 1
+    lines = out.output.splitlines()
+    assert len(lines) == 3 and lines[0].split()[:3] == ["T1", "-", "FAIL"]
+    assert lines[1].strip().startswith("no countermodel in the searched algebras")
+    assert len(_run(*args, "--verbose").output.splitlines()) > 3
