@@ -335,9 +335,12 @@ def text(boards: list[Board], rank_by: str = "best") -> str:
         head = _head(board)
         rows = [_cells(board, r) for r in board.rows]
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-        line = lambda cells: "  ".join(
-            c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
-        )
+
+        def line(cells: list[str], widths: list[int] = widths) -> str:
+            return "  ".join(
+                c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
+            )
+
         out += [
             board.title(),
             line(head),

@@ -52,7 +52,7 @@ class AlienCodeBackend:
 
     def names(self):
         yield from (self.world.surface(k) for k in KEYWORDS)
-        for key, value in self.session.namespace.items():
+        for key in self.session.namespace:
             if key.startswith(PREFIX):
                 yield key[len(PREFIX) :]
 

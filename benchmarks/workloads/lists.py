@@ -3,7 +3,7 @@ def keep(n):
 
 
 total = 0
-for round_ in range(240):
+for _round in range(240):
     xs = []
     for k in range(12000):
         xs.append((k * 7919) % 10007)

@@ -40,11 +40,11 @@ def stub_generator(monkeypatch, language: str) -> None:
 def consistent(draw, language: str) -> dict[str, int]:
     """Knobs the generator may be run with (the rules between them met)."""
     ranges = {k.name: (k.low, k.high) for k in KNOBS[language]}
-    pick = lambda name, high=None: draw(
-        st.integers(
-            ranges[name][0], min(ranges[name][1], high if high is not None else ranges[name][1])
-        )
-    )  # noqa: E731
+
+    def pick(name: str, high: int | None = None) -> int:
+        low, top = ranges[name]
+        return draw(st.integers(low, min(top, high if high is not None else top)))
+
     if language == "aliencode":
         altered = pick("altered")
         scoped = pick("scoped", altered - 2)
