@@ -1,0 +1,164 @@
+"""One participant's episode, run by the unchanged episode driver in a
+worker thread of its own (its own event loop), its replies fed from HTTP
+through the session's mailbox.
+
+The trace is the driver's append-only trace, opened with resume: a session
+whose server was killed continues from what its trace holds, and a reply
+the server acknowledged is already in the trace (the handler waits for the
+driver's next request before it answers).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+
+from alienworlds.episode.agent import Reply
+from alienworlds.episode.driver import Episode, Settings
+from alienworlds.episode.environment import Environment
+from alienworlds.episode.environments import make_environment
+from alienworlds.episode.progress import Progress
+from alienworlds.episode.protocol import CONDITIONS, milestone_labels
+
+from .mailbox import Mailbox, Stopped
+from .store import Store, Study
+from .view import SessionInfo, answer_kind, reply_content, state_view
+from .web_agent import NO_USAGE, WebAgent
+
+END_ROUND = "I end this round."
+
+
+class ActionError(Exception):
+    """An action the session cannot take now (HTTP 400); `status` 409 when
+    the page was out of date."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def session_info(env: Environment, study: Study, participant: str) -> SessionInfo:
+    condition = CONDITIONS[study.condition]
+    return SessionInfo(
+        participant=f"{study.id}-{participant}",
+        language=env.language,
+        tool_name=env.tool_name,
+        tool_argument=env.tool_argument,
+        rounds=condition.rounds,
+        calls_per_round=env.calls_per_round,
+        max_total_calls=env.max_total_calls,
+        probe_cap=getattr(env, "probe_cap", None),
+        milestones=tuple(f"M{m}" for m in milestone_labels(condition)),
+        tasks=tuple((t.id, answer_kind(env.language, t.kind)) for t in env.tasks()),
+        rule_ids=tuple(env.rule_ids()) if env.has_rule_report else (),
+        passes=study.passes,
+    )
+
+
+class Session:
+    def __init__(
+        self, store: Store, study: Study, participant: str, loop: asyncio.AbstractEventLoop
+    ) -> None:
+        self.study = study
+        self.participant = participant
+        self.out = store.participant_dir(study.id, participant)
+        self.mailbox = Mailbox(loop, {"phase": "starting", "key": None})
+        self.info: SessionInfo | None = None
+        self.episode: Episode | None = None
+        self.briefing: str | None = None  # the system prompt, as the agents get it
+        self.thread = threading.Thread(
+            target=self._main, name=f"session-{study.id}-{participant}", daemon=True
+        )
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self.mailbox.stop()
+        if self.thread.is_alive():
+            self.thread.join(timeout)
+
+    def _events(self) -> list[dict]:
+        return list(self.episode.trace.events) if self.episode is not None else []
+
+    def _main(self) -> None:
+        study = self.study
+        try:
+            env = make_environment(study.language, study.world, study.bank)
+            self.info = info = session_info(env, study, self.participant)
+            self.briefing = env.system_prompt(
+                open_book=CONDITIONS[study.condition].open_book == "m0"
+            )
+            self.episode = Episode(
+                env,
+                WebAgent(
+                    info,
+                    self.mailbox,
+                    self._events,
+                    lambda key: self.episode.trace.get(key),
+                ),
+                self.out,
+                Settings(condition=study.condition, seed=study.seed, passes=study.passes),
+                resume=True,
+                progress=Progress(mode="off"),
+            )
+            self.mailbox.show(state_view(info, [], "working"))
+            asyncio.run(self.episode.arun())
+            self.mailbox.show(state_view(info, self._events(), "finished"))
+        except Stopped:
+            return
+        except Exception as exc:  # noqa: BLE001 - the page and the researcher get one line
+            message = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+            view = (
+                state_view(self.info, self._events(), "failed", message)
+                if self.info is not None
+                else {"phase": "failed", "key": None, "message": message}
+            )
+            self.mailbox.show(view)
+
+    # -- actions from the page --------------------------------------------------
+    def reply_for(self, action: str, key: str, text: str, refuse: bool) -> Reply:
+        """The agent's reply for what the participant did on the page."""
+        view = self.mailbox.posted.view
+        phase = view.get("phase")
+        if view.get("key") is None or key != view.get("key"):
+            raise ActionError("this page is out of date; reload it", 409)
+        info = self.info
+        if action == "probe":
+            if phase != "explore":
+                raise ActionError("no probe can be run now")
+            call = {
+                "id": "call_" + key.replace("/", "_"),
+                "type": "function",
+                "function": {
+                    "name": info.tool_name,
+                    "arguments": json.dumps({info.tool_argument: text}, ensure_ascii=False),
+                },
+            }
+            return Reply(
+                {"role": "assistant", "content": None, "tool_calls": [call]}, dict(NO_USAGE)
+            )
+        if action == "end-round":
+            if phase != "explore":
+                raise ActionError("there is no round to end now")
+            return Reply({"role": "assistant", "content": END_ROUND}, dict(NO_USAGE))
+        if action == "answer":
+            if phase not in ("reflect", "rules", "answer"):
+                raise ActionError("nothing is asked now")
+            task = view.get("task") or {}
+            if refuse and not task.get("refusable"):
+                raise ActionError("this task cannot be refused")
+            content = reply_content(phase, task.get("kind"), text, refuse)
+            return Reply({"role": "assistant", "content": content}, dict(NO_USAGE))
+        raise ActionError(f"unknown action {action!r}")
+
+    async def act(self, action: str, key: str, text: str, refuse: bool, wait: float) -> dict:
+        """Deliver the participant's action; the page after the driver took it."""
+        reply = self.reply_for(action, key, text, refuse)
+        try:
+            version = self.mailbox.deliver(key, reply)
+        except Exception as exc:
+            raise ActionError("this page is out of date; reload it", 409) from exc
+        await self.mailbox.changed(version, wait)
+        return self.mailbox.posted.view

@@ -1,0 +1,93 @@
+"""A participant plays whole episodes through the HTTP API (in process):
+the same protocol, trace and report as an agent's."""
+
+import json
+
+import pytest
+from alienworlds.episode.metrics import compute_report
+from alienworlds.episode.trace import read_trace
+from alienworlds.serve.app import ServerLimits, application
+from alienworlds.serve.limits import Rate
+from conftest import LOGIC_BANK
+from serve_participant import ScriptedParticipant
+from serve_testing import make_study, play
+from starlette.testclient import TestClient
+
+FAST = ServerLimits(client_rate=Rate(1000.0, 100_000), action_rate=Rate(1000.0, 100_000))
+
+
+def _trace(made, participant):
+    return read_trace(made.data / "studies" / made.study.id / participant / "trace.jsonl")
+
+
+@pytest.mark.parametrize("condition", ["autonomous", "without-tool", "fixed-probe"])
+def test_a_participant_who_knows_the_answers_scores_full_marks(tmp_path, demo_env, condition):
+    made = make_study(tmp_path / "data", count=2, condition=condition)
+    with TestClient(application(made.data, FAST)) as client:
+        played = play(client, made.tokens["p1"], ScriptedParticipant(demo_env, probes_per_round=5))
+        status = client.get(f"/api/r/{made.researcher}/status").json()
+    assert played.view["phase"] == "finished", played.view
+    events = _trace(made, "p1")
+    header = events[0]
+    assert header["agent"] == {"name": "human:st-p1"}
+    assert header["condition"] == condition and header["protocol"]["passes"] == 3
+    report = compute_report(events)
+    assert [m["accuracy"] for m in report["milestones"]] == [100.0] * 5
+    assert report["milestones"][-1]["rule_report_score"] == len(demo_env.rule_ids())
+    answers = [e for e in events if e["type"] == "answer"]
+    assert len(answers) == 5 * len(demo_env.tasks()) * 3
+    for event in answers:  # every pass repeats the person's first answer
+        first = next(
+            a
+            for a in answers
+            if (a["milestone"], a["task"], a["pass"]) == (event["milestone"], event["task"], 1)
+        )
+        assert event["answer"] == first["answer"]
+    tools = [e for e in events if e["type"] == "tool"]
+    if condition == "autonomous":
+        typed = [p for batch in ScriptedParticipant(demo_env).sequence for p in batch[:5]]
+        assert [json.loads(e["arguments"])["code"] for e in tools] == typed
+        for event in tools:
+            assert (
+                event["feedback"]
+                == demo_env.run_tool({"code": json.loads(event["arguments"])["code"]}).feedback
+            )
+    rows = {r["participant"]: r for r in status["participants"]}
+    assert rows["p1"]["state"] == "finished" and rows["p1"]["accuracy"] == [100.0] * 5
+    assert rows["p2"]["state"] == "not started"
+    board = status["leaderboard"]["boards"][0]["rows"]
+    assert [r["system"] for r in board] == ["human:st-p1"]
+
+
+def test_an_alienlogic_participant_proves_and_refuses(tmp_path, logic_env):
+    made = make_study(tmp_path / "data", count=1, language="alienlogic", bank=LOGIC_BANK, passes=1)
+    with TestClient(application(made.data, FAST)) as client:
+        played = play(client, made.tokens["p1"], ScriptedParticipant(logic_env, probes_per_round=2))
+    assert played.view["phase"] == "finished"
+    assert played.view["budget"]["total_max"] == 48 and played.view["budget"]["total_used"] == 8
+    report = compute_report(_trace(made, "p1"))
+    assert [m["accuracy"] for m in report["milestones"]] == [100.0] * 5
+    assert report["unprovable_recognition"] == 100.0
+
+
+def test_the_page_shows_the_round_and_the_budget_left(tmp_path, demo_env):
+    made = make_study(tmp_path / "data", count=1)
+    participant = ScriptedParticipant(demo_env)
+    seen = []
+    with TestClient(application(made.data, FAST)) as client:
+        play(
+            client,
+            made.tokens["p1"],
+            participant,
+            stop=lambda view, n: seen.append(view) or view.get("round") == 2,
+        )
+    explore = [v for v in seen if v["phase"] == "explore" and v["round"] == 1]
+    assert [v["budget"]["round_used"] for v in explore] == list(range(12))
+    assert [len(v["probes"]) for v in explore] == list(range(12))
+    assert all(v["rounds"] == 4 and v["budget"]["per_round"] == 12 for v in explore)
+    after = next(v for v in seen if v["phase"] == "rules" and v["milestone"] == "M1")
+    assert after["milestones"] == {"done": 1, "of": 5}
+    assert (
+        after["probes"][-1]["feedback"]
+        == demo_env.run_tool({"code": participant.sequence[0][11]}).feedback
+    )
