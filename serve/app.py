@@ -120,7 +120,7 @@ def build(data: str | Path, limits: ServerLimits | None = None) -> Starlette:
             return _error(429, "too many actions; wait a moment")
         try:
             body = json.loads(await request.body())
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth
             return _error(400, "the body is not JSON")
         if not isinstance(body, dict):
             return _error(400, "the body is not a JSON object")
@@ -185,6 +185,7 @@ def build(data: str | Path, limits: ServerLimits | None = None) -> Starlette:
         lifespan=lifespan,
         exception_handlers={BodyTooLarge: too_large, StoreError: store_error},
     )
+    app.router.redirect_slashes = False  # an unknown path is a 404, never a redirect
     app.state.store = store
     app.state.sessions = state
     return app
