@@ -69,9 +69,15 @@ function render(v) {
   document.body.dataset.phase = v.phase;
   document.body.dataset.key = v.key || "";
   document.body.dataset.version = String(version);
+  // what the page shows, also as attributes (for assistive tools and scripted checks)
+  document.body.dataset.round = v.round || "";
+  document.body.dataset.roundUsed = (v.budget && v.budget.round_used) ?? "";
+  document.body.dataset.task = (v.task && v.task.id) || "";
   $("progress").textContent = progressText(v);
   $("stage-title").textContent = title(v);
-  $("prompt").textContent = v.phase === "failed" ? (v.message || "") : (v.prompt || "");
+  const prompt = v.phase === "failed" ? (v.message || "") : (v.prompt || "");
+  $("prompt").textContent = prompt;
+  $("prompt").hidden = !prompt;
   const asking = ["explore", "reflect", "rules", "answer"].includes(v.phase);
   $("task-form").hidden = !asking;
   $("run").hidden = $("end-round").hidden = v.phase !== "explore";
