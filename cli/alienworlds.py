@@ -127,7 +127,8 @@ def create(
     try:
         make_environment(language, world, bank)
     except (WorldError, BankError) as exc:
-        fail("; ".join(exc.problems) if getattr(exc, "problems", None) else str(exc))
+        problems = getattr(exc, "problems", None) or [exc]
+        fail("; ".join(str(p) for p in problems))
     except (MissingBank, ValueError, OSError) as exc:
         fail(str(exc))
     try:
