@@ -6,6 +6,7 @@ for how CI provides it."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -52,12 +53,21 @@ class CDPError(Exception):
     pass
 
 
+def _high(fd: int) -> int:
+    """`fd` moved to 10 or above, so that placing the pipes at 3 and 4 in
+    the child never overwrites one with the other, and never leaves one in
+    place with its close-on-exec flag (dup2 onto itself keeps the flag)."""
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10)
+    os.close(fd)
+    return moved
+
+
 class Browser:
     def __init__(self, binary: str, profile: Path, url: str, size: str = "1280,1600") -> None:
-        to_browser_r, self._to_browser = os.pipe()
-        self._from_browser, from_browser_w = os.pipe()
+        to_browser_r, self._to_browser = map(_high, os.pipe())
+        self._from_browser, from_browser_w = map(_high, os.pipe())
 
-        def wire() -> None:  # in the child: the pipes become fds 3 and 4
+        def wire() -> None:  # in the child: the pipes become fds 3 and 4 (inheritable)
             os.dup2(to_browser_r, 3)
             os.dup2(from_browser_w, 4)
 

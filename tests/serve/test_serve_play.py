@@ -26,7 +26,10 @@ def test_a_participant_who_knows_the_answers_scores_full_marks(tmp_path, demo_en
     with TestClient(application(made.data, FAST)) as client:
         played = play(client, made.tokens["p1"], ScriptedParticipant(demo_env, probes_per_round=5))
         status = client.get(f"/api/r/{made.researcher}/status").json()
+        page = client.get(f"/r/{made.researcher}")
     assert played.view["phase"] == "finished", played.view
+    assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
+    assert "human:st-p1" in page.text and "Leaderboard" in page.text and "not started" in page.text
     events = _trace(made, "p1")
     header = events[0]
     assert header["agent"] == {"name": "human:st-p1"}
