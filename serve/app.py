@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import threading
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -35,6 +37,7 @@ from .session import ActionError, Session
 from .sessions import Sessions
 from .store import Grant, Store, StoreError
 
+LOG = logging.getLogger("alienworlds.serve")
 MAX_TEXT = 20_000  # characters of one probe or answer
 
 
@@ -75,6 +78,7 @@ def build(data: str | Path, limits: ServerLimits | None = None) -> Starlette:
     async def lifespan(app: Starlette):
         sessions = state["sessions"] = Sessions(store, asyncio.get_running_loop())
         await asyncio.to_thread(sessions.resume_open)
+        threading.Thread(target=sessions.warm, name="warm", daemon=True).start()
         try:
             yield
         finally:
@@ -169,7 +173,8 @@ def build(data: str | Path, limits: ServerLimits | None = None) -> Starlette:
         return _error(413, f"request body over {limits.body_bytes} bytes")
 
     async def store_error(request: Request, exc: Exception) -> Response:
-        return _error(500, "the study's data cannot be read; the researcher is told in the log")
+        LOG.error("alienworlds serve: %s", exc)  # the path is for the researcher, not the page
+        return _error(500, "the study's data cannot be read; the server's log says why")
 
     routes = [
         Route("/p/{token}", participant_page),
@@ -186,8 +191,6 @@ def build(data: str | Path, limits: ServerLimits | None = None) -> Starlette:
         exception_handlers={BodyTooLarge: too_large, StoreError: store_error},
     )
     app.router.redirect_slashes = False  # an unknown path is a 404, never a redirect
-    app.state.store = store
-    app.state.sessions = state
     return app
 
 

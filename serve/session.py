@@ -21,7 +21,7 @@ from alienworlds.episode.environments import make_environment
 from alienworlds.episode.progress import Progress
 from alienworlds.episode.protocol import CONDITIONS, milestone_labels
 
-from .mailbox import Mailbox, Stopped
+from .mailbox import Mailbox, Stale, Stopped
 from .store import Store, Study
 from .view import SessionInfo, answer_kind, reply_content, state_view
 from .web_agent import NO_USAGE, WebAgent
@@ -99,7 +99,14 @@ class Session:
                     lambda key: self.episode.trace.get(key),
                 ),
                 self.out,
-                Settings(condition=study.condition, seed=study.seed, passes=study.passes),
+                # the exploration section (tens of seconds on a large world) is left to
+                # `aliencode report`, so the last answer does not keep the participant waiting
+                Settings(
+                    condition=study.condition,
+                    seed=study.seed,
+                    passes=study.passes,
+                    exploration=False,
+                ),
                 resume=True,
                 progress=Progress(mode="off"),
             )
@@ -158,7 +165,7 @@ class Session:
         reply = self.reply_for(action, key, text, refuse)
         try:
             version = self.mailbox.deliver(key, reply)
-        except Exception as exc:
+        except Stale as exc:  # answered meanwhile (a second tab, a double press)
             raise ActionError("this page is out of date; reload it", 409) from exc
         await self.mailbox.changed(version, wait)
         return self.mailbox.posted.view

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
+from alienworlds.episode.environments import make_environment
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
 
 from .session import Session
@@ -61,6 +62,20 @@ class Sessions:
                     self.get(study.id, participant)
                     resumed.append((study.id, participant))
         return resumed
+
+    def warm(self) -> None:
+        """Load each study's world and bank once, so that the first session
+        of a world does not wait for its bank audit (AlienCode keeps the
+        audit per process); a study that cannot load fails in its sessions."""
+        seen = set()
+        for study in self.store.studies():
+            key = (study.language, study.world, study.bank)
+            if key not in seen:
+                seen.add(key)
+                try:
+                    make_environment(*key)
+                except Exception:  # noqa: BLE001 - reported by each session that needs it
+                    continue
 
     def stop_all(self) -> None:
         with self._lock:

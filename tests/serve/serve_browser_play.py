@@ -17,7 +17,7 @@ SETTLED = (
 
 READ = """(async () => {
   const t0 = performance.now();
-  while (!(__SETTLED__) && performance.now() - t0 < 120000) {
+  while (!(__SETTLED__) && performance.now() - t0 < 900000) {
     await new Promise(r => setTimeout(r, 10));
   }
   const d = document.body.dataset;
@@ -41,7 +41,9 @@ PRESS = """(async (button, text) => {
 
 
 def page_view(browser: Browser) -> dict:
-    """The page's state in the shape ScriptedParticipant.decide reads."""
+    """The page's state in the shape ScriptedParticipant.decide reads, once
+    it asks for something (a first session of a large world waits for the
+    bank audit: up to 15 minutes on a loaded machine)."""
     shown = json.loads(browser.evaluate(READ))
     return {
         "phase": shown["phase"],

@@ -2,6 +2,7 @@
 the same protocol, trace and report as an agent's."""
 
 import json
+from pathlib import Path
 
 import pytest
 from alienworlds.episode.metrics import compute_report
@@ -10,9 +11,10 @@ from alienworlds.serve.app import ServerLimits, application
 from alienworlds.serve.limits import Rate
 from conftest import LOGIC_BANK
 from serve_participant import ScriptedParticipant
-from serve_testing import make_study, play
+from serve_testing import make_study, play, wait_view
 from starlette.testclient import TestClient
 
+REPO = Path(__file__).resolve().parents[2]
 FAST = ServerLimits(client_rate=Rate(1000.0, 100_000), action_rate=Rate(1000.0, 100_000))
 
 
@@ -94,3 +96,18 @@ def test_the_page_shows_the_round_and_the_budget_left(tmp_path, demo_env):
         after["probes"][-1]["feedback"]
         == demo_env.run_tool({"code": participant.sequence[0][11]}).feedback
     )
+
+
+def test_a_session_that_cannot_run_says_why_in_one_line(tmp_path):
+    world = tmp_path / "world.toml"
+    world.write_text((REPO / "ruleset" / "worlds" / "aliencode" / "demo.toml").read_text())
+    made = make_study(tmp_path / "data", count=1, world=str(world))
+    world.write_text("this is = not [a world")  # broken after the study was made
+    with TestClient(application(made.data, FAST)) as client:
+        view = wait_view(client, made.tokens["p1"])
+        status = client.get(f"/api/r/{made.researcher}/status").json()
+        briefing = client.get(f"/api/p/{made.tokens['p1']}/briefing")
+    assert view["phase"] == "failed" and view["key"] is None
+    assert "\n" not in view["message"] and "world.toml" in view["message"]
+    assert status["participants"][0]["state"] == "failed"
+    assert briefing.status_code == 503
