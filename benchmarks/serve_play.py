@@ -7,7 +7,9 @@ the outcome (issue 29's goal: every probe answered in under 300 ms).
                                     [--participants 1] [--keep DIR]
 
 With --participants N, N browsers play the same study at once (each its own
-session), to see the latency while the server is shared. The participant
+session), to see the latency while the server is shared. With --no-browser the
+participants play through the HTTP API instead (httpx), which separates the
+server's share of the time from the browser's. The participant
 types the answer key (tests/serve/serve_participant.py), so every milestone
 should score 100%; the script prints the curve from the trace.
 """
@@ -27,14 +29,15 @@ HERE = Path(__file__).resolve()
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE.parent]
 sys.path.insert(0, str(HERE.parents[1] / "tests" / "serve"))
 
+import httpx  # noqa: E402
 from alienworlds.episode.environments import make_environment  # noqa: E402
 from alienworlds.episode.metrics import compute_report  # noqa: E402
 from alienworlds.episode.trace import read_trace  # noqa: E402
-from serve_browser_play import play_in_browser  # noqa: E402
+from serve_browser_play import BrowserPlay, play_in_browser  # noqa: E402
 from serve_cdp import Browser, chromium_or_skip  # noqa: E402
 from serve_participant import ScriptedParticipant  # noqa: E402
 from serve_process import ServerProcess  # noqa: E402
-from serve_testing import make_study  # noqa: E402
+from serve_testing import make_study, play  # noqa: E402
 
 
 def summary(kind: str, times: list[float]) -> str:
@@ -54,8 +57,9 @@ def main() -> None:
     parser.add_argument("--probes", type=int, default=12, help="probes a round (default 12)")
     parser.add_argument("--participants", type=int, default=1)
     parser.add_argument("--keep", metavar="DIR", help="keep the data directory in DIR")
+    parser.add_argument("--no-browser", action="store_true", help="play through the HTTP API")
     args = parser.parse_args()
-    binary = chromium_or_skip()
+    binary = None if args.no_browser else chromium_or_skip()
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="serve-bench-"))
     env = make_environment(args.language, args.world, args.bank)
     made = make_study(
@@ -70,6 +74,15 @@ def main() -> None:
     results: dict[str, object] = {}
 
     def one(participant_id: str, token: str) -> None:
+        if binary is None:
+            with httpx.Client(base_url=server.base, timeout=900) as client:
+                played = play(client, token, ScriptedParticipant(env, probes_per_round=args.probes))
+            results[participant_id] = BrowserPlay(
+                played.actions,
+                {k: [1000 * t for t in v] for k, v in played.seconds.items()},
+                [played.view],
+            )
+            return
         browser = Browser(binary, root / f"profile-{participant_id}", f"{server.base}/p/{token}")
         try:
             results[participant_id] = play_in_browser(
