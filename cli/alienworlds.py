@@ -92,6 +92,13 @@ def main() -> None:
     help="The study's identifier (lower-case letters, digits, '-'); default: random.",
 )
 @click.option(
+    "--consent",
+    "consent_file",
+    metavar="FILE",
+    help="A text file shown to each participant before the episode; it starts only "
+    "once they press 'I agree' (recorded as consent.json beside their trace).",
+)
+@click.option(
     "--base-url",
     default="http://127.0.0.1:8000",
     show_default=True,
@@ -108,6 +115,7 @@ def create(
     passes: int,
     seed: int,
     study_id: str | None,
+    consent_file: str | None,
     base_url: str,
 ) -> None:
     """Create a study and print its links: the researcher's page, then one
@@ -124,6 +132,12 @@ def create(
         if not Path(bank).is_file():
             fail(f"--bank {bank}: no such file")
         bank = str(Path(bank).resolve())
+    consent = None
+    if consent_file is not None:
+        try:
+            consent = Path(consent_file).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as exc:
+            fail(f"--consent {consent_file}: {type(exc).__name__}: {exc}")
     try:
         make_environment(language, world, bank)
     except (WorldError, BankError) as exc:
@@ -134,7 +148,7 @@ def create(
     try:
         store = Store(data, create=True)
         study, researcher, links = store.create(
-            language, world, bank, condition, passes, seed, participants, study_id
+            language, world, bank, condition, passes, seed, participants, study_id, consent
         )
     except (StoreError, OSError) as exc:
         fail(str(exc))

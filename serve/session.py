@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+import time
 
 from alienworlds.episode.agent import Reply
 from alienworlds.episode.driver import Episode, Settings
@@ -22,11 +23,12 @@ from alienworlds.episode.progress import Progress
 from alienworlds.episode.protocol import CONDITIONS, milestone_labels
 
 from .mailbox import Mailbox, Stale, Stopped
-from .store import Store, Study
+from .store import CONSENT_FILE, FORMAT, Store, Study, write_atomic
 from .view import SessionInfo, answer_kind, reply_content, state_view
 from .web_agent import NO_USAGE, WebAgent
 
 END_ROUND = "I end this round."
+CONSENT_KEY = "consent"
 
 
 class ActionError(Exception):
@@ -110,6 +112,7 @@ class Session:
                 resume=True,
                 progress=Progress(mode="off"),
             )
+            self._consent(info)
             self.mailbox.show(state_view(info, [], "working"))
             asyncio.run(self.episode.arun())
             self.mailbox.show(state_view(info, self._events(), "finished"))
@@ -124,6 +127,17 @@ class Session:
             )
             self.mailbox.show(view)
 
+    def _consent(self, info: SessionInfo) -> None:
+        """Before the episode: the study's consent text, until the participant
+        agrees; the agreement is kept beside the trace (once given, never asked
+        again, also after a restart)."""
+        path = self.out / CONSENT_FILE
+        if self.study.consent is None or path.exists():
+            return
+        view = {**state_view(info, [], "consent"), "key": CONSENT_KEY, "prompt": self.study.consent}
+        self.mailbox.ask(CONSENT_KEY, view)
+        write_atomic(path, {"format": FORMAT, "agreed_at": round(time.time(), 3)})
+
     # -- actions from the page --------------------------------------------------
     def reply_for(self, action: str, key: str, text: str, refuse: bool) -> Reply:
         """The agent's reply for what the participant did on the page."""
@@ -132,6 +146,10 @@ class Session:
         if view.get("key") is None or key != view.get("key"):
             raise ActionError("this page is out of date; reload it", 409)
         info = self.info
+        if action == "consent":
+            if phase != "consent":
+                raise ActionError("there is nothing to agree to now")
+            return Reply({"role": "user", "content": "agreed"}, dict(NO_USAGE))
         if action == "probe":
             if phase != "explore":
                 raise ActionError("no probe can be run now")

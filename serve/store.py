@@ -27,6 +27,8 @@ REGISTRY = "registry.json"
 STUDY_FILE = "study.json"
 ID_PATTERN = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
 MAX_PARTICIPANTS = 1000
+MAX_CONSENT = 20_000  # characters
+CONSENT_FILE = "consent.json"  # in a participant's folder, once they agreed
 ROLES = ("participant", "researcher")
 
 
@@ -45,6 +47,7 @@ class Study:
     passes: int
     seed: int
     participants: tuple[str, ...]
+    consent: str | None = None  # shown before the episode; the participant must agree
 
     def as_dict(self) -> dict[str, object]:
         out = asdict(self)
@@ -135,6 +138,7 @@ class Store:
                 passes=int(data["passes"]),
                 seed=int(data["seed"]),
                 participants=tuple(check_id(p, "participant") for p in data["participants"]),
+                consent=None if data.get("consent") is None else str(data["consent"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise StoreError(f"{self.study_dir(study_id) / STUDY_FILE}: {exc}") from None
@@ -162,6 +166,7 @@ class Store:
         seed: int,
         count: int,
         study_id: str | None = None,
+        consent: str | None = None,
     ) -> tuple[Study, str, list[tuple[str, str]]]:
         """A new study of `count` participants: the study, the researcher's
         token, and (participant id, token) pairs. Tokens are returned once
@@ -171,7 +176,9 @@ class Store:
         study_id = check_id(study_id or "s" + secrets.token_hex(4), "study")
         folder = self.study_dir(study_id)
         ids = [f"p{n:0{len(str(count))}d}" for n in range(1, count + 1)]
-        study = Study(study_id, language, world, bank, condition, passes, seed, tuple(ids))
+        if consent is not None and not 0 < len(consent) <= MAX_CONSENT:
+            raise StoreError(f"the consent text must have 1 to {MAX_CONSENT} characters")
+        study = Study(study_id, language, world, bank, condition, passes, seed, tuple(ids), consent)
         with self._lock:
             try:
                 folder.mkdir(parents=True)

@@ -10,6 +10,7 @@ const $ = (id) => document.getElementById(id);
 let view = null;
 let busy = false;
 let version = 0;
+const BUTTONS = ["agree", "run", "end-round", "submit", "refuse"];
 
 const LABELS = {
   program: "Your program",
@@ -36,6 +37,7 @@ function title(v) {
     case "reflect": return `Round ${v.round} of ${v.rounds}: your hypotheses`;
     case "rules": return `Milestone ${v.milestone}: rule report`;
     case "answer": return `Milestone ${v.milestone}: task ${v.task.number} of ${v.task.of}`;
+    case "consent": return "Before you start";
     case "finished": return "The session is complete. Thank you!";
     case "failed": return "The session stopped";
     default: return "Working…";
@@ -80,6 +82,8 @@ function render(v) {
   $("prompt").hidden = !prompt;
   const asking = ["explore", "reflect", "rules", "answer"].includes(v.phase);
   $("task-form").hidden = !asking;
+  $("agree").hidden = v.phase !== "consent";
+  $("briefing-box").hidden = v.phase === "consent";
   $("run").hidden = $("end-round").hidden = v.phase !== "explore";
   $("submit").hidden = !["reflect", "rules", "answer"].includes(v.phase);
   $("refuse").hidden = !(v.phase === "answer" && v.task && v.task.refusable);
@@ -126,7 +130,7 @@ async function act(action, refuse = false) {
   if (busy || !view) return;
   busy = true;
   notice("");
-  for (const id of ["run", "end-round", "submit", "refuse"]) $(id).disabled = true;
+  for (const id of BUTTONS) $(id).disabled = true;
   try {
     const response = await fetch(api("act"), {
       method: "POST",
@@ -145,11 +149,12 @@ async function act(action, refuse = false) {
     setTimeout(poll, 2000);
   } finally {
     busy = false;
-    for (const id of ["run", "end-round", "submit", "refuse"]) $(id).disabled = false;
+    for (const id of BUTTONS) $(id).disabled = false;
   }
 }
 
 document.addEventListener("DOMContentLoaded", () => {
+  $("agree").addEventListener("click", () => act("consent"));
   $("run").addEventListener("click", () => act("probe"));
   $("end-round").addEventListener("click", () => act("end-round"));
   $("submit").addEventListener("click", () => act("answer"));

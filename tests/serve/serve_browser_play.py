@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 
 from serve_cdp import Browser, CDPError
 
-BUTTONS = {"probe": "run", "end-round": "end-round", "answer": "submit"}
+BUTTONS = {"consent": "agree", "probe": "run", "end-round": "end-round", "answer": "submit"}
 SETTLED = (
-    "document.body && ['explore', 'reflect', 'rules', 'answer', 'finished', 'failed']"
+    "document.body && ['consent', 'explore', 'reflect', 'rules', 'answer', 'finished', 'failed']"
     ".includes(document.body.dataset.phase)"
 )
 

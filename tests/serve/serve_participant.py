@@ -42,6 +42,8 @@ class ScriptedParticipant:
     def decide(self, view: dict) -> tuple[str, str, bool]:
         """(action, text, refuse) for the page's current view."""
         phase = view["phase"]
+        if phase == "consent":
+            return "consent", "", False
         if phase == "explore":
             used = view["budget"]["round_used"]
             batch = self.sequence[view["round"] - 1]

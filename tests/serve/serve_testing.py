@@ -29,10 +29,11 @@ def make_study(
     passes: int = 3,
     study_id: str = "st",
     bank: Path | None = None,
+    consent: str | None = None,
 ) -> Made:
     store = Store(data, create=True)
     study, researcher, links = store.create(
-        language, world, str(bank) if bank else None, condition, passes, 0, count, study_id
+        language, world, str(bank) if bank else None, condition, passes, 0, count, study_id, consent
     )
     return Made(data, study, researcher, dict(links))
 

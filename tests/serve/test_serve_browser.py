@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def test_a_scripted_participant_plays_the_demo_world_in_chromium(tmp_path, demo_env):
     binary = chromium_or_skip()
-    made = make_study(tmp_path / "data", count=1)
+    made = make_study(tmp_path / "data", count=1, consent="A consent text for the test.")
     participant = ScriptedParticipant(demo_env)
     server = ServerProcess(made.data).start()
     browser = Browser(binary, tmp_path / "profile", f"{server.base}/p/{made.tokens['p1']}")
@@ -50,7 +50,8 @@ def test_a_scripted_participant_plays_the_demo_world_in_chromium(tmp_path, demo_
     assert (
         "round 4 of 4" in last["progress"] and "probes left this round: 1 of 12" in last["progress"]
     )
-    assert played.milliseconds.keys() == {"probe", "rules", "answer"}
+    assert played.seen[0]["phase"] == "consent"
+    assert played.milliseconds.keys() == {"consent", "probe", "rules", "answer"}
     assert len(played.milliseconds["probe"]) == 48
     events = read_trace(made.data / "studies" / "st" / "p1" / "trace.jsonl")
     report = compute_report(events)

@@ -50,6 +50,7 @@ def test_create_prints_one_private_link_per_participant(tmp_path):
         (("--world", "demo", "--study", "Caps"), "is not an identifier"),
         (("--world", "demo", "--bank", "/no/such/bank.toml"), "no such file"),
         (("--world", "demo", "--passes", "0"), "--passes"),
+        (("--world", "demo", "--consent", "/no/such/consent.txt"), "--consent"),
     ],
 )
 def test_create_refuses_in_one_line(tmp_path, args, says):

@@ -9,9 +9,10 @@ from alienworlds.episode.metrics import compute_report
 from alienworlds.episode.trace import read_trace
 from alienworlds.serve.app import ServerLimits, application
 from alienworlds.serve.limits import Rate
+from alienworlds.serve.store import Store
 from conftest import LOGIC_BANK
 from serve_participant import ScriptedParticipant
-from serve_testing import make_study, play, wait_view
+from serve_testing import act, make_study, play, wait_view
 from starlette.testclient import TestClient
 
 REPO = Path(__file__).resolve().parents[2]
@@ -111,3 +112,29 @@ def test_a_session_that_cannot_run_says_why_in_one_line(tmp_path):
     assert "\n" not in view["message"] and "world.toml" in view["message"]
     assert status["participants"][0]["state"] == "failed"
     assert briefing.status_code == 503
+
+
+def test_the_episode_starts_only_after_the_participant_agrees(tmp_path):
+    data = tmp_path / "data"
+    store = Store(data, create=True)
+    text = "You may stop at any time. Your answers are kept without your name."
+    _, researcher, links = store.create(
+        "aliencode", "demo", None, "autonomous", 3, 0, 1, "c", consent=text
+    )
+    token = dict(links)["p1"]
+    with TestClient(application(data, FAST)) as client:
+        view = wait_view(client, token)
+        assert view["phase"] == "consent" and view["prompt"] == text
+        assert client.get(f"/api/r/{researcher}/status").json()["participants"][0]["state"] == (
+            "consent"
+        )
+        for action in ("probe", "answer", "end-round"):
+            assert act(client, token, view, action, "x").status_code == 400
+        assert not (data / "studies" / "c" / "p1" / "trace.jsonl").exists()
+        view = act(client, token, view, "consent").json()
+        view = wait_view(client, token) if view["phase"] == "working" else view
+        assert view["phase"] == "rules" and view["key"] == "M0/rules"
+    agreed = json.loads((data / "studies" / "c" / "p1" / "consent.json").read_text())
+    assert agreed["agreed_at"] > 0
+    with TestClient(application(data, FAST)) as client:  # a restart asks no second time
+        assert wait_view(client, token)["key"] == "M0/rules"
