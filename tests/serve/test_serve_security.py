@@ -12,11 +12,13 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 
 import pytest
+from alienworlds.episode.metrics import compute_report
 from alienworlds.episode.trace import read_trace
 from alienworlds.serve import tokens
 from alienworlds.serve.app import MAX_TEXT, ServerLimits, application
 from alienworlds.serve.limits import Rate
 from alienworlds.serve.store import Store, StoreError
+from serve_participant import ScriptedParticipant
 from serve_testing import act, make_study, wait_view
 from starlette.testclient import TestClient
 
@@ -475,3 +477,71 @@ def test_no_response_carries_the_answer_key(server, tally, demo_env):
             )
     for body in responses:
         tally.check("no verdict sent", '"passed"' not in body and '"accuracy"' not in body)
+
+
+def test_a_text_is_refused_past_its_length_in_characters_not_bytes(tmp_path, tally):
+    made = make_study(tmp_path / "data", count=1)
+    limits = ServerLimits(
+        body_bytes=16 * 2**20, client_rate=FAST.client_rate, action_rate=FAST.action_rate
+    )
+    with TestClient(application(made.data, limits)) as client:
+        token = made.tokens["p1"]
+        # one-byte, two-byte and four-byte characters, at and just past the bound
+        for char in ("x", "é", "𝔸", "\u200b"):
+            view = wait_view(client, token)
+            over = act(client, token, view, "answer", char * (MAX_TEXT + 1))
+            tally.check("oversized body", over.status_code == 413, f"{char!r} x {MAX_TEXT + 1}")
+            tally.check("oversized body", wait_view(client, token)["key"] == view["key"], "kept")
+            at = act(client, token, view, "answer", char * MAX_TEXT)
+            tally.check("oversized body", at.status_code == 200, f"{char!r} x {MAX_TEXT}")
+    events = read_trace(made.data / "studies" / "st" / "p1" / "trace.jsonl")
+    # the person's replies (the rule report and first passes; later passes repeat them)
+    typed = [
+        e
+        for e in events
+        if e["type"] == "reply" and (e["key"].endswith("/rules") or e["key"].endswith("/1"))
+    ]
+    tally.check("oversized body", len(typed) == 4, "exactly the four texts at the bound were taken")
+
+
+def _garbage(rng: random.Random, view: dict) -> dict:
+    key = view.get("key") or "M0/rules"
+    choices = [
+        {"action": rng.choice(["probe", "answer", "end-round", "consent"]), "key": key + "x"},
+        {"action": rng.choice(["fly", "", "PROBE"]), "key": key, "text": "x"},
+        {"action": "probe", "key": key, "text": rng.choice([None, 3, [], {}])},
+        {"action": "answer", "key": key, "refuse": rng.choice([1, "true", None])},
+        {"key": key},
+        {"action": "answer", "key": rng.choice(["r1/turn1", "M0/T1/1", "M4/rules", "end"])},
+    ]
+    if view["phase"] == "explore":
+        choices.append({"action": "answer", "key": key, "text": "x"})
+    else:
+        choices.append({"action": "probe", "key": key, "text": "EMIT(1)"})
+    return rng.choice(choices)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_garbage_between_real_actions_changes_nothing(tmp_path, tally, demo_env, seed):
+    rng = random.Random(seed)
+    made = make_study(tmp_path / "data", count=1)
+    participant = ScriptedParticipant(demo_env, probes_per_round=3)
+    with TestClient(application(made.data, FAST)) as client:
+        token = made.tokens["p1"]
+        view = wait_view(client, token)
+        while view["phase"] != "finished":
+            if rng.random() < 0.4:
+                body = _garbage(rng, view)
+                response = client.post(f"/api/p/{token}/act", json=body)
+                held = response.status_code in (400, 409) and wait_view(client, token) == view
+                tally.check("forged action", held, f"{body!r:.100} -> {response.status_code}")
+                continue
+            action, text, refuse = participant.decide(view)
+            response = act(client, token, view, action, text, refuse)
+            assert response.status_code == 200, response.text
+            view = response.json()
+            view = wait_view(client, token) if view["phase"] == "working" else view
+    events = read_trace(made.data / "studies" / "st" / "p1" / "trace.jsonl")
+    assert [m["accuracy"] for m in compute_report(events)["milestones"]] == [100.0] * 5
+    probes = [json.loads(e["arguments"])["code"] for e in events if e["type"] == "tool"]
+    assert probes == [p for batch in participant.sequence for p in batch[:3]]
