@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 from alienworlds.cli.entry import run as run_cli
 from alienworlds.episode.protocol import CONDITIONS, PASSES
+from alienworlds.ruleset.inputs import InputError, read_input
 
 EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 2, 3
 SEED_LIMIT = 2**53 - 1  # a seed any JSON reader keeps exact
@@ -95,8 +96,9 @@ def main() -> None:
     "--consent",
     "consent_file",
     metavar="FILE",
-    help="A text file shown to each participant before the episode; it starts only "
-    "once they press 'I agree' (recorded as consent.json beside their trace).",
+    help="A text file ('-': standard input) shown to each participant before the "
+    "episode; it starts only once they press 'I agree' (recorded as consent.json "
+    "beside their trace).",
 )
 @click.option(
     "--base-url",
@@ -135,9 +137,9 @@ def create(
     consent = None
     if consent_file is not None:
         try:
-            consent = Path(consent_file).read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError) as exc:
-            fail(f"--consent {consent_file}: {type(exc).__name__}: {exc}")
+            consent = read_input(consent_file, "consent").strip()
+        except InputError as exc:
+            fail(f"--consent: {exc}")
     try:
         make_environment(language, world, bank)
     except (WorldError, BankError) as exc:

@@ -1,6 +1,7 @@
 """The `alienworlds` command: create prints the links, every mistake is one
 line and exit 2, --help explains."""
 
+import os
 import re
 import subprocess
 import sys
@@ -85,3 +86,61 @@ def test_help_explains(command):
         assert "--participants" in done.stdout and "private link" in done.stdout
     if command == ("serve",):
         assert "--rate" in done.stdout and "continues" in done.stdout
+
+
+def _create(tmp_path, stdin, stdout, stderr=subprocess.PIPE, text=b"Consent.\n"):
+    command = [sys.executable, "-c", LAUNCH, "create", "--data", str(tmp_path / "d")]
+    command += ["--world", "demo", "--participants", "2", "--consent", "-"]
+    process = subprocess.Popen(command, stdin=stdin, stdout=stdout, stderr=stderr)
+    _, err = process.communicate(text if stdin == subprocess.PIPE else None, timeout=120)
+    return process.returncode, (err or b"").decode()
+
+
+# the console script as pip installs it: sys.argv[0] is its name
+LAUNCH = (
+    "import sys; sys.argv[0] = 'alienworlds'; "
+    "from alienworlds.cli.alienworlds import entry; entry()"
+)
+
+
+def test_a_failing_standard_output_ends_in_one_line_and_exit_74(tmp_path):
+    with open("/dev/full", "wb") as full:
+        status, err = _create(tmp_path, subprocess.PIPE, full)
+    assert status == 74 and err.splitlines() == [
+        "alienworlds: cannot write standard output: No space left on device"
+    ]
+    read, write = os.pipe()
+    os.close(read)
+    with os.fdopen(write, "wb") as broken:
+        status, err = _create(tmp_path, subprocess.PIPE, broken)
+    assert status == 74 and err.splitlines() == [
+        "alienworlds: cannot write standard output: Broken pipe"
+    ]
+
+
+def test_the_consent_text_from_standard_input(tmp_path):
+    status, err = _create(tmp_path, subprocess.PIPE, subprocess.DEVNULL, text=b"Read this.\n")
+    assert status == 0, err
+    (study,) = Store(tmp_path / "d").studies()
+    assert study.consent == "Read this."
+    status, err = _create(tmp_path, subprocess.DEVNULL, subprocess.DEVNULL, text=None)
+    assert status == 2 and "consent text must have 1 to" in err
+    status, err = _create(tmp_path, subprocess.PIPE, subprocess.DEVNULL, text=b"\xff\xfe")
+    assert status == 2 and err.splitlines() == ["alienworlds: --consent: - is not UTF-8 text"]
+
+
+def test_a_usage_error_is_one_line_with_exit_2():
+    done = run("--no-such-option")
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        "alienworlds: No such option '--no-such-option'. Try 'alienworlds --help'."
+    ]
+
+
+def test_a_closed_standard_input_ends_in_one_line_and_exit_74(tmp_path):
+    command = [sys.executable, "-c", LAUNCH, "create", "--data", str(tmp_path / "d")]
+    command += ["--world", "demo", "--participants", "1", "--consent", "-"]
+    done = subprocess.run(command, capture_output=True, timeout=120, preexec_fn=lambda: os.close(0))
+    assert done.returncode == 74
+    assert done.stderr.decode().splitlines() == [
+        "alienworlds: cannot read standard input: it is closed"
+    ]
