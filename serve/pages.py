@@ -22,6 +22,7 @@ def participant_status(sessions: Sessions, study: Study, participant: str) -> tu
     live = sessions.live(study.id, participant)
     if live is not None and state != "finished":
         state = live.mailbox.posted.view.get("phase", state)
+    error = live.error if live is not None else None
     report = compute_report(events) if events else {}
     milestones = report.get("milestones") or []
     tools = [e for e in events if e.get("type") == "tool" and e.get("counted")]
@@ -34,6 +35,7 @@ def participant_status(sessions: Sessions, study: Study, participant: str) -> tu
         "round": max((int(e.get("round") or 0) for e in tools), default=0),
         "accuracy": [m["accuracy"] for m in milestones],
         "last_activity": max((e.get("at") or 0 for e in events), default=None),
+        "error": error,
     }
     return row, report
 
@@ -60,7 +62,7 @@ def researcher_page(data: dict, boards: list[leaderboard.Board]) -> str:
     rows = [
         [
             esc(r["participant"]),
-            esc(r["state"]),
+            esc(r["state"] + (f": {r['error']}" if r["error"] else "")),
             f"<td class='num'>{r['milestones_done']}</td>",
             f"<td class='num'>{r['round']}</td>",
             f"<td class='num'>{r['calls']}</td>",

@@ -29,6 +29,7 @@ from .web_agent import NO_USAGE, WebAgent
 
 END_ROUND = "I end this round."
 CONSENT_KEY = "consent"
+FAILED = "The session cannot go on. The researcher has been told; please contact them."
 
 
 class ActionError(Exception):
@@ -69,6 +70,7 @@ class Session:
         self.info: SessionInfo | None = None
         self.episode: Episode | None = None
         self.briefing: str | None = None  # the system prompt, as the agents get it
+        self.error: str | None = None  # why the session failed, for the researcher
         self.thread = threading.Thread(
             target=self._main, name=f"session-{study.id}-{participant}", daemon=True
         )
@@ -118,12 +120,13 @@ class Session:
             self.mailbox.show(state_view(info, self._events(), "finished"))
         except Stopped:
             return
-        except Exception as exc:  # noqa: BLE001 - the page and the researcher get one line
-            message = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
+        except Exception as exc:  # noqa: BLE001 - the researcher gets one line
+            # the reason may name server paths: it goes to the researcher's page only
+            self.error = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
             view = (
-                state_view(self.info, self._events(), "failed", message)
+                state_view(self.info, self._events(), "failed", FAILED)
                 if self.info is not None
-                else {"phase": "failed", "key": None, "message": message}
+                else {"phase": "failed", "key": None, "message": FAILED}
             )
             self.mailbox.show(view)
 

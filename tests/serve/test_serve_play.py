@@ -109,8 +109,9 @@ def test_a_session_that_cannot_run_says_why_in_one_line(tmp_path):
         status = client.get(f"/api/r/{made.researcher}/status").json()
         briefing = client.get(f"/api/p/{made.tokens['p1']}/briefing")
     assert view["phase"] == "failed" and view["key"] is None
-    assert "\n" not in view["message"] and "world.toml" in view["message"]
-    assert status["participants"][0]["state"] == "failed"
+    assert "world.toml" not in view["message"]  # the page names no server path
+    row = status["participants"][0]
+    assert row["state"] == "failed" and "world.toml" in row["error"] and "\n" not in row["error"]
     assert briefing.status_code == 503
 
 
