@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -33,15 +34,16 @@ class ServerProcess:
     def start(self, timeout: float = 60.0) -> ServerProcess:
         command = [sys.executable, "-m", "alienworlds.cli.alienworlds", "serve"]
         command += ["--data", str(self.data), "--port", str(self.port), *self.extra]
+        # a file, not a pipe: a server that writes much would block on a full pipe
+        self.log = tempfile.TemporaryFile()
         self.process = subprocess.Popen(
-            command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            command, stdin=subprocess.DEVNULL, stdout=self.log, stderr=subprocess.STDOUT
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(
-                    f"the server exited: {self.process.stderr.read().decode()[-2000:]}"
-                )
+                self.log.seek(0)
+                raise RuntimeError(f"the server exited: {self.log.read().decode()[-2000:]}")
             try:
                 httpx.get(self.base + "/static/play.css", timeout=1.0)
                 return self
@@ -53,8 +55,7 @@ class ServerProcess:
         """SIGKILL: no shutdown handler runs, nothing is flushed on the way out."""
         os.kill(self.process.pid, signal.SIGKILL)
         self.process.wait(timeout=30)
-        self.process.stdout.close()
-        self.process.stderr.close()
+        self.log.close()
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -64,5 +65,4 @@ class ServerProcess:
             except subprocess.TimeoutExpired:
                 self.kill()
                 return
-            self.process.stdout.close()
-            self.process.stderr.close()
+            self.log.close()
