@@ -12,10 +12,11 @@ let busy = false;
 let version = 0;
 const BUTTONS = ["agree", "run", "end-round", "submit", "refuse"];
 
+// the task's prompt is the agents' own and asks for a fenced block: the page adds it
 const LABELS = {
-  program: "Your program",
-  output: "The exact output",
-  proof: "Your proof (PROOF … END)",
+  program: "Your program (just the code: the page adds the fenced block)",
+  output: "The exact output (just the text: the page adds the fenced block)",
+  proof: "Your proof, PROOF … END (the page adds the fenced block)",
 };
 
 function progressText(v) {
