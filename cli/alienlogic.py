@@ -796,6 +796,8 @@ def repl(world_spec: str | None) -> None:
     agent would see. :detail toggles author detail; :help lists commands.
 
     Without a terminal, lines are read from standard input (scriptable).
+    Entries are kept in $XDG_DATA_HOME/alienworlds/alienlogic_history
+    (~/.local/share/... by default); :history lists them.
     """
     from alienworlds.repl.alienlogic_backend import AlienLogicBackend
     from alienworlds.repl.shell import start

@@ -277,7 +277,8 @@ class AlienCodeEnvironment(Environment):
         grade = self._grader.grade(task_id, answer)
         failed = [c.reason for c in grade.calls if not c.passed]
         verdict = Verdict(
-            grade.passed, "ok" if grade.passed else (failed[0] if failed else "failed")
+            grade.passed,
+            "ok" if grade.passed else (failed[0] if failed else grade.error or "failed"),
         )
         with self._lock:
             self._grades[key] = verdict

@@ -188,7 +188,7 @@ def summary_html(section: dict | None) -> str:
     mass = section.get("true_mass") or {}
     coverage = section.get("coverage") or []
     head = [
-        "probes",
+        "probes run",
         "bits in all",
         "redundant rate",
         "exploration errors",

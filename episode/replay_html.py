@@ -12,17 +12,18 @@ and runs no script (see html_page).
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from pathlib import Path
 
-from . import exploration
+from . import exploration, glossary
 from .html_page import esc, glossary_html, mapping, num, page, table
 from .metrics import compute_report
 from .trace import TRACE_NAME, read_trace
 
 REPLAY_NAME = "replay.html"
 ROLES = {"system", "user", "assistant", "tool"}  # anything else is shown with class 'other'
-TERMS = ("M0…M4", "floor", "cc", "σ", "rules", "cov / uncov", "prov / unprov", "C", "P", "T", "Tm")
 
 
 GENERATOR = "alienworlds replay 3"  # changes when the page does, so that older pages are rewritten
@@ -66,7 +67,23 @@ def replay_html(directory: Path, index_href: str | None = None) -> str:
         _overview(header, report, explored),
         *timeline,
     ]
+    body += [
+        "<h2 id='terms'>Terms</h2>",
+        glossary_html(*glossary.for_columns(*_columns(body), "floor")),
+    ]
     return page(title, "\n".join(body), generator=stamp)
+
+
+def _columns(body: list[str]) -> list[str]:
+    """The headings of the data tables in the page's own markup (the tables
+    are built in many places, with headings that depend on the trace); the
+    field/value tables of the overview have no data columns."""
+    text = "\n".join(body)
+    return [
+        html.unescape(h)
+        for table_html in re.findall(r"<table class='(?!mapping')[^']*'>.*?</table>", text, re.S)
+        for h in re.findall(r"<th>(.*?)</th>", table_html, re.S)
+    ]
 
 
 def _nav(index_href: str | None, sections: list[tuple[str, str]]) -> str:
@@ -74,6 +91,7 @@ def _nav(index_href: str | None, sections: list[tuple[str, str]]) -> str:
     links += ["<a href='#overview'>overview</a>"] + [
         f"<a href='#{esc(anchor)}'>{esc(name)}</a>" for anchor, name in sections
     ]
+    links.append("<a href='#terms'>terms</a>")
     return "<nav>" + "".join(links) + "</nav>"
 
 
@@ -133,7 +151,7 @@ def _overview(header: dict, report: dict, explored: dict | None = None) -> str:
         + f"<h3>Milestones</h3><p>gain {esc(num(report.get('gain'), signed=True))} · reversal {esc(num(report.get('reversal')))}"
         + f" · total tokens {esc(num(report.get('total_tokens')))}</p>"
         + table(head, rows, "milestones")
-        + glossary_html(*(t for t in TERMS if t != ("cov / uncov" if logic else "prov / unprov")))
+        + "<p class='muted'>The columns are explained under <a href='#terms'>Terms</a>.</p>"
         + exploration.summary_html(explored)
         + "</section>"
     )

@@ -13,6 +13,7 @@ from .shell import COMPLETE, INCOMPLETE, INVALID
 class AlienCodeBackend:
     language = "aliencode"
     prompt = ">>> "
+    intro = "Type code and press Enter; a line ending in ':' opens a block, a blank line ends it."
 
     def __init__(self, world: World, limits: Limits | None = None) -> None:
         self.world = world

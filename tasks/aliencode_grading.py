@@ -55,6 +55,9 @@ class Grade:
     passed: bool
     calls: tuple[CallGrade, ...]
     world_hash: str
+    # Why the answer as a whole failed before any private run (it does not
+    # compile, it is over the token budget): said once, with no calls.
+    error: str | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -62,6 +65,7 @@ class Grade:
             "passed": self.passed,
             "calls": [c.as_dict() for c in self.calls],
             "world_hash": self.world_hash,
+            "error": self.error,
         }
 
 
@@ -343,20 +347,28 @@ class AlienCodeGrader:
             ok = same_output(answer, expected[0])
             calls = (CallGrade(ok, "ok" if ok else "wrong output"),)
         else:
-            calls = tuple(self._synthesis(task, answer, expected, stop_at_failure))
+            submission, error = self._submission(task, answer)
+            if submission is None:
+                return Grade(task.id, False, (), self.world.hash, error)
+            calls = tuple(self._synthesis(task, submission, expected, stop_at_failure))
         return Grade(task.id, all(c.passed for c in calls), calls, self.world.hash)
 
-    def _synthesis(
-        self, task: Task, answer: str, expected: list[str], stop_at_failure: bool
-    ) -> list[CallGrade]:
+    def _submission(self, task: Task, answer: str) -> tuple[Program | None, str | None]:
+        """The compiled answer, or why it fails whatever the run: over the
+        token budget (counted before compiling), or it does not compile."""
         budget = self.budget(task)
         tokens = token_count(answer, stop_after=budget.tokens)
         if tokens is not None and tokens > budget.tokens:
-            return [CallGrade(False, over_tokens(budget))] * len(expected)
+            return None, over_tokens(budget)
         try:
-            submission = compile_source(answer, self.world, self.limits)
+            return compile_source(answer, self.world, self.limits), None
         except AlienSyntaxError as exc:
-            return [CallGrade(False, str(exc))] * len(expected)
+            return None, str(exc)
+
+    def _synthesis(
+        self, task: Task, submission: Program, expected: list[str], stop_at_failure: bool
+    ) -> list[CallGrade]:
+        budget = self.budget(task)
         out = []
         if task.whole_program:
             runs = [(binding, submission) for binding in self.bindings(task) or [None]]

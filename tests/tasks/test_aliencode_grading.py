@@ -57,7 +57,15 @@ def test_reference_passes_naive_fails(grader):
 def test_failing_answers_give_reasons(grader, answer, reason):
     result = grader.grade("T6", answer)
     assert not result.passed
-    assert all(c.reason.startswith(reason) for c in result.calls)
+    reasons = [result.error] if result.error is not None else [c.reason for c in result.calls]
+    assert reasons and all(r.startswith(reason) for r in reasons)
+
+
+@pytest.mark.parametrize("answer", ["CRAFT add_ten(n:\n    IDLE", "EMIT(" * 300])
+def test_an_answer_that_fails_as_a_whole_says_so_once(grader, answer):
+    result = grader.grade("T6", answer)
+    assert not result.passed and result.calls == () and result.error
+    assert result.as_dict()["error"] == result.error
 
 
 def test_answer_output_is_discarded_before_each_call(grader):
@@ -241,3 +249,20 @@ def test_prints_agrees_with_outcomes_and_stops_at_the_first_run_that_differs(mon
     assert prints(
         world, limits, "CRAFT double(x:\n", task, outcomes(world, limits, "CRAFT double(x:\n", task)
     )
+
+
+def test_cli_grade_says_a_parse_error_once_and_labels_predictions():
+    broken = invoke("grade", "--world", "demo", "--task", "T6", stdin="CRAFT add_ten(n:\n    IDLE")
+    lines = broken.output.splitlines()
+    assert broken.exit_code == 1 and lines[0] == "T6: fail" and len(lines) == 2
+    assert lines[1].startswith("  the answer: [AlienError] SyntaxError")
+    predicted = invoke("grade", "--world", "demo", "--task", "T5", stdin="11 True")
+    assert predicted.output.splitlines() == ["T5: pass", "  prediction: pass (ok)"]
+    calls = invoke(
+        "grade", "--world", "demo", "--task", "T3", stdin="CRAFT larger(a, b):\n    DELIVER a"
+    )
+    assert [line.split(":")[0] for line in calls.output.splitlines()[1:]] == [
+        "  call 1",
+        "  call 2",
+        "  call 3",
+    ]
