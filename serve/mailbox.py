@@ -1,9 +1,9 @@
 """The hand-off between the episode driver and the participant's browser.
 
-The driver runs in a worker thread and asks its agent for a reply; the
-agent posts the request here (with the page's view of it) and blocks until
-an HTTP handler, on the server's event loop, delivers the participant's
-reply for exactly that request. The handler then awaits the next change
+The driver runs in a worker thread and asks its (human) agent for a reply;
+the agent's player posts the question here (with the page's view of it) and
+blocks until an HTTP handler, on the server's event loop, delivers the
+participant's action for exactly that question. The handler then awaits the next change
 (the driver's next request, the episode's end, or its failure) so that its
 response already shows the probe's feedback, and so that a reply the server
 acknowledged is already in the trace.
@@ -15,7 +15,7 @@ import asyncio
 import threading
 from dataclasses import dataclass
 
-from alienworlds.episode.agent import AgentError, Reply
+from alienworlds.episode.agent import AgentError
 
 
 class Stale(Exception):
@@ -39,13 +39,13 @@ class Mailbox:
         self._cond = threading.Condition()
         self._waiters: list[asyncio.Future] = []
         self._posted = Posted(None, initial)
-        self._reply: Reply | None = None
+        self._reply: object | None = None
         self._stopping = False
         self.version = 0
 
     # -- the driver's side (worker thread) ------------------------------------
-    def ask(self, key: str, view: dict) -> Reply:
-        """Show `view` and wait for the participant's reply to request `key`."""
+    def ask(self, key: str, view: dict) -> object:
+        """Show `view` and wait for the participant's answer to question `key`."""
         with self._cond:
             self._reply = None
             self._set(Posted(key, view))
@@ -74,8 +74,8 @@ class Mailbox:
         with self._cond:
             return self._posted
 
-    def deliver(self, key: str, reply: Reply) -> int:
-        """Hand `reply` to the driver if it waits for request `key`; the
+    def deliver(self, key: str, reply: object) -> int:
+        """Hand `reply` to the driver if it waits on question `key`; the
         version to wait past for the outcome."""
         with self._cond:
             if self._posted.key is None or self._posted.key != key or self._reply is not None:

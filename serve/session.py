@@ -11,23 +11,22 @@ driver's next request before it answers).
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 import time
 
-from alienworlds.episode.agent import Reply
 from alienworlds.episode.driver import Episode, Settings
 from alienworlds.episode.environment import Environment
 from alienworlds.episode.environments import make_environment
+from alienworlds.episode.human_agent import HumanAgent, earlier_answers
 from alienworlds.episode.progress import Progress
 from alienworlds.episode.protocol import CONDITIONS, milestone_labels
+from alienworlds.episode.trace import TRACE_NAME
 
 from .mailbox import Mailbox, Stale, Stopped
 from .store import CONSENT_FILE, FORMAT, Store, Study, write_atomic
-from .view import SessionInfo, answer_kind, reply_content, state_view
-from .web_agent import NO_USAGE, WebAgent
+from .view import SessionInfo, answer_kind, state_view
+from .web_player import PageAction, WebPlayer
 
-END_ROUND = "I end this round."
 CONSENT_KEY = "consent"
 FAILED = "The session cannot go on. The researcher has been told; please contact them."
 
@@ -96,11 +95,11 @@ class Session:
             )
             self.episode = Episode(
                 env,
-                WebAgent(
-                    info,
-                    self.mailbox,
-                    self._events,
-                    lambda key: self.episode.trace.get(key),
+                HumanAgent(
+                    env,
+                    WebPlayer(info, self.mailbox, self._events),
+                    info.participant,
+                    earlier_answers(self.out / TRACE_NAME),
                 ),
                 self.out,
                 # the exploration section (tens of seconds on a large world) is left to
@@ -142,50 +141,31 @@ class Session:
         write_atomic(path, {"format": FORMAT, "agreed_at": round(time.time(), 3)})
 
     # -- actions from the page --------------------------------------------------
-    def reply_for(self, action: str, key: str, text: str, refuse: bool) -> Reply:
-        """The agent's reply for what the participant did on the page."""
+    def action_for(self, action: str, key: str, text: str, refuse: bool) -> PageAction:
+        """The participant's action, if it answers what the page asks now."""
         view = self.mailbox.posted.view
         phase = view.get("phase")
         if view.get("key") is None or key != view.get("key"):
             raise ActionError("this page is out of date; reload it", 409)
-        info = self.info
-        if action == "consent":
-            if phase != "consent":
-                raise ActionError("there is nothing to agree to now")
-            return Reply({"role": "user", "content": "agreed"}, dict(NO_USAGE))
-        if action == "probe":
-            if phase != "explore":
-                raise ActionError("no probe can be run now")
-            call = {
-                "id": "call_" + key.replace("/", "_"),
-                "type": "function",
-                "function": {
-                    "name": info.tool_name,
-                    "arguments": json.dumps({info.tool_argument: text}, ensure_ascii=False),
-                },
-            }
-            return Reply(
-                {"role": "assistant", "content": None, "tool_calls": [call]}, dict(NO_USAGE)
-            )
-        if action == "end-round":
-            if phase != "explore":
-                raise ActionError("there is no round to end now")
-            return Reply({"role": "assistant", "content": END_ROUND}, dict(NO_USAGE))
-        if action == "answer":
-            if phase not in ("reflect", "rules", "answer"):
-                raise ActionError("nothing is asked now")
-            task = view.get("task") or {}
-            if refuse and not task.get("refusable"):
-                raise ActionError("this task cannot be refused")
-            content = reply_content(phase, task.get("kind"), text, refuse)
-            return Reply({"role": "assistant", "content": content}, dict(NO_USAGE))
-        raise ActionError(f"unknown action {action!r}")
+        allowed = {
+            "consent": ("consent",),
+            "probe": ("explore",),
+            "end-round": ("explore",),
+            "answer": ("reflect", "rules", "answer"),
+        }
+        if action not in allowed:
+            raise ActionError(f"unknown action {action!r}")
+        if phase not in allowed[action]:
+            raise ActionError(f"{action} is not what is asked now")
+        if refuse and not (view.get("task") or {}).get("refusable"):
+            raise ActionError("this cannot be answered with a refusal")
+        return PageAction(action, text, refuse)
 
     async def act(self, action: str, key: str, text: str, refuse: bool, wait: float) -> dict:
         """Deliver the participant's action; the page after the driver took it."""
-        reply = self.reply_for(action, key, text, refuse)
+        page_action = self.action_for(action, key, text, refuse)
         try:
-            version = self.mailbox.deliver(key, reply)
+            version = self.mailbox.deliver(key, page_action)
         except Stale as exc:  # answered meanwhile (a second tab, a double press)
             raise ActionError("this page is out of date; reload it", 409) from exc
         await self.mailbox.changed(version, wait)

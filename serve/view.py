@@ -1,6 +1,6 @@
-"""What a participant's page may see, and how the page's input becomes a
-reply: pure functions of the driver's request and the participant's own
-trace.
+"""What a participant's page may see, and how the page's input becomes an
+answer: pure functions of the human agent's question and the participant's
+own trace.
 
 A view carries the protocol's prompts, the participant's own probes with
 their (capped) feedback, and the budget; never a verdict, an expected
@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from alienworlds.episode.agent import Request
+from alienworlds.episode.human_agent import Turn
 
 # how the answer box's text is wrapped so that the episode's answer reader
 # (episode/answers.py, tasks.answer_text) finds it exactly as typed
@@ -90,41 +90,34 @@ def _base(info: SessionInfo, events: list[dict], phase: str) -> dict:
     }
 
 
-def _last_user(messages: list[dict]) -> str:
-    for message in reversed(messages):
-        if message.get("role") == "user":
-            return str(message.get("content") or "")
-    return ""
-
-
-def request_view(info: SessionInfo, request: Request, events: list[dict]) -> dict:
-    """The page for a request the driver waits on."""
+def turn_view(info: SessionInfo, turn: Turn, prompt: str, events: list[dict]) -> dict:
+    """The page for a question the human agent waits on."""
     phase = {"explore": "explore", "reflect": "reflect", "rules": "rules"}.get(
-        request.purpose, "answer"
+        turn.purpose, "answer"
     )
     view = _base(info, events, phase)
-    view["key"] = request.key
-    view["prompt"] = _last_user(request.messages)
-    if request.round is not None:
-        view["round"] = request.round
+    view["key"] = turn.key
+    view["prompt"] = prompt
+    if turn.round is not None:
+        view["round"] = turn.round
         used = sum(
             1
             for e in events
-            if e.get("type") == "tool" and e.get("round") == request.round and e.get("counted")
+            if e.get("type") == "tool" and e.get("round") == turn.round and e.get("counted")
         )
         view["budget"]["round_used"] = used
-    if request.milestone is not None:
-        view["milestone"] = f"M{request.milestone}"
+    if turn.milestone is not None:
+        view["milestone"] = f"M{turn.milestone}"
     if phase == "rules":
         view["rule_ids"] = list(info.rule_ids)
     if phase == "answer":
         ids = [task_id for task_id, _ in info.tasks]
         kinds = dict(info.tasks)
         view["task"] = {
-            "id": request.task,
-            "number": ids.index(request.task) + 1 if request.task in ids else None,
+            "id": turn.task,
+            "number": ids.index(turn.task) + 1 if turn.task in ids else None,
             "of": len(ids),
-            "kind": kinds.get(request.task, "program"),
+            "kind": kinds.get(turn.task, "program"),
             "refusable": info.language == "alienlogic",
         }
     return view

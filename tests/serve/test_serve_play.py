@@ -139,3 +139,21 @@ def test_the_episode_starts_only_after_the_participant_agrees(tmp_path):
     assert agreed["agreed_at"] > 0
     with TestClient(application(data, FAST)) as client:  # a restart asks no second time
         assert wait_view(client, token)["key"] == "M0/rules"
+
+
+def test_the_open_book_milestone_shows_the_disclosed_rules(tmp_path, demo_env):
+    made = make_study(tmp_path / "data", count=1, condition="open-book-m4", passes=1)
+    seen = []
+    with TestClient(application(made.data, FAST)) as client:
+        played = play(
+            client,
+            made.tokens["p1"],
+            ScriptedParticipant(demo_env, probes_per_round=1),
+            stop=lambda view, n: seen.append(view) or False,
+        )
+    assert played.view["phase"] == "finished"
+    disclosed = [v for v in seen if v.get("milestone") == "M4+O"]
+    assert disclosed and all(demo_env.disclosure() in v["prompt"] for v in disclosed)
+    assert not any(demo_env.disclosure() in v.get("prompt", "") for v in seen[: -len(disclosed)])
+    report = compute_report(_trace(made, "p1"))
+    assert report["open_book"]["accuracy"] == 100.0

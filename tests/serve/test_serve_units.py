@@ -146,7 +146,7 @@ def test_a_stopping_server_releases_the_waiting_driver():
 
 LINE = st.text(
     st.characters(
-        blacklist_characters="`~\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029",
+        blacklist_characters="`~\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029",
         blacklist_categories=("Cs",),
     ),
     min_size=1,
