@@ -2,6 +2,8 @@
 the same protocol, trace and report as an agent's."""
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -157,3 +159,20 @@ def test_the_open_book_milestone_shows_the_disclosed_rules(tmp_path, demo_env):
     assert not any(demo_env.disclosure() in v.get("prompt", "") for v in seen[: -len(disclosed)])
     report = compute_report(_trace(made, "p1"))
     assert report["open_book"]["accuracy"] == 100.0
+
+
+def test_aliencode_report_reads_a_study_beside_agents_runs(tmp_path, demo_env):
+    made = make_study(tmp_path / "data", count=2)
+    with TestClient(application(made.data, FAST)) as client:
+        play(client, made.tokens["p1"], ScriptedParticipant(demo_env, probes_per_round=2))
+    study = made.data / "studies" / "st"
+    done = subprocess.run(
+        [sys.executable, "-m", "alienworlds.cli.aliencode", "report", str(study)]
+        + ["--out", str(tmp_path / "report"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    board = json.loads(done.stdout)["leaderboard"]["boards"][0]
+    assert [r["system"] for r in board["rows"]] == ["human:st-p1"]
