@@ -193,13 +193,19 @@ class Episode:
                 self.trace = trace
                 self._start()
                 if not trace.finished:
-                    await self._protocol()
+                    # a bar shows the protocol on a terminal; elsewhere it is a phase
+                    if self.progress.mode != "bar":
+                        with self.progress.phase("protocol", self.progress.steps):
+                            await self._protocol()
+                    else:
+                        await self._protocol()
                     trace.append({"type": "end", "key": "end"})
                 report = compute_report(trace.events)
                 if self.settings.exploration:
-                    section = exploration.compute(
-                        trace.events, self.out, getattr(self.env, "world", None)
-                    )
+                    with self.progress.phase("scoring exploration"):
+                        section = exploration.compute(
+                            trace.events, self.out, getattr(self.env, "world", None)
+                        )
                     if section is not None:
                         report["exploration"] = section
         finally:

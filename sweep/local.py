@@ -86,13 +86,15 @@ def run_local(
     endpoints: dict[str, int],
     on_outcome: Callable[[dict], None],
     stop: Callable[[], int | None] = never,
+    announce: bool = False,
 ) -> None:
     """Run `jobs` in a pool of `workers` processes, calling `on_outcome` in
     this process as each ends (status `lost` when its worker died and it
     will run again). At most `workers` jobs are in the pool at once, so a
     worker's death touches only the episodes then running. Once `stop()`
     gives a signal, it is passed on to the workers, whose episodes stop
-    cleanly; nothing more starts, and this returns when they have."""
+    cleanly; nothing more starts, and this returns when they have. With
+    `announce`, workers name their phases on standard error."""
     if not jobs:
         return
     ctx = get_context("spawn")
@@ -122,7 +124,15 @@ def run_local(
                     while queue and not (broken or stopping) and len(running) < workers:
                         job = queue.pop(0)
                         starts[job.key] += 1
-                        running[pool.submit(run_job, job, str(root), gates.get(job.endpoint))] = job
+                        running[
+                            pool.submit(
+                                run_job,
+                                job,
+                                str(root),
+                                gates.get(job.endpoint),
+                                announce=announce,
+                            )
+                        ] = job
                     if not running:
                         break
                     done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
