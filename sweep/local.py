@@ -29,6 +29,7 @@ from multiprocessing.managers import BaseManager
 from pathlib import Path
 
 from alienworlds.episode.interrupt import leave_to_default
+from alienworlds.episode.phases import Phases
 
 from .gates import Gate
 from .plan import Job
@@ -87,6 +88,7 @@ def run_local(
     on_outcome: Callable[[dict], None],
     stop: Callable[[], int | None] = never,
     announce: bool = False,
+    phases: Phases | None = None,
 ) -> None:
     """Run `jobs` in a pool of `workers` processes, calling `on_outcome` in
     this process as each ends (status `lost` when its worker died and it
@@ -94,7 +96,9 @@ def run_local(
     worker's death touches only the episodes then running. Once `stop()`
     gives a signal, it is passed on to the workers, whose episodes stop
     cleanly; nothing more starts, and this returns when they have. With
-    `announce`, workers name their phases on standard error."""
+    `announce`, workers name their phases on standard error; `phases`
+    names this process's own (stopping the workers)."""
+    phases = phases or Phases(None)
     if not jobs:
         return
     ctx = get_context("spawn")
@@ -166,7 +170,9 @@ def run_local(
                             outcome = failed(job, f"{type(exc).__name__}: {exc}")
                         on_outcome(outcome)
             finally:
-                pool.shutdown(wait=True, cancel_futures=True)
+                # a worker's interpreter takes seconds to end when it holds a large world
+                with phases.phase("stopping the workers"):
+                    pool.shutdown(wait=True, cancel_futures=True)
     finally:
         if manager is not None:
             manager.shutdown()

@@ -133,7 +133,9 @@ def run_sweep(
         else:
             from .local import run_local
 
-            run_local(todo, root, workers, sweep.endpoints, on_outcome, stop, announce)
+            run_local(
+                todo, root, workers, sweep.endpoints, on_outcome, stop, announce, Phases(note)
+            )
     finally:
         if started_ray:
             ray_exec.disconnect()

@@ -1,5 +1,6 @@
 """A sweep names its phases on standard error: the plan, each worker's bank
-audit, each episode's protocol and exploration scoring, the leaderboard;
+audit, each episode's protocol and exploration scoring, stopping the
+workers, the leaderboard;
 a finished episode's time says how much of it was the audit."""
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ def test_each_phase_of_a_sweep_names_itself(tmp_path):
         seen[7],
     )
     assert seen[8:] == [
+        "aliencode sweep: stopping the workers …",
+        "aliencode sweep: stopping the workers: done",
         "aliencode sweep: writing the leaderboard and the curves …",
         "aliencode sweep: writing the leaderboard and the curves: done",
     ]
