@@ -436,6 +436,7 @@ def world_generate(
     """
     from pathlib import Path
 
+    from alienworlds.episode.phases import Phases
     from alienworlds.generate.aliencode import GenerationError, Knobs, generate
 
     knobs = Knobs(
@@ -445,8 +446,9 @@ def world_generate(
         knobs.check()
     except GenerationError as exc:
         fail(str(exc))
+    phases = Phases(lambda line: click.echo(line, err=True), "aliencode world generate: ")
     try:
-        result = generate(seed, knobs)
+        result = generate(seed, knobs, phases)
     except GenerationError as exc:
         click.echo(f"aliencode: cannot generate: {exc}", err=True)
         sys.exit(EXIT_ERROR)

@@ -269,6 +269,7 @@ def world_generate(
     import time
     from pathlib import Path
 
+    from alienworlds.episode.phases import Phases
     from alienworlds.generate.alienlogic import VERSION, GenerationError, Knobs, generate, write
 
     knobs = Knobs(
@@ -283,9 +284,11 @@ def world_generate(
         knobs.check()
     except GenerationError as exc:
         fail(str(exc))
+    phases = Phases(lambda line: click.echo(line, err=True), "alienlogic world generate: ")
     try:
-        generated = generate(seed, knobs)
-        write(generated, Path(out_dir), force=force, seconds=generated.stats.seconds)
+        generated = generate(seed, knobs, phases)
+        with phases.phase("auditing the files before they are written"):
+            write(generated, Path(out_dir), force=force, seconds=generated.stats.seconds)
     except FileExistsError as exc:
         fail(str(exc))
     except GenerationError as exc:

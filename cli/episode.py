@@ -18,6 +18,7 @@ from alienworlds.episode.driver import Episode, Settings
 from alienworlds.episode.environments import make_environment
 from alienworlds.episode.interrupt import Interrupted
 from alienworlds.episode.leaderboard import RANKINGS
+from alienworlds.episode.phases import Phases
 from alienworlds.episode.progress import Progress
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
 from alienworlds.episode.report import trajectory_dirs, write_summary
@@ -33,7 +34,9 @@ SCORECARD_LEGEND = "\n".join(
         "prov, unprov (AlienLogic): accuracy on provable theorems, refusals of unprovable ones (unprovable recognition)",
         "cc: the row above chance-corrected against the floor",
         "C: tool calls counted · P: probe units spent · T: exploration tokens (prompt + completion)",
-        "Tm: tokens spent at milestones · Ttot: all tokens · time: wall clock",
+        "Tm: tokens spent at milestones · Ttot: all tokens · time: wall clock of the trajectory's "
+        "protocol and exploration scoring (the world's loading and bank audit, and the reports, "
+        "are timed on standard error)",
     )
 )
 
@@ -354,8 +357,15 @@ def episode_command(language: str) -> click.Command:
         from alienworlds.ruleset import WorldError
         from alienworlds.tasks.bank import BankError
 
+        # the phases around the protocols: the first one (the bank audit) takes tens of seconds
+        phases = Phases(
+            (lambda line: click.echo(line, err=True)) if progress else None, f"{language}: "
+        )
         try:
-            env = make_environment(language, world_name, bank)
+            with phases.phase(
+                f"loading world {world_name or 'main'} and auditing its bank (once per command)"
+            ):
+                env = make_environment(language, world_name, bank)
         except (
             WorldError,
             BankError,
@@ -427,12 +437,16 @@ def episode_command(language: str) -> click.Command:
                 reports.append(
                     {"agent": name, "trajectory": index, "dir": str(directory), "report": report}
                 )
-            write_summary(
-                agent_dir, dirs, pages=len(names) == 1, with_exploration=explore
-            )  # several agents: one index over all, below
+            with phases.phase(f"writing the reports of {name} in {agent_dir}"):
+                write_summary(
+                    agent_dir, dirs, pages=len(names) == 1, with_exploration=explore
+                )  # several agents: one index over all, below
             all_dirs += dirs
         if len(names) > 1:  # one chart and table comparing the agents
-            write_summary(base, all_dirs, [label for label, _, _ in rows], with_exploration=explore)
+            with phases.phase(f"writing the comparison of {', '.join(names)} in {base}"):
+                write_summary(
+                    base, all_dirs, [label for label, _, _ in rows], with_exploration=explore
+                )
         if as_json:
             click.echo(json.dumps(reports, indent=2))
             return

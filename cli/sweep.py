@@ -82,7 +82,8 @@ def sweep_command(language: str) -> click.Command:
         "--progress/--no-progress",
         default=True,
         show_default=True,
-        help="One line per generated world and per finished episode on standard error.",
+        help="On standard error: one line per generated world and per finished episode, and "
+        "each worker's phases (the bank audit, each episode's protocol and exploration scoring).",
     )
     def sweep(sweep_file, out, resume, jobs, ray_address, runtime_env, rank, as_json, progress):
         """Run many episodes and rank the systems on one leaderboard.
@@ -148,6 +149,7 @@ def sweep_command(language: str) -> click.Command:
                     note=say if progress else (lambda line: None),
                     runtime_env=runtime,
                     stop=stop,
+                    announce=progress,
                 )
         except StateError as exc:
             say(str(exc))
