@@ -388,7 +388,8 @@ def check_certificate(
                 extra.append(f"the certificate's theorem: {exc}")
         if same_world and parsed.get("world_hash") != world.hash:
             extra.append(
-                f"the certificate was made for another version of the world ({str(parsed.get('world_hash'))[:80]})"
+                "the certificate was made for another version of the world "
+                f"({str(parsed.get('world_hash'))[:80]})"
             )
         if extra:
             status, problems = "fails", problems + extra

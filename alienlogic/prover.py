@@ -254,7 +254,8 @@ def prove(
                     return run.refuted(model)
                 if found.complete:
                     run.reasons.append(
-                        "could not decide (the refutation leaves a branch open, and no countermodel "
+                        "could not decide (the refutation leaves a branch open, and no "
+                        "countermodel "
                         f"of at most {countermodel.MAX_DOMAIN} elements was found)"
                     )
         proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS, route_guarded)

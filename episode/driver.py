@@ -280,7 +280,8 @@ class Episode:
         )[0]
         if recorded["message"] != message:
             raise TraceError(
-                f"{self.trace.path}: the conversation differs from the recorded one at message {index}; "
+                f"{self.trace.path}: the conversation differs from the recorded one at message "
+                f"{index}; "
                 "the world, the agent or the code changed since the trace was written"
             )
         self.conv.append(recorded["message"])
@@ -373,7 +374,8 @@ class Episode:
                     status="over-budget",
                     units=0,
                     counted=False,
-                    feedback=f"[not run] no tool calls are left in this round (at most {self.env.calls_per_round} a round"
+                    feedback="[not run] no tool calls are left in this round (at most "
+                    f"{self.env.calls_per_round} a round"
                     + (f", {self.env.max_total_calls} in all" if self.env.max_total_calls else "")
                     + ").",
                 )
@@ -382,7 +384,8 @@ class Episode:
                     status="invalid",
                     units=0,
                     counted=True,
-                    feedback=f"[rejected] there is no tool named {name!r}; the tool is {self.env.tool_name}. Nothing was run.",
+                    feedback=f"[rejected] there is no tool named {name!r}; the tool is "
+                    f"{self.env.tool_name}. Nothing was run.",
                 )
             else:
                 try:
@@ -429,8 +432,10 @@ class Episode:
             {
                 "role": "user",
                 "content": (
-                    f"Exploration round {round_no} of {self.condition.rounds}. In this round the probes are chosen for you: each is "
-                    f"run through {env.tool_name} and you see its result. After each result, note your current hypotheses."
+                    f"Exploration round {round_no} of {self.condition.rounds}. In this round the "
+                    "probes are chosen for you: each is "
+                    f"run through {env.tool_name} and you see its result. After each result, "
+                    "note your current hypotheses."
                 ),
             }
         )

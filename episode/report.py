@@ -99,9 +99,12 @@ def load_report(directory: Path, with_exploration: bool = True) -> dict:
 def _headline(summary: dict) -> str:
     n = summary["n"]
     return (
-        f"**Best@{n} = {num(summary['best_at_n'])}** (chance-corrected {num(summary.get('best_at_n_chance_corrected'))}; "
-        f"trajectory {md_cell(str(summary['best_trajectory']))}) · Mean@{n} = {num(summary['mean_at_n'])} "
-        f"(chance-corrected {num(summary.get('mean_at_n_chance_corrected'))}) · worst = {num(summary['worst'])} · "
+        f"**Best@{n} = {num(summary['best_at_n'])}** (chance-corrected "
+        f"{num(summary.get('best_at_n_chance_corrected'))}; "
+        f"trajectory {md_cell(str(summary['best_trajectory']))}) · Mean@{n} = "
+        f"{num(summary['mean_at_n'])} "
+        f"(chance-corrected {num(summary.get('mean_at_n_chance_corrected'))}) · worst = "
+        f"{num(summary['worst'])} · "
         f"range = {num(summary['range'])}"
     )
 
@@ -129,7 +132,8 @@ def markdown(
         lines = [
             f"# Episode report: {md_cell(first['language'])} world `{md_cell(first['world'])}`",
             "",
-            f"World hash `{first['world_hash']}` · manual `{first['manual_hash']}` · condition **{md_cell(first['condition'])}** · "
+            f"World hash `{first['world_hash']}` · manual `{first['manual_hash']}` · condition "
+            f"**{md_cell(first['condition'])}** · "
             + (
                 f"agent {md_cell(json.dumps(first['agent'], sort_keys=True))} · "
                 if same_agent
@@ -137,7 +141,8 @@ def markdown(
             )
             + f"{first['tasks']} tasks × {first['passes']} answers",
             "",
-            f"Floor (the best trivial strategy's accuracy on this bank): **{num(summary.get('floor'))}**. "
+            "Floor (the best trivial strategy's accuracy on this bank): "
+            f"**{num(summary.get('floor'))}**. "
             "Chance-corrected score = 100 × (score − floor) / (100 − floor).",
             "",
         ]
@@ -295,8 +300,10 @@ def markdown(
             "",
             "## Exploration",
             "",
-            "Measured by the language's hypothesis engine from each trace: the information each probe gave "
-            "(bits), the share of redundant probes, the rules reached by probes, the surviving mass on the true "
+            "Measured by the language's hypothesis engine from each trace: the information each "
+            "probe gave "
+            "(bits), the share of redundant probes, the rules reached by probes, the surviving "
+            "mass on the true "
             "rules, and exploration and exploitation errors (docs/explore-aliencode.md).",
             "",
         ]
@@ -308,7 +315,8 @@ def markdown(
     if books:
         lines += ["", "## Open book after M4 (A4+O)", ""]
         lines += [
-            f"* {md_cell(n)}: {num(ob['accuracy'])} (chance-corrected {num(ob.get('chance_corrected'))})"
+            f"* {md_cell(n)}: {num(ob['accuracy'])} (chance-corrected "
+            f"{num(ob.get('chance_corrected'))})"
             for n, ob in books
         ]
     shown = glossary.for_columns(*columns)

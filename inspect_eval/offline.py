@@ -27,7 +27,8 @@ from importlib import resources
 from pathlib import Path
 
 ENCODING_URL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
-ENCODING_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"  # what tiktoken expects of the file
+# what tiktoken expects of the file
+ENCODING_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d"
 
 
 try:  # Inspect's command prints this kind of error as its message alone, without a traceback
@@ -106,6 +107,7 @@ def prepare_tiktoken_cache(directory: str | Path) -> Path:
 if __name__ == "__main__":
     if len(sys.argv) != 2:
         sys.exit(
-            "usage: python -m alienworlds.inspect_eval.offline DIR  (then set TIKTOKEN_CACHE_DIR=DIR)"
+            "usage: python -m alienworlds.inspect_eval.offline DIR  (then set "
+            "TIKTOKEN_CACHE_DIR=DIR)"
         )
     print(prepare_tiktoken_cache(sys.argv[1]))

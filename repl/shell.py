@@ -178,7 +178,8 @@ class Shell:
                     text = Path(arg).expanduser().read_text(encoding="utf-8")
                 except (OSError, UnicodeDecodeError) as exc:
                     self.say(
-                        f"cannot read {arg}: {getattr(exc, 'strerror', None) or exc.__class__.__name__}"
+                        f"cannot read {arg}: "
+                        f"{getattr(exc, 'strerror', None) or exc.__class__.__name__}"
                     )
                 else:
                     self.say(self.backend.run(text))

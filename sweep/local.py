@@ -55,7 +55,8 @@ def _die_with_parent(parent: int) -> None:
     it, and the dead one may hold a lock of the pool's queues for ever, so
     a worker that outlived SIGTERM to end its episode cleanly would wait on
     that lock, and the pool's shutdown on it."""
-    os.setpgrp()  # out of the terminal's process group: Ctrl-C reaches the driver, which passes it on once
+    # out of the terminal's process group: Ctrl-C reaches the driver, which passes it on once
+    os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     leave_to_default(signal.SIGTERM)
     if sys.platform.startswith("linux"):

@@ -127,7 +127,8 @@ class _Drawer:
                 if not pool:
                     raise NoBank(
                         "too few worked examples",
-                        f"fewer than {EXAMPLES_PER_BAND} worked examples of band {band} can be ported",
+                        f"fewer than {EXAMPLES_PER_BAND} worked examples of band {band} can be "
+                        "ported",
                     )
                 best = max(
                     pool, key=lambda e: len(set(e.rules) - shown)
@@ -139,7 +140,8 @@ class _Drawer:
         return picked
 
     def cover(self) -> None:
-        # the rules fewest templates use first: a rule no task enters ends the draw before much is made
+        # the rules fewest templates use first: a rule no task enters ends the draw before much is
+        # made
         for rule in sorted(self.world.rules, key=lambda r: support().get((r.target, r.scope), 0)):
             if any(rule.id in c.rules for c in self.picked):
                 continue
@@ -153,7 +155,8 @@ class _Drawer:
             else:
                 raise NoBank(
                     "a rule no task enters",
-                    f"no template makes a task that rule {rule.id} ({rule.target}, {rule.scope}) enters",
+                    f"no template makes a task that rule {rule.id} ({rule.target}, {rule.scope}) "
+                    "enters",
                     rule.id,
                 )
         if len(self.picked) > self.size:

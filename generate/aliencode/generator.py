@@ -77,7 +77,8 @@ def generate(seed: str, knobs: Knobs | None = None, phases: Phases | None = None
     for attempt in range(MAX_BANKS):
         drawn = drawer.result()
         world = drawn.world
-        # seeded by the world drawn anew: with a rule drawn again, templates keep their inputs and order
+        # seeded by the world drawn anew: with a rule drawn again, templates keep their inputs and
+        # order
         make = Instantiation(
             world,
             Porter(world, BOUNDS, memo),

@@ -72,7 +72,8 @@ SOFT_PER_TASK = (
 WITNESS_TRIES = 6  # witnesses of a patch labelled before it is drawn again
 ATTEMPTS = 4  # worlds tried (patches shown by no labelled theorem are drawn again)
 SELECT_EVERY = 10  # try to choose the bank after this many new labels
-SPARE_UNPROVABLE = 3  # unprovable labels beyond the knob (at most as many again) before certificates are no longer sought
+# unprovable labels beyond the knob (at most as many again) before certificates are no longer sought
+SPARE_UNPROVABLE = 3
 
 
 class GenerationError(Exception):
@@ -320,7 +321,8 @@ def generate(seed: str, knobs: Knobs = Knobs(), phases: Phases | None = None) ->
         chosen, shown = found
         return _files(name, world, world_text, chosen, shown, random.Random(base + ":bank"), stats)
     raise GenerationError(
-        f"no bank after {ATTEMPTS} worlds ({'; '.join(missing)}); ask for fewer --patches or --unprovable",
+        f"no bank after {ATTEMPTS} worlds ({'; '.join(missing)}); ask for fewer --patches or "
+        "--unprovable",
         stats,
     )
 

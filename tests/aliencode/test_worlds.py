@@ -125,7 +125,8 @@ def test_scopes(scope, expected):
 
 def test_first_matching_rule_wins():
     rules = (
-        '[[rules]]\nid = "A"\nname = "n"\ntarget = "OVER"\nactual = "IDENTITY"\nscope = "function"\n'
+        '[[rules]]\nid = "A"\nname = "n"\ntarget = "OVER"\nactual = "IDENTITY"\nscope = '
+        '"function"\n'
         '[[rules]]\nid = "B"\nname = "n"\ntarget = "OVER"\nactual = "(< a b)"\n'
     )
     world = parse_world(world_text(rules), "t.toml", SCHEMA)

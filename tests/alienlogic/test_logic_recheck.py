@@ -198,7 +198,8 @@ def test_every_sequent_saturation_derives_keeps_the_invariant(seed):
         ), (name, seed)
 
 
-# -- agreement with the search side -----------------------------------------------------------------
+# -- agreement with the search side
+# -----------------------------------------------------------------
 
 REQUIRES = [
     "(== depth 0)",
@@ -352,7 +353,8 @@ def test_sequents_derived_in_random_worlds_keep_the_invariant_of_every_algebra_t
     assert accepted >= 50
 
 
-# -- the three-valued reading of side conditions -------------------------------------------------------
+# -- the three-valued reading of side conditions
+# -------------------------------------------------------
 
 
 def _step(depth=(0, 0), refs=("A",), out="A", env=None):
@@ -424,7 +426,8 @@ def test_sizes_of_instances_are_compared_symbolically():
         assert s.eval(R.sexpr("(== (size conclusion) (size (sub (ref 1))))")) is expected
 
 
-# -- its own reading of formulas ---------------------------------------------------------------------
+# -- its own reading of formulas
+# ---------------------------------------------------------------------
 
 
 def as_tuple(f) -> tuple:
@@ -494,7 +497,8 @@ def test_the_re_checker_stands_alone():
     assert len(words) < 10_000
 
 
-# -- malformed certificates --------------------------------------------------------------------------
+# -- malformed certificates
+# --------------------------------------------------------------------------
 
 
 def cpu() -> float:

@@ -138,7 +138,8 @@ def test_an_argument_that_is_not_utf8_is_refused_as_a_seed(tmp_path):
     )
     assert process.returncode == 2 and not (tmp_path / "w").exists()
     assert process.stderr.decode().splitlines() == [
-        "aliencode world generate: Invalid value for '--seed': character 1 of the seed is not text (not UTF-8: "
+        "aliencode world generate: Invalid value for '--seed': character 1 of the seed is not "
+        "text (not UTF-8: "
         "undecodable bytes). Try 'aliencode world generate --help'."
     ]
 

@@ -75,7 +75,8 @@ def test_the_mock_model_runs_a_full_episode_offline_and_the_log_opens_in_inspect
         cwd=tmp_path,
     )
     print(
-        f"inspect eval alienworlds/aliencode --model mockllm/model -T world=demo: {time.perf_counter() - started:.1f} s"
+        "inspect eval alienworlds/aliencode --model mockllm/model -T world=demo: "
+        f"{time.perf_counter() - started:.1f} s"
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert [p.name for p in cache.iterdir()] == [cache_name()]
