@@ -57,7 +57,7 @@ from .aliencode_grading import (
 )
 from .bank import Bank, Task
 from .compare import normalise
-from .validity import Validity, tally
+from .validity_result import Validity, tally
 
 STRATEGIES = (
     "naive",

@@ -24,7 +24,7 @@ from alienlogic import ProofSyntaxError, check
 from .alienlogic_adaptive import Answerer, passes
 from .alienlogic_grading import REFUSAL_TEXT, AlienLogicGrader, LogicTask
 from .bank import Bank
-from .validity import Validity, tally
+from .validity_result import Validity, tally
 
 STRATEGIES = ("refuse-all", "standard-proof")
 
