@@ -350,11 +350,13 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     "--json",
     "as_json",
     is_flag=True,
-    help='Print {"task", "passed", "calls": [{"passed", "reason"}], "world_hash"}.',
+    help='Print {"task", "passed", "reason", "answer", "calls": [{"passed", "reason"}], '
+    '"verdict", "world_hash"}.',
 )
 def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
-    """Grade an answer to a task: a program (synthesis) or the predicted
-    output text (prediction), from FILE or standard input.
+    """Grade a reply to a task, from FILE or standard input, read as the
+    episode reads a model's reply: a program (synthesis) in a fenced block
+    or bare; a prediction in an ```output block or a `PREDICTION: ...` line.
 
     Exit status: 0 pass, 1 fail, 2 bad input (unknown task or world).
     """
@@ -374,7 +376,12 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
     if as_json:
         click.echo(json.dumps(result.as_dict(), indent=2))
     else:
-        click.echo(f"{result.task}: {'pass' if result.passed else 'fail'}")
+        verdict = "pass" if result.passed else "fail"
+        click.echo(
+            f"{result.task}: {verdict}"
+            if result.calls
+            else f"{result.task}: {verdict} ({result.reason})"
+        )
         for i, call in enumerate(result.calls, 1):
             click.echo(f"  call {i}: {'pass' if call.passed else 'fail'} ({call.reason})")
     sys.exit(EXIT_OK if result.passed else EXIT_ERROR)

@@ -48,7 +48,8 @@ from alienlogic.patch_library import library
 from alienlogic.prover import StepClock, prove
 
 from .alienlogic_audit import first_order
-from .alienlogic_grading import REFUSAL_TEXT, LogicTask
+from .alienlogic_grading import LogicTask
+from .answer_text import REFUSAL_TEXT
 
 # The prover's allowance per theorem: readings of its counting clock (one per
 # 256 backward-search steps, one per 32 refutation steps). Enough for every

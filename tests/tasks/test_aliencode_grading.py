@@ -2,6 +2,7 @@
 `aliencode tasks` / `grade` / `world check` commands."""
 
 import json
+from dataclasses import fields
 
 import alienworlds.tasks.aliencode_grading as grading
 import pytest
@@ -10,6 +11,7 @@ from alienworlds.ruleset import Limits, World
 from alienworlds.tasks.aliencode_audit import audit, sites_used
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader, outcomes, prints
 from alienworlds.tasks.bank import BankError, Task, load_bank
+from alienworlds.tasks.grade import Grade
 from click.testing import CliRunner
 
 from aliencode.world_schema import load
@@ -55,9 +57,16 @@ def test_reference_passes_naive_fails(grader):
     ],
 )
 def test_failing_answers_give_reasons(grader, answer, reason):
-    result = grader.grade("T6", answer)
-    assert not result.passed
+    result = grader.grade("T6", f"```aliencode\n{answer}\n```")
+    assert not result.passed and result.calls and result.reason.startswith(reason)
     assert all(c.reason.startswith(reason) for c in result.calls)
+
+
+def test_a_bare_reply_that_does_not_parse_is_no_answer(grader):
+    result = grader.grade("T6", "CRAFT add_ten(n:\n    IDLE")
+    assert not result.passed and result.answer is None and result.calls == ()
+    assert result.reason.startswith("no answer found in the reply")
+    assert "SyntaxError" in result.reason
 
 
 def test_answer_output_is_discarded_before_each_call(grader):
@@ -66,9 +75,12 @@ def test_answer_output_is_discarded_before_each_call(grader):
 
 
 def test_prediction_and_whole_program(grader):
-    assert grader.grade("T5", "11 True\n").passed
-    assert grader.grade("T5", "11.0 True").passed
-    assert not grader.grade("T5", "10 False").passed
+    assert grader.grade_answer("T5", "11 True\n").passed
+    assert grader.grade_answer("T5", "11.0 True").passed
+    assert not grader.grade_answer("T5", "10 False").passed
+    assert grader.grade("T5", "It prints:\n```output\n11 True\n```").passed
+    assert grader.grade("T5", "PREDICTION: 11.0 True").passed
+    assert not grader.grade("T5", "11 True").passed  # no output block, no PREDICTION line
     assert grader.grade("T4", "EMIT(STRAND(1, 2, 3))").passed
     assert not grader.grade("T4", "EMIT(STRAND(3, 2, 1))").passed
 
@@ -157,6 +169,20 @@ def test_cli_grade_exit_codes():
     )
     data = json.loads(out.output)
     assert data["passed"] is False and [c["passed"] for c in data["calls"]] == [False, True, True]
+    assert set(data) == {f.name for f in fields(Grade)}  # the one verdict type
+    assert data["answer"] == "CRAFT larger(a, b):\n    DELIVER a"
+
+
+def test_cli_grade_reads_a_reply_as_the_episode_does():
+    reply = "Here it is:\n```aliencode\nEMIT(ORDER(STRAND(2, 3, 1)))\n```\nDone."
+    assert invoke("grade", "--world", "demo", "--task", "T4", stdin=reply).exit_code == 0
+    out = invoke("grade", "--world", "demo", "--task", "T4", stdin="```output\n[1, 2, 3]\n```")
+    assert out.exit_code == 1 and out.output == "T4: fail (no answer found in the reply)\n"
+    prediction = BANK.task("T5")
+    assert prediction.kind == "prediction"
+    expected = AlienCodeGrader(WORLD, BANK).expected(prediction)[0]
+    for reply, code in ((f"```output\n{expected}\n```", 0), ("PREDICTION: -1", 1)):
+        assert invoke("grade", "--world", "demo", "--task", "T5", stdin=reply).exit_code == code
 
 
 def test_cli_tasks_hides_solutions_and_calls():
