@@ -212,11 +212,14 @@ def cycles(graph: dict[str, list[Edge]]) -> list[list[str]]:
 
 
 def package_of(module: str) -> str:
-    """The layer package a module belongs to."""
+    """The layer package a module belongs to (a module of the namespace root
+    itself, such as alienworlds.api, belongs to `alienworlds`)."""
     if module in EPISODE_INTERFACE:
         return "episode interface"
     parts = module.split(".")
-    return parts[1] if parts[0] == "alienworlds" and len(parts) > 1 else parts[0]
+    if parts[0] == "alienworlds" and len(parts) > 1 and parts[1] in FOLDERS:
+        return parts[1]
+    return parts[0]
 
 
 def layer_of(module: str, layers=LAYERS) -> int:
