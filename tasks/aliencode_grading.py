@@ -245,6 +245,8 @@ class AlienCodeGrader:
     _expected: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _reference_steps: dict[str, list[int]] = field(default_factory=dict, repr=False)
     _budgets: dict[str, Budget] = field(default_factory=dict, repr=False)
+    # replies that differ only around the answer share its grade
+    _grades: dict[tuple[str, str], Grade] = field(default_factory=dict, repr=False)
 
     def compiled(self, source: str, role: str) -> Program:
         """Compile bank code once (calls, references, prediction programs)."""
@@ -323,7 +325,10 @@ class AlienCodeGrader:
         reading = read_answer(task, text, self.world.keywords)
         if reading.answer is None:
             return Grade(task.id, False, reading.problem, self.world.hash)
-        return self.grade_answer(task_id, reading.answer)
+        key = (task.id, reading.answer)
+        if key not in self._grades:
+            self._grades[key] = self.grade_answer(task_id, reading.answer)
+        return self._grades[key]
 
     def grade_answer(self, task_id: str, answer: str, stop_at_failure: bool = False) -> Grade:
         """Grade an answer (a program, or a prediction's output text) on every

@@ -293,3 +293,12 @@ def test_cli_grade_says_a_parse_error_once_and_labels_predictions():
         "  call 2",
         "  call 3",
     ]
+
+
+def test_replies_holding_the_same_answer_share_one_grade():
+    fresh = AlienCodeGrader(WORLD, BANK)
+    program = "EMIT(ORDER(STRAND(2, 3, 1)))"
+    fenced = fresh.grade("T4", f"Sure:\n```aliencode\n{program}\n```\nDone.")
+    assert fresh.grade("T4", program) is fenced and fenced.passed
+    assert fresh.grade("T4", f"```aliencode\n{program}\n```") is fenced
+    assert fresh.grade("T4", "EMIT(1)") is not fenced
