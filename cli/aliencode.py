@@ -359,11 +359,13 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     "--json",
     "as_json",
     is_flag=True,
-    help='Print {"task", "passed", "calls": [{"passed", "reason"}], "world_hash", "error"}.',
+    help='Print {"task", "passed", "reason", "answer", "calls": [{"passed", "reason"}], '
+    '"verdict", "world_hash"}.',
 )
 def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
-    """Grade an answer to a task: a program (synthesis) or the predicted
-    output text (prediction), from FILE or standard input.
+    """Grade a reply to a task, from FILE or standard input, read as the
+    episode reads a model's reply: a program (synthesis) in a fenced block
+    or bare; a prediction in an ```output block or a `PREDICTION: ...` line.
 
     Exit status: 0 pass, 1 fail, 2 bad input (unknown task or world).
     """
@@ -384,8 +386,8 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
         click.echo(json.dumps(result.as_dict(), indent=2))
     else:
         click.echo(f"{result.task}: {'pass' if result.passed else 'fail'}")
-        if result.error is not None:
-            click.echo(f"  the answer: {result.error}")
+        if not result.calls:
+            click.echo(f"  the answer: {result.reason}")
         prediction = bank.task(task_id).kind == "prediction"
         for i, call in enumerate(result.calls, 1):
             label = "prediction" if prediction else f"call {i}"
@@ -436,8 +438,8 @@ def world_generate(
     """
     from pathlib import Path
 
-    from alienworlds.episode.phases import Phases
     from alienworlds.generate.aliencode import GenerationError, Knobs, generate
+    from alienworlds.ruleset.phases import Phases
 
     knobs = Knobs(
         altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed, tasks=tasks

@@ -269,8 +269,8 @@ def world_generate(
     import time
     from pathlib import Path
 
-    from alienworlds.episode.phases import Phases
     from alienworlds.generate.alienlogic import VERSION, GenerationError, Knobs, generate, write
+    from alienworlds.ruleset.phases import Phases
 
     knobs = Knobs(
         patches=patches,
@@ -420,7 +420,7 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     "--json",
     "as_json",
     is_flag=True,
-    help='Print {"task", "passed", "reason", "verdict", "world_hash"}.',
+    help='Print {"task", "passed", "reason", "answer", "calls": [], "verdict", "world_hash"}.',
 )
 def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
     """Grade an answer: model text holding one proof block (PROOF … END) or

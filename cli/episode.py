@@ -18,11 +18,11 @@ from alienworlds.episode.driver import Episode, Settings
 from alienworlds.episode.environments import make_environment
 from alienworlds.episode.interrupt import Interrupted
 from alienworlds.episode.leaderboard import RANKINGS
-from alienworlds.episode.phases import Phases
 from alienworlds.episode.progress import Progress
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
 from alienworlds.episode.report import trajectory_dirs, write_summary
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
+from alienworlds.ruleset.phases import Phases
 from alienworlds.sweep import limits
 from alienworlds.sweep.bounded_toml import shape
 

@@ -12,8 +12,7 @@ from contextlib import AbstractContextManager
 from typing import TextIO
 
 import click
-
-from .phases import Phases, Timer
+from alienworlds.ruleset.phases import Phases, Timer
 
 
 def _duration(seconds: float) -> str:

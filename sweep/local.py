@@ -29,7 +29,7 @@ from multiprocessing.managers import BaseManager
 from pathlib import Path
 
 from alienworlds.episode.interrupt import leave_to_default
-from alienworlds.episode.phases import Phases
+from alienworlds.ruleset.phases import Phases
 
 from .gates import Gate
 from .plan import Job

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from alienworlds.episode.phases import Phases
+from alienworlds.ruleset.phases import Phases
 
 from . import board
 from .generation import generate_worlds

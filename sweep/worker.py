@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from alienworlds.episode.phases import Phases
+from alienworlds.ruleset.phases import Phases
 
 from .gates import GatedAgent, Permits, local_permits
 from .plan import Job

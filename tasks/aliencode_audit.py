@@ -174,8 +174,8 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
         if task.kind == "prediction":
             ref_ok, naive_ok, naive_std = True, False, True
         else:
-            ref_ok = grader.grade(task.id, task.reference).passed
-            naive_ok = grader.grade(task.id, task.naive, stop_at_failure=True).passed
+            ref_ok = grader.grade_answer(task.id, task.reference).passed
+            naive_ok = grader.grade_answer(task.id, task.naive, stop_at_failure=True).passed
             naive_manual = outcomes(manual, limits, task.naive, task, programs)
             naive_std = all("[AlienError]" not in o for o in naive_manual)
             if not ref_ok:

@@ -27,7 +27,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
-from alienworlds.episode.phases import Phases
+from alienworlds.ruleset.phases import Phases
 from alienworlds.tasks.bank import BANDS
 
 from aliencode import World

@@ -18,10 +18,10 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
-from alienworlds.episode.phases import Phases
 from alienworlds.porting import Porter
 from alienworlds.porting.compensation import Memo
 from alienworlds.ruleset import World
+from alienworlds.ruleset.phases import Phases
 from alienworlds.tasks.bank import Bank, BankError, parse_bank
 
 from .bank import NoBank, draw_bank

@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 
-from alienworlds.episode.phases import Phases
 from alienworlds.generate.knobs import knob, knob_problems
+from alienworlds.ruleset.phases import Phases
 from alienworlds.ruleset.world import World, parse_world
 from alienworlds.tasks.alienlogic_adaptive import Answerer, Grade, above_refusal, checker, passes
 from alienworlds.tasks.alienlogic_audit import Audit as BankAudit

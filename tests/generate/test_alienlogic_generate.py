@@ -22,13 +22,14 @@ from alienworlds.generate.alienlogic import (
     generate,
     write,
 )
-from alienworlds.generate.alienlogic.patches import ID_LETTERS, library, read_library
+from alienworlds.generate.alienlogic.patches import ID_LETTERS
 from alienworlds.ruleset.world import World
 from alienworlds.tasks.alienlogic_validity import battery
 from alienworlds.tasks.bank import load_bank
 from click.testing import CliRunner
 
 from alienlogic import Proof, check, load_world, parse_formula, parse_proof
+from alienlogic.patch_library import library, read_library
 
 sys.path.insert(
     0, str(Path(__file__).resolve().parents[1] / "alienlogic")

@@ -8,7 +8,6 @@ from functools import cache
 
 import pytest
 from alienworlds.cli.aliencode import main
-from alienworlds.episode.phases import Phases
 from alienworlds.generate.aliencode import VERSION, GenerationError, Knobs, generate
 from alienworlds.generate.aliencode import families as fam
 from alienworlds.generate.aliencode.bank import KEYSTONE_SHARE
@@ -20,6 +19,7 @@ from alienworlds.porting import Porter
 from alienworlds.porting.semantics import STANDARD
 from alienworlds.ruleset import parse_world
 from alienworlds.ruleset.equivalence import compare
+from alienworlds.ruleset.phases import Phases
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -4,7 +4,7 @@ the end, and heartbeat lines while a phase runs; nothing when off."""
 import threading
 
 import pytest
-from alienworlds.episode.phases import Phases
+from alienworlds.ruleset.phases import Phases
 from hypothesis import given
 from hypothesis import strategies as st
 
