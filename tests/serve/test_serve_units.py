@@ -13,6 +13,7 @@ from alienworlds.serve.limits import Limiter, Rate
 from alienworlds.serve.mailbox import Mailbox, Stale, Stopped
 from alienworlds.serve.store import Store, StoreError
 from alienworlds.serve.view import REFUSAL, reply_content
+from alienworlds.tasks import aliencode_reader, alienlogic_reader
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -158,26 +159,27 @@ LINE = st.text(
 @given(lines=st.lists(LINE, min_size=1, max_size=6))
 def test_a_typed_output_reaches_the_grader_as_typed(demo_env, lines):
     text = "\n".join(lines)
-    prediction = next(t.id for t in demo_env.tasks() if t.kind == "prediction")
-    assert demo_env.extract_answer(prediction, reply_content("answer", "output", text)) == text
+    prediction = next(t for t in demo_env.bank.tasks if t.kind == "prediction")
+    reply = reply_content("answer", "output", text)
+    assert aliencode_reader.read_answer(prediction, reply, demo_env.world.keywords).answer == text
 
 
 @settings(max_examples=150, deadline=None)
 @given(lines=st.lists(LINE, min_size=1, max_size=6))
 def test_a_typed_program_reaches_the_grader_as_typed(demo_env, lines):
     text = "\n".join(lines)
-    synthesis = next(t.id for t in demo_env.tasks() if t.kind == "synthesis")
-    assert demo_env.extract_answer(synthesis, reply_content("answer", "program", text)) == text
+    synthesis = next(t for t in demo_env.bank.tasks if t.kind == "synthesis")
+    reply = reply_content("answer", "program", text)
+    assert aliencode_reader.read_answer(synthesis, reply, demo_env.world.keywords).answer == text
 
 
 def test_a_typed_proof_and_a_refusal_reach_the_grader(logic_env):
     for task in logic_env.bank.tasks:
         proof = task.reference.strip()
         if proof:
-            assert (
-                logic_env.extract_answer(task.id, reply_content("answer", "proof", proof)) == proof
-            )
+            reading = alienlogic_reader.read_answer(reply_content("answer", "proof", proof))
+            assert reading.answer.strip() == proof
     refusal = reply_content("answer", "proof", "ignored", refuse=True)
     assert refusal == REFUSAL
-    assert logic_env.extract_answer(logic_env.bank.tasks[0].id, refusal) == "UNPROVABLE"
+    assert alienlogic_reader.read_answer(refusal).refused
     assert json.dumps(reply_content("rules", None, "D1: (+ n 1)")) == '"D1: (+ n 1)"'
