@@ -25,7 +25,7 @@ from .errors import (
 )
 from .limits import Meter
 from .memory import size
-from .text import TextTooLong, render, type_name
+from .text import CHARS_PER_STEP, TextTooLong, render, type_name
 
 SEQUENCES = (list, tuple, str)
 
@@ -603,7 +603,20 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         try:
             for x in seq:
                 remaining -= len(sep)
-                text = render(x, budget=max(0, remaining), max_nesting=max_nesting, charge=charge)
+                cls = x.__class__
+                # A string or a small integer renders as `render` would (the
+                # same budget check, a charge of nothing below CHARS_PER_STEP
+                # characters) without its calls.
+                if cls is str or (cls is int and neg_small < x < small):
+                    text = x if cls is str else repr(x)
+                    if len(text) > (remaining if remaining > 0 else 0):
+                        raise TextTooLong()
+                    if len(text) >= CHARS_PER_STEP:
+                        charge(len(text) // CHARS_PER_STEP)
+                else:
+                    text = render(
+                        x, budget=max(0, remaining), max_nesting=max_nesting, charge=charge
+                    )
                 remaining -= len(text)
                 texts.append(text)
         except TextTooLong:
