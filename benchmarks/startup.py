@@ -18,9 +18,11 @@ Not part of the test suite: timings depend on the machine.
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -32,10 +34,16 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def timed(cmd: list[str]) -> tuple[float, float]:
+# The children read and write bytecode caches, as an installed package does
+# (an environment setting PYTHONDONTWRITEBYTECODE would make every run
+# compile every module from source: --no-bytecode measures that case).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
     """CPU and wall-clock seconds of one run of `cmd`."""
     cpu, wall = children_cpu(), time.perf_counter()
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
     cpu, wall = children_cpu() - cpu, time.perf_counter() - wall
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed: {proc.stdout}{proc.stderr}")
@@ -50,7 +58,15 @@ def main() -> None:
     parser.add_argument(
         "--baseline", metavar="PYTHON", help="also time the run under this interpreter"
     )
+    parser.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="run the children without bytecode caches (every module compiled at each start)",
+    )
     args = parser.parse_args()
+    env = {**ENV, "PYTHONDONTWRITEBYTECODE": "1"} if args.no_bytecode else ENV
+    if args.no_bytecode:
+        env["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp()  # no cache found either
     run = ["-P", "-m", "alienworlds.cli.aliencode", "run", "--world", "standard", str(HELLO)]
     commands = {
         "python -c pass": [sys.executable, "-c", "pass"],
@@ -61,7 +77,7 @@ def main() -> None:
     best = {name: (float("inf"), float("inf")) for name in commands}
     for _ in range(args.repeat):
         for name, cmd in commands.items():
-            cpu, wall = timed(cmd)
+            cpu, wall = timed(cmd, env)
             best[name] = (min(best[name][0], cpu), min(best[name][1], wall))
     bare = best["python -c pass"][0]
     print(f"{'command':<16} {'CPU s':>7} {'wall s':>7} {'x bare CPU':>10}")
