@@ -115,9 +115,11 @@ class NativeTrees:
         if left is None or right is None or not self._fits(op, left, right):
             return default
         if not isinstance(default, ast.Call):
-            # Already native (a comparison with a short constant, a division
-            # by a constant): a tree a larger one can take in, as it is.
-            if op in _ARITHMETIC:
+            # Already native. A division by a constant is a tree a larger one
+            # can take in as it is; a sum with a constant is not: it binds `_t`
+            # (inline.py), which a census sees in a function's frame, and its
+            # native form would not.
+            if isinstance(default, ast.BinOp):
                 self._trees[id(default)] = (default, Tree(default, op, (left, right)))
             return default
         tree = Tree(checked([left.checked, right.checked]), op, (left, right))

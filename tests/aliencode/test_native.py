@@ -18,15 +18,32 @@ NAMES = ("x", "y", "z")
 BINARY = ("SHATTER", "WEAVE", "PARE", "RESIDUE", "HALVE")
 COMPARE = ("AKIN", "APART", "UNDER", "OVER", "ATOP", "BENEATH")
 BITS = 2048
-LIMITS = Limits(max_steps=20_000)
+# A small memory limit: the list made at the end of each program sets off a
+# census, which walks the frame of the function the program may run in.
+LIMITS = Limits(max_steps=20_000, max_memory=60_000)
 
 # Values around every bound the guard or the checked operators know.
-_EDGES = [0, 1, -1, 7, LEAF - 1, LEAF, -LEAF, PRODUCT_OPERAND, (1 << BITS) - 1, -(1 << BITS) + 1]
-VALUES = st.one_of(
+_EDGES = [
+    0,
+    1,
+    -1,
+    7,
+    1000,
+    10**12,
+    LEAF - 1,
+    LEAF,
+    -LEAF,
+    PRODUCT_OPERAND,
+    (1 << BITS) - 1,
+    -(1 << BITS) + 1,
+]
+INTEGERS = st.one_of(
     st.sampled_from([str(v) for v in _EDGES]),
     st.integers(-(10**30), 10**30).map(str),
-    st.sampled_from(['"ab"', "2.5", "YES", "NO", "none", "STRAND(1, 2)", "KNOT()", "-0.0"]),
+    st.integers(-(10**6), 10**6).map(str),
 )
+OTHERS = st.sampled_from(['"ab"', "2.5", "YES", "NO", "none", "STRAND(1, 2)", "KNOT()", "-0.0"])
+VALUES = st.one_of(INTEGERS, INTEGERS, INTEGERS, OTHERS)  # mostly integers: runs get far
 
 
 def expressions(depth: int) -> st.SearchStrategy[str]:
@@ -42,12 +59,13 @@ def expressions(depth: int) -> st.SearchStrategy[str]:
 
 @st.composite
 def programs(draw) -> str:
-    lines = [f"SET {name} AS {draw(VALUES)}" for name in NAMES if draw(st.booleans())]
+    lines = [f"SET {name} AS {draw(VALUES)}" for name in NAMES if draw(st.integers(0, 4))]
     lines.append("SET xs AS STRAND()")
     for _ in range(draw(st.integers(1, 3))):
         expr = draw(expressions(3))
         lines.append(f"EMIT({expr})")
         lines.append(f"ANNEX(xs, {expr})")
+    lines.append("SET big AS PARE(STRAND(0), 10000)")
     lines.append("EMIT(xs)")
     looped = "\n".join("    " + line for line in lines)
     if draw(st.booleans()):  # in a function, whose frame the census walks
@@ -104,3 +122,25 @@ def test_annex_appends_natively_only_a_value_that_cannot_change_a_list():
     assert "a_xs.append(" in _generated("ANNEX(xs, SHATTER(k, 1))")
     assert "a_xs.append(" not in _generated("ANNEX(xs, f(xs))")
     assert "a_xs.append(" not in _generated("ANNEX(xs, EXPEL(xs))")
+
+
+def test_a_census_sees_the_same_frames_with_native_code():
+    """A census taken while a function's frame is live walks its locals: the
+    native form must bind what the checked form binds (`_t` of a sum with a
+    constant, which therefore stays outside native trees)."""
+    source = (
+        "CRAFT f(x):\n"
+        "    SET y AS PARE(SHATTER(x, 1), RESIDUE(x, 7))\n"
+        "    SET big AS PARE(STRAND(0), 20000)\n"
+        "    DELIVER y\n"
+        "EMIT(f(1000))"
+    )
+    limits = Limits(max_memory=100_000)
+    found = []
+    for native in (True, False):
+        program = compile_program(parse(source), STANDARD, limits, native=native)
+        session = Session(limits)
+        result = session.execute(program)
+        found.append((result.as_dict(), session.meter.peak))
+    assert found[0][1] > 0  # a census ran
+    assert found[0] == found[1]
