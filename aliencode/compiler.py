@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import CodeType
 
 from alienworlds.ruleset import (
@@ -95,7 +96,7 @@ class Bindings:
 
     def expression(self, rule: Rule) -> Expr:
         if rule.id not in self.exprs:
-            self.exprs[rule.id] = parse_rule(rule.actual or "IDENTITY")
+            self.exprs[rule.id] = rule_expression(rule.actual or "IDENTITY")
         return self.exprs[rule.id]
 
     def nodes(self, rule: Rule) -> int:
@@ -115,14 +116,22 @@ class Bindings:
     def function_name(self, rule: Rule) -> str:
         name = f"_w_{self.world.rules.index(rule)}"
         if name not in self.compiled:
-            site = SITES[rule.target]
-            lazy = (
-                frozenset({LAZY_OPERAND[rule.target]})
-                if rule.target in LAZY_OPERAND
-                else frozenset()
-            )
-            self.compiled[name] = compile_rule(self.expression(rule), site.operands, lazy=lazy)
+            self.compiled[name] = rule_function(rule.actual or "IDENTITY", rule.target)
         return name
+
+
+# A world's rules are parsed and compiled once per process, not once per
+# program: a world check compiles thousands of candidate programs under the
+# same rules. Both depend only on the rule's text and site.
+@lru_cache(maxsize=4096)
+def rule_expression(text: str) -> Expr:
+    return parse_rule(text)
+
+
+@lru_cache(maxsize=4096)
+def rule_function(text: str, target: str) -> CompiledRule:
+    lazy = frozenset({LAZY_OPERAND[target]}) if target in LAZY_OPERAND else frozenset()
+    return compile_rule(rule_expression(text), SITES[target].operands, lazy=lazy)
 
 
 @dataclass
