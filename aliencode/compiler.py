@@ -42,6 +42,7 @@ from alienworlds.ruleset.world import Rule
 from . import syntax as s
 from .errors import AlienSyntaxError, short
 from .inline import in_place_form, operator_call, splice, spliceable
+from .locations import fill_locations
 from .metering import units as probe_units
 from .native import NativeTrees, append_form
 from .operations import SAME_AS_OPERATOR, literal_ok
@@ -689,7 +690,7 @@ def compile_program(
             nesting = check_nesting(tree)
             compiler = Compiler(world, limits, deadline, inline, native)
             module = compiler.module(tree)
-            ast.fix_missing_locations(module)
+            fill_locations(module)
             with warnings.catch_warnings():
                 # The host's own lint (e.g. "'str' object is not callable") must not
                 # reach a user; the run reports such mistakes as AlienErrors.
