@@ -305,6 +305,9 @@ _TERMINAL_TEXT = {
 }
 
 
+TREE_CACHE_CHARS = 1_000_000  # source characters whose trees one parser keeps (some 50 MB)
+
+
 class Parser:
     """A parser for one keyword spelling (the standard one or a world's)."""
 
@@ -323,6 +326,12 @@ class Parser:
             transformer=_Builder(self._operations),
             maybe_placeholders=False,
         )
+        # Trees of texts parsed lately: audits and generators grade the same
+        # answers, calls and references again and again (a generated bank
+        # parses each distinct text about four times). Trees are immutable;
+        # only successful parses are kept, so every error is raised afresh.
+        self._trees: dict[tuple[str, Limits], s.Program] = {}
+        self._held = 0  # characters of the texts in _trees
 
     def surface(self, keyword: str) -> str:
         return self.keywords.get(keyword, keyword)
@@ -339,6 +348,22 @@ class Parser:
         text = source.replace("\r\n", "\n")
         if not text.endswith("\n"):
             text += "\n"
+        key = (text, limits)
+        tree = self._trees.pop(key, None)
+        if tree is not None:
+            self._trees[key] = tree  # re-inserted: the dict's order is least recently used first
+            return tree
+        tree = self._parse(text, limits, deadline)
+        if len(text) <= TREE_CACHE_CHARS:
+            self._held += len(text)
+            while self._held > TREE_CACHE_CHARS:
+                oldest = next(iter(self._trees))
+                self._held -= len(oldest[0])
+                del self._trees[oldest]
+            self._trees[key] = tree
+        return tree
+
+    def _parse(self, text: str, limits: Limits, deadline: float | None) -> s.Program:
         layout = self._lark.options.postlex
         layout.budget = _Budget(
             limits, time.monotonic() + limits.wall_seconds if deadline is None else deadline

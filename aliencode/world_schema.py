@@ -26,7 +26,8 @@ def _check_rule(
     target = raw["target"]
     if target not in SITES:
         problem(
-            f"unknown site '{shown(target)}'; expected an operation such as PLUCK, a literal site (literal.int, literal.float, literal.str, literal.bool) or SWEEP",
+            f"unknown site '{shown(target)}'; expected an operation such as PLUCK, a literal "
+            "site (literal.int, literal.float, literal.str, literal.bool) or SWEEP",
             "target",
         )
         return None

@@ -61,7 +61,8 @@ class Boxes:
             if depth == 0:
                 raise Rejection(
                     "ASSUME_AT_TOP",
-                    f"line {n} is an assumption outside every box; write it as '| formula [assume]'",
+                    f"line {n} is an assumption outside every box; write it as '| formula "
+                    "[assume]'",
                 )
             if depth > current + 1:
                 raise Rejection(
@@ -78,7 +79,8 @@ class Boxes:
                 reason = "BOX_WITHOUT_ASSUMPTION" if depth == current + 1 else "DEPTH_JUMP"
                 raise Rejection(
                     reason,
-                    f"line {n} is at depth {depth}, deeper than the line before it ({current}), but only an assumption opens a box",
+                    f"line {n} is at depth {depth}, deeper than the line before it ({current}), "
+                    "but only an assumption opens a box",
                 )
             self._close_to(depth, n)
         self.box_of.append(self.stack[-1])

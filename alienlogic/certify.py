@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import product
@@ -37,6 +38,7 @@ from .matrices import CONNECTIVES, Algebra, Matrix, countermodels, library
 from .parser import parse_formula
 from .proof import Theorem
 from .recheck import recheck
+from .rules import RULES
 from .worlds import load_world
 
 FORMAT = 2
@@ -61,10 +63,35 @@ class Found:
     data: dict[str, object] | None
     seconds: float
     tried: list[str] = field(default_factory=list)
+    # Why no certificate, when none: "exhausted" (every candidate algebra
+    # tried), "out of time" or "stopped" (the candidate limit); "" if found.
+    stopped: str = ""
+    candidates: int = 0  # candidate algebras tried
+    # how often each rule was the first the re-checker found unsound in a
+    # candidate: the rules that keep this theorem from being certified
+    unsound: Counter[str] = field(default_factory=Counter)
 
     @property
     def found(self) -> bool:
         return self.data is not None
+
+    @property
+    def summary(self) -> str:
+        """One line: why no certificate was found (empty when one was)."""
+        if self.found:
+            return ""
+        blame = ", ".join(f"{rule} ({n})" for rule, n in self.unsound.most_common(3))
+        blame = f"; the rules most often unsound in them: {blame}" if blame else ""
+        if self.stopped == "out of time":
+            return f"out of time after {self.candidates} candidate algebras{blame}"
+        if self.stopped == "stopped":
+            return f"stopped at the limit of {self.candidates} candidate algebras{blame}"
+        sizes = f"{min(m.size for m in library())} to {max(m.size for m in library())}"
+        return (
+            f"no countermodel in the searched algebras: none of the {self.candidates} "
+            f"candidates ({sizes} truth values, domains of 1 or 2 elements) is sound for "
+            f"the world's rules with a countermodel of the theorem{blame}"
+        )
 
 
 @dataclass
@@ -118,8 +145,9 @@ def _header(world: World, theorem: Theorem, task: str | None) -> dict[str, objec
     return head
 
 
-# rule soundness verdicts of the re-checker, per (world hash, algebra, domain, named)
-_SOUND: dict[tuple, bool] = {}
+# the re-checker's objection to an algebra's rules (its first problem), per
+# (world hash, algebra, domain, named): an unsound algebra is not re-checked
+_UNSOUND: dict[tuple, str] = {}
 
 
 class _OutOfTime(Exception):
@@ -134,6 +162,7 @@ def _try(
     alg: Algebra,
     tried: list[str],
     stop: Callable[[], None] | None = None,
+    unsound: Counter[str] | None = None,
 ) -> dict[str, object] | None:
     """The first model of each domain shape that refutes the theorem, kept if
     the re-checker accepts the certificate."""
@@ -144,7 +173,9 @@ def _try(
             continue
         shapes_seen.add(shape)
         key = (world.hash, json.dumps(alg.as_data(), sort_keys=True), shape)
-        if _SOUND.get(key) is False:
+        known = _UNSOUND.get(key)
+        if known is not None:
+            _blame(unsound, known)
             continue
         data = {
             **_header(world, theorem, task),
@@ -152,13 +183,21 @@ def _try(
             "model": model.as_data(alg.matrix),
         }
         status, problems = recheck(json.dumps(data), text, first=True)
-        if any(not p.startswith("model:") for p in problems):
-            _SOUND[key] = False
+        objections = [p for p in problems if not p.startswith("model:")]
+        if objections:
+            _UNSOUND[key] = objections[0].split(":", 1)[0]
+            _blame(unsound, _UNSOUND[key])
         if status == "holds":
             return data
         if len(tried) < 20:
             tried.append(f"{alg.name}: {problems[0]}")
     return None
+
+
+def _blame(unsound: Counter[str] | None, objection: str) -> None:
+    """Count an objection that names a rule (the re-checker's "RULE: not sound ...")."""
+    if unsound is not None and objection in RULES:
+        unsound[objection] += 1
 
 
 def candidates(theorem: Theorem):
@@ -250,24 +289,36 @@ def find_certificate(
 
     text = world_text(world)
     tried: list[str] = []
+    unsound: Counter[str] = Counter()
+    count, stopped = 0, "exhausted"
     try:
         for n, alg in enumerate(candidates(theorem)):
             if max_candidates is not None and n >= max_candidates:
                 tried.append(f"stopped after {max_candidates} candidates")
+                stopped = "stopped"
                 break
             stop()
+            count = n + 1
             # the limit also covers the search inside one candidate (the
             # models of a theorem over many atoms are many)
             data = _try(
-                world, text, theorem, task, alg, tried, stop if deadline is not None else None
+                world,
+                text,
+                theorem,
+                task,
+                alg,
+                tried,
+                stop if deadline is not None else None,
+                unsound,
             )
             if data is not None:
-                return Found(data, time.perf_counter() - start, tried)
+                return Found(data, time.perf_counter() - start, tried, "", count)
         else:
             tried.append("no candidate algebra has a countermodel the re-checker accepts")
     except _OutOfTime:
         tried.append(f"out of time after {seconds:g} s")
-    return Found(None, time.perf_counter() - start, tried)
+        stopped = "out of time"
+    return Found(None, time.perf_counter() - start, tried, stopped, count, unsound)
 
 
 # -- re-checking -----------------------------------------------------------------
@@ -337,7 +388,8 @@ def check_certificate(
                 extra.append(f"the certificate's theorem: {exc}")
         if same_world and parsed.get("world_hash") != world.hash:
             extra.append(
-                f"the certificate was made for another version of the world ({str(parsed.get('world_hash'))[:80]})"
+                "the certificate was made for another version of the world "
+                f"({str(parsed.get('world_hash'))[:80]})"
             )
         if extra:
             status, problems = "fails", problems + extra

@@ -60,7 +60,7 @@ class Countermodel:
             return ", ".join(parts) or "no atoms"
         parts = [f"domain {{{', '.join(str(i) for i in range(m.size))}}}"]
         parts += [f"{c} = {v}" for c, v in sorted(m.constants.items())]
-        for (name, arity), table in sorted(m.functions.items()):
+        for (name, _arity), table in sorted(m.functions.items()):
             parts.append(
                 f"{name} = {{{', '.join(f'{_tuple(k)}: {v}' for k, v in sorted(table.items()))}}}"
             )

@@ -744,7 +744,8 @@ def unsound_rules(m: Matrix, world: World, domain: int = 1) -> list[str]:
         if rule in _FIRST_ORDER:
             if patch is not None:
                 problems.append(
-                    f"{rule}: its conclusion is patched ({patch.rule.conclusion}); only propositional patches are checked"
+                    f"{rule}: its conclusion is patched ({patch.rule.conclusion}); only "
+                    "propositional patches are checked"
                 )
                 continue
             reason = _first_order(rule, m, domain)
@@ -757,7 +758,8 @@ def unsound_rules(m: Matrix, world: World, domain: int = 1) -> list[str]:
                     out = _path(parse(patch.rule.conclusion), refs)
                 except _Opaque as exc:
                     problems.append(
-                        f"{rule}: cannot check its patched conclusion {patch.rule.conclusion}: {exc}"
+                        f"{rule}: cannot check its patched conclusion {patch.rule.conclusion}: "
+                        f"{exc}"
                     )
                     break
                 if out is None:

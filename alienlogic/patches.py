@@ -127,7 +127,8 @@ class Binding:
         if value is not view.conclusion:
             raise _world_failure(
                 patch,
-                f"in this world {name} derives {value} here ({patch.rule.conclusion}), not {view.conclusion}",
+                f"in this world {name} derives {value} here ({patch.rule.conclusion}), not "
+                f"{view.conclusion}",
             )
         return value
 

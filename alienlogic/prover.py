@@ -10,9 +10,13 @@ checked once more, whole, before it is returned.
    the detours a patched world forces. Its effort is capped by a step
    count, so hard theorems move on to stage 2 quickly.
 2. `refutation.refute_search`, when the world keeps the classical rules the
-   refutation writes (none of them disabled or given another conclusion):
-   a complete method for classical propositional logic and, by iterative
-   deepening over Herbrand levels, for first-order logic without equality.
+   refutation writes (none of them given another conclusion, and each one
+   allowed or derivable by a detour through allowed rules): a complete
+   method for classical propositional logic and, by iterative deepening
+   over Herbrand levels, for first-order logic without equality. Steps the
+   world refuses are rewritten into their detours (`detours.route_around`:
+   excluded middle and a case analysis in place of a disabled or guarded
+   DNE or NOT_I) before the proof is written out.
 
 In the standard world the prover may also answer that a theorem is not a
 classical consequence, and then only with a countermodel that
@@ -26,12 +30,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from alienworlds.ruleset.world import World
 
 from . import countermodel
 from .countermodel import Countermodel
+from .detours import routable, route_around
 from .formulas import Not, Pred
 from .kernel import check
 from .oracle import Oracle
@@ -73,6 +78,14 @@ CLASSICAL_RULES = (
 )
 
 
+# What `ProverResult.failure` may say: the time limit ran out; the direct
+# search tried every tree height up to the budget; it spent its step
+# allowance first; the world's checker refused every proof written; a
+# checked countermodel shows the theorem is not a classical consequence;
+# the refutation found no proof and no countermodel was found.
+FAILURES = ("out of time", "budget", "steps", "refused", "refuted", "undecided")
+
+
 class StepClock:
     """A clock that advances one tick per reading. The prover reads its clock
     every so many search steps (every 256 in the backward search, every 32 in
@@ -97,6 +110,9 @@ class ProverResult:
     trees: int = 0
     stage: str = ""  # "search" or "refutation": which stage found the proof
     countermodel: Countermodel | None = None  # checked: the theorem is not a classical consequence
+    # Why no proof, when none (see FAILURES), and what each stage reported.
+    failure: str = ""
+    details: list[str] = field(default_factory=list)
 
     @property
     def found(self) -> bool:
@@ -121,6 +137,8 @@ class _Attempt:
         self.searched = 0
         self.trees = 0
         self.reasons: list[str] = []
+        self.details: list[str] = []
+        self.steps_spent = False  # a search stage ended on its step allowance
         self._readings = 0
         # The time limit covers writing and checking a proof too. A counting
         # clock counts search steps only: what the search built bounds the
@@ -132,17 +150,39 @@ class _Attempt:
         if self._readings % 64 == 0 and self.clock() > self.deadline:
             raise OutOfTime()
 
-    def result(self, proof: Proof | None, reason: str = "", stage: str = "") -> ProverResult:
+    def result(
+        self, proof: Proof | None, reason: str = "", stage: str = "", failure: str = ""
+    ) -> ProverResult:
         return ProverResult(
-            proof, self.clock() - self.start, self.searched, reason, self.trees, stage
+            proof,
+            self.clock() - self.start,
+            self.searched,
+            reason,
+            self.trees,
+            stage,
+            failure=failure,
+            details=[*self.details, *self.reasons],
         )
 
     def refuted(self, model: Countermodel) -> ProverResult:
         result = self.result(
-            None, f"not a classical consequence (countermodel: {model.describe()})"
+            None,
+            f"not a classical consequence (countermodel: {model.describe()})",
+            failure="refuted",
         )
         result.countermodel = model
         return result
+
+    def failed(self, max_budget: int) -> ProverResult:
+        """The result when no stage found a proof: the last reason recorded,
+        classified (see FAILURES)."""
+        if self.reasons:
+            reason = self.reasons[-1]
+            failure = "undecided" if reason.startswith("could not decide") else "refused"
+        else:
+            reason = f"no proof within budget {max_budget}"
+            failure = "steps" if self.steps_spent else "budget"
+        return self.result(None, reason, failure=failure)
 
     def write(self, node: Node) -> Proof | None:
         """The tree written out and checked whole, or None (the reason kept)."""
@@ -170,11 +210,14 @@ def prove(
     max_budget: int = 14,
     seconds: float = 20.0,
     clock: Callable[[], float] = time.process_time,
+    route_guarded: bool = False,
 ) -> ProverResult:
     """A proof of `theorem` the world's checker accepts, or None (with why).
     The search stops once `clock` (CPU seconds by default) has advanced by
     `seconds`; a clock that counts its own readings makes the stop a count
-    of search steps, the same on any machine."""
+    of search steps, the same on any machine. Steps of a disabled rule are
+    routed around it where the world allows a detour (`detours.py`); with
+    `route_guarded`, so are steps a side condition refuses."""
     run = _Attempt(world, theorem, seconds, clock)
     oracle = Oracle(world)
     standard = not world.rules
@@ -187,15 +230,22 @@ def prove(
                     return run.refuted(model)
                 run.reasons.append("could not decide (the solver's countermodel does not check)")
         if _classical(oracle):
-            proof = _search_stage(run, oracle, max_budget, QUICK_STEPS)
+            proof = _search_stage(run, oracle, max_budget, QUICK_STEPS, route_guarded)
             if proof is not None:
                 return run.result(proof, stage="search")
             found = refute_search(
                 theorem.premises, theorem.goal, run.deadline, clock=run.clock, solver_stop=run.stop
             )
             run.searched += found.steps
+            run.details.append(
+                f"refutation: {found.steps} steps, Herbrand level {found.level}, "
+                + ("a derivation" if found.derivation is not None else "no derivation")
+            )
             if found.derivation is not None:
-                proof = run.write(to_tree(found.derivation))
+                tree = to_tree(found.derivation)
+                if not standard:
+                    tree = route_around(tree, oracle, theorem.premises, route_guarded)
+                proof = run.write(tree)
                 if proof is not None:
                     return run.result(proof, stage="refutation")
             elif standard:
@@ -204,25 +254,34 @@ def prove(
                     return run.refuted(model)
                 if found.complete:
                     run.reasons.append(
-                        "could not decide (the refutation leaves a branch open, and no countermodel "
+                        "could not decide (the refutation leaves a branch open, and no "
+                        "countermodel "
                         f"of at most {countermodel.MAX_DOMAIN} elements was found)"
                     )
-        proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS)
+        proof = _search_stage(run, oracle, max_budget, SEARCH_STEPS, route_guarded)
     except (OutOfTime, RefutationOutOfTime):
-        return run.result(None, "out of time")
+        return run.result(None, "out of time", failure="out of time")
     if proof is not None:
         return run.result(proof, stage="search")
-    reason = run.reasons[-1] if run.reasons else f"no proof within budget {max_budget}"
-    return run.result(None, reason)
+    return run.failed(max_budget)
 
 
-def _search_stage(run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int) -> Proof | None:
+def _search_stage(
+    run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int, route_guarded: bool
+) -> Proof | None:
     """Backward search, without then with lifting; raises OutOfTime only
     when the deadline has passed (a spent step allowance ends the stage)."""
     for lift in (False, True):
         search = Search(
-            oracle, run.theorem, run.deadline, lift=lift, max_steps=max_steps, clock=run.clock
+            oracle,
+            run.theorem,
+            run.deadline,
+            lift=lift,
+            max_steps=max_steps,
+            clock=run.clock,
+            route_guarded=route_guarded,
         )
+        budget = 0
         try:
             for budget in range(1, max_budget + 1):
                 node = search.prove((), run.theorem.goal, budget, False)
@@ -236,13 +295,28 @@ def _search_stage(run: _Attempt, oracle: Oracle, max_budget: int, max_steps: int
         except OutOfTime:
             if run.clock() > run.deadline:
                 raise
+            # the quick look before the refutation is meant to stop early
+            run.steps_spent |= max_steps == SEARCH_STEPS
+            run.details.append(
+                f"direct search{' with lifting' if lift else ''}: step allowance of "
+                f"{max_steps} spent at tree height {budget}"
+            )
+        else:
+            run.details.append(
+                f"direct search{' with lifting' if lift else ''}: no proof up to tree height "
+                f"{max_budget} ({search.steps} steps)"
+            )
         finally:
             run.searched += search.steps
     return None
 
 
 def _classical(oracle: Oracle) -> bool:
-    return all(oracle.allowed(r) and r not in oracle.conclusions for r in CLASSICAL_RULES)
+    """Whether the refutation's proofs can be written in the world: each of
+    its rules keeps its standard conclusion and is allowed, or has a detour
+    through allowed rules (`detours.py`; a guarded step is routed the same
+    way when its condition refuses it)."""
+    return all(r not in oracle.conclusions and routable(oracle, r) for r in CLASSICAL_RULES)
 
 
 def _propositional(theorem: Theorem) -> bool:

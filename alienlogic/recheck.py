@@ -311,7 +311,8 @@ class Certificate:
             or not all(isinstance(r, list) and len(r) == n for r in rows)
         ):
             self.problems.append(
-                f"{where}.table: one truth value per truth value of the operand{' (a row per left value)' if binary else ''}"
+                f"{where}.table: one truth value per truth value of the "
+                f"operand{' (a row per left value)' if binary else ''}"
             )
             return [[0] * n for _ in range(n)] if binary else [0] * n
         out = [[self._value(v, f"{where}.table") for v in r] for r in rows]
@@ -415,7 +416,8 @@ class Certificate:
                     or len(rows) != n**k
                 ):
                     self.problems.append(
-                        f"model.{key}.{sym}: name/arity (1 to 3) and one [[arguments], value] row per argument tuple"
+                        f"model.{key}.{sym}: name/arity (1 to 3) and one [[arguments], value] "
+                        "row per argument tuple"
                     )
                     continue
                 table = {}
@@ -470,12 +472,14 @@ class Certificate:
                     or single[c] != (op, *(single[a] for a in args))
                 ):
                     self.problems.append(
-                        f"connectives.{op}: class {c} holds only one formula, which this rule does not build"
+                        f"connectives.{op}: class {c} holds only one formula, which this rule "
+                        "does not build"
                     )
         for c, f in single.items():
             if self.shape[c] != shape_of(f):
                 self.problems.append(
-                    f"singletons.{c}: the formula's shape is {shape_of(f)}, the class's {self.shape[c]}"
+                    f"singletons.{c}: the formula's shape is {shape_of(f)}, the class's "
+                    f"{self.shape[c]}"
                 )
 
     def connective(self, op: str, classes: tuple) -> tuple[str, list]:
@@ -736,7 +740,8 @@ def box(a: object, b: object) -> tuple:
 
 
 BOT = ("BOT",)
-SCHEMAS = {  # citations and conclusion over metavariables A B C; either citation order where the rule allows it
+# citations and conclusion over metavariables A B C; either citation order where the rule allows it
+SCHEMAS = {
     "reit": [(["A"], "A")],
     "AND_I": [(["A", "B"], ("AND", "A", "B"))],
     "AND_E1": [([("AND", "A", "B")], "A")],
@@ -834,7 +839,8 @@ class Checker:
             patch = self.patches.get(rule, {}).get("conclusion")
             if patch is not None and not read_path(patch):
                 problems.append(
-                    f"{rule}: its patched conclusion is not a path into its citations; it cannot be checked"
+                    f"{rule}: its patched conclusion is not a path into its citations; it cannot "
+                    "be checked"
                 )
                 continue
             for refs, out in variants:
@@ -1003,7 +1009,8 @@ def recheck(
         return "malformed", ["the certificate is not a JSON object"]
     if data.get("format") != 2 or data.get("kind") != "matrix":
         return "malformed", [
-            'not a certificate of format 2 and kind "matrix" (a bounded search is evidence, not a certificate)'
+            'not a certificate of format 2 and kind "matrix" (a bounded search is evidence, not '
+            "a certificate)"
         ]
     try:
         patches = world_patches(world_text)

@@ -69,7 +69,8 @@ def _premise(refs: Refs, ctx: ProofContext) -> Conclusion:
         if not left:
             raise Rejection(
                 "PREMISE_REPEATED",
-                f"{f} is listed {listed} time(s) among the premises and already asserted that often",
+                f"{f} is listed {listed} time(s) among the premises and already asserted that "
+                "often",
             )
 
     return fits
@@ -127,7 +128,8 @@ def _or_i(side: str) -> Callable[[Refs, ProofContext], Conclusion]:
             if not (type(f) is Or and getattr(f, side) is a.first):
                 raise Rejection(
                     "WRONG_CONCLUSION",
-                    f"the line must be a disjunction whose {side} disjunct is {a.first} ({a}), not {f}",
+                    f"the line must be a disjunction whose {side} disjunct is {a.first} ({a}), "
+                    f"not {f}",
                 )
 
         return fits
@@ -285,7 +287,8 @@ def _eq_e(refs: Refs, ctx: ProofContext) -> Conclusion:
                 return
         raise Rejection(
             "WRONG_CONCLUSION",
-            f"{f} is not the other cited line with occurrences of s replaced by t for {options[0][0]}",
+            f"{f} is not the other cited line with occurrences of s replaced by t for "
+            f"{options[0][0]}",
         )
 
     return fits

@@ -159,7 +159,10 @@ class Solver:
         if got is None:
             model = frozenset(self.atom_of[v] for v in self.decide if self.value[v] > 0)
             return Outcome(True, (), model)
-        return Outcome(False, tuple(f for f in got if not isinstance(f, int)))
+        # in the order the formulas were given: a set's order follows the
+        # objects' addresses, which differ from run to run, and the prover
+        # splits on the first largest formula of the core
+        return Outcome(False, tuple(f for f in given if f in got))
 
     def _cone(self, lits: list[int]) -> list[int]:
         """The atom variables under `lits`, in order of first occurrence."""

@@ -145,7 +145,8 @@ class Saturation:
     bounds: Bounds
     theorem: Theorem
     derived: dict[tuple[Formula, ...], set[Formula]] = field(default_factory=dict)
-    # (context, formula) -> (rule, citations): ("line", context, formula) or ("box", child context, last formula)
+    # (context, formula) -> (rule, citations): ("line", context, formula) or ("box", child context,
+    # last formula)
     why: dict[tuple[tuple[Formula, ...], Formula], tuple] = field(default_factory=dict)
     seconds: float = 0.0
     passes: int = 0
@@ -257,7 +258,8 @@ def saturate(
     oracle = world if isinstance(world, Oracle) else Oracle(world)
     if oracle.layout_conclusions:
         raise Unsupported(
-            f"the patched conclusion of {', '.join(oracle.layout_conclusions)} reads the proof's layout; "
+            f"the patched conclusion of {', '.join(oracle.layout_conclusions)} reads the proof's "
+            "layout; "
             "saturation over sequents cannot over-approximate it"
         )
     ix = _Index(bounds.universe, bounds.terms, oracle)

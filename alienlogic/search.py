@@ -66,8 +66,15 @@ class Search:
         lift: bool = True,
         max_steps: int | None = None,
         clock: Callable[[], float] = time.process_time,
+        route_guarded: bool = False,
     ) -> None:
         self.o = oracle
+        # excluded middle in place of DNE: where DNE is disabled, and with
+        # `route_guarded` also where its side condition refuses (detours.py
+        # says why that is not the default)
+        self.excluded_middle = oracle.allowed("LEM") and (
+            route_guarded or not oracle.allowed("DNE")
+        )
         self.clock = clock
         self.max_steps = max_steps
         self.theorem = theorem
@@ -374,6 +381,12 @@ class Search:
                 m = sub(A, dn, b, lifted)
                 if m is not None:
                     return Node(goal, "DNE", (m,), d)
+        # where DNE cannot give the goal, excluded middle can: OR(goal,
+        # NOT(goal)) by LEM, and the goal under NOT(goal) (by ex falso)
+        if t is not Bot and Not(goal) not in A and self.excluded_middle:
+            lem = self._excluded_middle(A, goal, b, lifted)
+            if lem is not None:
+                return lem
         # the goal at the top level instead (rules a world allows only there)
         for k in range(d - 1, -1, -1):
             m = self.prove(A[:k], goal, b, lifted)
@@ -418,6 +431,32 @@ class Search:
                             )
                         break
         return None
+
+    def _excluded_middle(self, A, goal: Formula, b: int, lifted: bool) -> Node | None:
+        """The goal by excluded middle: itself when it is an instance, else by
+        cases on OR(goal, NOT(goal)), the first box the goal itself, the
+        second proving it from NOT(goal). Tried only where DNE cannot derive
+        the goal."""
+        o, d, ctx = self.o, len(A), self.ctx(A)
+        if o.derive("DNE", (line(Not(Not(goal))),), d, ctx) is goal:
+            return None
+        if type(goal) is Or and o.applies("LEM", (), goal, d, ctx):
+            return Node(goal, "LEM", (), d)
+        neg = Not(goal)
+        lem = Or(goal, neg)
+        if not o.applies("LEM", (), lem, d, ctx):
+            return None
+        if o.derive("OR_E", (line(lem), box(goal, goal), box(neg, goal)), d, ctx) is not goal:
+            return None
+        m = self.prove(A + (neg,), goal, b, lifted)
+        if m is None:
+            return None
+        cases = (
+            Node(lem, "LEM", (), d),
+            BoxRef(goal, Node(goal, "hyp", (), d + 1), d + 1),
+            BoxRef(neg, m, d + 1),
+        )
+        return Node(goal, "OR_E", cases, d)
 
     def _introducible(self, goal: Formula, depth: int, ctx: Context) -> bool:
         """Whether the introduction rule of an implication or negation may

@@ -43,7 +43,8 @@ def audit(world: World) -> list[str]:
     for rule in world.rules:
         if rule.target in disabled and rule.id != disabled[rule.target]:
             problems.append(
-                f"rule {rule.id}: never applies, rule {disabled[rule.target]} disables {rule.target} earlier"
+                f"rule {rule.id}: never applies, rule {disabled[rule.target]} disables "
+                f"{rule.target} earlier"
             )
         elif rule.disabled:
             disabled[rule.target] = rule.id

@@ -50,13 +50,15 @@ def main() -> None:
         u = stats.final.labels["unresolved"] + stats.trials.labels["unresolved"]
         labelled, unresolved = labelled + n, unresolved + u
         print(
-            f"{seed}: {g.name}, {cpu:.1f} CPU s, {stats.attempts} attempt(s); unresolved {u}/{n} ({100 * u / n:.0f}%); "
+            f"{seed}: {g.name}, {cpu:.1f} CPU s, {stats.attempts} attempt(s); unresolved {u}/{n} "
+            f"({100 * u / n:.0f}%); "
             f"patches put back {sum(stats.rejected_patches.values())}; "
             + ", ".join(f"{s} {v:.1f}" for s, v in sorted(stats.seconds.items())),
             flush=True,
         )
     print(
-        f"total: unresolved {unresolved}/{labelled} ({100 * unresolved / max(labelled, 1):.0f}%); CPU s by stage: "
+        f"total: unresolved {unresolved}/{labelled} "
+        f"({100 * unresolved / max(labelled, 1):.0f}%); CPU s by stage: "
         + ", ".join(f"{s} {v:.1f}" for s, v in sorted(stages.items()))
     )
 

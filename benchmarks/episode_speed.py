@@ -37,7 +37,8 @@ def main() -> None:
     env = AlienCodeEnvironment(args.world)
     setup = time.perf_counter() - start
     print(
-        f"world {env.world_name}: {len(env.tasks())} tasks; environment set-up (audit) {setup:.2f} s"
+        f"world {env.world_name}: {len(env.tasks())} tasks; environment set-up (audit) "
+        f"{setup:.2f} s"
     )
     total = setup
     for name in ("oracle", "naive", "fixed"):
@@ -50,7 +51,8 @@ def main() -> None:
         trace = out / "trace.jsonl"
         curve = " ".join(f"{m['accuracy']:.1f}" for m in report["milestones"])
         print(
-            f"{name:>6}: {seconds:5.2f} s · trace {trace.stat().st_size / 1e6:.2f} MB, {len(read_trace(trace))} events · "
+            f"{name:>6}: {seconds:5.2f} s · trace {trace.stat().st_size / 1e6:.2f} MB, "
+            f"{len(read_trace(trace))} events · "
             f"M0..M4 {curve} · rules@M4 {report['milestones'][-1]['rule_report_score']}"
         )
     print(f"total {total:.2f} s (set-up plus three episodes)")

@@ -76,7 +76,8 @@ def summary(name: str, result: dict) -> list[str]:
         for r in reports
     ]
     lines = [
-        f"== {name} ({len(reports)} trajectories, wall {sum(result['seconds']):.0f} s on a shared machine)",
+        f"== {name} ({len(reports)} trajectories, wall {sum(result['seconds']):.0f} s on a "
+        "shared machine)",
         f"  Best@{len(reports)} M0..M4: {_fmt(curves[best])}   (seed {best})",
         f"  Mean@{len(reports)} M0..M4: {_fmt(mean)}",
         "  per trajectory: " + " | ".join(_fmt(c) for c in curves),
@@ -86,7 +87,8 @@ def summary(name: str, result: dict) -> list[str]:
     if result["decisions"]:
         d = result["decisions"]
         lines.append(
-            f"  decision CPU seconds: median {statistics.median(d):.3f}, max {max(d):.3f} over {len(d)} decisions"
+            f"  decision CPU seconds: median {statistics.median(d):.3f}, max {max(d):.3f} over "
+            f"{len(d)} decisions"
         )
     for k, r in enumerate(reports):
         e = r.get("exploration")
@@ -97,7 +99,8 @@ def summary(name: str, result: dict) -> list[str]:
         bits = sum(p.get("bits") or 0.0 for p in probes)
         err = e["errors"]
         lines.append(
-            f"  t{k + 1} exploration: {len(probes)} probes, {bits:.1f} bits ({bits / max(1, len(probes)):.2f}/probe), "
+            f"  t{k + 1} exploration: {len(probes)} probes, {bits:.1f} bits "
+            f"({bits / max(1, len(probes)):.2f}/probe), "
             f"redundant rate {e['redundant_rate']}, reached "
             + " ".join(f"R{c['round']}:{c['covered']}/{c['of']}" for c in e["coverage"])
             + ", true mass "
@@ -125,7 +128,8 @@ def main() -> None:
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="explorer-bench-"))
     env = make_environment("aliencode", args.world, args.bank)
     print(
-        f"world {env.world_name}: {len(env.tasks())} tasks; {args.trajectories} trajectories per agent",
+        f"world {env.world_name}: {len(env.tasks())} tasks; {args.trajectories} trajectories per "
+        "agent",
         flush=True,
     )
     for name in [a.strip() for a in args.agents.split(",") if a.strip()]:

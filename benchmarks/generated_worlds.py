@@ -87,11 +87,13 @@ def main() -> None:
     )
     if audit_times:
         print(
-            f"audit: CPU s per seed median {statistics.median(audit_times):.2f}, max {max(audit_times):.2f}; "
+            f"audit: CPU s per seed median {statistics.median(audit_times):.2f}, max "
+            f"{max(audit_times):.2f}; "
             f"{audit_failures} of {n} failed"
         )
         print(
-            f"generation and audit: CPU s per seed median {statistics.median(both):.2f}, max {max(both):.2f}; "
+            f"generation and audit: CPU s per seed median {statistics.median(both):.2f}, max "
+            f"{max(both):.2f}; "
             f"{sum(t < 30 for t in both)} of {n} under 30 s"
         )
     total_rejected = sum(rejected.values())
@@ -102,12 +104,14 @@ def main() -> None:
     if not args.world_only:
         again = world_draws - n
         print(
-            f"worlds tried {world_draws} for {n} seeds, {again} without a bank ({100 * again / world_draws:.1f}%): "
+            f"worlds tried {world_draws} for {n} seeds, {again} without a bank "
+            f"({100 * again / world_draws:.1f}%): "
             + ", ".join(f"{k} {v}" for k, v in worlds_rejected.most_common())
             + f"; {redrawn} of them changed by drawing one rule again, the others drawn anew"
         )
         print(
-            f"templates tried {tried} ({tried / n:.1f} per seed), made no task {sum(discarded.values())}: "
+            f"templates tried {tried} ({tried / n:.1f} per seed), made no task "
+            f"{sum(discarded.values())}: "
             + ", ".join(f"{k} {v}" for k, v in discarded.most_common())
         )
     print("families (rules over all worlds, per world):")

@@ -28,7 +28,8 @@ def main() -> None:
     report = audit(world, bank)
     print(
         f"audit: {time.perf_counter() - start:.2f} s, {len(report.problems)} problems, "
-        f"references pass {report.reference_pass}/{len(report.tasks)}, naive pass {report.naive_pass}"
+        f"references pass {report.reference_pass}/{len(report.tasks)}, naive pass "
+        f"{report.naive_pass}"
     )
     submissions = [(t.id, t.reference) for t in bank.tasks if t.kind == "synthesis"]
     submissions += [(t.id, t.naive) for t in bank.tasks if t.kind == "synthesis"]
@@ -44,7 +45,8 @@ def main() -> None:
             times.append(time.perf_counter() - t0)
         times.sort()
         print(
-            f"grade ({label}, {len(times)} submissions): median {statistics.median(times) * 1000:.1f} ms, "
+            f"grade ({label}, {len(times)} submissions): median "
+            f"{statistics.median(times) * 1000:.1f} ms, "
             f"p90 {times[int(len(times) * 0.9)] * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms"
         )
 

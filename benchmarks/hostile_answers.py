@@ -12,9 +12,10 @@ the big ones (about 1 in `large`).
     python benchmarks/hostile_answers.py                  # 10,000 answers, seed 0
     python benchmarks/hostile_answers.py --count 100000 --large 10 --seed 7
 
-For each answer the benchmark times, in CPU seconds, `extract_answer`,
-`grade` (for a provable or an unprovable task of the main bank), `check`
-of the raw text and the episode's readers, and reports any exception, the
+For each answer the benchmark times, in CPU seconds, the AlienLogic
+reader `read_answer`, `grade` (for a provable or an unprovable task of
+the main bank), `check` of the raw text and the other readers (a
+prediction, a rule report), and reports any exception, the
 slowest answers and the total. The test suite runs a fixed-seed slice
 (tests/tasks/test_hostile_answers.py).
 """
@@ -245,9 +246,10 @@ def answers(
 
 def readers():
     """The functions under test, each taking the answer text."""
-    from alienworlds.episode import answers as episode_answers
-    from alienworlds.episode.alienlogic_env import read_answer
-    from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer, logic_tasks
+    from alienworlds.episode.answers import rule_lines
+    from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, logic_tasks
+    from alienworlds.tasks.alienlogic_reader import read_answer
+    from alienworlds.tasks.answer_text import prediction
     from alienworlds.tasks.bank import load_bank
 
     from alienlogic import check, load_world
@@ -259,13 +261,12 @@ def readers():
     provable = next(t.id for t in tasks if t.provable)
     unprovable = next(t.id for t in tasks if not t.provable)
     return {
-        "extract_answer": extract_answer,
+        "read_answer": read_answer,
         "grade": lambda text: grader.grade(provable if len(text) % 2 else unprovable, text),
         "check": lambda text: check(text, grader.compiled),
-        "episode": lambda text: (
-            read_answer(text),
-            episode_answers.prediction(text),
-            episode_answers.rule_lines(text, ["R01", "R02", "R03"]),
+        "other readers": lambda text: (
+            prediction(text),
+            rule_lines(text, ["R01", "R02", "R03"]),
         ),
     }
 
@@ -301,7 +302,7 @@ def main() -> None:
     result = run(args.seed, args.count, args.large)
     print(
         f"{result['count']} hostile answers in {result['seconds']:.2f} s CPU "
-        f"(extract_answer, grade, check, episode readers); {len(result['errors'])} exceptions"
+        f"(read_answer, grade, check, other readers); {len(result['errors'])} exceptions"
     )
     for spent, kind, i, size in result["slowest"]:
         print(f"  {spent * 1000:8.1f} ms  #{i} {kind} ({size} characters)")

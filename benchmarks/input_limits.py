@@ -219,11 +219,13 @@ def main() -> None:
         broken += found.broken
         mark = "  BROKEN" if found.broken else ""
         print(
-            f"{found.name:<48} {found.code:>5} {found.cpu:>7.2f} {found.peak_mb:>8.0f}  {found.last_line}{mark}",
+            f"{found.name:<48} {found.code:>5} {found.cpu:>7.2f} {found.peak_mb:>8.0f}  "
+            f"{found.last_line}{mark}",
             flush=True,
         )
     print(
-        f"{broken} broken (bounds: exit 0/1/2/74, no traceback, {MEMORY_BOUND_MB} MB, {SECONDS_BOUND:.0f} s CPU)"
+        f"{broken} broken (bounds: exit 0/1/2/74, no traceback, {MEMORY_BOUND_MB} MB, "
+        f"{SECONDS_BOUND:.0f} s CPU)"
     )
 
 

@@ -95,12 +95,14 @@ def main() -> None:
             same = f"  [under load: {'same' if loaded.outcome == m.outcome else 'DIFFERENT: ' + loaded.verdict[:60]}, {loaded.wall:.2f} s wall]"
         broken += not within
         print(
-            f"{case.name[:44]:44} {m.peak_mb:8.0f} {m.cpu:6.2f} {m.wall:7.2f} {m.exit_code:>4}  {verdict}{same}"
+            f"{case.name[:44]:44} {m.peak_mb:8.0f} {m.cpu:6.2f} {m.wall:7.2f} {m.exit_code:>4}  "
+            f"{verdict}{same}"
             f"{'' if within else '  <-- BROKEN'}",
             flush=True,
         )
     print(
-        f"{len(cases) - broken} of {len(cases)} cases within {MEMORY_BOUND_MB} MB and {SECONDS_BOUND:g} s with a clean verdict"
+        f"{len(cases) - broken} of {len(cases)} cases within {MEMORY_BOUND_MB} MB and "
+        f"{SECONDS_BOUND:g} s with a clean verdict"
     )
 
 

@@ -61,7 +61,8 @@ def measure(repeat: int) -> dict[str, float]:
         keep(
             "certificates found",
             time.process_time() - t0,
-            f"{sum(f.found for f in found)}/{len(unprovable)} ({kinds([f.data for f in found if f.data])})",
+            f"{sum(f.found for f in found)}/{len(unprovable)} "
+            f"({kinds([f.data for f in found if f.data])})",
         )
         t0 = time.process_time()
         held = [
@@ -89,7 +90,8 @@ def measure(repeat: int) -> dict[str, float]:
         keep(
             "prover, 45 provable (world)",
             time.process_time() - t0,
-            f"{sum(p.found for p in proofs)}/{len(provable)} proved; median {statistics.median(times) * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms",
+            f"{sum(p.found for p in proofs)}/{len(provable)} proved; median "
+            f"{statistics.median(times) * 1000:.1f} ms, max {times[-1] * 1000:.1f} ms",
         )
         t0 = time.process_time()
         proofs = [prove(standard, t.theorem) for t in unprovable]

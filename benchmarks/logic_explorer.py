@@ -40,7 +40,8 @@ def timed(agent, times: dict[str, list[float]]):
         try:
             return respond(request)
         finally:
-            # later passes of an answer are served from the agent's cache: apart, so the median says so
+            # later passes of an answer are served from the agent's cache: apart, so the median says
+            # so
             kind = request.purpose
             if kind == "answer":
                 kind = "answer, first pass" if request.answer_pass == 1 else "answer, later passes"
@@ -56,8 +57,10 @@ def summary(name: str, report: dict) -> str:
     bits = [p["bits"] for p in x["probes"]]
     mass = " ".join(f"{v:.2f}" for v in (x["true_mass"] or {}).values())
     return (
-        f"{name:<20} {curve}  prov {report['provable_accuracy']:5.1f} unprov {report['unprovable_recognition']:5.1f}"
-        f"  probes {len(bits):2d} units {report['milestones'][-1]['budget']['units']:2d} bits/probe {statistics.mean(bits) if bits else 0:5.2f}"
+        f"{name:<20} {curve}  prov {report['provable_accuracy']:5.1f} unprov "
+        f"{report['unprovable_recognition']:5.1f}"
+        f"  probes {len(bits):2d} units {report['milestones'][-1]['budget']['units']:2d} "
+        f"bits/probe {statistics.mean(bits) if bits else 0:5.2f}"
         f" redundant {x['redundant_rate'] if x['redundant_rate'] is not None else '-'}"
         f" coverage {x['coverage'][-1]['covered']}/{x['coverage'][-1]['of']}"
         f" true mass {mass} errors {x['errors']}"
@@ -76,7 +79,8 @@ def main() -> None:
     env = AlienLogicEnvironment(args.world, bank_path=args.bank)
     print(f"world {env.world_name}: {len(env.tasks())} tasks; floor {env.floor}")
     print(
-        f"{'agent':<20} {'M0':>5} {'M1':>5} {'M2':>5} {'M3':>5} {'M4':>5}   (probes used: 0 12 24 36 48)"
+        f"{'agent':<20} {'M0':>5} {'M1':>5} {'M2':>5} {'M3':>5} {'M4':>5}   (probes used: 0 12 "
+        "24 36 48)"
     )
     for name in args.agents.split(","):
         times: dict[str, list[float]] = {}
@@ -92,11 +96,13 @@ def main() -> None:
                 flush=True,
             )
         print(
-            f"{name}: Best@{len(ends)} {max(ends):.1f} · Mean@{len(ends)} {statistics.mean(ends):.1f}"
+            f"{name}: Best@{len(ends)} {max(ends):.1f} · Mean@{len(ends)} "
+            f"{statistics.mean(ends):.1f}"
         )
         for purpose, values in sorted(times.items()):
             print(
-                f"{name} decisions ({purpose}): {len(values)}, median {statistics.median(values):.3f} s CPU, "
+                f"{name} decisions ({purpose}): {len(values)}, median "
+                f"{statistics.median(values):.3f} s CPU, "
                 f"largest {max(values):.3f} s",
                 flush=True,
             )

@@ -53,7 +53,8 @@ def main() -> int:
     args = parser.parse_args()
     cases = issue_cases() if args.seeds is None else [c for s in args.seeds for c in generate(s)]
     print(
-        f"{'case':28} {'input KB':>8} {'bound s':>7} {'CPU s':>7} {'peak MB':>7} {'wall s':>7} {'exit':>4}  output"
+        f"{'case':28} {'input KB':>8} {'bound s':>7} {'CPU s':>7} {'peak MB':>7} {'wall s':>7} "
+        f"{'exit':>4}  output"
     )
     broken = 0
     for case in cases:
@@ -67,7 +68,8 @@ def main() -> int:
         broken += not within
         killed = " (killed)" if m.exit_code == -9 else ""
         print(
-            f"{case.name[:28]:28} {case.size / 1024:8.1f} {case.bound:7.1f} {m.cpu:7.2f} {m.peak_mb:7.0f} {m.wall:7.2f} "
+            f"{case.name[:28]:28} {case.size / 1024:8.1f} {case.bound:7.1f} {m.cpu:7.2f} "
+            f"{m.peak_mb:7.0f} {m.wall:7.2f} "
             f"{m.exit_code:>4}  {m.output[:60]}{killed}{'' if within else '  <-- BROKEN'}",
             flush=True,
         )

@@ -11,10 +11,20 @@ listed separately as in the paper.
     python benchmarks/pelletier.py                  # every problem, 10 s each
     python benchmarks/pelletier.py --only 5 12 34   # some of them
     python benchmarks/pelletier.py --seconds 30 --json
+    python benchmarks/pelletier.py --worlds         # problems 1-17 in patched worlds
 
 Each line reports whether the prover found a proof the checker accepts, the
 time, the proof's length in lines and its deepest box. The test suite runs
 a fast subset (tests/alienlogic/test_logic_pelletier.py).
+
+`--worlds` runs the propositional problems 1-17 in the four worlds of
+benchmarks/worlds/ that each disable one rule (DNE, LEM, NOT_I, IMPL_I) and
+prints a table world x problem: `proved` (the prover's proof, checked again
+by the kernel under the world's rules), `certified` (no proof exists: a
+certificate the independent re-checker accepts) or `unknown`. Both searches
+count their work instead of timing it (`StepClock`, a fixed number of
+candidate algebras), so the table is the same on any machine; the test
+suite checks it whole (tests/alienlogic/test_logic_pelletier.py).
 """
 
 from __future__ import annotations
@@ -23,6 +33,7 @@ import argparse
 import json
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 
 def iff(a: str, b: str) -> str:
@@ -378,6 +389,100 @@ def run(numbers: list[int], seconds: float) -> list[dict[str, object]]:
     return rows
 
 
+WORLDS_DIR = Path(__file__).parent / "worlds"
+# the one-rule-disabled worlds, by the rule each disables
+DISABLED_WORLDS = {
+    rule: WORLDS_DIR / f"alienlogic_no_{rule.lower()}.toml"
+    for rule in ("DNE", "LEM", "NOT_I", "IMPL_I")
+}
+PROPOSITIONAL = [p for p in PROBLEMS if not p.first_order]
+# The work each theorem gets, counted: readings of the prover's step clock
+# (one per 256 search steps, per 32 refutation steps) and candidate algebras.
+PROVER_TICKS = 400
+CERTIFIER_CANDIDATES = 200
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One problem in one world: its status and what backs it."""
+
+    status: str  # proved | certified | unknown
+    proof: object = None  # proved: the Proof, accepted by the kernel in the world
+    certificate: dict | None = None  # certified: accepted by the re-checker
+    reason: str = ""  # unknown: why neither was found
+
+    @property
+    def lines(self) -> int:
+        return len(self.proof.steps) if self.proof is not None else 0
+
+    def as_data(self) -> dict[str, object]:
+        return {
+            "status": self.status,
+            "lines": self.lines,
+            "proof": str(self.proof) if self.proof is not None else None,
+            "certificate": self.certificate,
+            "reason": self.reason,
+        }
+
+
+def world_cell(world, problem: Problem) -> Cell:
+    """A proof re-checked by the kernel, else a certificate re-checked by the
+    independent re-checker, else unknown (with the reasons)."""
+    from alienlogic import check
+    from alienlogic.certify import check_certificate, find_certificate
+    from alienlogic.prover import StepClock, prove
+
+    t = theorem(problem)
+    result = prove(world, t, seconds=PROVER_TICKS, clock=StepClock())
+    if result.found and check(result.proof, world, task=t).accepted:
+        return Cell("proved", proof=result.proof)
+    found = find_certificate(world, t, seconds=None, max_candidates=CERTIFIER_CANDIDATES)
+    if found.data is not None and check_certificate(found.data, world, t).ok:
+        return Cell("certified", certificate=found.data)
+    return Cell("unknown", reason=f"{result.reason}; {found.summary}")
+
+
+def world_table(rules: list[str], numbers: list[int]) -> dict[str, dict[int, Cell]]:
+    from alienlogic import load_world
+
+    table: dict[str, dict[int, Cell]] = {}
+    for rule in rules:
+        world = load_world(str(DISABLED_WORLDS[rule]))
+        table[rule] = {
+            p.number: world_cell(world, p)
+            for p in PROPOSITIONAL
+            if not numbers or p.number in numbers
+        }
+    return table
+
+
+def print_world_table(table: dict[str, dict[int, Cell]], cpu: float) -> None:
+    rules = list(table)
+    numbers = sorted({n for row in table.values() for n in row})
+    print("problem " + "".join(f"{'no ' + r:<14}" for r in rules))
+    for n in numbers:
+        cells = []
+        for r in rules:
+            c = table[r][n]
+            cells.append(f"proved ({c.lines})" if c.status == "proved" else c.status)
+        print(f"P{n:<7}" + "".join(f"{x:<14}" for x in cells))
+    for r in rules:
+        row = table[r].values()
+        proved = sum(c.status == "proved" for c in row)
+        certified = sum(c.status == "certified" for c in row)
+        unknown = len(row) - proved - certified
+        print(
+            f"no {r}: {proved} proved, {certified} certified unprovable, {unknown} unknown "
+            f"(proved/provable {proved}/{len(row) - certified}"
+            + (" at most" if unknown else "")
+            + ")"
+        )
+        for n, c in table[r].items():
+            if c.status == "unknown":
+                print(f"  P{n}: {c.reason}")
+    print(f"total {cpu:.2f} s CPU; proofs in lines, each checked by the kernel in its world")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -387,7 +492,24 @@ def main() -> None:
         "--seconds", type=float, default=10.0, help="Time limit per problem (default 10)."
     )
     parser.add_argument("--json", action="store_true", help="Print the rows as JSON.")
+    parser.add_argument(
+        "--worlds",
+        nargs="*",
+        metavar="RULE",
+        choices=list(DISABLED_WORLDS),
+        help="Problems 1-17 in the worlds that disable one rule each (default: all four: "
+        "DNE LEM NOT_I IMPL_I): proved / certified unprovable / unknown.",
+    )
     args = parser.parse_args()
+    if args.worlds is not None:
+        start = time.process_time()
+        table = world_table(args.worlds or list(DISABLED_WORLDS), args.only)
+        if args.json:
+            data = {r: {n: c.as_data() for n, c in row.items()} for r, row in table.items()}
+            print(json.dumps(data, indent=2))
+        else:
+            print_world_table(table, time.process_time() - start)
+        return
     rows = run(args.only, args.seconds)
     if args.json:
         print(json.dumps(rows, indent=2))

@@ -43,7 +43,7 @@ def main() -> None:
     start = time.process_time()
     ported = {t.id: port_naive(porter, t) for t in tasks}
     seconds = time.process_time() - start
-    passed = sum(grader.grade(t.id, ported[t.id].source).passed for t in tasks)
+    passed = sum(grader.grade_answer(t.id, ported[t.id].source).passed for t in tasks)
     slowest = sorted(((p.seconds, tid) for tid, p in ported.items()), reverse=True)[:3]
     print(
         f"ported {len(tasks)} naive solutions in {seconds:.2f} s CPU "

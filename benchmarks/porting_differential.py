@@ -57,13 +57,15 @@ def main(argv: list[str] | None = None) -> int:
         type=int,
         nargs="*",
         default=None,
-        help="run only these of the worlds (0 is main, k the k-th generated), to split a run between processes",
+        help="run only these of the worlds (0 is main, k the k-th generated), to split a run "
+        "between processes",
     )
     args = parser.parse_args(argv)
     start = time.process_time()
     cases = runnable(programs(args.seed, args.programs))
     print(
-        f"{len(cases)} of {args.programs} programs run under the manual ({time.process_time() - start:.1f} s)",
+        f"{len(cases)} of {args.programs} programs run under the manual "
+        f"({time.process_time() - start:.1f} s)",
         flush=True,
     )
     chosen = (
@@ -84,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
             tally: Tally, name: str = world.name, began: float = began, shown: list[object] = shown
         ) -> None:
             print(
-                f"  {name} so far: tried {tally.tried}, ported {tally.ported}, refused {tally.refused}, "
+                f"  {name} so far: tried {tally.tried}, ported {tally.ported}, refused "
+                f"{tally.refused}, "
                 f"disagreements {len(tally.disagreements)} ({time.process_time() - began:.1f} s)",
                 flush=True,
             )
@@ -102,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     print(
-        f"total over {len(worlds)} worlds: tried {total.tried}, ported {total.ported}, refused {total.refused}, "
+        f"total over {len(worlds)} worlds: tried {total.tried}, ported {total.ported}, refused "
+        f"{total.refused}, "
         f"disagreements {len(total.disagreements)} ({time.process_time() - start:.1f} s CPU)"
     )
     return 1 if total.disagreements else 0

@@ -221,7 +221,8 @@ class Tally:
         return (
             f"{name:14} tried {self.tried:6}  proved {self.proved:6}  refuted {self.refuted:6}  "
             f"neither {self.neither:4}  reference inconclusive {self.inconclusive:4} "
-            f"(neither side conclusive {self.both_inconclusive:4})  disagreements {len(self.disagreements)}"
+            f"(neither side conclusive {self.both_inconclusive:4})  disagreements "
+            f"{len(self.disagreements)}"
         )
 
 
@@ -296,7 +297,8 @@ def main() -> int:
             print("   ", d)
     total = sum(len(t.disagreements) for _, t in results)
     print(
-        f"{sum(t.tried for _, t in results)} tried, {total} disagreements, {time.process_time() - start:.0f} s CPU"
+        f"{sum(t.tried for _, t in results)} tried, {total} disagreements, "
+        f"{time.process_time() - start:.0f} s CPU"
     )
     return 1 if total else 0
 

@@ -44,7 +44,8 @@ def timed(label: str, spec, out: Path, **options) -> float:
     episodes = sum(e["seconds"] or 0 for e in result.state.episodes.values())
     print(
         f"{label:<28} {wall:6.2f} s wall · {used:6.2f} s CPU (this process and its pool) · "
-        f"{result.counts['done']}/{result.counts['episodes']} done · episodes' own time {episodes:.2f} s"
+        f"{result.counts['done']}/{result.counts['episodes']} done · episodes' own time "
+        f"{episodes:.2f} s"
     )
     return wall
 
@@ -74,11 +75,13 @@ def main() -> None:
         started = time.perf_counter()
         ray.get([noop.remote() for _ in range(200)])
         print(
-            f"{'Ray no-op task':<28} {(time.perf_counter() - started) / 200 * 1000:6.2f} ms per task (200 tasks, 2 CPUs)"
+            f"{'Ray no-op task':<28} {(time.perf_counter() - started) / 200 * 1000:6.2f} ms per "
+            "task (200 tasks, 2 CPUs)"
         )
         on_ray = timed("Ray, 2 CPUs (already up)", spec, folder / "ray", ray="local")
         print(
-            f"{'Ray minus pool of 2':<28} {(on_ray - pool) / 24 * 1000:6.0f} ms per episode (the pool's includes starting "
+            f"{'Ray minus pool of 2':<28} {(on_ray - pool) / 24 * 1000:6.0f} ms per episode (the "
+            "pool's includes starting "
             "its workers; Ray's were started above)"
         )
         ray.shutdown()

@@ -103,7 +103,8 @@ def main() -> None:
     m0 = report["milestones"][0]
     print(
         f"constant printer, condition direct: M0 = {m0['accuracy']:.1f}% "
-        f"(floor {report.get('floor')}, chance-corrected {m0.get('chance_corrected')}) in {time.perf_counter() - start:.2f} s"
+        f"(floor {report.get('floor')}, chance-corrected {m0.get('chance_corrected')}) in "
+        f"{time.perf_counter() - start:.2f} s"
     )
     if not args.keep:
         shutil.rmtree(root)

@@ -158,7 +158,10 @@ def world() -> None:
     help="Task bank to audit (default: the world's own, if any: bank.toml beside a world file, else the shipped bank).",
 )
 def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
-    """Validate a world file, list its rules, and audit its task bank.
+    """Validate a world file, list its rules and keyword renamings, and audit its task bank.
+
+    A rule no program can observe is a problem: a red herring (IDENTITY)
+    must come before an altered rule of its site with a wider scope.
 
     The audit runs every reference and naive solution, computes expected
     outputs and each task's rules, checks the bank's promises, and runs the
@@ -202,12 +205,16 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
         }
         for r in loaded.rules
     ]
+    from aliencode.shadowing import inert_rules
+
+    inert = [i.message() for i in inert_rules(loaded)]
     result: dict[str, object] = {
         "world": loaded.name,
         "hash": loaded.hash,
-        "ok": True,
-        "problems": [],
+        "ok": not inert,
+        "problems": inert,
         "rules": rules,
+        "keywords": dict(sorted(loaded.keywords.items())),
     }
     bank = bank_or_exit("aliencode", loaded, bank_file, required=False)
     result["bank_audit"] = "skipped" if bank is None else "done"
@@ -235,6 +242,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
         for r in rules:
             scope = "" if r["scope"] == "anywhere" else f"  [scope: {r['scope']}]"
             click.echo(f"  {r['id']:<6} {r['target']:<14} {r['actual']}{scope}")
+        for standard, renamed in sorted(loaded.keywords.items()):
+            click.echo(f"  keyword {standard} is spelled {renamed}")
         if report is not None:
             n = len(report.tasks)
             click.echo(
@@ -350,11 +359,13 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     "--json",
     "as_json",
     is_flag=True,
-    help='Print {"task", "passed", "calls": [{"passed", "reason"}], "world_hash"}.',
+    help='Print {"task", "passed", "reason", "answer", "calls": [{"passed", "reason"}], '
+    '"verdict", "world_hash"}.',
 )
 def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
-    """Grade an answer to a task: a program (synthesis) or the predicted
-    output text (prediction), from FILE or standard input.
+    """Grade a reply to a task, from FILE or standard input, read as the
+    episode reads a model's reply: a program (synthesis) in a fenced block
+    or bare; a prediction in an ```output block or a `PREDICTION: ...` line.
 
     Exit status: 0 pass, 1 fail, 2 bad input (unknown task or world).
     """
@@ -375,8 +386,12 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
         click.echo(json.dumps(result.as_dict(), indent=2))
     else:
         click.echo(f"{result.task}: {'pass' if result.passed else 'fail'}")
+        if not result.calls:
+            click.echo(f"  the answer: {result.reason}")
+        prediction = bank.task(task_id).kind == "prediction"
         for i, call in enumerate(result.calls, 1):
-            click.echo(f"  call {i}: {'pass' if call.passed else 'fail'} ({call.reason})")
+            label = "prediction" if prediction else f"call {i}"
+            click.echo(f"  {label}: {'pass' if call.passed else 'fail'} ({call.reason})")
     sys.exit(EXIT_OK if result.passed else EXIT_ERROR)
 
 
@@ -424,6 +439,7 @@ def world_generate(
     from pathlib import Path
 
     from alienworlds.generate.aliencode import GenerationError, Knobs, generate
+    from alienworlds.ruleset.phases import Phases
 
     knobs = Knobs(
         altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed, tasks=tasks
@@ -432,8 +448,9 @@ def world_generate(
         knobs.check()
     except GenerationError as exc:
         fail(str(exc))
+    phases = Phases(lambda line: click.echo(line, err=True), "aliencode world generate: ")
     try:
-        result = generate(seed, knobs)
+        result = generate(seed, knobs, phases)
     except GenerationError as exc:
         click.echo(f"aliencode: cannot generate: {exc}", err=True)
         sys.exit(EXIT_ERROR)
@@ -605,6 +622,8 @@ def repl(world_spec: str | None) -> None:
     entry shows its output and probe-unit cost. Type :help inside.
 
     Without a terminal, lines are read from standard input (scriptable).
+    Entries are kept in $XDG_DATA_HOME/alienworlds/aliencode_history
+    (~/.local/share/... by default); :history lists them.
     """
     from alienworlds.repl.aliencode_backend import AlienCodeBackend
     from alienworlds.repl.shell import start

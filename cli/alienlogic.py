@@ -270,6 +270,7 @@ def world_generate(
     from pathlib import Path
 
     from alienworlds.generate.alienlogic import VERSION, GenerationError, Knobs, generate, write
+    from alienworlds.ruleset.phases import Phases
 
     knobs = Knobs(
         patches=patches,
@@ -283,9 +284,11 @@ def world_generate(
         knobs.check()
     except GenerationError as exc:
         fail(str(exc))
+    phases = Phases(lambda line: click.echo(line, err=True), "alienlogic world generate: ")
     try:
-        generated = generate(seed, knobs)
-        write(generated, Path(out_dir), force=force, seconds=generated.stats.seconds)
+        generated = generate(seed, knobs, phases)
+        with phases.phase("auditing the files before they are written"):
+            write(generated, Path(out_dir), force=force, seconds=generated.stats.seconds)
     except FileExistsError as exc:
         fail(str(exc))
     except GenerationError as exc:
@@ -417,7 +420,7 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     "--json",
     "as_json",
     is_flag=True,
-    help='Print {"task", "passed", "reason", "verdict", "world_hash"}.',
+    help='Print {"task", "passed", "reason", "answer", "calls": [], "verdict", "world_hash"}.',
 )
 def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
     """Grade an answer: model text holding one proof block (PROOF … END) or
@@ -489,6 +492,12 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
     help=f"Wall-clock seconds for the certificate search per theorem, checked inside each candidate algebra too (above 0, at most {LONGEST:g}).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="When no certificate is found: list what each candidate algebra broke.",
+)
 def certify(
     world_spec,
     task_id,
@@ -502,6 +511,7 @@ def certify(
     write,
     seconds,
     as_json,
+    verbose,
 ) -> None:
     """Certify that a theorem has no proof in a world, or re-check a certificate.
 
@@ -513,6 +523,9 @@ def certify(
     from the file and the world file alone and lists every problem. Exit
     status: 0 certified (or the certificate holds), 1 not certified (or it
     does not hold), 2 bad input (a malformed certificate among them).
+    When none is found, one line says why (out of time, or no candidate
+    algebra works, with the rules that broke most of them) and the next
+    line what to try; `--verbose` adds what each candidate broke.
     """
     from alienlogic.certify import check_certificate, dump_certificate, find_certificate
 
@@ -544,7 +557,7 @@ def certify(
                 click.echo(f"  problem: {p}")
         sys.exit({"holds": EXIT_OK, "fails": EXIT_REJECTED}.get(result.status, EXIT_BAD_INPUT))
     if all_tasks:
-        _certify_all(w, bank_file, check_stored, write, seconds, as_json)
+        _certify_all(w, bank_file, check_stored, write, seconds, as_json, verbose)
         return
     theorem = _theorem(w, bank_file, task_id, premises, goal)
     found = find_certificate(w, theorem, task_id, seconds)
@@ -569,15 +582,22 @@ def certify(
                     "certified": found.found,
                     "seconds": round(found.seconds, 4),
                     "tried": found.tried,
+                    "reason": found.summary or None,
                     "certificate": found.data,
                 },
                 indent=2,
             )
         )
     elif found.data is None:
-        click.echo(f"not certified ({found.seconds:.2f} s)")
-        for t in found.tried:
-            click.echo(f"  tried {t}")
+        from alienlogic.advice import Invocation, certify_failure
+
+        call = Invocation(world_spec, task_id, premises, goal)
+        reason, step = certify_failure(found, call, seconds, LONGEST)
+        click.echo(f"{reason} ({found.seconds:.2f} s)")
+        click.echo(f"next step: {step}")
+        if verbose:
+            for t in found.tried:
+                click.echo(f"  tried {t}")
     else:
         click.echo(f"certified: {found.data['kind']} certificate found in {found.seconds:.3f} s")
         if not (out_file or write):
@@ -586,7 +606,13 @@ def certify(
 
 
 def _certify_all(
-    w: World, bank_file, check_stored: bool, write: bool, seconds: float, as_json: bool
+    w: World,
+    bank_file,
+    check_stored: bool,
+    write: bool,
+    seconds: float,
+    as_json: bool,
+    verbose: bool = False,
 ) -> None:
     import time
 
@@ -631,7 +657,8 @@ def _certify_all(
                     "kind": f.data["kind"] if f.data else None,
                     "holds": f.found,
                     "seconds": round(f.seconds, 4),
-                    "problems": f.tried if not f.found else [],
+                    # the reason, then (with --verbose) what each candidate broke
+                    "problems": [] if f.found else [f.summary, *(f.tried if verbose else ())],
                 }
             )
             ok &= f.found
@@ -705,8 +732,29 @@ def _certify_all(
     is_flag=True,
     help='Print {"found", "proof", "seconds", "reason", "stage", "lines"}.',
 )
+@click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="When no proof is found: what each stage of the search reported.",
+)
+@click.option(
+    "--route-guarded",
+    is_flag=True,
+    help="Also route around steps a side condition refuses (always done for disabled rules).",
+)
 def prove_command(
-    world_spec, task_id, premises, goal, bank_file, all_tasks, seconds, budget, as_json
+    world_spec,
+    task_id,
+    premises,
+    goal,
+    bank_file,
+    all_tasks,
+    seconds,
+    budget,
+    as_json,
+    verbose,
+    route_guarded,
 ) -> None:
     """Find a proof under the world's rules and print it in the proof format.
 
@@ -719,8 +767,10 @@ def prove_command(
     is printed. In the standard world "not a classical consequence" is
     said only with a countermodel that an independent evaluator has
     confirmed (printed with it); otherwise "could not decide".
-    Exit status: 0 found, 1 not found within the limits, 2 bad
-    input.
+    When no proof is found, one line says why and the next what to try (a
+    flag to raise, or `certify` on the same theorem); `--verbose` adds what
+    each stage reported. Exit status: 0 found, 1 not found within the
+    limits, 2 bad input.
     """
     import time
 
@@ -733,7 +783,7 @@ def prove_command(
         start = time.process_time()
         rows = []
         for t in tasks:
-            r = prove(w, t.theorem, budget, seconds)
+            r = prove(w, t.theorem, budget, seconds, route_guarded=route_guarded)
             rows.append(
                 {
                     "task": t.id,
@@ -762,7 +812,7 @@ def prove_command(
             click.echo(f"{found}/{len(rows)} proved in {total:.2f} s CPU")
         sys.exit(EXIT_OK if found == len(rows) else EXIT_REJECTED)
     theorem = _theorem(w, bank_file, task_id, premises, goal)
-    result = prove(w, theorem, budget, seconds)
+    result = prove(w, theorem, budget, seconds, route_guarded=route_guarded)
     if as_json:
         click.echo(
             json.dumps(
@@ -780,7 +830,15 @@ def prove_command(
     elif result.proof is not None:
         click.echo(str(result.proof), nl=False)
     else:
-        click.echo(f"no proof found ({result.reason}; {result.seconds:.2f} s CPU)")
+        from alienlogic.advice import Invocation, prove_failure
+
+        call = Invocation(world_spec, task_id, premises, goal)
+        reason, step = prove_failure(result, call, budget, seconds, LONGEST)
+        click.echo(reason)
+        click.echo(f"next step: {step}")
+        if verbose:
+            for line in result.details:
+                click.echo(f"  {line}")
     sys.exit(EXIT_OK if result.found else EXIT_REJECTED)
 
 
@@ -796,6 +854,8 @@ def repl(world_spec: str | None) -> None:
     agent would see. :detail toggles author detail; :help lists commands.
 
     Without a terminal, lines are read from standard input (scriptable).
+    Entries are kept in $XDG_DATA_HOME/alienworlds/alienlogic_history
+    (~/.local/share/... by default); :history lists them.
     """
     from alienworlds.repl.alienlogic_backend import AlienLogicBackend
     from alienworlds.repl.shell import start

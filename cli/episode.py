@@ -22,18 +22,24 @@ from alienworlds.episode.progress import Progress
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
 from alienworlds.episode.report import trajectory_dirs, write_summary
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
+from alienworlds.ruleset.phases import Phases
 from alienworlds.sweep import limits
 from alienworlds.sweep.bounded_toml import shape
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 SCORECARD_LEGEND = "\n".join(
     (
-        "M0..M4: accuracy (%) at each milestone · gain: last minus M0 · rules: stated correctly at the end / all",
+        "M0..M4: accuracy (%) at each milestone · gain: last minus M0 · rules: stated correctly "
+        "at the end / all",
         "cov, uncov: accuracy on the tasks whose rules were all / not all stated correctly",
-        "prov, unprov (AlienLogic): accuracy on provable theorems, refusals of unprovable ones (unprovable recognition)",
+        "prov, unprov (AlienLogic): accuracy on provable theorems, refusals of unprovable ones "
+        "(unprovable recognition)",
         "cc: the row above chance-corrected against the floor",
-        "C: tool calls counted · P: probe units spent · T: exploration tokens (prompt + completion)",
-        "Tm: tokens spent at milestones · Ttot: all tokens · time: wall clock",
+        "C: tool calls counted · P: probe units spent · T: exploration tokens (prompt + "
+        "completion)",
+        "Tm: tokens spent at milestones · Ttot: all tokens · time: wall clock of the trajectory's "
+        "protocol and exploration scoring (the world's loading and bank audit, and the reports, "
+        "are timed on standard error)",
     )
 )
 
@@ -82,7 +88,8 @@ def scorecard(rows: list[tuple[str, dict, float | None]]) -> str:
     floors = {r.get("floor") for _, r, _ in rows}
     floor = floors.pop() if len(floors) == 1 else None
     out = [
-        f"floor (best trivial strategy on this bank): {_fmt(floor)}%; cc = chance-corrected 100 × (M − floor) / (100 − floor)",
+        f"floor (best trivial strategy on this bank): {_fmt(floor)}%; cc = chance-corrected 100 "
+        "× (M − floor) / (100 − floor)",
         head,
         "-" * len(head),
     ]
@@ -120,7 +127,8 @@ def scorecard(rows: list[tuple[str, dict, float | None]]) -> str:
         if r.get("open_book"):
             ob = r["open_book"]
             out.append(
-                f"{'':<{name_w}} open book after M4: {ob['accuracy']:.1f} (cc {_fmt(ob.get('chance_corrected'))})"
+                f"{'':<{name_w}} open book after M4: {ob['accuracy']:.1f} (cc "
+                f"{_fmt(ob.get('chance_corrected'))})"
             )
     return "\n".join(out)
 
@@ -142,7 +150,8 @@ def episode_command(language: str) -> click.Command:
         multiple=True,
         required=True,
         metavar="NAME",
-        help=f"The agent: {', '.join(AGENTS)}. Repeat (or separate with commas) to run several, each in OUT/NAME.",
+        help=f"The agent: {', '.join(AGENTS)}. Repeat (or separate with commas) to run several, "
+        "each in OUT/NAME.",
     )
     @click.option(
         "--world",
@@ -188,7 +197,8 @@ def episode_command(language: str) -> click.Command:
         "--seed",
         type=click.IntRange(*limits.SEED),
         default=None,
-        help="The base seed (default 0): trajectory i gets seed + i - 1, recorded in its trace. It drives the fixed-probe "
+        help="The base seed (default 0): trajectory i gets seed + i - 1, recorded in its trace. "
+        "It drives the fixed-probe "
         "sequence and the fixed agent, and the openai agent sends it as the request's seed.",
     )
     @click.option(
@@ -256,7 +266,8 @@ def episode_command(language: str) -> click.Command:
         type=click.IntRange(*limits.COUNTS["max_retries"]),
         default=6,
         show_default=True,
-        help="openai: retries on 408/409/429/5xx, timeouts and dropped connections (the SDK's backoff, Retry-After "
+        help="openai: retries on 408/409/429/5xx, timeouts and dropped connections (the SDK's "
+        "backoff, Retry-After "
         "honoured), and on 200 replies without choices.",
     )
     @click.option(
@@ -264,7 +275,8 @@ def episode_command(language: str) -> click.Command:
         type=Seconds(limits.SECONDS["backoff"]),
         default=2.0,
         show_default=True,
-        help="openai: the first delay in seconds (doubling) before asking again after a 200 reply without choices.",
+        help="openai: the first delay in seconds (doubling) before asking again after a 200 "
+        "reply without choices.",
     )
     @click.option(
         "--drop-field",
@@ -283,14 +295,16 @@ def episode_command(language: str) -> click.Command:
         "--progress/--no-progress",
         default=True,
         show_default=True,
-        help="Progress on standard error: a bar with counts and an ETA on a terminal, one line per milestone otherwise.",
+        help="Progress on standard error: a bar with counts and an ETA on a terminal, one line "
+        "per milestone otherwise.",
     )
     @click.option(
         "--exploration/--no-exploration",
         "explore",
         default=True,
         show_default=True,
-        help="Score each trace's exploration (report.json's \"exploration\" section: bits per probe, redundant "
+        help="Score each trace's exploration (report.json's \"exploration\" section: bits per "
+        "probe, redundant "
         "probes, coverage, mass on the true rules, exploration and exploitation errors; kept in "
         "DIR/exploration.json). It costs a few seconds of CPU for the first trace of a world.",
     )
@@ -347,15 +361,23 @@ def episode_command(language: str) -> click.Command:
         seed = seed if seed is not None else (int(recorded["seed"]) if recorded else 0)
         if not limits.SEED[0] <= seed <= limits.SEED[1] - trajectories + 1:
             fail(
-                f"seeds {seed} to {seed + trajectories - 1} leave the range {limits.SEED[0]} to {limits.SEED[1]}"
+                f"seeds {seed} to {seed + trajectories - 1} leave the range {limits.SEED[0]} to "
+                f"{limits.SEED[1]}"
             )
         if condition == "hindsight" and not probes_from:
             fail("the hindsight condition needs --probes-from TRACE")
         from alienworlds.ruleset import WorldError
         from alienworlds.tasks.bank import BankError
 
+        # the phases around the protocols: the first one (the bank audit) takes tens of seconds
+        phases = Phases(
+            (lambda line: click.echo(line, err=True)) if progress else None, f"{language}: "
+        )
         try:
-            env = make_environment(language, world_name, bank)
+            with phases.phase(
+                f"loading world {world_name or 'main'} and auditing its bank (once per command)"
+            ):
+                env = make_environment(language, world_name, bank)
         except (
             WorldError,
             BankError,
@@ -416,7 +438,8 @@ def episode_command(language: str) -> click.Command:
                     sys.exit(EXIT_FAILED)
                 except Interrupted as exc:
                     click.echo(
-                        f"\n{language}: {label}: {exc}; every reply received is in {directory / TRACE_NAME}",
+                        f"\n{language}: {label}: {exc}; every reply received is in "
+                        f"{directory / TRACE_NAME}",
                         err=True,
                     )
                     click.echo(f"{language}: continue it with --resume --out {base}", err=True)
@@ -427,17 +450,22 @@ def episode_command(language: str) -> click.Command:
                 reports.append(
                     {"agent": name, "trajectory": index, "dir": str(directory), "report": report}
                 )
-            write_summary(
-                agent_dir, dirs, pages=len(names) == 1, with_exploration=explore
-            )  # several agents: one index over all, below
+            with phases.phase(f"writing the reports of {name} in {agent_dir}"):
+                write_summary(
+                    agent_dir, dirs, pages=len(names) == 1, with_exploration=explore
+                )  # several agents: one index over all, below
             all_dirs += dirs
         if len(names) > 1:  # one chart and table comparing the agents
-            write_summary(base, all_dirs, [label for label, _, _ in rows], with_exploration=explore)
+            with phases.phase(f"writing the comparison of {', '.join(names)} in {base}"):
+                write_summary(
+                    base, all_dirs, [label for label, _, _ in rows], with_exploration=explore
+                )
         if as_json:
             click.echo(json.dumps(reports, indent=2))
             return
         click.echo(
-            f"{language} episode · world {env.world_name} ({env.world_hash[:19]}…) · condition {condition} · "
+            f"{language} episode · world {env.world_name} ({env.world_hash[:19]}…) · condition "
+            f"{condition} · "
             f"{len(env.tasks())} tasks × {passes} answers · out {base}"
         )
         click.echo(scorecard(rows))
@@ -465,7 +493,8 @@ def report_command(language: str) -> click.Command:
         "pages",
         default=True,
         show_default=True,
-        help="Write OUTDIR/index.html and each trajectory's DIR/replay.html (when missing or its trace changed).",
+        help="Write OUTDIR/index.html and each trajectory's DIR/replay.html (when missing or its "
+        "trace changed).",
     )
     @click.option(
         "--leaderboard",
@@ -473,7 +502,8 @@ def report_command(language: str) -> click.Command:
         multiple=True,
         type=click.Path(dir_okay=False),
         metavar="FILE",
-        help="Also write the leaderboard to FILE, in the format its suffix names: .md, .json or .html. Repeatable.",
+        help="Also write the leaderboard to FILE, in the format its suffix names: .md, .json or "
+        ".html. Repeatable.",
     )
     @click.option(
         "--rank",
@@ -486,14 +516,16 @@ def report_command(language: str) -> click.Command:
         "--json",
         "as_json",
         is_flag=True,
-        help='Print the aggregate (Best@n, Mean@n, ...) as JSON, with the leaderboard under "leaderboard".',
+        help="Print the aggregate (Best@n, Mean@n, ...) as JSON, with the leaderboard under "
+        '"leaderboard".',
     )
     @click.option(
         "--exploration/--no-exploration",
         "explore",
         default=True,
         show_default=True,
-        help="Score each trace's exploration (report.json's \"exploration\" section), reusing DIR/exploration.json "
+        help="Score each trace's exploration (report.json's \"exploration\" section), reusing "
+        "DIR/exploration.json "
         "while the trace is unchanged.",
     )
     def report(dirs, out, pages, boards_to, rank, as_json, explore):

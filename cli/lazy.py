@@ -12,6 +12,7 @@ LAZY = {
     "episode": ".episode",
     "report": ".episode",
     "sweep": ".sweep",
+    "play": ".play",
 }  # command -> module whose register() adds it
 
 

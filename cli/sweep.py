@@ -37,13 +37,15 @@ def sweep_command(language: str) -> click.Command:
         type=click.Path(file_okay=False),
         default=None,
         metavar="DIR",
-        help="The sweep's folder: one episode per DIR/<world>/<agent>/<condition>/tN, sweep.json, the "
+        help="The sweep's folder: one episode per DIR/<world>/<agent>/<condition>/tN, "
+        "sweep.json, the "
         "leaderboard (default: out/sweeps/<name of SWEEP.toml>).",
     )
     @click.option(
         "--resume",
         is_flag=True,
-        help="Continue the sweep in DIR: finished episodes are skipped, unfinished and failed ones continue "
+        help="Continue the sweep in DIR: finished episodes are skipped, unfinished and failed "
+        "ones continue "
         "from their traces.",
     )
     @click.option(
@@ -51,14 +53,16 @@ def sweep_command(language: str) -> click.Command:
         type=click.IntRange(1, limits.JOBS),
         default=None,
         metavar="N",
-        help="Episodes at once: the local pool's workers (default: the number of cores); with --ray, at most "
+        help="Episodes at once: the local pool's workers (default: the number of cores); with "
+        "--ray, at most "
         "this many tasks in flight (default: as many as the cluster's CPUs take).",
     )
     @click.option(
         "--ray",
         "ray_address",
         metavar="ADDRESS",
-        help="Run the episodes as Ray tasks on the cluster at ADDRESS (e.g. auto, ray://head:10001, "
+        help="Run the episodes as Ray tasks on the cluster at ADDRESS (e.g. auto, "
+        "ray://head:10001, "
         "head:6379), or on an embedded local Ray with 'local'. Needs alienworlds[ray].",
     )
     @click.option(
@@ -66,7 +70,8 @@ def sweep_command(language: str) -> click.Command:
         "runtime_env",
         metavar="JSON",
         help="With --ray: Ray's runtime environment for the workers, a JSON object (e.g. "
-        '\'{"pip": ["alienworlds[ray]"]}\'); the API key variables the agents name are added to its env_vars.',
+        '\'{"pip": ["alienworlds[ray]"]}\'); the API key variables the agents name are added to '
+        "its env_vars.",
     )
     @click.option(
         "--rank",
@@ -82,7 +87,8 @@ def sweep_command(language: str) -> click.Command:
         "--progress/--no-progress",
         default=True,
         show_default=True,
-        help="One line per generated world and per finished episode on standard error.",
+        help="On standard error: one line per generated world and per finished episode, and "
+        "each worker's phases (the bank audit, each episode's protocol and exploration scoring).",
     )
     def sweep(sweep_file, out, resume, jobs, ray_address, runtime_env, rank, as_json, progress):
         """Run many episodes and rank the systems on one leaderboard.
@@ -148,6 +154,7 @@ def sweep_command(language: str) -> click.Command:
                     note=say if progress else (lambda line: None),
                     runtime_env=runtime,
                     stop=stop,
+                    announce=progress,
                 )
         except StateError as exc:
             say(str(exc))
@@ -182,7 +189,8 @@ def sweep_command(language: str) -> click.Command:
             click.echo(leaderboard.text(result.boards, rank))
             click.echo()
             click.echo(
-                f"{counts['done']} of {counts['episodes']} episodes done ({result.skipped} finished before), "
+                f"{counts['done']} of {counts['episodes']} episodes done ({result.skipped} "
+                "finished before), "
                 f"{counts['failed']} failed, {counts['pending']} pending · out {root}"
             )
             for episode in result.state.episodes.values():

@@ -26,7 +26,6 @@ _HOMES = {
     "Environment": "environment",
     "TaskInfo": "environment",
     "ToolOutcome": "environment",
-    "Verdict": "environment",
     "compute_report": "metrics",
     "CONDITIONS": "protocol",
     "cap_feedback": "protocol",

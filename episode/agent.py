@@ -60,7 +60,8 @@ class Agent:
 
     name = "agent"
     concurrency = 1  # how many milestone requests may be in flight at once
-    offline = False  # True: answers at once and locally (the trace then records a request with its reply, one fsync)
+    # True: answers at once and locally (the trace then records a request with its reply, one fsync)
+    offline = False
 
     @classmethod
     def from_options(cls, env: object, seed: int, options: dict[str, object]) -> Agent:

@@ -101,6 +101,26 @@ def exploration_stats(reports: list[dict]) -> dict | None:
     return {"n": len(rows), **{key: mean([row[key] for row in rows]) for key in rows[0]}}
 
 
+def efficiency_stats(reports: list[dict]) -> dict | None:
+    """Means over the trajectories that have an efficiency (episode.efficiency):
+    probes, efficiency and the efficiency-weighted score, with the
+    reference they were measured against; None when none has one."""
+    sections = [r["efficiency"] for r in reports if r.get("efficiency")]
+    if not sections:
+        return None
+    fields = ("reference", "reference_probes", "reference_n")
+    references = {tuple(s[k] for k in fields) for s in sections}
+    # trajectories pooled over several worlds (a sweep's family board) have several references
+    shared = references.pop() if len(references) == 1 else (None, None, None)
+    return {
+        "n": len(sections),
+        "probes": mean([s["probes"] for s in sections]),
+        "efficiency": mean([s["efficiency"] for s in sections]),
+        "weighted": mean([s["weighted"] for s in sections]),
+        **dict(zip(fields, shared, strict=True)),
+    }
+
+
 def common_floor(reports: list[dict]) -> float | None:
     floors = {r.get("floor") for r in reports}
     return floors.pop() if len(floors) == 1 else None
@@ -166,6 +186,7 @@ def trajectory_stats(reports: list[dict], names: list[str]) -> dict:
         },
         "incomplete": sum(1 for r in reports if r.get("complete") is False),
         "exploration": exploration_stats(reports),
+        "efficiency": efficiency_stats(reports),
     }
     out["best_at_n_chance_corrected"] = chance_corrected(out["best_at_n"], floor)
     out["mean_at_n_chance_corrected"] = chance_corrected(out["mean_at_n"], floor)

@@ -21,6 +21,7 @@ from alienworlds.tasks.aliencode_audit import audit
 from alienworlds.tasks.aliencode_disclosure import describe_inputs
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader
 from alienworlds.tasks.bank import Bank, load_bank, own_bank_path
+from alienworlds.tasks.grade import Grade
 
 from aliencode import AlienSyntaxError, Limits, World, compile_program, execute, parse
 from aliencode.metering import LOOP_FACTOR, PROBE_CAP, units
@@ -29,7 +30,7 @@ from aliencode.walk import sites_in
 from aliencode.world_schema import load
 
 from . import answers
-from .environment import Environment, TaskInfo, ToolOutcome, Verdict
+from .environment import Environment, TaskInfo, ToolOutcome
 from .protocol import FEEDBACK_CHARS, FEEDBACK_LINES
 
 RULE_LANGUAGE = """\
@@ -103,7 +104,7 @@ class AlienCodeEnvironment(Environment):
             self._audit, self._grader = _CACHE[key]
         self._task_rules = {t.id: tuple(t.rules) for t in self._audit.tasks}
         self._examples = {e["id"]: e for e in self._audit.examples}
-        self._grades: dict[tuple[str, str], Verdict] = {}
+        self._grades: dict[tuple[str, str], Grade] = {}
         self._equivalence: dict[tuple[str, str], bool] = {}
         self._manual: str | None = None
         self._lock = threading.Lock()
@@ -248,40 +249,15 @@ class AlienCodeEnvironment(Environment):
             "Answer with your complete program in one fenced block:\n```aliencode\n...\n```"
         )
 
-    def extract_answer(self, task_id: str, text: str) -> str | None:
-        if not isinstance(text, str) or not text.strip():
-            return None
-        task = self.bank.task(task_id)
-        if task.kind == "prediction":
-            return answers.prediction(text)
-        code = answers.pick_block(
-            text,
-            ("aliencode", "alien", "alien-code", "ac"),
-            avoid=("output", "text", "stdout", "json"),
-        )
-        if code is not None:
-            return code
-        if "```" not in text and "~~~" not in text:  # a bare program
-            try:
-                parse(text, self.world.keywords)
-                return text.strip("\n")
-            except AlienSyntaxError:
-                return None
-        return None
-
-    def grade(self, task_id: str, answer: str) -> Verdict:
-        key = (task_id, answer)
+    def grade(self, task_id: str, text: str) -> Grade:
+        key = (task_id, text)
         with self._lock:
             if key in self._grades:
                 return self._grades[key]
-        grade = self._grader.grade(task_id, answer)
-        failed = [c.reason for c in grade.calls if not c.passed]
-        verdict = Verdict(
-            grade.passed, "ok" if grade.passed else (failed[0] if failed else "failed")
-        )
+        grade = self._grader.grade(task_id, text)
         with self._lock:
-            self._grades[key] = verdict
-        return verdict
+            self._grades[key] = grade
+        return grade
 
     # -- rule reports ------------------------------------------------------------------
     def rule_ids(self) -> list[str]:

@@ -25,31 +25,16 @@ from pathlib import Path
 from alienworlds.manuals.alienlogic import EXAMPLES, render
 from alienworlds.ruleset.world import World
 from alienworlds.tasks.alienlogic_audit import audit
-from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer
+from alienworlds.tasks.alienlogic_grading import AlienLogicGrader
+from alienworlds.tasks.answer_text import REFUSAL_TEXT
 from alienworlds.tasks.bank import Bank, load_bank, own_bank_path
+from alienworlds.tasks.grade import Grade
 from alienworlds.tasks.validity import Validity, battery
 
 from alienlogic import Theorem, check, compile_world, load_world
 
-from .environment import Environment, TaskInfo, ToolOutcome, Verdict
+from .environment import Environment, TaskInfo, ToolOutcome
 from .protocol import CALLS_PER_ROUND, FEEDBACK_CHARS, FEEDBACK_LINES, ROUNDS
-
-REFUSAL = "UNPROVABLE"
-BOTH = "INVALID: a proof and a refusal"
-SEVERAL = "INVALID: several proofs"
-
-
-def read_answer(text: str) -> str | None:
-    """The episode's reading of a reply: the grader's (`tasks.answer_text`),
-    so the two agree on every text. A refusal is REFUSAL, one proof block
-    its text; a proof with a refusal, or several proofs, an INVALID marker;
-    nothing readable None."""
-    found = extract_answer(text)
-    if found.refusal:
-        return BOTH if found.proofs else REFUSAL
-    if len(found.proofs) > 1:
-        return SEVERAL
-    return found.proofs[0].strip() if found.proofs else None
 
 
 class AlienLogicEnvironment(Environment):
@@ -77,7 +62,7 @@ class AlienLogicEnvironment(Environment):
         self.grader = AlienLogicGrader(self.world, self.bank)
         self._theorems = {task_id: task.theorem for task_id, task in self.grader.tasks.items()}
         self._manual: str | None = None
-        self._grades: dict[tuple[str, str], Verdict] = {}
+        self._grades: dict[tuple[str, str], Grade] = {}
         self._rules: dict[str, tuple[str, ...]] | None = None
         self._validity: Validity | None = None
 
@@ -105,7 +90,7 @@ class AlienLogicEnvironment(Environment):
             f"The episode: study the manual and the worked proofs below. Then come 4 rounds of exploration of at most "
             f"{self.calls_per_round} proofs each ({self.max_total_calls} in all). After the worked proofs and after every "
             "round you are tested without tools on held-out theorems; some of them cannot be proved in this world, and "
-            f"those are answered with the line `ANSWER: {REFUSAL}`.",
+            f"those are answered with the line `{REFUSAL_TEXT}`.",
             "=== MANUAL ===\n\n" + self.manual().rstrip(),
             "=== WORKED PROOFS ===\nEach is a proof this world accepts, with the checker's verdict.",
         ]
@@ -180,30 +165,15 @@ class AlienLogicEnvironment(Environment):
             f"Held-out task {task.id}. Tools are disabled: answer from what you know of this world.\n\n"
             f"{task.prompt.strip()}\nPremises: {premises}\nGoal: {theorem.goal}\n\n"
             "Answer with one complete proof in a fenced block:\n```proof\nPROOF\n...\nEND\n```\n"
-            f"or, if the goal cannot be proved in this world, with the single line `ANSWER: {REFUSAL}` and no proof."
+            "or, if the goal cannot be proved in this world, with the single line "
+            f"`{REFUSAL_TEXT}` and no proof."
         )
 
-    def extract_answer(self, task_id: str, text: str) -> str | None:
-        if not isinstance(text, str) or not text.strip():
-            return None
-        return read_answer(text)
-
-    def grade(self, task_id: str, answer: str) -> Verdict:
-        key = (task_id, answer)
-        if key in self._grades:
-            return self._grades[key]
-        if answer == BOTH:
-            verdict = Verdict(False, "a proof and a refusal together")
-        elif answer == SEVERAL:
-            verdict = Verdict(False, "several proofs")
-        else:
-            # the grader reads model text: a refusal line or one proof block
-            grade = self.grader.grade(
-                task_id, f"ANSWER: {REFUSAL}" if answer == REFUSAL else answer
-            )
-            verdict = Verdict(grade.passed, "ok" if grade.passed else grade.reason)
-        self._grades[key] = verdict
-        return verdict
+    def grade(self, task_id: str, text: str) -> Grade:
+        key = (task_id, text)
+        if key not in self._grades:
+            self._grades[key] = self.grader.grade(task_id, text)
+        return self._grades[key]
 
     def disclosure(self) -> str:
         lines = ["The world's patches of the standard rules (rule id: target rule — what changes):"]
@@ -228,7 +198,7 @@ class AlienLogicEnvironment(Environment):
     def reference_reply(self, task_id: str) -> str:
         task = self.bank.task(task_id)
         if not task.extra.get("provable", True):
-            return f"ANSWER: {REFUSAL}"
+            return REFUSAL_TEXT
         return f"```proof\n{task.reference.strip()}\n```"
 
     def naive_reply(self, task_id: str) -> str:

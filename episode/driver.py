@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from . import exploration
 from .agent import Agent, AgentError, Reply, Request
-from .environment import Environment, ToolOutcome, text_hash
+from .environment import Environment, TaskInfo, ToolOutcome, text_hash
 from .grading import answer_event, rule_report_event
 from .interrupt import run_until_signal
 from .metrics import compute_report
@@ -50,6 +50,24 @@ class Settings:
     exploration: bool = (
         True  # compute report.json's exploration section (episode.exploration) at the end
     )
+    rounds: int | None = None  # at most this many exploration rounds (a smoke test)
+    tasks: int | None = None  # at most this many held-out tasks (a smoke test; see spread_tasks)
+
+
+def spread_tasks(tasks: list[TaskInfo], limit: int | None) -> list[TaskInfo]:
+    """At most `limit` tasks, taken in turn from each band (in the order the
+    bands first appear, the bank's order within a band), so that a small
+    selection still spans the bands; all of them when `limit` is None."""
+    if limit is None or limit >= len(tasks):
+        return list(tasks)
+    bands: dict[str, list[TaskInfo]] = {}
+    for task in tasks:
+        bands.setdefault(task.band, []).append(task)
+    chosen: list[TaskInfo] = []
+    for depth in range(max(len(group) for group in bands.values())):
+        chosen += [group[depth] for group in bands.values() if depth < len(group)]
+    keep = {task.id for task in chosen[:limit]}
+    return [task for task in tasks if task.id in keep]
 
 
 def probe_turns(source: str | Path, tool_name: str) -> list[list[list[str]]]:
@@ -101,12 +119,16 @@ class Episode:
                 f"unknown condition {self.settings.condition!r}; one of {', '.join(CONDITIONS)}"
             )
         self.condition = CONDITIONS[self.settings.condition]
+        if self.settings.rounds is not None:
+            self.condition = replace(
+                self.condition, rounds=min(self.condition.rounds, self.settings.rounds)
+            )
         self.progress = progress or Progress(mode="off")
         self.resume = resume
         self.injected: list[list[list[str]]] | None = None
         if self.condition.exploration == "injected":
             self.injected = self._injected_probes()
-        self.tasks = env.tasks()
+        self.tasks = spread_tasks(env.tasks(), self.settings.tasks)
         self.conv: list[dict] = []
         self.calls = self.units = self.tokens = self.rejected = 0
         self.milestone_tokens = 0
@@ -193,13 +215,19 @@ class Episode:
                 self.trace = trace
                 self._start()
                 if not trace.finished:
-                    await self._protocol()
+                    # a bar shows the protocol on a terminal; elsewhere it is a phase
+                    if self.progress.mode != "bar":
+                        with self.progress.phase("protocol", self.progress.steps):
+                            await self._protocol()
+                    else:
+                        await self._protocol()
                     trace.append({"type": "end", "key": "end"})
                 report = compute_report(trace.events)
                 if self.settings.exploration:
-                    section = exploration.compute(
-                        trace.events, self.out, getattr(self.env, "world", None)
-                    )
+                    with self.progress.phase("scoring exploration"):
+                        section = exploration.compute(
+                            trace.events, self.out, getattr(self.env, "world", None)
+                        )
                     if section is not None:
                         report["exploration"] = section
         finally:
@@ -252,7 +280,8 @@ class Episode:
         )[0]
         if recorded["message"] != message:
             raise TraceError(
-                f"{self.trace.path}: the conversation differs from the recorded one at message {index}; "
+                f"{self.trace.path}: the conversation differs from the recorded one at message "
+                f"{index}; "
                 "the world, the agent or the code changed since the trace was written"
             )
         self.conv.append(recorded["message"])
@@ -345,7 +374,8 @@ class Episode:
                     status="over-budget",
                     units=0,
                     counted=False,
-                    feedback=f"[not run] no tool calls are left in this round (at most {self.env.calls_per_round} a round"
+                    feedback="[not run] no tool calls are left in this round (at most "
+                    f"{self.env.calls_per_round} a round"
                     + (f", {self.env.max_total_calls} in all" if self.env.max_total_calls else "")
                     + ").",
                 )
@@ -354,7 +384,8 @@ class Episode:
                     status="invalid",
                     units=0,
                     counted=True,
-                    feedback=f"[rejected] there is no tool named {name!r}; the tool is {self.env.tool_name}. Nothing was run.",
+                    feedback=f"[rejected] there is no tool named {name!r}; the tool is "
+                    f"{self.env.tool_name}. Nothing was run.",
                 )
             else:
                 try:
@@ -401,8 +432,10 @@ class Episode:
             {
                 "role": "user",
                 "content": (
-                    f"Exploration round {round_no} of {self.condition.rounds}. In this round the probes are chosen for you: each is "
-                    f"run through {env.tool_name} and you see its result. After each result, note your current hypotheses."
+                    f"Exploration round {round_no} of {self.condition.rounds}. In this round the "
+                    "probes are chosen for you: each is "
+                    f"run through {env.tool_name} and you see its result. After each result, "
+                    "note your current hypotheses."
                 ),
             }
         )

@@ -2,7 +2,7 @@
 
 An Environment knows one world and its task bank, and everything about the
 language the driver must not: the tool (its schema, metering and feedback),
-the manual and worked examples, how an answer is extracted and graded, the
+the manual and worked examples, which grader judges a reply, the
 rule-report template and its scoring, and the privileged answer key the
 scripted agents read (reference and manual-trusting solutions, the rules).
 The driver, traces and metrics are language-neutral.
@@ -21,6 +21,7 @@ from .protocol import CALLS_PER_ROUND, ROUNDS, cap_feedback
 if TYPE_CHECKING:
     from alienworlds.ruleset.world import World
     from alienworlds.tasks.bank import Bank
+    from alienworlds.tasks.grade import Grade
     from alienworlds.tasks.validity import Validity
 
 
@@ -56,12 +57,6 @@ class ToolOutcome:
     @classmethod
     def make(cls, status: str, units: int, output: str) -> ToolOutcome:
         return cls(status, units, output, cap_feedback(output))
-
-
-@dataclass(frozen=True)
-class Verdict:
-    passed: bool
-    detail: str
 
 
 def text_hash(text: str) -> str:
@@ -154,11 +149,9 @@ class Environment(ABC):
         """The tool-disabled question for one held-out task."""
 
     @abstractmethod
-    def extract_answer(self, task_id: str, text: str) -> str | None:
-        """The answer in a reply, or None when there is none (scores zero)."""
-
-    @abstractmethod
-    def grade(self, task_id: str, answer: str) -> Verdict: ...
+    def grade(self, task_id: str, text: str) -> Grade:
+        """The bank grader's verdict on a reply (the model's raw text); a
+        reply without a readable answer fails."""
 
     # -- rule reports -------------------------------------------------------
     def rule_ids(self) -> list[str]:

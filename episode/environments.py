@@ -22,7 +22,8 @@ def missing_bank_message(language: str, world) -> str:
     *beside, shipped = own_bank_paths(language, world)
     also = "".join(f", nor at {path} beside the world file" for path in beside)
     return (
-        f"no task bank for world '{world.name}': none at {shipped}, where a world's own bank ships{also}; "
+        f"no task bank for world '{world.name}': none at {shipped}, where a world's own bank "
+        f"ships{also}; "
         "give a bank file with --bank PATH"
     )
 

@@ -26,7 +26,7 @@ only measure that uses the world). Each engine documents its own measures
 
 API: `register(language, "package.module:function")` adds an engine (a
 function `(events, world) -> dict | None`, with a `fingerprint(events)` beside
-it in the same module); `assemble(...)` builds a section; `compute(events,
+it in the same module; `explore.section.assemble` builds a section); `compute(events,
 directory, world)` returns a trace's section (cached in DIR/exploration.json);
 `current(events, directory)` the cached one if up to date; `markdown(section)`
 (a paragraph), `summary_html(section)` and `probe_html(section, round, call)`
@@ -52,28 +52,6 @@ ENGINES: dict[str, str] = {
 def register(language: str, path: str) -> None:
     """Score `language`'s traces with the function at "package.module:function"."""
     ENGINES[language] = path
-
-
-def assemble(
-    engine: dict,
-    probes: list[dict],
-    coverage: list[dict],
-    true_mass: dict,
-    errors: dict,
-    **extra: object,
-) -> dict:
-    """A section from an engine's findings (extra keys are kept)."""
-    ran = [p for p in probes if p.get("status", "ran") == "ran" and p.get("redundant") is not None]
-    rate = round(sum(1 for p in ran if p["redundant"]) / len(ran), 4) if ran else None
-    return {
-        "engine": engine,
-        "probes": probes,
-        "redundant_rate": rate,
-        "coverage": coverage,
-        "true_mass": true_mass,
-        "errors": errors,
-        **extra,
-    }
 
 
 def _engine(language: str):
@@ -188,7 +166,7 @@ def summary_html(section: dict | None) -> str:
     mass = section.get("true_mass") or {}
     coverage = section.get("coverage") or []
     head = [
-        "probes",
+        "probes run",
         "bits in all",
         "redundant rate",
         "exploration errors",

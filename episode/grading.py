@@ -20,17 +20,16 @@ def milestone_label(name: str) -> object:
 
 def answer_event(env: Environment, name: str, task_id: str, k: int, content: str) -> dict:
     """The verdict on one answer to a held-out task."""
-    answer = env.extract_answer(task_id, content)
-    verdict = env.grade(task_id, answer) if answer is not None else None
+    grade = env.grade(task_id, content)
     return {
         "type": "answer",
         "key": f"answer/{name}/{task_id}/{k}",
         "milestone": milestone_label(name),
         "task": task_id,
         "pass": k,
-        "answer": answer,
-        "passed": bool(verdict and verdict.passed),
-        "detail": verdict.detail if verdict else "no answer found in the reply",
+        "answer": grade.answer,
+        "passed": grade.passed,
+        "detail": "ok" if grade.passed else grade.reason,
     }
 
 

@@ -8,30 +8,13 @@ import os
 from pathlib import Path
 from urllib.parse import quote
 
+from . import glossary
 from .aggregate import agent_label
 from .html_page import esc, glossary_html, image, num, page, table
-from .leaderboard import Board, html_tables
+from .leaderboard import Board, heads, html_tables
 from .replay_html import REPLAY_NAME
 
 INDEX_NAME = "index.html"
-TERMS = (
-    "M0…M4",
-    "floor",
-    "cc",
-    "Best@n",
-    "Mean@n",
-    "sd",
-    "σ",
-    "gain",
-    "rules",
-    "prov / unprov",
-    "C",
-    "P",
-    "T",
-    "Tm",
-    "Ttot",
-    "tokens",
-)
 
 
 def href(target: Path, start: Path) -> str:
@@ -62,20 +45,32 @@ def index_html(
     ]
     if svg:
         body.append(image(svg, "image/svg+xml", "accuracy by milestone, per system"))
+    columns = [*(h for head in heads(boards) for h in head), *_head(trajectories)]
     body += [
         "<h2>Trajectories</h2>",
         _trajectories(out, trajectories),
         "<h2>Terms</h2>",
-        glossary_html(*TERMS),
+        # every column of the page's tables, and the floor its titles name
+        glossary_html(*glossary.for_columns(*columns, "floor")),
     ]
     return page(title, "\n".join(body))
 
 
-def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) -> str:
+def _efficient(trajectories: list[tuple[str, Path | None, dict]]) -> bool:
+    return any(r.get("efficiency") for _, _, r in trajectories)
+
+
+def _shape(trajectories: list[tuple[str, Path | None, dict]]) -> tuple[int, bool]:
+    """The most milestones of a trajectory, and whether these are AlienLogic runs."""
     length = max((len(r.get("milestones") or []) for _, _, r in trajectories), default=0)
     logic = any(r.get("unprovable_recognition") is not None for _, _, r in trajectories)
+    return length, logic
+
+
+def _head(trajectories: list[tuple[str, Path | None, dict]]) -> list[str]:
+    length, logic = _shape(trajectories)
     split = ["prov", "unprov"] if logic else ["rules"]
-    head = [
+    return [
         "trajectory",
         "agent",
         "world",
@@ -90,8 +85,14 @@ def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) 
         "T",
         "Tm",
         "Ttot",
+        *(["eff", "eff×M"] if _efficient(trajectories) else []),
         "complete",
     ]
+
+
+def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) -> str:
+    length, logic = _shape(trajectories)
+    head = _head(trajectories)
     rows = []
     for name, directory, r in trajectories:
         page_path = directory / REPLAY_NAME if directory is not None else None
@@ -119,6 +120,7 @@ def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) 
             num(b.get("tokens")),
             num(r.get("milestone_tokens")),
             num(r.get("total_tokens")),
+            *(_efficiency_numbers(r) if _efficient(trajectories) else []),
         ]
         rows.append(
             [
@@ -132,3 +134,8 @@ def _trajectories(out: Path, trajectories: list[tuple[str, Path | None, dict]]) 
             ]
         )
     return table(head, rows, "trajectories")
+
+
+def _efficiency_numbers(report: dict) -> list[str]:
+    found = report.get("efficiency") or {}
+    return [num(found.get("efficiency"), 2), num(found.get("weighted"))]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from html import escape as html_escape
 from pathlib import Path
 
-from . import glossary
+from . import efficiency, glossary
 from .aggregate import partition, setting, system_identity, system_labels, trajectory_stats
 from .html_page import esc, glossary_html, image, num, page, table
 from .plots import Panel, Series, render
@@ -31,8 +31,8 @@ FORMAT = 1
 RANKINGS = {"best": "best_at_n", "mean": "mean_at_n"}
 SUFFIXES = (".md", ".json", ".html")
 TEXT_TERMS = ("cc", "sd", "σ", "tokens")
-TERMS = ("cc", "Best@n", "Mean@n", "sd", "σ", "gain", "rules", "prov / unprov", "tokens", "floor")
 EXPLORATION_TERMS = ("bits", "redundant", "mass", "errors")
+EFFICIENCY_TERMS = ("probes", "eff", "eff×M")
 
 
 @dataclass
@@ -60,6 +60,23 @@ class Board:
     def explored(self) -> bool:
         """Some row's trajectories carry exploration metrics: show their columns."""
         return any(r.stats.get("exploration") for r in self.rows)
+
+    @property
+    def efficient(self) -> bool:
+        """Some row has a probe efficiency (its world has a reference): show its columns."""
+        return any(r.stats.get("efficiency") for r in self.rows)
+
+    def reference(self) -> str | None:
+        """The efficiency reference the board's rows are measured against."""
+        found = [r.stats["efficiency"] for r in self.rows if r.stats.get("efficiency")]
+        if not found:
+            return None
+        if (
+            any(f["reference"] is None for f in found)
+            or len({efficiency.Reference.of(f) for f in found}) > 1
+        ):
+            return "reference of each trajectory's own world (they differ within this table)"
+        return efficiency.Reference.of(found[0]).describe()
 
     def title(self, full: bool = True) -> str:
         """What the board compares: language, world, condition (with the
@@ -104,7 +121,8 @@ def build(
     worlds, and then gets the floor only where the members share one), in
     order of first appearance; rows ranked by the chance-corrected Best@n
     (rank_by="best") or Mean@n ("mean"), the raw score when the floor is
-    unknown; equal scores share a rank. `failures` (a sweep's) lists one
+    unknown; ties broken by Mean@n, then by name; rows equal on both share a
+    rank. `failures` (a sweep's) lists one
     (setting, system identity) pair per run that stopped with an error: it
     is counted in its row's failures column (a system with failures only
     gets a row without a rank), never among the trajectories."""
@@ -112,6 +130,7 @@ def build(
         raise ValueError(f"rank_by must be one of {', '.join(RANKINGS)}")
     names = [name for name, _ in entries]
     reports = [report for _, report in entries]
+    efficiency.attach(reports)
     by_setting: dict[str, list[tuple[dict, list[int]]]] = {}
     settings: dict[str, dict] = {}
     for s, ident, members in partition(reports, setting_of):
@@ -135,16 +154,22 @@ def build(
             stats = trajectory_stats(group, [names[i] for i in members])
             curves = [[m["accuracy"] for m in r.get("milestones") or []] for r in group]
             rows.append(Row(0, label, ident, stats, curves, failed[key, _ident_key(ident)]))
-        scores = [_score(r.stats, rank_by) for r in rows]
+        # ties on the ranking score are broken by Mean@n (chance-corrected
+        # where known), then by name; rows equal on both share a rank
+        keys = [(_score(r.stats, rank_by), _score(r.stats, "mean") or 0.0) for r in rows]
         order = sorted(
-            range(len(rows)), key=lambda i: (scores[i] is None, -(scores[i] or 0.0), rows[i].system)
+            range(len(rows)),
+            key=lambda i: (keys[i][0] is None, -(keys[i][0] or 0.0), -keys[i][1], rows[i].system),
         )
         ranked = []
         for i in order:
+            score, mean = keys[i]
             better = sum(
-                1 for s in scores if s is not None and scores[i] is not None and s > scores[i]
+                1
+                for s, m in keys
+                if s is not None and score is not None and (s > score or (s == score and m > mean))
             )
-            rows[i].rank = better + 1 if scores[i] is not None else None
+            rows[i].rank = better + 1 if score is not None else None
             ranked.append(rows[i])
         members = [reports[i] for _, m in systems for i in m]
         floors = {r.get("floor") for r in members}
@@ -193,6 +218,7 @@ def row_json(row: Row) -> dict:
         "incomplete": s["incomplete"],
         "failures": row.failures,
         "exploration": s.get("exploration"),
+        "efficiency": s.get("efficiency"),
         "curves": row.curves,
     }
 
@@ -228,6 +254,7 @@ def _head(board: Board) -> list[str]:
         "gain",
         *split,
         "tokens",
+        *(EFFICIENCY_TERMS if board.efficient else []),
         *(EXPLORATION_TERMS if board.explored else []),
         *(["failures"] if board.show_failures else []),
     ]
@@ -247,6 +274,12 @@ def _exploration_cells(stats: dict | None) -> list[str]:
         num(stats["true_mass"], 2),
         errors,
     ]
+
+
+def _efficiency_cells(stats: dict | None) -> list[str]:
+    if not stats:
+        return ["–"] * len(EFFICIENCY_TERMS)
+    return [num(stats["probes"]), num(stats["efficiency"], 2), num(stats["weighted"])]
 
 
 def _cells(board: Board, row: Row) -> list[str]:
@@ -273,6 +306,7 @@ def _cells(board: Board, row: Row) -> list[str]:
         num(j["gain_mean"], signed=True),
         *split,
         num(round(total) if total is not None else None),
+        *(_efficiency_cells(j["efficiency"]) if board.efficient else []),
         *(_exploration_cells(j["exploration"]) if board.explored else []),
         *([str(row.failures)] if board.show_failures else []),
     ]
@@ -284,6 +318,8 @@ def _notes(board: Board, rank_by: str) -> list[str]:
         notes.append(
             "Rows differ in n, and Best@n rises with n: compare Mean@n, or rows of equal n."
         )
+    if board.reference() is not None:
+        notes.append(f"Probe efficiency against the {board.reference()}.")
     return notes
 
 
@@ -299,9 +335,12 @@ def text(boards: list[Board], rank_by: str = "best") -> str:
         head = _head(board)
         rows = [_cells(board, r) for r in board.rows]
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-        line = lambda cells: "  ".join(
-            c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
-        )
+
+        def line(cells: list[str], widths: list[int] = widths) -> str:
+            return "  ".join(
+                c.ljust(w) if i == 1 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))
+            )
+
         out += [
             board.title(),
             line(head),
@@ -312,7 +351,9 @@ def text(boards: list[Board], rank_by: str = "best") -> str:
         ]
     out += [
         textwrap.fill(f"{name} = {meaning}", 110, subsequent_indent="  ")
-        for name, meaning in glossary.terms(*TEXT_TERMS, *terms(boards)[len(TERMS) :])
+        for name, meaning in glossary.terms(
+            *TEXT_TERMS, *(t for t in terms(boards) if t in (*EXPLORATION_TERMS, "failures"))
+        )
     ]
     return "\n".join(out)
 
@@ -332,13 +373,14 @@ def markdown_tables(boards: list[Board], rank_by: str = "best", level: str = "##
     return "\n".join(out)
 
 
+def heads(boards: list[Board]) -> list[list[str]]:
+    """The column headings of each board's table."""
+    return [_head(b) for b in boards]
+
+
 def terms(boards: list[Board]) -> tuple[str, ...]:
-    """The terms the boards' columns use."""
-    return (
-        TERMS
-        + (EXPLORATION_TERMS if any(b.explored for b in boards) else ())
-        + (("failures",) if any(b.show_failures for b in boards) else ())
-    )
+    """The terms of the boards' columns, and the floor their titles name."""
+    return glossary.for_columns(*(h for head in heads(boards) for h in head), "floor")
 
 
 def markdown(boards: list[Board], rank_by: str = "best") -> str:

@@ -199,7 +199,8 @@ class OpenAIAgent(Agent):
                 if self.send_seed and _refuses_seed(exc):
                     self.send_seed = False
                     print(
-                        f"openai agent: {self.base_url} refuses the seed field; no longer sending it",
+                        f"openai agent: {self.base_url} refuses the seed field; no longer "
+                        "sending it",
                         file=sys.stderr,
                     )
                     continue

@@ -11,6 +11,7 @@ The same data and matplotlib version give the same bytes.
 
 from __future__ import annotations
 
+import hashlib
 import io
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,6 +84,26 @@ def short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+# The agents the toolchain ships take the first styles, so that they never
+# share one; any other name is hashed.
+_SHIPPED = ("oracle", "naive", "fixed", "explorer", "explorer-random", "explorer-fixed")
+
+
+def style(label: str) -> dict[str, str]:
+    """A system's colour, marker and line, from its name alone, so that an
+    agent looks the same in every plot (a sweep's and a later report's list
+    systems in different orders)."""
+    if label in _SHIPPED:
+        h = _SHIPPED.index(label) * (len(_MARKERS) + 1)
+    else:
+        h = int.from_bytes(hashlib.sha256(label.encode("utf-8")).digest()[:8], "big")
+    return {
+        "color": _COLORS[h % len(_COLORS)],
+        "marker": _MARKERS[(h // len(_COLORS)) % len(_MARKERS)],
+        "linestyle": _LINES[(h // (len(_COLORS) * len(_MARKERS))) % len(_LINES)],
+    }
+
+
 def figure(panels: list[Panel]) -> Figure:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
@@ -91,16 +112,12 @@ def figure(panels: list[Panel]) -> Figure:
     fig = Figure(figsize=(width, 0.6 + 3.9 * max(1, len(panels))), layout="constrained")
     FigureCanvasAgg(fig)
     axes = fig.subplots(max(1, len(panels)), 1, squeeze=False)[:, 0]
-    systems: dict[str, int] = {}  # one style per system across the panels
-    for panel in panels:
-        for series in panel.series:
-            systems.setdefault(series.label, len(systems))
     for ax, panel in zip(axes, panels):
-        _draw(ax, panel, systems)
+        _draw(ax, panel)
     return fig
 
 
-def _draw(ax, panel: Panel, systems: dict[str, int]) -> None:
+def _draw(ax, panel: Panel) -> None:
     labels = panel.milestones or ["M0"]
     ax.set_xlim(-0.4, len(labels) - 0.6)
     ax.set_ylim(-5, 105)  # curves at 0 % and 100 % stay clear of the frame
@@ -140,11 +157,8 @@ def _draw(ax, panel: Panel, systems: dict[str, int]) -> None:
         xs = [p[0] + offset for p in pts]
         means = [p[1] for p in pts]
         n = len(series.curves)
-        j = systems[series.label]
-        style = {
-            "color": _COLORS[j % len(_COLORS)],
-            "marker": _MARKERS[j % len(_MARKERS)],
-            "linestyle": _LINES[(j // len(_COLORS)) % len(_LINES)],
+        drawn = {
+            **style(series.label),
             "linewidth": 2,
             "markersize": 6,
             "zorder": 3,
@@ -152,9 +166,9 @@ def _draw(ax, panel: Panel, systems: dict[str, int]) -> None:
         }
         if n > 1:
             spread = [[m - lo for _, m, lo, _ in pts], [hi - m for _, m, _, hi in pts]]
-            handles.append(ax.errorbar(xs, means, yerr=spread, capsize=4, elinewidth=1.2, **style))
+            handles.append(ax.errorbar(xs, means, yerr=spread, capsize=4, elinewidth=1.2, **drawn))
         else:
-            handles += ax.plot(xs, means, **style)
+            handles += ax.plot(xs, means, **drawn)
     lines = [line for line in ax.get_lines() if line.get_zorder() == 1]  # ceiling and floor
     legend = ax.legend(
         handles=handles + lines,

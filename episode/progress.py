@@ -1,14 +1,18 @@
 """Progress of an episode: click's progress bar on a terminal (the steps
 done of all, the phase, an ETA), one line per milestone otherwise (a log
-file, CI), so a redirected run still shows where it is."""
+file, CI), so a redirected run still shows where it is. The phases around
+the protocol (loading a world and auditing its bank, scoring exploration,
+writing reports) name themselves in either mode (`phases`)."""
 
 from __future__ import annotations
 
 import sys
 import time
+from contextlib import AbstractContextManager
 from typing import TextIO
 
 import click
+from alienworlds.ruleset.phases import Phases, Timer
 
 
 def _duration(seconds: float) -> str:
@@ -18,11 +22,16 @@ def _duration(seconds: float) -> str:
 
 class Progress:
     """`start(total)`, `label(text)`, `advance(n)`, `milestone(name,
-    accuracy)`, `close()`. `mode` is "bar", "lines" or "off"; by default a
-    bar when `stream` is a terminal, else lines."""
+    accuracy)`, `phase(name)`, `close()`. `mode` is "bar", "lines" or
+    "off"; by default a bar when `stream` is a terminal, else lines.
+    `phases` (default: lines on `stream` unless off) names the phases."""
 
     def __init__(
-        self, stream: TextIO | None = None, mode: str | None = None, prefix: str = ""
+        self,
+        stream: TextIO | None = None,
+        mode: str | None = None,
+        prefix: str = "",
+        phases: Phases | None = None,
     ) -> None:
         self.stream = stream or sys.stderr
         self.mode = mode or ("bar" if self.stream.isatty() else "lines")
@@ -33,6 +42,19 @@ class Progress:
         self.done = 0
         self.started = time.monotonic()
         self._bar = None
+        self.phases = phases or Phases(self._line if self.mode != "off" else None, prefix)
+
+    def _line(self, text: str) -> None:
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def phase(self, name: str, status=None) -> AbstractContextManager[Timer]:
+        """A phase announcing itself (see `phases`); silent when off."""
+        return self.phases.phase(name, status)
+
+    def steps(self) -> str:
+        """How far the protocol got, for a heartbeat line."""
+        return f"{self.done}/{self.total} steps"
 
     def start(self, total: int) -> None:
         self.total = max(1, total)
@@ -75,10 +97,10 @@ class Progress:
         eta = self.eta()
         score = "" if accuracy is None else f" accuracy {accuracy:.1f}% ·"
         tail = "" if eta is None or eta < 0.5 else f" · ETA {_duration(eta)}"
-        self.stream.write(
-            f"{self.prefix}{name} done ·{score} {self.done}/{self.total} steps · {_duration(elapsed)} elapsed{tail}\n"
+        self.phases.say(  # under the phases' lock: a heartbeat may be writing
+            f"{name} done ·{score} {self.done}/{self.total} steps · "
+            f"{_duration(elapsed)} into the protocol{tail}"
         )
-        self.stream.flush()
 
     def close(self) -> None:
         if self._bar is not None:

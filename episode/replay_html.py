@@ -12,17 +12,18 @@ and runs no script (see html_page).
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from pathlib import Path
 
-from . import exploration
+from . import exploration, glossary
 from .html_page import esc, glossary_html, mapping, num, page, table
 from .metrics import compute_report
 from .trace import TRACE_NAME, read_trace
 
 REPLAY_NAME = "replay.html"
 ROLES = {"system", "user", "assistant", "tool"}  # anything else is shown with class 'other'
-TERMS = ("M0…M4", "floor", "cc", "σ", "rules", "cov / uncov", "prov / unprov", "C", "P", "T", "Tm")
 
 
 GENERATOR = "alienworlds replay 3"  # changes when the page does, so that older pages are rewritten
@@ -66,7 +67,23 @@ def replay_html(directory: Path, index_href: str | None = None) -> str:
         _overview(header, report, explored),
         *timeline,
     ]
+    body += [
+        "<h2 id='terms'>Terms</h2>",
+        glossary_html(*glossary.for_columns(*_columns(body), "floor")),
+    ]
     return page(title, "\n".join(body), generator=stamp)
+
+
+def _columns(body: list[str]) -> list[str]:
+    """The headings of the data tables in the page's own markup (the tables
+    are built in many places, with headings that depend on the trace); the
+    field/value tables of the overview have no data columns."""
+    text = "\n".join(body)
+    return [
+        html.unescape(h)
+        for table_html in re.findall(r"<table class='(?!mapping')[^']*'>.*?</table>", text, re.S)
+        for h in re.findall(r"<th>(.*?)</th>", table_html, re.S)
+    ]
 
 
 def _nav(index_href: str | None, sections: list[tuple[str, str]]) -> str:
@@ -74,6 +91,7 @@ def _nav(index_href: str | None, sections: list[tuple[str, str]]) -> str:
     links += ["<a href='#overview'>overview</a>"] + [
         f"<a href='#{esc(anchor)}'>{esc(name)}</a>" for anchor, name in sections
     ]
+    links.append("<a href='#terms'>terms</a>")
     return "<nav>" + "".join(links) + "</nav>"
 
 
@@ -87,7 +105,8 @@ def _overview(header: dict, report: dict, explored: dict | None = None) -> str:
         "bank hash": header.get("bank_hash"),
         "condition": header.get("condition"),
         "seed": header.get("seed"),
-        "tasks × answers": f"{len(header.get('tasks') or [])} × {(header.get('protocol') or {}).get('passes')}",
+        "tasks × answers": f"{len(header.get('tasks') or [])} × "
+        f"{(header.get('protocol') or {}).get('passes')}",
         "floor (best trivial strategy)": report.get("floor"),
         "complete": report.get("complete"),
     }
@@ -130,10 +149,11 @@ def _overview(header: dict, report: dict, explored: dict | None = None) -> str:
         + mapping(header.get("agent") or {})
         + "<h3>Protocol</h3>"
         + mapping(header.get("protocol") or {})
-        + f"<h3>Milestones</h3><p>gain {esc(num(report.get('gain'), signed=True))} · reversal {esc(num(report.get('reversal')))}"
+        + f"<h3>Milestones</h3><p>gain {esc(num(report.get('gain'), signed=True))} · reversal "
+        f"{esc(num(report.get('reversal')))}"
         + f" · total tokens {esc(num(report.get('total_tokens')))}</p>"
         + table(head, rows, "milestones")
-        + glossary_html(*(t for t in TERMS if t != ("cov / uncov" if logic else "prov / unprov")))
+        + "<p class='muted'>The columns are explained under <a href='#terms'>Terms</a>.</p>"
         + exploration.summary_html(explored)
         + "</section>"
     )
@@ -203,18 +223,21 @@ class _View:
             )
         if role == "system":
             body.append(
-                f"<details><summary>system prompt ({len(content or '')} characters)</summary><pre>{esc(content)}</pre></details>"
+                f"<details><summary>system prompt ({len(content or '')} "
+                f"characters)</summary><pre>{esc(content)}</pre></details>"
             )
         elif role == "tool":
             event = self.tools.get(message.get("tool_call_id"), {})
             cut = (event.get("output_chars") or 0) > len(content or "")
             shown = (
-                f" (capped: the full output had {event.get('output_lines')} lines, {event.get('output_chars')} characters)"
+                f" (capped: the full output had {event.get('output_lines')} lines, "
+                f"{event.get('output_chars')} characters)"
                 if cut
                 else ""
             )
             body.append(
-                f"<div class='muted'>tool result{esc(shown)}</div><pre class='tool-result'>{esc(content)}</pre>"
+                f"<div class='muted'>tool result{esc(shown)}</div><pre "
+                f"class='tool-result'>{esc(content)}</pre>"
             )
         elif content:
             body.append(f"<pre>{esc(content)}</pre>")
@@ -254,7 +277,8 @@ class _View:
             else ""
         )
         return (
-            f"<div class='probe'{anchor}><div>tool call <code>{esc(fn.get('name'))}</code> · {esc(facts)}</div>"
+            f"<div class='probe'{anchor}><div>tool call <code>{esc(fn.get('name'))}</code> · "
+            f"{esc(facts)}</div>"
             f"<pre class='probe-code'>{esc(shown)}</pre>{measures}</div>"
         )
 
@@ -265,8 +289,10 @@ class _View:
         out = [f"<section id='m{esc(label)}' class='milestone'><h2>Milestone M{esc(label)}</h2>"]
         if metrics:
             out.append(
-                f"<p>accuracy <b>{esc(num(metrics['accuracy']))}</b> (cc {esc(num(metrics.get('chance_corrected')))}, "
-                f"σ {esc(num(metrics['sigma'], 2))}) · {passed} of {len(answers)} answers passed</p>"
+                f"<p>accuracy <b>{esc(num(metrics['accuracy']))}</b> (cc "
+                f"{esc(num(metrics.get('chance_corrected')))}, "
+                f"σ {esc(num(metrics['sigma'], 2))}) · {passed} of {len(answers)} answers "
+                "passed</p>"
             )
         out.append(
             "<h3>Budget so far</h3>"
@@ -306,12 +332,14 @@ class _View:
                 [
                     f"<code>{esc(rid)}</code>",
                     f"<code>{esc((rules.get('report') or {}).get(rid, 'UNKNOWN'))}</code>",
-                    f"<td class='verdict {'pass' if ok else 'fail'}'>{'✓ correct' if ok else '✗ wrong'}</td>",
+                    "<td class='verdict "
+                    f"{'pass' if ok else 'fail'}'>{'✓ correct' if ok else '✗ wrong'}</td>",
                 ]
             )
         reply = (self.replies.get(f"M{label}/rules") or {}).get("content")
         return (
-            f"<h3>Rule report: {esc(rules.get('score'))} of {esc(rules.get('of'))} stated correctly</h3>"
+            f"<h3>Rule report: {esc(rules.get('score'))} of {esc(rules.get('of'))} stated "
+            "correctly</h3>"
             + table(["rule", "reported expression", "verdict"], rows, "rule-report")
             + f"<details><summary>full reply</summary><pre>{esc(reply)}</pre></details>"
         )
@@ -344,7 +372,8 @@ class _View:
                 else:
                     ok = bool(a.get("passed"))
                     cells.append(
-                        f"<td class='verdict {'pass' if ok else 'fail'}' title='{esc(a.get('detail'))}'>"
+                        f"<td class='verdict {'pass' if ok else 'fail'}' "
+                        f"title='{esc(a.get('detail'))}'>"
                         f"{'✓ pass' if ok else '✗ fail'}</td>"
                     )
             rows.append(cells)
@@ -353,7 +382,8 @@ class _View:
         return (
             "<h3>Answers</h3>"
             + table(head, rows, "answers")
-            + f"<details><summary>answers and replies at M{esc(label)}</summary>{''.join(details)}</details>"
+            + "<details><summary>answers and replies at "
+            f"M{esc(label)}</summary>{''.join(details)}</details>"
         )
 
     def _answer_details(self, label: str, task_id: str, items: dict[int, dict]) -> str:
@@ -364,7 +394,8 @@ class _View:
             )
             verdict = "pass" if a.get("passed") else "fail"
             out.append(
-                f"<div>pass {k}: <span class='{verdict}'>{verdict}</span> · {esc(a.get('detail'))}</div>"
+                f"<div>pass {k}: <span class='{verdict}'>{verdict}</span> · "
+                f"{esc(a.get('detail'))}</div>"
                 f"<pre>{esc(a.get('answer') if a.get('answer') is not None else '(no answer)')}</pre>"
                 f"<details><summary>full reply</summary><pre>{esc(reply)}</pre></details>"
             )

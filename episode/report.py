@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-from . import exploration, glossary, leaderboard
+from . import efficiency, exploration, glossary, leaderboard
 from .aggregate import agent_label, aggregate, partition
 from .driver import REPORT_NAME, write_json
 from .html_page import num
@@ -99,9 +99,12 @@ def load_report(directory: Path, with_exploration: bool = True) -> dict:
 def _headline(summary: dict) -> str:
     n = summary["n"]
     return (
-        f"**Best@{n} = {num(summary['best_at_n'])}** (chance-corrected {num(summary.get('best_at_n_chance_corrected'))}; "
-        f"trajectory {md_cell(str(summary['best_trajectory']))}) · Mean@{n} = {num(summary['mean_at_n'])} "
-        f"(chance-corrected {num(summary.get('mean_at_n_chance_corrected'))}) · worst = {num(summary['worst'])} · "
+        f"**Best@{n} = {num(summary['best_at_n'])}** (chance-corrected "
+        f"{num(summary.get('best_at_n_chance_corrected'))}; "
+        f"trajectory {md_cell(str(summary['best_trajectory']))}) · Mean@{n} = "
+        f"{num(summary['mean_at_n'])} "
+        f"(chance-corrected {num(summary.get('mean_at_n_chance_corrected'))}) · worst = "
+        f"{num(summary['worst'])} · "
         f"range = {num(summary['range'])}"
     )
 
@@ -129,7 +132,8 @@ def markdown(
         lines = [
             f"# Episode report: {md_cell(first['language'])} world `{md_cell(first['world'])}`",
             "",
-            f"World hash `{first['world_hash']}` · manual `{first['manual_hash']}` · condition **{md_cell(first['condition'])}** · "
+            f"World hash `{first['world_hash']}` · manual `{first['manual_hash']}` · condition "
+            f"**{md_cell(first['condition'])}** · "
             + (
                 f"agent {md_cell(json.dumps(first['agent'], sort_keys=True))} · "
                 if same_agent
@@ -137,7 +141,8 @@ def markdown(
             )
             + f"{first['tasks']} tasks × {first['passes']} answers",
             "",
-            f"Floor (the best trivial strategy's accuracy on this bank): **{num(summary.get('floor'))}**. "
+            "Floor (the best trivial strategy's accuracy on this bank): "
+            f"**{num(summary.get('floor'))}**. "
             "Chance-corrected score = 100 × (score − floor) / (100 − floor).",
             "",
         ]
@@ -160,8 +165,10 @@ def markdown(
             f"* {md_cell(name)}: " + _headline(agg) for name, agg in summary["agents"].items()
         ]
         lines.append("")
+    columns: list[str] = []  # every table's headings: each gets its term
     if boards and not same_agent:
         lines += ["## Systems", "", leaderboard.markdown_tables(boards, rank_by)]
+        columns += [h for head in leaderboard.heads(boards) for h in head]
     if plot:
         lines += [f"![accuracy by milestone]({plot})", ""]
     extra = ["prov", "unprov"] if logic else ["rules", "cov", "uncov"]
@@ -178,6 +185,7 @@ def markdown(
         "Tm",
         "Ttot",
     ]
+    columns += [*head, *labels]
     lines += ["## Trajectories", "", _row(head), "|" + "---|" * len(head)]
     for name, r in zip(summary["trajectories"], reports):
         ms = r["milestones"]
@@ -248,8 +256,40 @@ def markdown(
                 f"| {title} | best trajectory | mean |",
                 "|---|---|---|",
             ]
+            columns += [title, "best trajectory", "mean"]
             for key, row in agg[split].items():
                 lines.append(_row([key, num(row["best"]), num(row["mean"])]))
+    efficient = [
+        (n, r["efficiency"])
+        for n, r in zip(summary["trajectories"], reports, strict=True)
+        if r.get("efficiency")
+    ]
+    if efficient:
+        lines += [
+            "",
+            "## Efficiency",
+            "",
+            "Probes (tool calls counted in the whole episode) against the reference: "
+            "the median of the people who played the world, else of the explorer agent "
+            "(docs/episodes.md). "
+            "eff = min(1, (reference / probes)²); eff×M = eff × the endpoint accuracy.",
+            "",
+            _row(["trajectory", "probes", "reference", "eff", "eff×M"]),
+            "|---|---|---|---|---|",
+        ]
+        columns += ["trajectory", "probes", "reference", "eff", "eff×M"]
+        for n, e in efficient:
+            lines.append(
+                _row(
+                    [
+                        n,
+                        e["probes"],
+                        efficiency.Reference.of(e).describe(),
+                        num(e["efficiency"], 2),
+                        num(e["weighted"]),
+                    ]
+                )
+            )
     explored = [
         (n, r["exploration"])
         for n, r in zip(summary["trajectories"], reports)
@@ -260,8 +300,10 @@ def markdown(
             "",
             "## Exploration",
             "",
-            "Measured by the language's hypothesis engine from each trace: the information each probe gave "
-            "(bits), the share of redundant probes, the rules reached by probes, the surviving mass on the true "
+            "Measured by the language's hypothesis engine from each trace: the information each "
+            "probe gave "
+            "(bits), the share of redundant probes, the rules reached by probes, the surviving "
+            "mass on the true "
             "rules, and exploration and exploitation errors (docs/explore-aliencode.md).",
             "",
         ]
@@ -273,10 +315,12 @@ def markdown(
     if books:
         lines += ["", "## Open book after M4 (A4+O)", ""]
         lines += [
-            f"* {md_cell(n)}: {num(ob['accuracy'])} (chance-corrected {num(ob.get('chance_corrected'))})"
+            f"* {md_cell(n)}: {num(ob['accuracy'])} (chance-corrected "
+            f"{num(ob.get('chance_corrected'))})"
             for n, ob in books
         ]
-    lines += ["", "## Terms", "", glossary.markdown(*TERMS)]
+    shown = glossary.for_columns(*columns)
+    lines += ["", "## Terms", "", glossary.markdown(*TERMS, *(t for t in shown if t not in TERMS))]
     return "\n".join(lines) + "\n"
 
 
@@ -295,6 +339,10 @@ def write_summary(
     summary and the leaderboard's boards."""
     out.mkdir(parents=True, exist_ok=True)
     reports = [load_report(d, with_exploration) for d in dirs]
+    efficiency.attach(reports)  # against the reference among the trajectories reported together
+    for d, report in zip(dirs, reports, strict=True):
+        if (d / TRACE_NAME).exists():
+            write_json(d / REPORT_NAME, report)
     names = names or trajectory_names(dirs)
     summary = aggregate(reports, names)
     boards = leaderboard.build(list(zip(names, reports)), rank_by)

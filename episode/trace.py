@@ -108,7 +108,8 @@ class Trace:
         if self.path.exists() and self.path.stat().st_size > 0:
             if not resume:
                 raise TraceError(
-                    f"{self.path} already exists: continue it with --resume, or choose another --out"
+                    f"{self.path} already exists: continue it with --resume, or choose another "
+                    "--out"
                 )
             data = _read(self.path)
             self.events, good = _parse(data, self.path)

@@ -6,6 +6,7 @@ the feedback of its probes), chooses probes that split the survivors most,
 and scores any trace: how much each probe taught, which probes were
 redundant, what was covered, and how much of the surviving belief sits on the
 true rules. `explore.aliencode` holds the AlienCode engine and agents,
-`explore.alienlogic` the AlienLogic ones; `episode.exploration` assembles
-and renders the language-neutral `"exploration"` section of report.json.
+`explore.alienlogic` the AlienLogic ones; `explore.section` assembles the
+language-neutral `"exploration"` section of report.json, which
+`episode.exploration` computes (through the engines) and renders.
 """

@@ -25,7 +25,8 @@ class ByLanguage:
         path = self.paths.get(language)
         if path is None:
             raise AgentError(
-                f"the agent {self.name!r} has no {language} version; it runs on {', '.join(self.paths)}"
+                f"the agent {self.name!r} has no {language} version; it runs on "
+                f"{', '.join(self.paths)}"
             )
         module, _, attr = path.partition(":")
         try:

@@ -47,7 +47,8 @@ KNOBS: dict[str, tuple[Knob, ...]] = {
             4,
             0,
             24,
-            "Places where an altered operation keeps the manual's meaning (IDENTITY in a narrower scope); at most "
+            "Places where an altered operation keeps the manual's meaning (IDENTITY in a "
+            "narrower scope); at most "
             "the altered rules without a scope.",
         ),
         Knob(
@@ -74,7 +75,8 @@ KNOBS: dict[str, tuple[Knob, ...]] = {
         ),
     ),
     "alienlogic": (
-        # a world holds 31-33 compatible patches that refuse some standard proof: 40 failed after 39 s of CPU
+        # a world holds 31-33 compatible patches that refuse some standard proof: 40 failed after 39
+        # s of CPU
         Knob("patches", 24, 1, 30, "Patched rules (discovery targets)."),
         Knob("theorems", 70, 1, 99, "Held-out theorems in the bank (ids L01 ... L99)."),
         Knob(

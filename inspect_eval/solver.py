@@ -2,7 +2,8 @@
 
 The episode driver runs the whole protocol (milestone M0, the rounds, every
 milestone's rule report and answers) with the model under evaluation as its
-agent and the probe as an Inspect tool; epoch e runs with seed + e - 1.
+agent and the probe as an Inspect tool; epoch e runs with seed + e - 1;
+`rounds` and `tasks` shrink the episode for a smoke test.
 The trace goes to OUT/<language>-<world>-<condition>-seed<seed>/t<epoch>
 when `out` is given (a rerun with the same `out` resumes each trajectory
 from its trace, sending no request twice), else to a temporary folder.
@@ -64,6 +65,8 @@ def protocol(
     probes_from: str | None = None,
     fixed_calls: int = 12,
     concurrency: int = 10,
+    rounds: int | None = None,
+    tasks: int | None = None,
 ) -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         env = environment_for(language, world, bank)
@@ -76,8 +79,11 @@ def protocol(
             probes_from=probes_from,
             fixed_per_round=fixed_calls,
             passes=passes,
+            rounds=rounds,
+            tasks=tasks,
         )
-        name = f"{language}-{env.world_name}-{condition}-seed{seed}"
+        smoke = "-smoke" if rounds is not None or tasks is not None else ""
+        name = f"{language}-{env.world_name}-{condition}-seed{seed}{smoke}"
         with _trajectory_dir(out, name, state.epoch) as directory:
             episode = Episode(
                 env, agent, directory, settings, resume=out is not None, tool_runner=tool.run

@@ -40,7 +40,8 @@ STATEMENTS = (
     ),
     (
         "SET a, b AS e1, e2",
-        "Bind several names at once; all values are computed first. With one value on the right, it is unpacked.",
+        "Bind several names at once; all values are computed first. With one value on the right, "
+        "it is unpacked.",
         "SET a, b AS 1, 2\nSET a, b AS b, a\nEMIT(a, b)",
     ),
     (
@@ -50,8 +51,10 @@ STATEMENTS = (
     ),
     (
         "UPON cond: / LEST cond: / DEFAULT:",
-        "Conditional: the first UPON or LEST whose condition is true runs its block; otherwise DEFAULT's block runs (LEST and DEFAULT are optional).",
-        'SET n AS 0\nUPON OVER(n, 0):\n    EMIT("positive")\nLEST UNDER(n, 0):\n    EMIT("negative")\nDEFAULT:\n    EMIT("zero")',
+        "Conditional: the first UPON or LEST whose condition is true runs its block; otherwise "
+        "DEFAULT's block runs (LEST and DEFAULT are optional).",
+        'SET n AS 0\nUPON OVER(n, 0):\n    EMIT("positive")\nLEST UNDER(n, 0):\n    '
+        'EMIT("negative")\nDEFAULT:\n    EMIT("zero")',
     ),
     (
         "SWEEP v IN seq:",
@@ -81,12 +84,16 @@ STATEMENTS = (
     ("IDLE", "Do nothing (a placeholder block).", 'UPON NO:\n    IDLE\nEMIT("done")'),
     (
         "CRAFT name(p, q):",
-        "Define a function. Calls pass values to the parameters; assignment inside the body makes a local name; the body may read names defined outside. Recursion is allowed, and functions are values (they can be passed to other functions).",
-        "CRAFT twice(f, x):\n    DELIVER f(f(x))\nCRAFT inc(n):\n    DELIVER SHATTER(n, 1)\nEMIT(twice(inc, 5))",
+        "Define a function. Calls pass values to the parameters; assignment inside the body "
+        "makes a local name; the body may read names defined outside. Recursion is allowed, and "
+        "functions are values (they can be passed to other functions).",
+        "CRAFT twice(f, x):\n    DELIVER f(f(x))\nCRAFT inc(n):\n    DELIVER SHATTER(n, "
+        "1)\nEMIT(twice(inc, 5))",
     ),
     (
         "DELIVER expr / DELIVER",
-        "Return from the function with a value (none without one). A function that ends without DELIVER returns none.",
+        "Return from the function with a value (none without one). A function that ends without "
+        "DELIVER returns none.",
         "CRAFT nothing():\n    IDLE\nEMIT(nothing())",
     ),
 )
@@ -137,8 +144,10 @@ def render(world: World, fmt: str = "text") -> str:
     doc.heading(1, "AlienCode language manual")
     doc.para(
         "AlienCode is a small calculation language. Programs are made of statements, one per line; "
-        "blocks are introduced by a trailing colon and indentation, as in Python. Every operation is "
-        f"called like a function, for example {k('SHATTER')}(2, 3), and output is produced with {k('EMIT')}."
+        "blocks are introduced by a trailing colon and indentation, as in Python. Every "
+        "operation is "
+        f"called like a function, for example {k('SHATTER')}(2, 3), and output is produced with "
+        f"{k('EMIT')}."
     )
     code = respell(INTRO_EXAMPLE, world)
     doc.example(code, _output(code, surface))
@@ -146,13 +155,17 @@ def render(world: World, fmt: str = "text") -> str:
     doc.heading(2, "Values")
     doc.bullets(
         [
-            "Integers of any size (within the limits below), such as 42 and -7. A minus sign belongs to the number literal: -7 is one literal.",
+            "Integers of any size (within the limits below), such as 42 and -7. A minus sign "
+            "belongs to the number literal: -7 is one literal.",
             "Floats, such as 2.5, -0.25 and 1e3.",
-            "Strings in double or single quotes, with the escapes \\n, \\t, \\\\, \\\" and \\'. A string is a sequence of characters.",
+            "Strings in double or single quotes, with the escapes \\n, \\t, \\\\, \\\" and \\'. "
+            "A string is a sequence of characters.",
             f"Booleans {k('YES')} and {k('NO')}, and {k('none')}, the value of nothing.",
-            f"Lists, built with {k('STRAND')}, and tuples, built with {k('KNOT')}. Lists can be changed in place; tuples cannot.",
+            f"Lists, built with {k('STRAND')}, and tuples, built with {k('KNOT')}. Lists can be "
+            "changed in place; tuples cannot.",
             f"Functions, defined with {k('CRAFT')}.",
-            f"Truth: {k('NO')}, {k('none')}, 0, 0.0, the empty string, list and tuple are false; everything else is true.",
+            f"Truth: {k('NO')}, {k('none')}, 0, 0.0, the empty string, list and tuple are false; "
+            "everything else is true.",
         ]
     )
 
@@ -180,10 +193,14 @@ def render(world: World, fmt: str = "text") -> str:
 
     doc.heading(2, "Printing")
     doc.para(
-        f"{k('EMIT')} prints its arguments separated by one space, then a newline. A value printed directly "
-        "shows as itself (a string without quotes); values inside lists and tuples show as literals "
-        f"(strings quoted). {k('YES')} and {k('NO')} print as True and False, {k('none')} as None, a one-element "
-        "tuple as (8,), and floats in their shortest exact form (0.1 + 0.2 prints 0.30000000000000004). "
+        f"{k('EMIT')} prints its arguments separated by one space, then a newline. A value "
+        "printed directly "
+        "shows as itself (a string without quotes); values inside lists and tuples show as "
+        "literals "
+        f"(strings quoted). {k('YES')} and {k('NO')} print as True and False, {k('none')} as "
+        "None, a one-element "
+        "tuple as (8,), and floats in their shortest exact form (0.1 + 0.2 prints "
+        "0.30000000000000004). "
         "Trailing white space at the end of a program's output is removed."
     )
     code = respell('EMIT("x", STRAND("x", 2.5, YES, none), KNOT(8))', world)
@@ -192,9 +209,12 @@ def render(world: World, fmt: str = "text") -> str:
     doc.heading(2, "Errors")
     doc.para(
         "An error stops the program. Output printed before it is kept, and the error is shown as "
-        "[AlienError] <Kind>: <message> (line N). Kinds: SyntaxError (the program does not parse; the "
-        "message says what was expected), NameError (an unknown name), TypeError (wrong kinds of values "
-        "or a wrong number of arguments), IndexError (a position outside a sequence), ZeroDivisionError, "
+        "[AlienError] <Kind>: <message> (line N). Kinds: SyntaxError (the program does not "
+        "parse; the "
+        "message says what was expected), NameError (an unknown name), TypeError (wrong kinds of "
+        "values "
+        "or a wrong number of arguments), IndexError (a position outside a sequence), "
+        "ZeroDivisionError, "
         "ValueError, OverflowError, and LimitExceeded (a limit below was reached)."
     )
     code = respell("EMIT(1)\nEMIT(PLUCK(STRAND(), 0))", world)
@@ -204,33 +224,49 @@ def render(world: World, fmt: str = "text") -> str:
     doc.heading(2, "Limits")
     doc.bullets(
         [
-            f"Steps: {limits.max_steps:,} per run. Entering a block (the program, a loop iteration, a function call) costs one step for each statement and each value computed in it, plus one; operations on large values cost more.",
+            f"Steps: {limits.max_steps:,} per run. Entering a block (the program, a loop "
+            "iteration, a function call) costs one step for each statement and each value "
+            "computed in it, plus one; operations on large values cost more.",
             f"Call depth: {limits.max_depth} nested function calls.",
-            f"Integers: at most {limits.max_int_bits} bits; lists, tuples and strings: at most {limits.max_length:,} elements.",
+            f"Integers: at most {limits.max_int_bits} bits; lists, tuples and strings: at most "
+            f"{limits.max_length:,} elements.",
             f"Output: at most {limits.max_output:,} characters.",
-            f"Memory: the values a program keeps at once, at most {limits.max_memory:,} units (about bytes).",
-            f"Program text: at most {limits.max_source:,} characters and {limits.max_tokens:,} tokens.",
+            f"Memory: the values a program keeps at once, at most {limits.max_memory:,} units "
+            "(about bytes).",
+            f"Program text: at most {limits.max_source:,} characters and {limits.max_tokens:,} "
+            "tokens.",
         ]
     )
 
     doc.heading(2, "Probe budget")
     doc.para(
-        f"When you explore with the tool, each program is a probe with a cost in units, counted on its text before "
-        f"it runs: every {k('EMIT')} call costs its number of arguments (at least 1), times {LOOP_FACTOR} when it "
-        f"can run more than once, whatever the number of times it actually runs. It can run more than once when it "
-        f"stands in a {k('SWEEP')} or {k('WHILE')} body or a {k('WHILE')} condition, or in a {k('CRAFT')} that can "
-        f"run more than once: one called from a loop, from two places, from itself (recursion, also through other "
-        f"functions) or from a function that can run more than once, and one used as a value (passed to another "
-        f"function or to {k('STRAIN')}, stored, delivered, given another name), rebound or defined twice. Only a "
-        f"{k('CRAFT')} defined once and called from exactly one place that itself runs at most once has its "
-        f"{k('EMIT')} calls charged once. Strings and comments cost nothing. A probe costing more than {PROBE_CAP} "
+        "When you explore with the tool, each program is a probe with a cost in units, counted "
+        "on its text before "
+        f"it runs: every {k('EMIT')} call costs its number of arguments (at least 1), times "
+        f"{LOOP_FACTOR} when it "
+        "can run more than once, whatever the number of times it actually runs. It can run more "
+        "than once when it "
+        f"stands in a {k('SWEEP')} or {k('WHILE')} body or a {k('WHILE')} condition, or in a "
+        f"{k('CRAFT')} that can "
+        "run more than once: one called from a loop, from two places, from itself (recursion, "
+        "also through other "
+        "functions) or from a function that can run more than once, and one used as a value "
+        "(passed to another "
+        f"function or to {k('STRAIN')}, stored, delivered, given another name), rebound or "
+        "defined twice. Only a "
+        f"{k('CRAFT')} defined once and called from exactly one place that itself runs at most "
+        "once has its "
+        f"{k('EMIT')} calls charged once. Strings and comments cost nothing. A probe costing "
+        f"more than {PROBE_CAP} "
         f"units is rejected whole and runs nothing."
     )
     doc.code(
         respell(
-            "EMIT(1, 2)            # 2 units\nSWEEP i IN EXTENT(9):\n    EMIT(i)            # 3 units\n"
+            "EMIT(1, 2)            # 2 units\nSWEEP i IN EXTENT(9):\n    EMIT(i)            # 3 "
+            "units\n"
             "CRAFT show(x):\n    EMIT(x)            # 1 unit: show runs once\nshow(4)\n"
-            "CRAFT twice(x):\n    EMIT(x)            # 3 units: twice is called from two places\ntwice(1)\ntwice(2)",
+            "CRAFT twice(x):\n    EMIT(x)            # 3 units: twice is called from two "
+            "places\ntwice(1)\ntwice(2)",
             world,
         )
     )

@@ -539,7 +539,7 @@ class Compensator:
         if sorted(src for _, src, _ in sources.values()) != sorted(sources):
             return []
         args: list[Node | None] = [None] * n
-        for k_std, (j, position, expr) in sources.items():
+        for k_std, (_j, position, expr) in sources.items():
             inverse = self._undo(expr, _distinct(c[k_std] for c in goal.cases), at)
             if inverse is None:
                 return []

@@ -363,7 +363,8 @@ class _Job:
             return build(self.fold(found.template, e.args, ctx), args, self.kw, e.pos)
         if e.op in ("BOND", "RIFT"):
             raise PortError(
-                f"the compensation for {e.op} {ctx.describe()} evaluates its operands out of order, "
+                f"the compensation for {e.op} {ctx.describe()} evaluates its operands out of "
+                "order, "
                 "and an operand has effects",
                 e.op,
                 ctx.scope,
@@ -435,7 +436,8 @@ class _Job:
             else ""
         )
         raise PortError(
-            f"no compensation for {e.op} ({shown}) {ctx.describe()} within size {self.comp.bounds.max_size}{hint}",
+            f"no compensation for {e.op} ({shown}) {ctx.describe()} within size "
+            f"{self.comp.bounds.max_size}{hint}",
             e.op,
             ctx.scope,
             e.pos.line,
@@ -462,7 +464,8 @@ class _Job:
         found = find()
         if found is None:
             raise PortError(
-                f"no compensation for {site} {ctx.describe()} that evaluates its operands once and in order, "
+                f"no compensation for {site} {ctx.describe()} that evaluates its operands once "
+                "and in order, "
                 "and none inside a helper CRAFT",
                 site,
                 ctx.scope,

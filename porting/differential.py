@@ -294,18 +294,28 @@ def random_program(rng: random.Random, statements: int = 6) -> str:
 
 # Shapes that broke earlier porters; {a}, {b}, {c} are boundary values, {s} a string.
 TARGETED = (
-    "SET xs AS STRAND({a}, {b})\nSET ys AS xs\nANNEX(ys, {s})\nEMIT(PLUCK(xs, 2), SHATTER(PLUCK(xs, 2), PLUCK(xs, 2)))\n",
-    "SET xs AS STRAND({a}, {b})\nCRAFT f(p):\n    ANNEX(p, {s})\n    DELIVER 0\nEMIT(f(xs))\nEMIT(SHATTER(PLUCK(xs, -1), PLUCK(xs, -1)))\n",
-    "SET xs AS STRAND({a})\nSET m AS STRAND(xs)\nANNEX(PLUCK(m, 0), {s})\nEMIT(FUSE(PLUCK(xs, -1), PLUCK(xs, 0)))\n",
-    "SET xs AS STRAND({a})\nCRAFT g():\n    DELIVER xs\nSET ys AS g()\nIMPRINT(ys, 0, {s})\nEMIT(SHATTER(PLUCK(xs, 0), PLUCK(xs, 0)))\n",
+    "SET xs AS STRAND({a}, {b})\nSET ys AS xs\nANNEX(ys, {s})\nEMIT(PLUCK(xs, 2), "
+    "SHATTER(PLUCK(xs, 2), PLUCK(xs, 2)))\n",
+    "SET xs AS STRAND({a}, {b})\nCRAFT f(p):\n    ANNEX(p, {s})\n    DELIVER "
+    "0\nEMIT(f(xs))\nEMIT(SHATTER(PLUCK(xs, -1), PLUCK(xs, -1)))\n",
+    "SET xs AS STRAND({a})\nSET m AS STRAND(xs)\nANNEX(PLUCK(m, 0), {s})\nEMIT(FUSE(PLUCK(xs, "
+    "-1), PLUCK(xs, 0)))\n",
+    "SET xs AS STRAND({a})\nCRAFT g():\n    DELIVER xs\nSET ys AS g()\nIMPRINT(ys, 0, "
+    "{s})\nEMIT(SHATTER(PLUCK(xs, 0), PLUCK(xs, 0)))\n",
     "EMIT(SOME_OF(STRAND({a})), EVERY_OF(STRAND({a}, {b})), SOME_OF(STRAND()))\n",
-    "EMIT(APEX(STRAND({a}, {b}, {c})), NADIR(STRAND({a}, {b}, {c})))\nEMIT(APEX({a}, {b}), NADIR({b}, {a}))\n",
-    "EMIT(APEX(STRAND(NO, 0)), APEX(STRAND(1, 1.0, YES)), NADIR(STRAND(0.0, -0.0, NO)), APEX(STRAND(-0.0, 0.0)))\n",
+    "EMIT(APEX(STRAND({a}, {b}, {c})), NADIR(STRAND({a}, {b}, {c})))\nEMIT(APEX({a}, {b}), "
+    "NADIR({b}, {a}))\n",
+    "EMIT(APEX(STRAND(NO, 0)), APEX(STRAND(1, 1.0, YES)), NADIR(STRAND(0.0, -0.0, NO)), "
+    "APEX(STRAND(-0.0, 0.0)))\n",
     "EMIT({a}, {b}, {c}, -0.0)\nEMIT(WEAVE({a}, {b}), PARE({a}, {c}), SHATTER({c}, {b}))\n",
-    "SET xs AS STRAND({a}, {b}, {c})\nEMIT(ORDER(xs), PLUCK(xs, 0), CARVE(xs, 1), GAUGE(xs), INDEX(xs))\n",
-    "SET t AS 0\nSWEEP x IN STRAND({a}, {b}, {c}):\n    SET t AS SHATTER(t, x)\nEMIT(t, OVER(t, {a}), UNDER({b}, {c}))\n",
-    "CRAFT f(xs):\n    ANNEX(xs, {a})\n    DELIVER xs\nSET ys AS STRAND({b})\nSET zs AS f(ys)\nANNEX(zs, {s})\nEMIT(ys, PLUCK(ys, -1))\n",
-    "SET xs AS EXTENT(30)\nIMPRINT(xs, -1, {a})\nEMIT(APEX(xs), NADIR(xs), SOME_OF(xs), EVERY_OF(xs), EXPEL(xs), GAUGE(xs))\n",
+    "SET xs AS STRAND({a}, {b}, {c})\nEMIT(ORDER(xs), PLUCK(xs, 0), CARVE(xs, 1), GAUGE(xs), "
+    "INDEX(xs))\n",
+    "SET t AS 0\nSWEEP x IN STRAND({a}, {b}, {c}):\n    SET t AS SHATTER(t, x)\nEMIT(t, OVER(t, "
+    "{a}), UNDER({b}, {c}))\n",
+    "CRAFT f(xs):\n    ANNEX(xs, {a})\n    DELIVER xs\nSET ys AS STRAND({b})\nSET zs AS "
+    "f(ys)\nANNEX(zs, {s})\nEMIT(ys, PLUCK(ys, -1))\n",
+    "SET xs AS EXTENT(30)\nIMPRINT(xs, -1, {a})\nEMIT(APEX(xs), NADIR(xs), SOME_OF(xs), "
+    "EVERY_OF(xs), EXPEL(xs), GAUGE(xs))\n",
 )
 BOUNDARY = ("0", "1", "-1", "-5", "0.0", "-0.0", "1.0", "YES", "NO", "2", "27", "-28", "2.5")
 

@@ -13,6 +13,7 @@ from .shell import COMPLETE, INCOMPLETE, INVALID
 class AlienCodeBackend:
     language = "aliencode"
     prompt = ">>> "
+    intro = "Type code and press Enter; a line ending in ':' opens a block, a blank line ends it."
 
     def __init__(self, world: World, limits: Limits | None = None) -> None:
         self.world = world
@@ -51,7 +52,7 @@ class AlienCodeBackend:
 
     def names(self):
         yield from (self.world.surface(k) for k in KEYWORDS)
-        for key, value in self.session.namespace.items():
+        for key in self.session.namespace:
             if key.startswith(PREFIX):
                 yield key[len(PREFIX) :]
 

@@ -12,6 +12,7 @@ from .shell import COMPLETE, INCOMPLETE
 class AlienLogicBackend:
     language = "alienlogic"
     prompt = "proof> "
+    intro = "Type or paste a proof from PROOF to END; it is checked when END is typed."
 
     def __init__(self, world: World) -> None:
         self.world = world
@@ -69,5 +70,4 @@ class AlienLogicBackend:
         return [
             ":detail          toggle author detail (the refused rule's name and what went wrong)",
             ":units           proofs checked this session",
-            "Enter a proof from PROOF to END; it is checked when END is typed.",
         ]

@@ -4,7 +4,11 @@ A language supplies a `Backend`: whether a buffer is complete, how to run
 it, its keywords and lexer, its manual and world. The shell supplies the
 rest: prompt-toolkit editing with persistent history, auto-suggestion,
 completion, multi-line entry, colon commands, and a plain line-by-line
-mode when standard input is not a terminal, so it can be scripted.
+mode when standard input is not a terminal, so it can be scripted. On a
+dumb terminal (TERM=dumb, e.g. an editor's shell buffer) prompt-toolkit
+would echo a multi-line entry flattened onto one line, so the shell reads
+line by line there too, with `...` continuation prompts, and still keeps
+the history file.
 
 Completeness is decided as Python's shell decides it, in both modes: an
 entry reads on while the input stopped where more was expected (an open
@@ -19,9 +23,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol, TextIO
+
+from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
 COMPLETE, INCOMPLETE, INVALID = "complete", "incomplete", "invalid"
 INDENT = 4  # spaces a block opened by a line ending in ':' is indented by
@@ -30,6 +36,7 @@ INDENT = 4  # spaces a block opened by a line ending in ':' is indented by
 class Backend(Protocol):
     language: str
     prompt: str
+    intro: str  # how an entry is typed, the first line of :help
 
     def state(self, text: str) -> str:
         """COMPLETE, INCOMPLETE (read more lines) or INVALID (run to show the error)."""
@@ -61,6 +68,7 @@ COMMON_HELP = [
     ":world           the world's name and hash",
     ":load FILE       run a file as one entry",
     ":reset           forget every definition and variable",
+    ":history [N]     the last N entries (default 20) and where the history file is",
     ":quit            leave (Ctrl-D also works)",
 ]
 
@@ -89,9 +97,27 @@ def visible(text: str) -> str:
     return "".join(map(_escaped, text))
 
 
+HISTORY_SHOWN = 20  # entries :history lists without an argument
+
+
 def history_path(language: str) -> Path:
     base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
     return base / "alienworlds" / f"{language}_history"
+
+
+def open_history(language: str) -> tuple[History, Path | None]:
+    """The language's history file, or one kept in memory when it cannot be made."""
+    path = history_path(language)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return FileHistory(str(path)), path
+    except OSError:
+        return InMemoryHistory(), None
+
+
+def continuation(prompt: str) -> str:
+    """The prompt of an entry's further lines: dots as wide as the first prompt."""
+    return "." * (len(prompt) - 1) + " "
 
 
 @dataclass
@@ -99,6 +125,9 @@ class Shell:
     backend: Backend
     out: TextIO = sys.stdout
     pager: Callable[[str], None] | None = None
+    # Scripted input (a pipe) is never written to the history file.
+    history: History = field(default_factory=InMemoryHistory)
+    history_file: Path | None = None
 
     def say(self, text: str) -> None:
         if text:
@@ -125,7 +154,7 @@ class Shell:
             self.say(
                 "\n".join(
                     [
-                        "Type code and press Enter; a line ending in ':' opens a block, a blank line ends it.",
+                        self.backend.intro,
                         *COMMON_HELP,
                         *self.backend.help_lines(),
                     ]
@@ -134,6 +163,8 @@ class Shell:
         elif name == "manual":
             text = self.backend.manual()
             (self.pager or self.say)(text)
+        elif name == "history":
+            self.show_history(arg)
         elif name == "world":
             self.say(self.backend.world_line())
         elif name == "reset":
@@ -147,7 +178,8 @@ class Shell:
                     text = Path(arg).expanduser().read_text(encoding="utf-8")
                 except (OSError, UnicodeDecodeError) as exc:
                     self.say(
-                        f"cannot read {arg}: {getattr(exc, 'strerror', None) or exc.__class__.__name__}"
+                        f"cannot read {arg}: "
+                        f"{getattr(exc, 'strerror', None) or exc.__class__.__name__}"
                     )
                 else:
                     self.say(self.backend.run(text))
@@ -156,25 +188,69 @@ class Shell:
             self.say(reply if reply is not None else f"unknown command :{name} (try :help)")
         return True
 
-    # -- without a terminal ------------------------------------------------------
+    def show_history(self, arg: str) -> None:
+        if arg and not (arg.isdigit() and len(arg) < 7):
+            self.say("usage: :history [N]")
+            return
+        entries = list(self.history.load_history_strings())[::-1]
+        shown = entries[-int(arg or HISTORY_SHOWN) :] if arg != "0" else []
+        first = len(entries) - len(shown) + 1
+        lines = []
+        for number, entry in enumerate(shown, first):
+            head, *rest = entry.rstrip().split("\n")
+            lines += [f"{number:>5}  {head}", *(f"       {line}" for line in rest)]
+        where = (
+            f"history file: {self.history_file}"
+            if self.history_file is not None
+            else "history: this session only (not saved when input is not a terminal)"
+        )
+        self.say("\n".join([*lines, where]))
+
+    # -- line by line: a pipe, or a dumb terminal ---------------------------------
 
     def run_lines(self, lines: Iterable[str]) -> None:
         """Line-by-line mode: the same completeness rules, no editing."""
+        source = iter(lines)
+        self.read_entries(lambda prompt: next(source, None))
+
+    def converse(self, stdin: TextIO) -> None:
+        """Line by line on a dumb terminal: prompts, continuation prompts, history."""
+
+        def read(prompt: str) -> str | None:
+            self.out.write(prompt)
+            self.out.flush()
+            return stdin.readline() or None
+
+        self.say(f"{self.backend.world_line()}\nType :help for help, Ctrl-D to leave.")
+        self.read_entries(read)
+        self.out.write("\n")
+
+    def read_entries(self, read: Callable[[str], str | None]) -> None:
+        """Gather lines into entries, keep each in the history and run it;
+        `read(prompt)` gives the next line, None at the end."""
         buffer: list[str] = []
-        for raw in lines:
+
+        def finish(text: str) -> bool:
+            if text.strip():
+                self.history.append_string(text)
+            return self.handle(text)
+
+        while (
+            raw := read(continuation(self.backend.prompt) if buffer else self.backend.prompt)
+        ) is not None:
             line = raw.rstrip("\n")
             if not buffer and line.strip().startswith(":"):
-                if not self.handle(line):
+                if not finish(line):
                     return
                 continue
             buffer.append(line)
             text = "\n".join(buffer)
             if self.backend.state(text) != INCOMPLETE or (line.strip() == "" and len(buffer) > 1):
-                if not self.handle(text):
+                if not finish(text):
                     return
                 buffer = []
         if buffer:
-            self.handle("\n".join(buffer))
+            finish("\n".join(buffer))
 
     # -- with a terminal ---------------------------------------------------------
 
@@ -182,7 +258,6 @@ class Shell:
         from prompt_toolkit import PromptSession
         from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
         from prompt_toolkit.completion import Completer, Completion
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
         from prompt_toolkit.key_binding import KeyBindings
         from prompt_toolkit.lexers import PygmentsLexer
 
@@ -224,21 +299,15 @@ class Shell:
             else:
                 buf.delete_before_cursor(1)
 
-        path = history_path(backend.language)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            history = FileHistory(str(path))
-        except OSError:
-            history = InMemoryHistory()
         session = PromptSession(
-            history=history,
+            history=self.history,
             auto_suggest=AutoSuggestFromHistory(),
             completer=Words(),
             complete_while_typing=False,
             lexer=PygmentsLexer(type(backend.lexer())),
             multiline=True,
             key_bindings=bindings,
-            prompt_continuation=lambda width, line_number, wrap_count: "." * (width - 1) + " ",
+            prompt_continuation=lambda width, line_number, wrap_count: continuation(" " * width),
         )
         self.say(f"{backend.world_line()}\nType :help for help, Ctrl-D to leave.")
         while True:
@@ -257,8 +326,13 @@ def start(backend: Backend) -> None:
     shell = Shell(backend)
     if sys.stdin.isatty() and sys.stdout.isatty():
         import click
+        from prompt_toolkit.utils import is_dumb_terminal
 
+        shell.history, shell.history_file = open_history(backend.language)
         shell.pager = click.echo_via_pager
-        shell.interact()
+        if is_dumb_terminal():
+            shell.converse(sys.stdin)
+        else:
+            shell.interact()
     else:
         shell.run_lines(sys.stdin)

@@ -138,7 +138,8 @@ def load(data: bytes, bounds: TomlBounds) -> tuple[str, dict]:
     """The text and the table of UTF-8 TOML `data`; raises BoundsError."""
     if len(data) > bounds.max_bytes:
         raise BoundsError(
-            f"the file has {len(data):,} bytes, more than the {bounds.max_bytes:,} a sweep file may have"
+            f"the file has {len(data):,} bytes, more than the {bounds.max_bytes:,} a sweep file "
+            "may have"
         )
     try:
         text = data.decode("utf-8")

@@ -31,7 +31,8 @@ from .stopping import POLL, never
 
 WORLDS = "worlds"
 WORLD_FILE = "world.toml"
-MARK = "generated.json"  # what the folder was generated from (the seed only as a digest: it stays private)
+# what the folder was generated from (the seed only as a digest: it stays private)
+MARK = "generated.json"
 TIMEOUT = 3600.0  # seconds; a generator that runs longer is recorded as failed
 
 

@@ -34,12 +34,14 @@ def plan_problem(
     episodes = worlds * agents * conditions * trajectories
     if episodes > EPISODES:
         return (
-            f"{worlds} worlds × {agents} agents × {conditions} conditions × {trajectories} trajectories is "
+            f"{worlds} worlds × {agents} agents × {conditions} conditions × {trajectories} "
+            "trajectories is "
             f"{episodes:,} episodes, more than {EPISODES:,}; split the sweep"
         )
     if episodes * passes > ANSWER_ROUNDS:
         return (
-            f"{episodes:,} episodes × {passes} passes is {episodes * passes:,} answering rounds, more than "
+            f"{episodes:,} episodes × {passes} passes is {episodes * passes:,} answering rounds, "
+            "more than "
             f"{ANSWER_ROUNDS:,}; split the sweep or lower `passes`"
         )
     return None

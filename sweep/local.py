@@ -29,6 +29,7 @@ from multiprocessing.managers import BaseManager
 from pathlib import Path
 
 from alienworlds.episode.interrupt import leave_to_default
+from alienworlds.ruleset.phases import Phases
 
 from .gates import Gate
 from .plan import Job
@@ -54,7 +55,8 @@ def _die_with_parent(parent: int) -> None:
     it, and the dead one may hold a lock of the pool's queues for ever, so
     a worker that outlived SIGTERM to end its episode cleanly would wait on
     that lock, and the pool's shutdown on it."""
-    os.setpgrp()  # out of the terminal's process group: Ctrl-C reaches the driver, which passes it on once
+    # out of the terminal's process group: Ctrl-C reaches the driver, which passes it on once
+    os.setpgrp()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     leave_to_default(signal.SIGTERM)
     if sys.platform.startswith("linux"):
@@ -86,13 +88,18 @@ def run_local(
     endpoints: dict[str, int],
     on_outcome: Callable[[dict], None],
     stop: Callable[[], int | None] = never,
+    announce: bool = False,
+    phases: Phases | None = None,
 ) -> None:
     """Run `jobs` in a pool of `workers` processes, calling `on_outcome` in
     this process as each ends (status `lost` when its worker died and it
     will run again). At most `workers` jobs are in the pool at once, so a
     worker's death touches only the episodes then running. Once `stop()`
     gives a signal, it is passed on to the workers, whose episodes stop
-    cleanly; nothing more starts, and this returns when they have."""
+    cleanly; nothing more starts, and this returns when they have. With
+    `announce`, workers name their phases on standard error; `phases`
+    names this process's own (stopping the workers)."""
+    phases = phases or Phases(None)
     if not jobs:
         return
     ctx = get_context("spawn")
@@ -122,7 +129,15 @@ def run_local(
                     while queue and not (broken or stopping) and len(running) < workers:
                         job = queue.pop(0)
                         starts[job.key] += 1
-                        running[pool.submit(run_job, job, str(root), gates.get(job.endpoint))] = job
+                        running[
+                            pool.submit(
+                                run_job,
+                                job,
+                                str(root),
+                                gates.get(job.endpoint),
+                                announce=announce,
+                            )
+                        ] = job
                     if not running:
                         break
                     done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
@@ -156,7 +171,9 @@ def run_local(
                             outcome = failed(job, f"{type(exc).__name__}: {exc}")
                         on_outcome(outcome)
             finally:
-                pool.shutdown(wait=True, cancel_futures=True)
+                # a worker's interpreter takes seconds to end when it holds a large world
+                with phases.phase("stopping the workers"):
+                    pool.shutdown(wait=True, cancel_futures=True)
     finally:
         if manager is not None:
             manager.shutdown()

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from alienworlds.ruleset.phases import Phases
+
 from . import board
 from .generation import generate_worlds
 from .plan import Job, plan
@@ -38,6 +40,7 @@ def run_sweep(
     note: Callable[[str], None] = lambda line: None,
     runtime_env: dict | None = None,
     stop: Callable[[], int | None] = never,
+    announce: bool = False,
 ) -> Result:
     """Generate the sweep's worlds named by seed (see `generation`), then run
     every unfinished episode of `sweep` into `root`; `note` gets one line
@@ -45,7 +48,10 @@ def run_sweep(
     `runtime_env` is Ray's runtime environment for the workers. Raises
     StateError (the folder) and RayUnavailable; once `stop()` gives a
     signal (see `stopping`), the running episodes stop, and `Stopped` is
-    raised after the record and the leaderboard are written."""
+    raised after the record and the leaderboard are written. With
+    `announce`, the local pool's workers name their phases (the bank
+    audit, each episode's protocol and exploration scoring) on standard
+    error."""
     root = Path(
         root
     ).resolve()  # workers (Ray's, on other nodes too) do not share the driver's working folder
@@ -81,6 +87,15 @@ def run_sweep(
     skipped = len(planned) - len(todo)
     state.write()
     total = len(planned)
+    note(
+        f"{total} episodes planned, {skipped} finished before; {len(todo)} to run in {executor}"
+        + (
+            " (each worker a fresh interpreter that audits a world's bank before its first "
+            "episode of that world)"
+            if todo and not ray
+            else ""
+        )
+    )
 
     def on_outcome(outcome: dict) -> None:
         key, status = outcome["key"], outcome["status"]
@@ -98,8 +113,14 @@ def run_sweep(
         shown = (
             f"endpoint {outcome['endpoint']:.1f}%" if outcome.get("endpoint") is not None else ""
         )
+        setup = outcome.get("setup_seconds") or 0.0
+        spent = f"done in {outcome['seconds']:.1f}s" + (
+            f" (of which {setup:.1f}s loading the world and auditing its bank)"
+            if setup >= 0.05
+            else ""
+        )
         what = {
-            "done": f"done in {outcome['seconds']:.1f}s {shown}".rstrip(),
+            "done": f"{spent} {shown}".rstrip(),
             "failed": f"FAILED: {outcome['error']}",
             "interrupted": "stopped (resume continues it)",
             "lost": outcome["error"],
@@ -112,13 +133,16 @@ def run_sweep(
         else:
             from .local import run_local
 
-            run_local(todo, root, workers, sweep.endpoints, on_outcome, stop)
+            run_local(
+                todo, root, workers, sweep.endpoints, on_outcome, stop, announce, Phases(note)
+            )
     finally:
         if started_ray:
             ray_exec.disconnect()
         state.write()
-        built = board.boards(root, planned, state.episodes, rank_by)
-        written = board.write(root, built, rank_by)
+        with Phases(note).phase("writing the leaderboard and the curves"):
+            built = board.boards(root, planned, state.episodes, rank_by)
+            written = board.write(root, built, rank_by)
     if stop():
         raise Stopped(stop())
     return Result(state.counts(), skipped, built, written, state)

@@ -50,8 +50,10 @@ OPENAI_KEYS = {
 }
 ENDPOINT_KEYS = ("base_url", "max_in_flight")
 NOT_IN_SWEEPS = {
-    "hindsight": "the hindsight condition replays one given trace's probes; run it with `episode --probes-from`",
-    "replay": "the replay agent replays one given trace; run it with `episode --agent replay --from TRACE`",
+    "hindsight": "the hindsight condition replays one given trace's probes; run it with `episode "
+    "--probes-from`",
+    "replay": "the replay agent replays one given trace; run it with `episode --agent replay "
+    "--from TRACE`",
 }
 LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,79}")
 MAX_PROBLEMS = 50  # listed; past them a file is better fixed from the top
@@ -273,7 +275,8 @@ def _label(
     if label in seen:
         reader.problem(
             where,
-            f"two {what}s would share the folder {label!r} (with {seen[label]}); give one a distinct `label`",
+            f"two {what}s would share the folder {label!r} (with {seen[label]}); give one a "
+            "distinct `label`",
         )
         return None
     seen[label] = where
@@ -310,7 +313,8 @@ def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[Worl
         if not isinstance(item, dict):
             reader.problem(
                 where,
-                f"expected a world's name, a path to a world file, or a table with `name`, `path` or "
+                "expected a world's name, a path to a world file, or a table with `name`, "
+                "`path` or "
                 f"`seeds`; got {item!r}",
             )
             continue

@@ -60,7 +60,8 @@ def prepare(root: Path, resume: bool) -> dict[str, dict]:
         return {e["key"]: e for e in data["episodes"]}
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise StateError(
-            f"{state} cannot be read ({type(exc).__name__}: {exc}); move it away to start the record afresh"
+            f"{state} cannot be read ({type(exc).__name__}: {exc}); move it away to start the "
+            "record afresh"
         ) from None
 
 

@@ -12,10 +12,13 @@ stops the others.
 from __future__ import annotations
 
 import hashlib
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+
+from alienworlds.ruleset.phases import Phases
 
 from .gates import GatedAgent, Permits, local_permits
 from .plan import Job
@@ -45,15 +48,28 @@ def _materialise(name: str, text: str) -> str:
     return str(path)
 
 
-def environment(job: Job):
+def environment(job: Job, phases: Phases | None = None):
     from alienworlds.episode.environments import make_environment
 
     key = (job.language, job.world, job.world_text, job.bank_name, job.bank_text)
     if key not in _ENVIRONMENTS:
         world = _materialise(job.world, job.world_text) if job.world_text is not None else job.world
         bank = _materialise(job.bank_name, job.bank_text) if job.bank_text is not None else None
-        _ENVIRONMENTS[key] = make_environment(job.language, world, bank)
+        with (phases or Phases(None)).phase(
+            f"loading world {job.world} and auditing its bank (once per worker)"
+        ):
+            _ENVIRONMENTS[key] = make_environment(job.language, world, bank)
     return _ENVIRONMENTS[key]
+
+
+def _stderr_line(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
+
+
+def job_phases(job: Job, announce: bool) -> Phases:
+    """The phases of a job, named on this process's standard error (a pool
+    worker shares the driver's) when `announce`."""
+    return Phases(_stderr_line if announce else None, f"{job.language} sweep: {job.key}: ")
 
 
 class _FolderLock:
@@ -97,16 +113,22 @@ def run_job(
     root: str | Path,
     gate: object = None,
     permits: Callable[[object, str], Permits] = local_permits,
+    announce: bool = False,
 ) -> dict:
     """Run (or continue) the episode; its outcome: key, status (`done`,
-    `failed`, `interrupted`), error, seconds, the system's identity, the
+    `failed`, `interrupted`), error, seconds (in all), setup_seconds (of
+    them, before the episode started: the bank audit when this process had
+    not built the world's environment yet), the system's identity, the
     endpoint accuracy. `gate` (with `permits`, see `gates`) limits the
-    requests in flight to the job's endpoint."""
+    requests in flight to the job's endpoint. With `announce`, each phase
+    names itself on standard error."""
     from alienworlds.episode.aggregate import system_identity
     from alienworlds.episode.driver import Episode, Settings
     from alienworlds.episode.interrupt import Interrupted
+    from alienworlds.episode.progress import Progress
 
     started = time.perf_counter()
+    phases = job_phases(job, announce)
     out = Path(root) / job.key
     outcome = {
         "key": job.key,
@@ -115,6 +137,7 @@ def run_job(
         "seconds": 0.0,
         "system": None,
         "endpoint": None,
+        "setup_seconds": 0.0,
     }
     agent = None
     held = permits(gate, job.key) if gate is not None else None
@@ -124,7 +147,7 @@ def run_job(
                 held is not None
             ):  # permits under this episode's key were leaked by an earlier run that died
                 held.release_all()
-            env = environment(job)
+            env = environment(job, phases)
             agent = make_job_agent(job, env)
             outcome["system"] = system_identity(agent.config())
             if held is not None:
@@ -135,7 +158,9 @@ def run_job(
                 fixed_per_round=job.fixed_calls,
                 passes=job.passes,
             )
-            report = Episode(env, agent, out, settings, resume=True).run()
+            outcome["setup_seconds"] = round(time.perf_counter() - started, 3)
+            progress = Progress(mode="off", phases=phases)  # no milestone lines: phases only
+            report = Episode(env, agent, out, settings, resume=True, progress=progress).run()
         outcome.update(status="done", endpoint=report.get("endpoint"))
     except Interrupted as exc:
         outcome.update(status="interrupted", error=str(exc))

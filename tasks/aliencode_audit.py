@@ -3,11 +3,11 @@
 Computes, never trusts: each task's expected outputs (by running the
 reference in the world) and its rule dependencies. A rule belongs to a task
 when switching that rule alone back to the manual changes what the reference
-or the naive solution prints. (A red herring, an IDENTITY rule, can only
-belong to a task when it shadows another rule on its site, e.g. in a narrower
-scope; a free-standing one belongs to none.) Then it
-checks the bank's promises: references pass, naive solutions run under the
-manual but fail in the world, every rule is exercised, and the counts the
+or the naive solution prints. (A red herring, an IDENTITY rule, must shadow
+an altered rule of its site in a narrower scope; a stand-alone one changes
+nothing any program can observe, and the audit says so: aliencode/shadowing.py.)
+Then it checks the bank's promises: references pass, naive solutions run under
+the manual but fail in the world, every rule is exercised, and the counts the
 bank's [audit] table declares.
 """
 
@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from aliencode import AlienSyntaxError, Limits, World, parse
+from aliencode.shadowing import inert_rules
 from aliencode.walk import sites_in
 
 from .aliencode_disclosure import leaks
@@ -173,8 +174,8 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
         if task.kind == "prediction":
             ref_ok, naive_ok, naive_std = True, False, True
         else:
-            ref_ok = grader.grade(task.id, task.reference).passed
-            naive_ok = grader.grade(task.id, task.naive, stop_at_failure=True).passed
+            ref_ok = grader.grade_answer(task.id, task.reference).passed
+            naive_ok = grader.grade_answer(task.id, task.naive, stop_at_failure=True).passed
             naive_manual = outcomes(manual, limits, task.naive, task, programs)
             naive_std = all("[AlienError]" not in o for o in naive_manual)
             if not ref_ok:
@@ -256,9 +257,11 @@ def _check_validity(report: Audit, bank: Bank, grader: AlienCodeGrader, limits: 
 
 
 def _check_coverage(report: Audit) -> None:
+    inert = {i.rule.id: i.message() for i in inert_rules(report.world)}
+    report.problems += inert.values()
     listed = Counter(r for t in report.tasks for r in t.rules)
     for rule in report.world.rules:
-        if not listed[rule.id]:
+        if not listed[rule.id] and rule.id not in inert:
             what = "red herring" if rule.red_herring else "altered rule"
             report.problems.append(f"rule {rule.id}: this {what} appears in no task's rule list")
 

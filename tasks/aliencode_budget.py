@@ -39,8 +39,10 @@ class Budget:
     def describe(self) -> str:
         """The sentence a task prompt states."""
         return (
-            f"Answer budget: at most {self.tokens} tokens of code (names, keywords, numbers, strings "
-            f"and punctuation; comments and layout are free) and at most {self.steps} steps on each "
+            f"Answer budget: at most {self.tokens} tokens of code (names, keywords, numbers, "
+            "strings "
+            f"and punctuation; comments and layout are free) and at most {self.steps} steps on "
+            "each "
             "run; an answer over either fails."
         )
 

@@ -67,7 +67,8 @@ def leaks(task: Task, expected: list[str], world: World, limits: Limits) -> list
     if task.example_inputs:
         if list(task.example_inputs) != list(task.inputs[0]):
             problems.append(
-                f"task {task.id}: example_inputs binds {list(task.example_inputs)}, the inputs bind {list(task.inputs[0])}"
+                f"task {task.id}: example_inputs binds {list(task.example_inputs)}, the inputs "
+                f"bind {list(task.inputs[0])}"
             )
         shown = input_values(task.example_inputs, world, limits)
         if any(input_values(table, world, limits) == shown for table in task.inputs):

@@ -9,6 +9,11 @@ are bound to values computed with the manual's semantics (so no world rule
 touches the input data). A prediction answer is the predicted output text.
 Expected outputs come from running the reference in the world, never from
 stored text.
+
+`AlienCodeGrader.grade(task_id, text)` takes the model's raw text and reads
+it through `tasks.aliencode_reader`; `grade_answer` judges an answer
+already in hand (a bank's own programs, in audits and the validity battery).
+Both return a `tasks.grade.Grade`.
 """
 
 from __future__ import annotations
@@ -36,33 +41,10 @@ from aliencode.parser import token_count
 from aliencode.walk import sites_in
 
 from .aliencode_budget import Budget, derive, over_steps, over_tokens
+from .aliencode_reader import read_answer
 from .bank import Bank, Task
 from .compare import same_output
-
-
-@dataclass(frozen=True)
-class CallGrade:
-    passed: bool
-    reason: str
-
-    def as_dict(self) -> dict[str, object]:
-        return {"passed": self.passed, "reason": self.reason}
-
-
-@dataclass(frozen=True)
-class Grade:
-    task: str
-    passed: bool
-    calls: tuple[CallGrade, ...]
-    world_hash: str
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "task": self.task,
-            "passed": self.passed,
-            "calls": [c.as_dict() for c in self.calls],
-            "world_hash": self.world_hash,
-        }
+from .grade import CallGrade, Grade
 
 
 class BankProblem(Exception):
@@ -263,6 +245,8 @@ class AlienCodeGrader:
     _expected: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _reference_steps: dict[str, list[int]] = field(default_factory=dict, repr=False)
     _budgets: dict[str, Budget] = field(default_factory=dict, repr=False)
+    # replies that differ only around the answer share its grade
+    _grades: dict[tuple[str, str], Grade] = field(default_factory=dict, repr=False)
 
     def compiled(self, source: str, role: str) -> Program:
         """Compile bank code once (calls, references, prediction programs)."""
@@ -334,29 +318,54 @@ class AlienCodeGrader:
             self._budgets[task.id] = derive(tokens, steps)
         return self._budgets[task.id]
 
-    def grade(self, task_id: str, answer: str, stop_at_failure: bool = False) -> Grade:
-        """Grade an answer on every private run (with `stop_at_failure`,
-        only up to the first failing one: enough to know it fails)."""
+    def grade(self, task_id: str, text: str) -> Grade:
+        """The verdict on a reply (the model's raw text) to task `task_id`:
+        the answer the reader finds in it, graded on every private run."""
+        task = self.bank.task(task_id)
+        reading = read_answer(task, text, self.world.keywords)
+        if reading.answer is None:
+            return Grade(task.id, False, reading.problem, self.world.hash)
+        key = (task.id, reading.answer)
+        if key not in self._grades:
+            self._grades[key] = self.grade_answer(task_id, reading.answer)
+        return self._grades[key]
+
+    def grade_answer(self, task_id: str, answer: str, stop_at_failure: bool = False) -> Grade:
+        """Grade an answer (a program, or a prediction's output text) on every
+        private run (with `stop_at_failure`, only up to the first failing
+        one: enough to know it fails)."""
         task = self.bank.task(task_id)
         expected = self.expected(task)
         if task.kind == "prediction":
             ok = same_output(answer, expected[0])
             calls = (CallGrade(ok, "ok" if ok else "wrong output"),)
         else:
-            calls = tuple(self._synthesis(task, answer, expected, stop_at_failure))
-        return Grade(task.id, all(c.passed for c in calls), calls, self.world.hash)
+            submission, error = self._submission(task, answer)
+            if submission is None:
+                # it fails as a whole, before any private run: said once, with no calls
+                return Grade(task.id, False, error, self.world.hash, answer)
+            calls = tuple(self._synthesis(task, submission, expected, stop_at_failure))
+        failed = [c.reason for c in calls if not c.passed]
+        return Grade(
+            task.id, not failed, failed[0] if failed else "ok", self.world.hash, answer, calls
+        )
 
-    def _synthesis(
-        self, task: Task, answer: str, expected: list[str], stop_at_failure: bool
-    ) -> list[CallGrade]:
+    def _submission(self, task: Task, answer: str) -> tuple[Program | None, str | None]:
+        """The compiled answer, or why it fails whatever the run: over the
+        token budget (counted before compiling), or it does not compile."""
         budget = self.budget(task)
         tokens = token_count(answer, stop_after=budget.tokens)
         if tokens is not None and tokens > budget.tokens:
-            return [CallGrade(False, over_tokens(budget))] * len(expected)
+            return None, over_tokens(budget)
         try:
-            submission = compile_source(answer, self.world, self.limits)
+            return compile_source(answer, self.world, self.limits), None
         except AlienSyntaxError as exc:
-            return [CallGrade(False, str(exc))] * len(expected)
+            return None, str(exc)
+
+    def _synthesis(
+        self, task: Task, submission: Program, expected: list[str], stop_at_failure: bool
+    ) -> list[CallGrade]:
+        budget = self.budget(task)
         out = []
         if task.whole_program:
             runs = [(binding, submission) for binding in self.bindings(task) or [None]]

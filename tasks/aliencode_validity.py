@@ -57,7 +57,7 @@ from .aliencode_grading import (
 )
 from .bank import Bank, Task
 from .compare import normalise
-from .validity import Validity, tally
+from .validity_result import Validity, tally
 
 STRATEGIES = (
     "naive",
@@ -345,7 +345,9 @@ def battery(
                 continue  # they fail, provably (see constants_fail)
             for answer in answers:
                 if answer not in verdicts:
-                    verdicts[answer] = grader.grade(task.id, answer, stop_at_failure=True).passed
+                    verdicts[answer] = grader.grade_answer(
+                        task.id, answer, stop_at_failure=True
+                    ).passed
                 if verdicts[answer]:
                     passed[name].add(task.id)
                     break

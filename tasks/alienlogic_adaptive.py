@@ -44,10 +44,12 @@ from operator import and_
 from alienworlds.ruleset.world import Rule, World
 
 from alienlogic import Theorem, check, compile_world
+from alienlogic.patch_library import library
 from alienlogic.prover import StepClock, prove
 
 from .alienlogic_audit import first_order
-from .alienlogic_grading import REFUSAL_TEXT, LogicTask
+from .alienlogic_grading import LogicTask
+from .answer_text import REFUSAL_TEXT
 
 # The prover's allowance per theorem: readings of its counting clock (one per
 # 256 backward-search steps, one per 32 refutation steps). Enough for every
@@ -60,7 +62,7 @@ PROVER_BUDGET = 14  # the largest proof-tree height tried
 # disabled, natural deduction proves exactly the intuitionistic theorems.
 CLASSICAL_ONLY = ("DNE", "LEM")
 
-# The common guards of the patch library (generate/alienlogic/families.toml):
+# The common guards of the patch library (alienlogic/families.toml):
 # its use-once guards (an elimination's cited line used once), premises
 # neither reiterated nor asserted inside a box, and IMPL_I and NOT_I closing
 # boxes at most two deep. Each only forbids a step that has a detour, none
@@ -92,10 +94,7 @@ def library_guards() -> tuple[tuple[str, str], ...]:
     only one for its rule and slot: where the library offers alternatives
     (citation orders, top level or inside a box) a knowing-nothing system
     cannot tell which one a world draws, elsewhere it can obey the one there
-    is. The library is public (generate/alienlogic/families.toml)."""
-    # imported here: the generator imports this module
-    from alienworlds.generate.alienlogic.patches import library
-
+    is. The library is public (alienlogic/families.toml)."""
     by_slot: dict[tuple[str, str], list[str]] = defaultdict(list)
     for patch in library():
         if patch.require:

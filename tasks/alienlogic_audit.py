@@ -228,13 +228,15 @@ def _audit_task(
         out.naive_refused = not verdict.accepted
         if verdict.accepted:
             problems.append(
-                f"{label}: the naive proof is accepted in the world (it needs no patch; drop it or make the task sanity)"
+                f"{label}: the naive proof is accepted in the world (it needs no patch; drop it "
+                "or make the task sanity)"
             )
         else:
             blocking, stuck = blocking_patches(world, naive, th)
             if stuck:
                 problems.append(
-                    f"{label}: the naive proof stays refused with the world's patches removed ({stuck})"
+                    f"{label}: the naive proof stays refused with the world's patches removed "
+                    f"({stuck})"
                 )
             for rule_id in blocking:
                 others = [r for r in blocking if r != rule_id]
@@ -278,14 +280,16 @@ def _audit_task(
         out.bounded_derivable = found.derivable
         if found.proved:
             problems.append(
-                f"{label}: labelled unprovable, but bounded search proves it ({found.plan}); the proof: "
-                + " ".join(str(found.proof).split())
+                f"{label}: labelled unprovable, but bounded search proves it ({found.plan}); the "
+                "proof: " + " ".join(str(found.proof).split())
             )
         elif found.derivable:
             v = found.verdict
             problems.append(
-                f"{label}: labelled unprovable, but bounded search derives it when layout conditions are ignored "
-                f"({found.plan}); its written proof is refused at step {v.rejected_step} ({v.reason_id})"
+                f"{label}: labelled unprovable, but bounded search derives it when layout "
+                "conditions are ignored "
+                f"({found.plan}); its written proof is refused at step {v.rejected_step} "
+                f"({v.reason_id})"
             )
         timing["bounded"] += time.perf_counter() - t
     if use_prover:
@@ -334,7 +338,8 @@ def _audit_examples(report: Audit, bank: Bank) -> None:
                 rules = reference_patches(world, proof, th)
         if sorted(example.rules) != sorted(rules):
             report.problems.append(
-                f"example {example.id}: declares rules {sorted(example.rules)} but exposes {sorted(rules)}"
+                f"example {example.id}: declares rules {sorted(example.rules)} but exposes "
+                f"{sorted(rules)}"
             )
         report.examples.append({"id": example.id, "rules": rules})
 

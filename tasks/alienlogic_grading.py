@@ -1,11 +1,11 @@
 """Grading AlienLogic answers exactly (docs/alienlogic.md, docs/tasks.md).
 
-An answer is model text holding either one proof block (`PROOF` … `END`,
-possibly inside a fenced block, with prose around it) or a refusal line
-`ANSWER: UNPROVABLE` (read by `answer_text`, which the episode shares). A provable theorem passes only with a proof the
-world's checker accepts for exactly the task's premises (as a multiset) and
-goal; an unprovable one only with a clean refusal. An answer holding both a
-proof and a refusal, or several proof blocks, fails as ambiguous.
+The grader takes the model's raw text and reads it through
+`tasks.alienlogic_reader` (one proof block, or the refusal line
+`ANSWER: UNPROVABLE`; both, several proofs or neither fail). A provable
+theorem passes only with a proof the world's checker accepts for exactly
+the task's premises (as a multiset) and goal; an unprovable one only with a
+clean refusal. The verdict is a `tasks.grade.Grade`.
 
 The bank side: `logic_tasks(bank)` reads the AlienLogic fields that
 `tasks.bank.load_bank` keeps in `Task.extra` (premises, goal, provable,
@@ -21,24 +21,9 @@ from alienworlds.ruleset.world import World
 
 from alienlogic import ProofSyntaxError, Theorem, check, compile_world, parse_formula
 
-from .answer_text import REFUSAL_TEXT, proof_blocks, refusal
+from .alienlogic_reader import RECORDED_REFUSAL, read_answer
 from .bank import Bank, BankError, Task
-
-
-@dataclass(frozen=True)
-class Answer:
-    """What an answer text holds: its proof blocks and whether it refuses."""
-
-    proofs: tuple[str, ...]
-    refusal: bool
-
-
-def extract_answer(text: str) -> Answer:
-    """Find proof blocks and a refusal line in model text (`answer_text`);
-    never raises, and takes time linear in the text."""
-    if not isinstance(text, str):
-        return Answer((), False)
-    return Answer(proof_blocks(text), refusal(text))
+from .grade import Grade
 
 
 @dataclass(frozen=True)
@@ -123,24 +108,6 @@ def logic_tasks(bank: Bank) -> list[LogicTask]:
     return out
 
 
-@dataclass(frozen=True)
-class LogicGrade:
-    task: str
-    passed: bool
-    reason: str
-    verdict: dict[str, object] | None
-    world_hash: str
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "task": self.task,
-            "passed": self.passed,
-            "reason": self.reason,
-            "verdict": self.verdict,
-            "world_hash": self.world_hash,
-        }
-
-
 class AlienLogicGrader:
     """Grades answers to one bank's tasks in one world."""
 
@@ -150,33 +117,32 @@ class AlienLogicGrader:
         self.bank = bank
         self.tasks = {t.id: t for t in logic_tasks(bank)}
 
-    def grade(self, task_id: str, answer: str) -> LogicGrade:
+    def grade(self, task_id: str, text: str) -> Grade:
+        """The verdict on a reply (the model's raw text) to task `task_id`."""
         task = self.tasks[task_id]
-        found = extract_answer(answer)
+        reading = read_answer(text)
         h = self.world.hash
 
-        def result(passed: bool, reason: str, verdict=None) -> LogicGrade:
-            return LogicGrade(task.id, passed, reason, verdict, h)
-
-        if found.proofs and found.refusal:
-            return result(False, "ambiguous: the answer holds both a proof and a refusal")
-        if len(found.proofs) > 1:
-            return result(False, f"ambiguous: the answer holds {len(found.proofs)} proof blocks")
-        if not found.proofs:
-            if found.refusal:
-                if task.provable:
-                    return result(False, "refused, but the theorem is provable in this world")
-                return result(True, "a clean refusal of an unprovable theorem")
-            return result(
-                False, f"no proof block (PROOF … END) and no refusal line ({REFUSAL_TEXT})"
+        def result(passed: bool, reason: str, verdict=None) -> Grade:
+            answer = RECORDED_REFUSAL if reading.refused else reading.answer
+            return Grade(
+                task.id, passed, reason, h, answer.strip() if answer else None, verdict=verdict
             )
-        verdict = check(found.proofs[0], self.compiled, task=task.theorem)
+
+        if reading.problem:
+            return result(False, reading.problem)
+        if reading.refused:
+            if task.provable:
+                return result(False, "refused, but the theorem is provable in this world")
+            return result(True, "a clean refusal of an unprovable theorem")
+        verdict = check(reading.answer, self.compiled, task=task.theorem)
         public = verdict.as_dict()
         if not task.provable:
             if verdict.accepted:
                 return result(
                     False,
-                    "the checker accepts this proof of a theorem the bank designates unprovable; the bank is wrong",
+                    "the checker accepts this proof of a theorem the bank designates "
+                    "unprovable; the bank is wrong",
                     public,
                 )
             return result(

@@ -22,9 +22,10 @@ from alienworlds.ruleset.world import World, standard_world
 from alienlogic import ProofSyntaxError, check
 
 from .alienlogic_adaptive import Answerer, passes
-from .alienlogic_grading import REFUSAL_TEXT, AlienLogicGrader, LogicTask
+from .alienlogic_grading import AlienLogicGrader, LogicTask
+from .answer_text import REFUSAL_TEXT
 from .bank import Bank
-from .validity import Validity, tally
+from .validity_result import Validity, tally
 
 STRATEGIES = ("refuse-all", "standard-proof")
 

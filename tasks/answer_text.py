@@ -21,9 +21,15 @@ its words are exactly `ANSWER : UNPROVABLE`:
   (`ANSWER: UNPROVABLE, I think`), and so does a numbered list marker.
 
 A refusal line counts wherever it stands, inside a fenced block too.
+
+Fenced blocks. A reply may wrap its answer in prose, use several fenced
+blocks, forget to close the last fence, tag the block or not, or write a
+one-line prediction (`fenced_blocks`, `pick_block`, `prediction`).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 REFUSAL_TEXT = "ANSWER: UNPROVABLE"
 
@@ -112,3 +118,115 @@ def proof_blocks(text: str) -> tuple[str, ...]:
         while s < len(starts) and starts[s] <= j:
             s += 1
     return tuple(blocks)
+
+
+@dataclass(frozen=True)
+class Block:
+    tag: str
+    body: str
+    closed: bool
+
+
+def _fence(line: str) -> tuple[str, str] | None:
+    """(fence, tag) when the line opens a fence: three or more backticks or
+    tildes after blanks, then the tag (up to a blank or a backtick)."""
+    s = line.lstrip(" \t")
+    if not s or s[0] not in "`~":
+        return None
+    mark = s[0]
+    n = len(s) - len(s.lstrip(mark))
+    if n < 3:
+        return None
+    rest = s[n:].lstrip(" \t")
+    end = 0
+    while end < len(rest) and not (rest[end].isspace() or rest[end] == "`"):
+        end += 1
+    return s[:n], rest[:end]
+
+
+def _closes(line: str, fence: str) -> bool:
+    """Whether the line is only the fence's mark, at least as long, and blanks."""
+    s = line.strip(" \t")
+    return len(s) >= len(fence) and s.strip(fence[0]) == ""
+
+
+def fenced_blocks(text: str) -> list[Block]:
+    """Every fenced block, in order; an unclosed last fence runs to the end."""
+    rows = lines(text)
+    # only lines with a run of marks can open or close a fence
+    marked = [i for i, row in enumerate(rows) if "```" in row or "~~~" in row]
+    blocks: list[Block] = []
+    k = 0
+    while k < len(marked):
+        i = marked[k]
+        opened = _fence(rows[i])
+        k += 1
+        if opened is None:
+            continue
+        fence, tag = opened
+        while k < len(marked) and not _closes(rows[marked[k]], fence):
+            k += 1
+        if k == len(marked):
+            blocks.append(Block(tag.lower(), "\n".join(rows[i + 1 :]), False))
+            return blocks
+        j = marked[k]
+        blocks.append(Block(tag.lower(), "\n".join(rows[i + 1 : j]).rstrip("\n"), True))
+        k += 1
+    return blocks
+
+
+def _dedent_body(body: str) -> str:
+    return body.strip("\n")
+
+
+def pick_block(text: str, prefer: tuple[str, ...], avoid: tuple[str, ...] = ()) -> str | None:
+    """The last block tagged with a preferred tag; else the last untagged or
+    otherwise-tagged one not in `avoid`; else None."""
+    blocks = [b for b in fenced_blocks(text) if b.body.strip()]
+    for group in (lambda b: b.tag in prefer, lambda b: b.tag not in avoid):
+        chosen = [b for b in blocks if group(b)]
+        if chosen:
+            return _dedent_body(chosen[-1].body)
+    return None
+
+
+_PREDICTION_WORDS = ("PREDICTION", "PREDICTED OUTPUT", "OUTPUT", "ANSWER")
+
+
+def _prediction_line(line: str) -> str | None:
+    """The value of a line `PREDICTION: value` (or OUTPUT, PREDICTED OUTPUT,
+    ANSWER; any case, markdown emphasis and quoting around the word)."""
+    s = line.lstrip(" \t>*_")
+    upper = s[: len("PREDICTED OUTPUT")].upper()
+    for word in _PREDICTION_WORDS:
+        if upper.startswith(word):
+            rest = s[len(word) :].lstrip("*_ ")
+            if rest.startswith(":"):
+                return rest[1:].lstrip("*_ ").rstrip(" \t")
+            return None
+    return None
+
+
+def prediction(text: str) -> str | None:
+    """A predicted output: an ```output block, else a `PREDICTION: ...` line,
+    else the only fenced block."""
+    block = pick_block(text, ("output", "text", "stdout", "plaintext", "console"), avoid=())
+    tagged = [
+        b
+        for b in fenced_blocks(text)
+        if b.tag in ("output", "text", "stdout", "plaintext", "console")
+    ]
+    if tagged:
+        return block
+    found = [
+        v for v in (_prediction_line(row) for row in lines(text) if ":" in row) if v is not None
+    ]
+    if found:
+        value = found[-1].strip()
+        if len(value) >= 2 and value[0] == value[-1] == "`":
+            value = value.strip("`")
+        return value
+    blocks = [b for b in fenced_blocks(text) if b.body.strip()]
+    if len(blocks) == 1:
+        return _dedent_body(blocks[0].body)
+    return None

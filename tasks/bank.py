@@ -145,11 +145,13 @@ def _check_code_fields(label: str, raw: dict) -> list[str]:
     inputs = raw.get("inputs", [])
     if not isinstance(inputs, list) or not all(binding(t) for t in inputs):
         problems.append(
-            f"{label}: key 'inputs': expected a list of tables, each binding names to AlienCode expressions (strings)"
+            f"{label}: key 'inputs': expected a list of tables, each binding names to AlienCode "
+            "expressions (strings)"
         )
     if "example_inputs" in raw and not binding(raw["example_inputs"]):
         problems.append(
-            f"{label}: key 'example_inputs': expected a table binding names to AlienCode expressions (strings)"
+            f"{label}: key 'example_inputs': expected a table binding names to AlienCode "
+            "expressions (strings)"
         )
     if raw.get("calls") and raw.get("inputs"):
         problems.append(f"{label}: a task has private calls or private inputs, not both")
@@ -198,7 +200,8 @@ def parse_bank(language: str, world: str, text: str, where: str) -> Bank:
             )
         except (KeyError, TypeError) as exc:
             problems.append(
-                f"{where}: example {raw.get('id', '?') if isinstance(raw, dict) else '?'}: missing or bad key {exc}"
+                f"{where}: example {raw.get('id', '?') if isinstance(raw, dict) else '?'}: "
+                f"missing or bad key {exc}"
             )
     tasks = []
     seen: set[str] = set()

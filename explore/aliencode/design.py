@@ -142,7 +142,8 @@ def expression(
         if rng.random() < 0.3:
             return show(f"CARVE({w(_seq(rng))}, {w(rng.randint(-2, 3))})")
         return show(
-            f"CARVE({w(_ints(rng, rng.randint(2, 6)))}, {w(rng.randint(-2, 3))}, {w(rng.randint(-1, 5))})"
+            f"CARVE({w(_ints(rng, rng.randint(2, 6)))}, {w(rng.randint(-2, 3))}, "
+            f"{w(rng.randint(-1, 5))})"
         )
     if site == "ANNEX":
         return (

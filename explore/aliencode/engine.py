@@ -67,7 +67,8 @@ class Budget:
     # Work is interpreter steps plus hypothesis outcomes evaluated on recorded
     # operands. A 48-probe trace on the main world takes about 17,000 runs and
     # 1.5 million units of work in all, two thirds of it for the worked examples.
-    steps: int = 2_000_000  # work for one attempt at one observation (over it: costly, set aside) or one prediction
+    # work for one attempt at one observation (over it: costly, set aside) or one prediction
+    steps: int = 2_000_000
     # Each observation has its own account over all its attempts, so what one
     # observation costs (a worked example waiting for probes, a hostile loop)
     # never takes what another needs: a trace's cost is bounded by its number

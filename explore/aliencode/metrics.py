@@ -37,6 +37,7 @@ from alienworlds.ruleset.expr import parse
 
 from aliencode.sites import operand_kinds
 
+from ..section import assemble
 from .engine import ENGINE_VERSION, Engine
 from .space import sample_pool, standard_text
 from .view import ViewError, read_view
@@ -178,8 +179,6 @@ def _reported_wrong(engine: Engine, slot: int, expression: str | None) -> bool:
 def exploration(events: list[dict], world: World | None = None) -> dict | None:
     """The exploration section of one AlienCode trace (None when the trace
     has no rule-report prompt to read the rules from)."""
-    from alienworlds.episode.exploration import assemble
-
     system, rules = _texts(events)
     if not system or not rules:
         return None

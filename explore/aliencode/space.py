@@ -438,7 +438,7 @@ class _Builder:
                     self.add(moved, 1)
         firsts: list[tuple[str, Expr]] = []
         for base in bases:
-            for kind, expr in self.edits(base, small=False):
+            for _kind, expr in self.edits(base, small=False):
                 self.add(expr, 1)
         for base in bases:
             firsts += [

@@ -25,10 +25,12 @@ from aliencode.sites import KEYWORDS, SITES
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _TEMPLATE = re.compile(
-    r"^(?P<id>\S+): (?P<shown>\S+) \(operands: (?P<operands>[^;)]*)(?:;[^)]*)?\) — (?P<scope>.+?) — manual: .*$"
+    r"^(?P<id>\S+): (?P<shown>\S+) \(operands: (?P<operands>[^;)]*)(?:;[^)]*)?\) — "
+    r"(?P<scope>.+?) — manual: .*$"
 )
 _EXAMPLE = re.compile(
-    r"Worked example (?P<id>\S+) \((?P<band>[^)]*)\): (?P<prompt>.*?)\nProgram:\n```aliencode\n(?P<program>.*?)\n```\n"
+    r"Worked example (?P<id>\S+) \((?P<band>[^)]*)\): "
+    r"(?P<prompt>.*?)\nProgram:\n```aliencode\n(?P<program>.*?)\n```\n"
     r"Output in this world:\n```output\n(?P<output>.*?)\n```(?=\n\nWorked example |\n*$|\n\n===)",
     re.DOTALL,
 )
@@ -83,7 +85,8 @@ def keywords_from_manual(manual: str) -> dict[str, str]:
     standard = _standard_words()
     if len(words) != len(standard):
         raise ViewError(
-            f"the manual has {len(words)} words, the standard manual {len(standard)}: not a manual of this language"
+            f"the manual has {len(words)} words, the standard manual {len(standard)}: not a "
+            "manual of this language"
         )
     found: dict[str, str] = {}
     for std, shown in zip(standard, words):

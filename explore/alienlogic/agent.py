@@ -182,7 +182,8 @@ class ExplorerAgent(Agent):
         probe, gain = found
         return (
             probe.text,
-            f"Probing {probe.rule} (step {probe.target}): expected information gain {gain:.2f} bits.",
+            f"Probing {probe.rule} (step {probe.target}): expected information gain {gain:.2f} "
+            "bits.",
         )
 
     def _answer(self, request: Request, space: Space) -> str:

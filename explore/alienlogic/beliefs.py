@@ -50,7 +50,8 @@ def world_text(beliefs: list[Belief]) -> str:
         "format = 1",
         f'name = "{NAME}"',
         'language = "alienlogic"',
-        'description = "The world an explorer believes in, written from its most probable hypotheses."',
+        'description = "The world an explorer believes in, written from its most probable '
+        'hypotheses."',
     ]
     seen: set[str] = set()
     for rid, target, key, value in _patches(beliefs):

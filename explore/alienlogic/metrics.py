@@ -32,6 +32,7 @@ import math
 from collections import Counter
 
 from alienworlds.ruleset.world import World
+from alienworlds.tasks.alienlogic_reader import RECORDED_REFUSAL
 
 from alienlogic import RULES, Proof, load_world
 from alienlogic.patches import CompiledWorld
@@ -51,7 +52,6 @@ ENGINE = {
         "prior": {"disabled": P_DISABLED, "conclusion": P_CONCLUSION, "requires": list(P_REQUIRES)},
     },
 }
-REFUSAL = "UNPROVABLE"
 
 
 def _observation(proof_text: str, feedback: str) -> Observation:
@@ -328,7 +328,7 @@ def _exploitation_errors(
         if not isinstance(answer, str):
             continue
         theorem = theorem_of(questions.get((label, task), ""))
-        if answer == REFUSAL:
+        if answer == RECORDED_REFUSAL:
             errors += (
                 theorem is not None and accepted[_theorem_key(theorem.premises, theorem.goal)] > 0
             )

@@ -598,7 +598,7 @@ def combine(per_rule: dict[str, tuple[dict, float]], end: tuple) -> dict[tuple, 
         out[key] = out.get(key, 0.0) + p * others
         failed_before[r] += p
     rest = 1.0
-    for r, (_, none) in per_rule.items():
+    for _, none in per_rule.values():
         rest *= none
     if rest > 0:
         out[end] = out.get(end, 0.0) + rest

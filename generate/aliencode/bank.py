@@ -27,6 +27,7 @@ import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from alienworlds.ruleset.phases import Phases
 from alienworlds.tasks.bank import BANDS
 
 from aliencode import World
@@ -72,8 +73,11 @@ def _touched(template: Template, world: World) -> bool:
 
 
 class _Drawer:
-    def __init__(self, world: World, make: Instantiation, rng: random.Random, size: int) -> None:
+    def __init__(
+        self, world: World, make: Instantiation, rng: random.Random, size: int, phases: Phases
+    ) -> None:
         self.world = world
+        self.phases = phases
         self.make = make
         self.size = size
         self.order = list(templates())
@@ -123,7 +127,8 @@ class _Drawer:
                 if not pool:
                     raise NoBank(
                         "too few worked examples",
-                        f"fewer than {EXAMPLES_PER_BAND} worked examples of band {band} can be ported",
+                        f"fewer than {EXAMPLES_PER_BAND} worked examples of band {band} can be "
+                        "ported",
                     )
                 best = max(
                     pool, key=lambda e: len(set(e.rules) - shown)
@@ -135,7 +140,8 @@ class _Drawer:
         return picked
 
     def cover(self) -> None:
-        # the rules fewest templates use first: a rule no task enters ends the draw before much is made
+        # the rules fewest templates use first: a rule no task enters ends the draw before much is
+        # made
         for rule in sorted(self.world.rules, key=lambda r: support().get((r.target, r.scope), 0)):
             if any(rule.id in c.rules for c in self.picked):
                 continue
@@ -149,7 +155,8 @@ class _Drawer:
             else:
                 raise NoBank(
                     "a rule no task enters",
-                    f"no template makes a task that rule {rule.id} ({rule.target}, {rule.scope}) enters",
+                    f"no template makes a task that rule {rule.id} ({rule.target}, {rule.scope}) "
+                    "enters",
                     rule.id,
                 )
         if len(self.picked) > self.size:
@@ -181,13 +188,21 @@ class _Drawer:
             else:
                 return
 
+    def status(self) -> str:
+        """How far the draw got, for a heartbeat line."""
+        return f"{len(self.picked)} of {self.size} tasks, {len(self.made)} templates tried"
+
     def run(self) -> BankDraw:
-        examples = self.examples()
-        self.cover()
+        with self.phases.phase("porting the worked examples"):
+            examples = self.examples()
+        with self.phases.phase("covering every rule with a task", self.status):
+            self.cover()
         need = math.ceil(KEYSTONE_SHARE * self.size)
         full = lambda: len(self.picked) >= self.size  # noqa: E731
-        self.fill(lambda: full() or sum(map(self.keystone, self.picked)) >= need, self.keystone)
-        self.fill(full, lambda c: True)
+        with self.phases.phase(f"drawing keystone tasks (at least {need})", self.status):
+            self.fill(lambda: full() or sum(map(self.keystone, self.picked)) >= need, self.keystone)
+        with self.phases.phase(f"drawing the other tasks (up to {self.size})", self.status):
+            self.fill(full, lambda c: True)
         keystone = sum(map(self.keystone, self.picked))
         if len(self.picked) < self.size:
             raise NoBank(
@@ -204,6 +219,13 @@ class _Drawer:
         return BankDraw(tasks, examples, discarded, len(self.made), keystone)
 
 
-def draw_bank(world: World, make: Instantiation, rng: random.Random, size: int) -> BankDraw:
-    """The bank of `world` (see the module docstring); raises NoBank."""
-    return _Drawer(world, make, rng, size).run()
+def draw_bank(
+    world: World,
+    make: Instantiation,
+    rng: random.Random,
+    size: int,
+    phases: Phases | None = None,
+) -> BankDraw:
+    """The bank of `world` (see the module docstring); raises NoBank.
+    `phases` names each pass as it runs."""
+    return _Drawer(world, make, rng, size, phases or Phases(None)).run()

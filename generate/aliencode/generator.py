@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from alienworlds.porting import Porter
 from alienworlds.porting.compensation import Memo
 from alienworlds.ruleset import World
+from alienworlds.ruleset.phases import Phases
 from alienworlds.tasks.bank import Bank, BankError, parse_bank
 
 from .bank import NoBank, draw_bank
@@ -56,9 +57,11 @@ def _settings(knobs: Knobs) -> str:
     return ", ".join(f"{k} = {v}" for k, v in vars(knobs).items())
 
 
-def generate(seed: str, knobs: Knobs | None = None) -> Generated:
+def generate(seed: str, knobs: Knobs | None = None, phases: Phases | None = None) -> Generated:
     """The world and bank of `seed` (see the module docstring); raises
-    GenerationError when the knobs cannot be met."""
+    GenerationError when the knobs cannot be met. `phases` names each step
+    as it runs (drawing a world, its worked examples, its tasks)."""
+    phases = phases or Phases(None)
     knobs = knobs or Knobs()
     knobs.check()
     start = time.perf_counter()
@@ -69,11 +72,13 @@ def generate(seed: str, knobs: Knobs | None = None) -> Generated:
     rejected: Counter = Counter()
     fresh = redrawn = 0
     drawer = Drawer(seed, knobs, fresh, memo)
-    drawer.run()
+    with phases.phase("drawing world 1"):
+        drawer.run()
     for attempt in range(MAX_BANKS):
         drawn = drawer.result()
         world = drawn.world
-        # seeded by the world drawn anew: with a rule drawn again, templates keep their inputs and order
+        # seeded by the world drawn anew: with a rule drawn again, templates keep their inputs and
+        # order
         make = Instantiation(
             world,
             Porter(world, BOUNDS, memo),
@@ -85,15 +90,22 @@ def generate(seed: str, knobs: Knobs | None = None) -> Generated:
                 make,
                 random.Random(f"alienworlds aliencode bank order {VERSION}:{seed}:{fresh}"),
                 knobs.tasks,
+                phases,
             )
         except NoBank as exc:
             rejected[exc.kind] += 1
-            if exc.rule is not None and _redraw(drawer, exc.rule):
+            phases.say(f"no bank for this world ({exc}); drawing again")
+            again = False
+            if exc.rule is not None:
+                with phases.phase(f"drawing rule {exc.rule} again"):
+                    again = _redraw(drawer, exc.rule)
+            if again:
                 redrawn += 1
             else:
                 fresh += 1
                 drawer = Drawer(seed, knobs, fresh, memo)
-                drawer.run()
+                with phases.phase(f"drawing world {fresh + 1}"):
+                    drawer.run()
             continue
         text = bank_toml(
             world.name,

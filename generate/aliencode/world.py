@@ -68,7 +68,8 @@ SCOPE_WEIGHTS = (3, 2, 1)
 PLACE_WORDS = {"function": "in functions", "loop": "in loops", "top": "at top level"}
 BOUNDS = Bounds(max_size=5, budget=60_000)
 RESISTANT = 2  # altered rules from the calibration-resistant family, right after the keystone pair
-MIN_SUPPORT = 3  # templates that use a rule's site in its scope, at least: else no bank task could list the rule
+# templates that use a rule's site in its scope, at least: else no bank task could list the rule
+MIN_SUPPORT = 3
 
 
 class GenerationError(Exception):
@@ -341,10 +342,13 @@ class Drawer:
         altered = sum(not r.red_herring for r in world.rules)
         herrings = len(world.rules) - altered
         description = (
-            f"A generated AlienCode world (alienworlds generator version {VERSION}). Its manual is the standard "
+            f"A generated AlienCode world (alienworlds generator version {VERSION}). Its manual "
+            "is the standard "
             f"AlienCode manual in its own keywords; its real semantics differ in {altered} places, "
-            f"{sum(r.scope != 'anywhere' and not r.red_herring for r in world.rules)} of them only in some places of a "
-            f"program, and it keeps the manual's meaning in {herrings} place{'' if herrings == 1 else 's'} a careful explorer will doubt. "
+            f"{sum(r.scope != 'anywhere' and not r.red_herring for r in world.rules)} of them "
+            "only in some places of a "
+            f"program, and it keeps the manual's meaning in {herrings} "
+            f"place{'' if herrings == 1 else 's'} a careful explorer will doubt. "
             "Keep its seed and this file private."
         )
         world = replace(world, description=description)

@@ -38,7 +38,9 @@ PROVER_TICKS = (
     8  # the prover's work allowance: readings of its clock, which it reads every 256 search steps
 )
 LABELS = ("provable", "unprovable")  # what a task can be; unresolved and skipped candidates are not
-CERTIFIER_CANDIDATES = 30  # algebras tried per theorem, in the certifier's fixed order (most certificates are among the first 20)
+# algebras tried per theorem, in the certifier's fixed order (most certificates are among the first
+# 20)
+CERTIFIER_CANDIDATES = 30
 
 
 def find_proof(world: World, theorem: Theorem) -> Proof | None:

@@ -33,7 +33,8 @@ def world_toml(name: str, version: str, rules: list[Rule]) -> str:
         "format = 1",
         f"name = {q(name)}",
         'language = "alienlogic"',
-        f"description = {q(f'A generated world (generator version {version}): {len(rules)} patches of the standard rules.')}",
+        "description = "
+        f"{q(f'A generated world (generator version {version}): {len(rules)} patches of the standard rules.')}",
     ]
     for r in rules:
         lines += [

@@ -1,4 +1,4 @@
-"""The patch library (families.toml) and drawing a world's patches from it.
+"""Drawing a world's patches from the patch library (alienlogic.patch_library).
 
 A patch is one side condition of one standard rule, as a world file writes
 it. The library groups patches into families (disabled rules, citation
@@ -12,80 +12,14 @@ it (world.py: it refuses some standard proofs, and the world stays usable).
 from __future__ import annotations
 
 import random
-import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 
-from alienworlds.ruleset.world import Rule
+from alienlogic.patch_library import PatchSpec, library
 
 # Letters of opaque patch ids: none that reads like a task (L), an example (E)
 # or a digit (I, O).
 ID_LETTERS = "ABCDFGHJKMNPQRSTUVWXYZ"
 ID_NUMBERS = range(2, 50)
-FIRST_ORDER_TARGETS = frozenset({"FORALL_I", "FORALL_E", "EXISTS_I", "EXISTS_E", "EQ_I", "EQ_E"})
-
-
-class LibraryError(Exception):
-    """The patch or template library is malformed (a bug of the package)."""
-
-
-@dataclass(frozen=True)
-class PatchSpec:
-    family: str
-    slot: str
-    target: str
-    name: str
-    group: str | None = None
-    disabled: bool = False
-    require: str | None = None
-    conclusion: str | None = None
-
-    def rule(self, rule_id: str) -> Rule:
-        return Rule(
-            id=rule_id,
-            name=self.name,
-            target=self.target,
-            layer=self.family,
-            disabled=self.disabled,
-            require=self.require,
-            conclusion=self.conclusion,
-        )
-
-    @property
-    def first_order(self) -> bool:
-        return self.target in FIRST_ORDER_TARGETS
-
-
-def read_library(text: str) -> tuple[PatchSpec, ...]:
-    """The patches of a library text, each `{k}` template expanded."""
-    try:
-        raw = tomllib.loads(text).get("patch", [])
-    except tomllib.TOMLDecodeError as exc:
-        raise LibraryError(f"families.toml: {exc}") from None
-    out: list[PatchSpec] = []
-    for entry in raw:
-        values = entry.get("k", [None])
-        for k in values:
-
-            def fill(value: object) -> object:
-                return (
-                    value.replace("{k}", str(k))
-                    if isinstance(value, str) and k is not None
-                    else value
-                )
-
-            fields = {key: fill(value) for key, value in entry.items() if key != "k"}
-            out.append(PatchSpec(**fields))
-    return tuple(out)
-
-
-@cache
-def library() -> tuple[PatchSpec, ...]:
-    return read_library(
-        resources.files(__package__).joinpath("families.toml").read_text(encoding="utf-8")
-    )
 
 
 def compatible(chosen: list[PatchSpec], candidate: PatchSpec) -> bool:

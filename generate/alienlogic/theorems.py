@@ -42,8 +42,7 @@ from alienlogic import (
     parse_formula,
 )
 from alienlogic.formulas import Binary, children
-
-from .patches import LibraryError
+from alienlogic.patch_library import LibraryError
 
 ATOMS = ("p", "q", "r", "s")
 RANDOM_ATOMS = ("p", "q", "r")

@@ -39,6 +39,7 @@ from itertools import islice
 from pathlib import Path
 
 from alienworlds.generate.knobs import knob, knob_problems
+from alienworlds.ruleset.phases import Phases
 from alienworlds.ruleset.world import World, parse_world
 from alienworlds.tasks.alienlogic_adaptive import Answerer, Grade, above_refusal, checker, passes
 from alienworlds.tasks.alienlogic_audit import Audit as BankAudit
@@ -71,7 +72,8 @@ SOFT_PER_TASK = (
 WITNESS_TRIES = 6  # witnesses of a patch labelled before it is drawn again
 ATTEMPTS = 4  # worlds tried (patches shown by no labelled theorem are drawn again)
 SELECT_EVERY = 10  # try to choose the bank after this many new labels
-SPARE_UNPROVABLE = 3  # unprovable labels beyond the knob (at most as many again) before certificates are no longer sought
+# unprovable labels beyond the knob (at most as many again) before certificates are no longer sought
+SPARE_UNPROVABLE = 3
 
 
 class GenerationError(Exception):
@@ -212,8 +214,10 @@ class _Pool:
         return self.items[i]
 
 
-def generate(seed: str, knobs: Knobs = Knobs()) -> Generated:
-    """A world, its bank and certificates as file texts (see the module doc)."""
+def generate(seed: str, knobs: Knobs = Knobs(), phases: Phases | None = None) -> Generated:
+    """A world, its bank and certificates as file texts (see the module doc);
+    `phases` names each step as it runs."""
+    phases = phases or Phases(None)
     knobs.check()
     base = f"alienlogic generator {VERSION}:{seed}"
     name = world_name(seed)
@@ -221,9 +225,12 @@ def generate(seed: str, knobs: Knobs = Knobs()) -> Generated:
     pool = _Pool(random.Random(base + ":theorems"), knobs.first_order > 0)
     standard: dict[str, object] = {}
     probe = Classifier(World(name, "alienlogic"), standard, stats.seconds)
-    probes = [
-        (i, proof) for i in range(PROBES) if (proof := probe.standard_proof(pool[i])) is not None
-    ]
+    with phases.phase(f"proving {PROBES} probe theorems in standard logic"):
+        probes = [
+            (i, proof)
+            for i in range(PROBES)
+            if (proof := probe.standard_proof(pool[i])) is not None
+        ]
     witnesses: dict[PatchSpec, list[int]] = {}
     core_proofs: dict[
         tuple[PatchSpec, ...], dict[int, Proof]
@@ -260,20 +267,25 @@ def generate(seed: str, knobs: Knobs = Knobs()) -> Generated:
     for attempt in range(ATTEMPTS):
         stats.attempts = attempt + 1
         start, nested = time.process_time(), sum(stats.seconds.values())
-        specs = draw(
-            rng,
-            knobs.patches,
-            accept,
-            first_order=knobs.first_order > 0,
-            keep=specs,
-            exclude=shown_nowhere,
-        )
+        with phases.phase(
+            f"drawing {knobs.patches} patches (world {attempt + 1})",
+            lambda: f"{len(witnesses)} patches tried",
+        ):
+            specs = draw(
+                rng,
+                knobs.patches,
+                accept,
+                first_order=knobs.first_order > 0,
+                keep=specs,
+                exclude=shown_nowhere,
+            )
         # the rest of drawing: the labelling inside it is counted by stage already
         stats.seconds["patches"] += (
             time.process_time() - start - (sum(stats.seconds.values()) - nested)
         )
         if len(specs) < knobs.patches:  # the library ran out in this order of draws: draw all again
             missing.append(f"world {attempt + 1}: only {len(specs)} compatible patches that matter")
+            phases.say(f"{missing[-1]}; drawing again")
             specs = []
             continue
         order = list(specs)
@@ -286,24 +298,31 @@ def generate(seed: str, knobs: Knobs = Knobs()) -> Generated:
         compile_world(world)
         stats.final = Tally()
         labels = _Labels(Classifier(world, standard, stats.seconds), pool, stats.final)
-        uncovered = [
-            rule_id for rule_id, spec in by_id.items() if not labels.cover(rule_id, witnesses[spec])
-        ]
+        with phases.phase(f"labelling theorems that show each patch (world {attempt + 1})"):
+            uncovered = [
+                rule_id
+                for rule_id, spec in by_id.items()
+                if not labels.cover(rule_id, witnesses[spec])
+            ]
         if uncovered:  # draw other patches in their place, keep the rest
             shown_nowhere |= {by_id[r] for r in uncovered}
             stats.rejected_patches["no labelled theorem shows it"] += len(uncovered)
             specs = [spec for spec in specs if spec not in shown_nowhere]
             missing.append(f"world {attempt + 1}: no labelled theorem shows {', '.join(uncovered)}")
+            phases.say(f"{missing[-1]}; drawing other patches in their place")
             continue
-        found = labels.fill(world, knobs, _Balance(checker(world), answerer, stats))
+        with phases.phase(f"labelling and choosing the bank's theorems (world {attempt + 1})"):
+            found = labels.fill(world, knobs, _Balance(checker(world), answerer, stats))
         if isinstance(found, str):  # draw all patches again
             missing.append(f"world {attempt + 1}: {found}")
+            phases.say(f"{missing[-1]}; drawing every patch again")
             specs = []
             continue
         chosen, shown = found
         return _files(name, world, world_text, chosen, shown, random.Random(base + ":bank"), stats)
     raise GenerationError(
-        f"no bank after {ATTEMPTS} worlds ({'; '.join(missing)}); ask for fewer --patches or --unprovable",
+        f"no bank after {ATTEMPTS} worlds ({'; '.join(missing)}); ask for fewer --patches or "
+        "--unprovable",
         stats,
     )
 

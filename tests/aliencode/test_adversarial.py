@@ -488,13 +488,15 @@ RESOURCE_CASES = [
     ),
     Case(
         "deep-but-legal-recursion",
-        "CRAFT f(n):\n    UPON ATOP(n, 150):\n        DELIVER n\n    DELIVER f(SHATTER(n, 1))\nEMIT(f(0))",
+        "CRAFT f(n):\n    UPON ATOP(n, 150):\n        DELIVER n\n    DELIVER f(SHATTER(n, "
+        "1))\nEMIT(f(0))",
         None,
         output="150",
     ),
     Case(
         "exponential-recursion",
-        "CRAFT fib(n):\n    UPON UNDER(n, 2):\n        DELIVER n\n    DELIVER SHATTER(fib(WEAVE(n, 1)), fib(WEAVE(n, 2)))\nEMIT(fib(40))",
+        "CRAFT fib(n):\n    UPON UNDER(n, 2):\n        DELIVER n\n    DELIVER "
+        "SHATTER(fib(WEAVE(n, 1)), fib(WEAVE(n, 2)))\nEMIT(fib(40))",
         "LimitExceeded",
         message="step",
         limits=SHORT,
@@ -510,7 +512,8 @@ RESOURCE_CASES = [
     Case("while-bypass", "WHILE 1:\n    BYPASS", "LimitExceeded", message="step limit"),
     Case(
         "while-nested",
-        "WHILE YES:\n    UPON NO:\n        CEASE\n    LEST YES:\n        SWEEP v IN STRAND():\n            CEASE",
+        "WHILE YES:\n    UPON NO:\n        CEASE\n    LEST YES:\n        SWEEP v IN STRAND():\n  "
+        "          CEASE",
         "LimitExceeded",
         message="step limit",
     ),
@@ -580,23 +583,27 @@ RESOURCE_CASES = [
     ),
     Case(
         "cycle-akin-other",
-        "SET xs AS STRAND(1)\nANNEX(xs, xs)\nSET ys AS STRAND(1)\nANNEX(ys, ys)\nEMIT(AKIN(xs, ys))",
+        "SET xs AS STRAND(1)\nANNEX(xs, xs)\nSET ys AS STRAND(1)\nANNEX(ys, ys)\nEMIT(AKIN(xs, "
+        "ys))",
         "LimitExceeded",
     ),
     Case(
         "cycle-order",
-        "SET xs AS STRAND(1)\nANNEX(xs, xs)\nSET ys AS STRAND(1)\nANNEX(ys, ys)\nEMIT(ORDER(STRAND(xs, ys)))",
+        "SET xs AS STRAND(1)\nANNEX(xs, xs)\nSET ys AS STRAND(1)\nANNEX(ys, "
+        "ys)\nEMIT(ORDER(STRAND(xs, ys)))",
         "LimitExceeded",
     ),
     Case(
         "cycle-apex",
-        "SET xs AS STRAND(1)\nANNEX(xs, xs)\nSET ys AS STRAND(1)\nANNEX(ys, ys)\nEMIT(APEX(xs, ys))",
+        "SET xs AS STRAND(1)\nANNEX(xs, xs)\nSET ys AS STRAND(1)\nANNEX(ys, ys)\nEMIT(APEX(xs, "
+        "ys))",
         "LimitExceeded",
     ),
     Case("cycle-order-self", "SET xs AS STRAND(1)\nANNEX(xs, xs)\nEMIT(ORDER(xs))", "TypeError"),
     Case(
         "cycle-mutual",
-        "SET xs AS STRAND(1)\nSET ys AS STRAND(xs)\nANNEX(xs, ys)\nEMIT(xs, ys, FUSE(xs), INDEX(xs))",
+        "SET xs AS STRAND(1)\nSET ys AS STRAND(xs)\nANNEX(xs, ys)\nEMIT(xs, ys, FUSE(xs), "
+        "INDEX(xs))",
         None,
         output="[1, [[...]]] [[1, [...]]] [1, [[...]]] [(0, 1), (1, [[1, [...]]])]",
     ),
@@ -622,20 +629,23 @@ RESOURCE_CASES = [
     # deep values built at run time
     Case(
         "deep-list-emit",
-        "SET xs AS STRAND()\nSWEEP i IN EXTENT(100000):\n    SET xs AS STRAND(xs)\nEMIT(GAUGE(xs))\nEMIT(xs)",
+        "SET xs AS STRAND()\nSWEEP i IN EXTENT(100000):\n    SET xs AS "
+        "STRAND(xs)\nEMIT(GAUGE(xs))\nEMIT(xs)",
         "LimitExceeded",
         output="1",
         message="nesting",
     ),
     Case(
         "deep-list-akin",
-        "SET xs AS STRAND()\nSET ys AS STRAND()\nSWEEP i IN EXTENT(50000):\n    SET xs AS STRAND(xs)\n    SET ys AS STRAND(ys)\nEMIT(AKIN(xs, ys))",
+        "SET xs AS STRAND()\nSET ys AS STRAND()\nSWEEP i IN EXTENT(50000):\n    SET xs AS "
+        "STRAND(xs)\n    SET ys AS STRAND(ys)\nEMIT(AKIN(xs, ys))",
         "LimitExceeded",
         message="nesting",
     ),
     Case(
         "deep-list-order",
-        "SET xs AS STRAND()\nSET ys AS STRAND()\nSWEEP i IN EXTENT(50000):\n    SET xs AS STRAND(xs)\n    SET ys AS STRAND(ys)\nEMIT(ORDER(STRAND(xs, ys)))",
+        "SET xs AS STRAND()\nSET ys AS STRAND()\nSWEEP i IN EXTENT(50000):\n    SET xs AS "
+        "STRAND(xs)\n    SET ys AS STRAND(ys)\nEMIT(ORDER(STRAND(xs, ys)))",
         "LimitExceeded",
         message="nesting",
     ),
@@ -664,7 +674,8 @@ RESOURCE_CASES = [
     ),
     Case(
         "craft-shadowed-inside",
-        "CRAFT f(x):\n    CRAFT f(y):\n        DELIVER SHATTER(y, 100)\n    DELIVER f(x)\nEMIT(f(1), f(2))",
+        "CRAFT f(x):\n    CRAFT f(y):\n        DELIVER SHATTER(y, 100)\n    DELIVER "
+        "f(x)\nEMIT(f(1), f(2))",
         None,
         output="101 102",
     ),
@@ -883,7 +894,8 @@ UNCHARGED_WORK_FIXED = [
     Case(
         "akin-lists-of-long-strings",
         _TWO_LONG_STRINGS
-        + "SET xs AS PARE(STRAND(a), 100000)\nSET ys AS PARE(STRAND(b), 100000)\nWHILE AKIN(xs, ys):\n    IDLE",
+        + "SET xs AS PARE(STRAND(a), 100000)\nSET ys AS PARE(STRAND(b), 100000)\nWHILE AKIN(xs, "
+        "ys):\n    IDLE",
         "LimitExceeded",
     ),
     Case(
@@ -970,7 +982,8 @@ def test_recursion_cost_does_not_depend_on_the_host_stack_regression(op: str) ->
     typical = statistics.median(costs.values())
     worst = max(costs, key=costs.get)
     assert costs[worst] < 3 * typical, (
-        f"structure depth {worst}: {costs[worst] * 1e3:.0f} ms for 10 000 steps, typically {typical * 1e3:.0f} ms"
+        f"structure depth {worst}: {costs[worst] * 1e3:.0f} ms for 10 000 steps, typically "
+        f"{typical * 1e3:.0f} ms"
     )
 
 

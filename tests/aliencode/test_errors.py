@@ -72,7 +72,8 @@ def test_step_limit_is_deterministic():
 def test_steps_count_statements_and_expression_nodes():
     # top level: entry 1 + SWEEP 1 + EXTENT(10) 2 nodes + IDLE 1; each iteration: entry 1 + IDLE 1
     assert run_source("SWEEP i IN EXTENT(10):\n    IDLE\nIDLE").steps == 5 + 10 * 2
-    # top: entry + CRAFT + two statements of 1 + 3 nodes; each call: entry + DELIVER + PARE(n, n) 3 nodes
+    # top: entry + CRAFT + two statements of 1 + 3 nodes; each call: entry + DELIVER + PARE(n, n) 3
+    # nodes
     assert (
         run_source("CRAFT f(n):\n    DELIVER PARE(n, n)\nf(1)\nf(2)").steps
         == (1 + 1 + 4 + 4) + 2 * 5

@@ -51,8 +51,10 @@ def deep_program(rng: random.Random, calls: int) -> str:
         inner = rng.choice(["BOND(NO, {})", "RIFT(YES, {})"]).format(inner)
     if rng.random() < 0.3:
         return (
-            "CRAFT f(n):\n    UPON OVER(n, 1):\n        DELIVER GAUGE(STRAIN(g, STRAND(n)))\n    DELIVER 1\n"
-            f"CRAFT g(m):\n    DELIVER {inner.replace('n, 1', 'm, 1')}\nEMIT(f({(calls + 1) // 2}))\n"
+            "CRAFT f(n):\n    UPON OVER(n, 1):\n        DELIVER GAUGE(STRAIN(g, STRAND(n)))\n    "
+            "DELIVER 1\n"
+            "CRAFT g(m):\n    DELIVER "
+            f"{inner.replace('n, 1', 'm, 1')}\nEMIT(f({(calls + 1) // 2}))\n"
         )  # f, g, f, ...
     return f"CRAFT f(n):\n    UPON OVER(n, 0):\n        DELIVER {inner}\n    DELIVER 0\nEMIT(f({calls - 1}))\n"
 

@@ -89,8 +89,8 @@ def test_seventy_eight_extents_of_large_integers_are_refused_regression():
     their steps at 2.4 GB. Now refused by the memory limit, at the same
     point every run."""
     source = (
-        BIG
-        + "SET keep AS STRAND()\nSWEEP i IN EXTENT(78):\n    ANNEX(keep, EXTENT(b, SHATTER(b, 100000)))\nEMIT(GAUGE(keep))"
+        BIG + "SET keep AS STRAND()\nSWEEP i IN EXTENT(78):\n    ANNEX(keep, EXTENT(b, SHATTER(b, "
+        "100000)))\nEMIT(GAUGE(keep))"
     )
     first, second = run_source(source), run_source(source)
     assert memory_error(first, Limits()), first.text()
@@ -101,7 +101,8 @@ def test_seventy_eight_extents_of_large_integers_are_refused_regression():
 _SEEDED_RUN = (
     "import json, sys\n"
     "from aliencode import Limits, run_source\n"
-    "print(json.dumps(run_source(sys.stdin.read(), limits=Limits(max_memory=8 * 2**20)).as_dict()))\n"
+    "print(json.dumps(run_source(sys.stdin.read(), limits=Limits(max_memory=8 * "
+    "2**20)).as_dict()))\n"
 )
 
 
@@ -140,7 +141,8 @@ def test_memory_counts_what_is_live_not_what_was_ever_made():
 # that makes and drops large lists (so censuses run while it is called):
 # about 3.2 million units each.
 HELPERS = (
-    "CRAFT mkn():\n    SET xs AS STRAND()\n    SWEEP i IN EXTENT(10000):\n        ANNEX(xs, SHATTER(b, i))\n"
+    "CRAFT mkn():\n    SET xs AS STRAND()\n    SWEEP i IN EXTENT(10000):\n        ANNEX(xs, "
+    "SHATTER(b, i))\n"
     "    DELIVER xs\n"
     "CRAFT churn():\n    SWEEP j IN EXTENT(4):\n        SET t AS "
     + EXTENT
@@ -162,11 +164,13 @@ HELPERS = (
         ),
         (
             "a loop's own sequence, dropped by its variable",
-            "SET xs AS mkn()\nSWEEP v IN xs:\n    SET xs AS 0\n    SET keep AS mkn()\n    SET x AS churn()\n    CEASE",
+            "SET xs AS mkn()\nSWEEP v IN xs:\n    SET xs AS 0\n    SET keep AS mkn()\n    SET x "
+            "AS churn()\n    CEASE",
         ),
         (
             "what closures waiting in one expression hold",
-            "CRAFT mkc():\n    SET data AS mkn()\n    CRAFT get():\n        DELIVER data\n    DELIVER get\n"
+            "CRAFT mkc():\n    SET data AS mkn()\n    CRAFT get():\n        DELIVER data\n    "
+            "DELIVER get\n"
             "EMIT(GAUGE(STRAND(mkc(), mkc(), churn())))",
         ),
     ],

@@ -38,7 +38,8 @@ from aliencode.metering import emit_costs, units
         ("CRAFT f(x):\n    EMIT(x)\nUPON YES:\n    f(1)\nDEFAULT:\n    f(2)", 3),
         ("CRAFT f(n):\n    EMIT(n)\n    UPON OVER(n, 0):\n        f(WEAVE(n, 1))\nf(3)", 3),
         (
-            "CRAFT f(n):\n    EMIT(n)\n    g(n)\nCRAFT g(n):\n    UPON OVER(n, 0):\n        f(WEAVE(n, 1))\nf(3)",
+            "CRAFT f(n):\n    EMIT(n)\n    g(n)\nCRAFT g(n):\n    UPON OVER(n, 0):\n        "
+            "f(WEAVE(n, 1))\nf(3)",
             3,
         ),
         ("CRAFT f():\n    EMIT(1)\nCRAFT g():\n    f()\nSWEEP i IN STRAND(1, 2):\n    g()", 3),

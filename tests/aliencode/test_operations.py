@@ -54,7 +54,8 @@ CASES = [
     ('EMIT(NADIR(4, 2, 9), NADIR(STRAND(4, 2)), NADIR("bca"))', "2 2 a"),
     ("EMIT(APEX(4, 2, 9), APEX(STRAND(STRAND(1, 2), STRAND(1, 3))))", "9 [1, 3]"),
     (
-        "EMIT(SOME_OF(STRAND(0, 3)), SOME_OF(STRAND()), EVERY_OF(STRAND()), EVERY_OF(STRAND(1, 0)))",
+        "EMIT(SOME_OF(STRAND(0, 3)), SOME_OF(STRAND()), EVERY_OF(STRAND()), EVERY_OF(STRAND(1, "
+        "0)))",
         "True False True False",
     ),
     (

@@ -1,8 +1,13 @@
 """Python-compatible printing (docs/aliencode.md)."""
 
-from alienworlds.ruleset.text import render
+import tracemalloc
 
-from aliencode import run_source
+import pytest
+from alienworlds.ruleset.text import TextTooLong, render
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aliencode import Limits, run_source
 
 
 def out(src: str) -> str:
@@ -37,14 +42,6 @@ def test_nested_tuple_and_list():
 
 # -- rendering within its budget, charged (limits contract, class 2) --------------
 
-import tracemalloc
-
-import pytest
-from alienworlds.ruleset.text import TextTooLong
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from aliencode import Limits
 
 values = st.recursive(
     st.one_of(

@@ -940,7 +940,8 @@ def test_render_is_str_and_quoted_render_is_repr(value: object) -> None:
 )
 def test_float_sums_print_like_python(a: float, b: float) -> None:
     result = run_source(
-        f"SET p AS {float_text(a)}\nEMIT(SHATTER(p, {float_text(b)}), STRAND(SHATTER(p, {float_text(b)})))"
+        f"SET p AS {float_text(a)}\nEMIT(SHATTER(p, {float_text(b)}), STRAND(SHATTER(p, "
+        f"{float_text(b)})))"
     )
     assert result.error is None, result.text()
     assert result.output == python_print(a + b, [a + b])

@@ -125,7 +125,8 @@ def test_scopes(scope, expected):
 
 def test_first_matching_rule_wins():
     rules = (
-        '[[rules]]\nid = "A"\nname = "n"\ntarget = "OVER"\nactual = "IDENTITY"\nscope = "function"\n'
+        '[[rules]]\nid = "A"\nname = "n"\ntarget = "OVER"\nactual = "IDENTITY"\nscope = '
+        '"function"\n'
         '[[rules]]\nid = "B"\nname = "n"\ntarget = "OVER"\nactual = "(< a b)"\n'
     )
     world = parse_world(world_text(rules), "t.toml", SCHEMA)
@@ -252,3 +253,23 @@ def test_hostile_rules_are_world_errors(target, actual, needle, tmp_path):
         )
         assert proc.returncode == 2, proc.stderr
         assert needle in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_world_check_lists_renamings_and_inert_rules(tmp_path):
+    import json
+
+    from alienworlds.cli.aliencode import main as aliencode
+    from click.testing import CliRunner
+
+    herring = '[[rules]]\nid = "H"\nname = "n"\ntarget = "WEAVE"\nactual = "IDENTITY"\n'
+    path = tmp_path / "t.toml"
+    path.write_text(world_text(herring, 'SHATTER = "MERGE"\nEMIT = "SHOW"'))
+    text = CliRunner().invoke(aliencode, ["world", "check", str(path)])
+    assert text.exit_code == 1
+    lines = text.stdout.splitlines()
+    assert "  keyword EMIT is spelled SHOW" in lines
+    assert "  keyword SHATTER is spelled MERGE" in lines
+    assert any(line.startswith("problem: rule H: this red herring shadows no") for line in lines)
+    data = json.loads(CliRunner().invoke(aliencode, ["world", "check", str(path), "--json"]).stdout)
+    assert data["keywords"] == {"EMIT": "SHOW", "SHATTER": "MERGE"}
+    assert not data["ok"] and data["problems"][0].startswith("rule H: this red herring")

@@ -111,7 +111,8 @@ def render(rng: random.Random) -> list[Case]:
         "    SET xs AS PARE(STRAND(xs), 100000)\nEMIT(xs)"
     )
     nested = (
-        f"SET xs AS STRAND()\nSWEEP i IN EXTENT({rng.randint(300, 399)}):\n    SET xs AS STRAND(xs, i, 2.5)\n"
+        f"SET xs AS STRAND()\nSWEEP i IN EXTENT({rng.randint(300, 399)}):\n    SET xs AS "
+        "STRAND(xs, i, 2.5)\n"
         "WHILE YES:\n    SET s AS FUSE(xs)"
     )
     return [
@@ -131,8 +132,10 @@ def memory(rng: random.Random) -> list[Case]:
     )
     pairs = "SET xs AS EXTENT(100000)\nSET keep AS STRAND()\nWHILE YES:\n    ANNEX(keep, INDEX(xs))"
     strings = (
-        f"SET s AS PARE({_lit(rng.choice(['ab', 'é', chr(0x1F600)]))}, {rng.randint(20000, 24000)})\n"
-        "SET keep AS STRAND()\nSET i AS 0\nWHILE YES:\n    ANNEX(keep, SHATTER(s, FUSE(i)))\n    SET i AS SHATTER(i, 1)"
+        f"SET s AS PARE({_lit(rng.choice(['ab', 'é', chr(0x1F600)]))}, "
+        f"{rng.randint(20000, 24000)})\n"
+        "SET keep AS STRAND()\nSET i AS 0\nWHILE YES:\n    ANNEX(keep, SHATTER(s, FUSE(i)))\n    "
+        "SET i AS SHATTER(i, 1)"
     )
     waiting = (
         f"SET b AS COIL(2, {bits})\nCRAFT mk():\n    DELIVER EXTENT(b, SHATTER(b, 100000))\n"
@@ -198,7 +201,8 @@ def compare(rng: random.Random) -> list[Case]:
     )
     op = rng.choice(["APEX(xs)", "NADIR(xs)", "ORDER(xs)", "APEX(xs, xs)"])
     strings = (
-        f'SET s AS PARE("x", {rng.randint(90000, 99000)})\nSET xs AS STRAND()\nSWEEP i IN EXTENT(200):\n'
+        f'SET s AS PARE("x", {rng.randint(90000, 99000)})\nSET xs AS STRAND()\nSWEEP i IN '
+        "EXTENT(200):\n"
         "    ANNEX(xs, SHATTER(s, FUSE(i)))\n"
     )
     sop = rng.choice(["ORDER(xs)", "APEX(xs)", "AKIN(xs, GATHER(xs))"])
@@ -310,8 +314,10 @@ def characters(rng: random.Random) -> list[Case]:
         ]
     )
     source = (
-        f"CRAFT yes(c):\n    DELIVER YES\nSET s AS PARE({_lit(rng.choice(WIDE_CHARS))}, {rng.randint(90000, 100000)})\n"
-        f"SET keep AS STRAND()\nSWEEP i IN EXTENT({rng.randint(18, 40)}):\n    ANNEX(keep, {op})\nEMIT(GAUGE(keep))"
+        f"CRAFT yes(c):\n    DELIVER YES\nSET s AS PARE({_lit(rng.choice(WIDE_CHARS))}, "
+        f"{rng.randint(90000, 100000)})\n"
+        f"SET keep AS STRAND()\nSWEEP i IN EXTENT({rng.randint(18, 40)}):\n    ANNEX(keep, "
+        f"{op})\nEMIT(GAUGE(keep))"
     )
     return [Case("characters", f"kept-{op}", source, expect="LimitExceeded")]
 
@@ -377,7 +383,8 @@ def sorting(rng: random.Random) -> list[Case]:
 
     def numbers(size: int) -> str:  # `size` numbers out of order, one of them NaN
         return (
-            f"SET xs AS STRAND()\nSWEEP i IN EXTENT({size}):\n    ANNEX(xs, RESIDUE(PARE(i, 7919), {size}))\n"
+            f"SET xs AS STRAND()\nSWEEP i IN EXTENT({size}):\n    ANNEX(xs, RESIDUE(PARE(i, "
+            f"7919), {size}))\n"
             f"IMPRINT(xs, {rng.randint(0, size - 1)}, WEAVE(1e309, 1e309))\n"
         )
 
@@ -512,7 +519,8 @@ def issue_cases() -> list[Case]:
         Case(
             "render",
             "2 deep and wide value printed",
-            "SET xs AS STRAND(0)\nSWEEP i IN EXTENT(70):\n    SET xs AS PARE(STRAND(xs), 100000)\nEMIT(xs)",
+            "SET xs AS STRAND(0)\nSWEEP i IN EXTENT(70):\n    SET xs AS PARE(STRAND(xs), "
+            "100000)\nEMIT(xs)",
             expect="output size",
         ),
         Case(
@@ -539,7 +547,8 @@ def issue_cases() -> list[Case]:
             "compare",
             "4 APEX over floats and big integers",
             "SET b AS WEAVE(COIL(2, 2047), 1)\nSET xs AS STRAND()\nSWEEP i IN EXTENT(50000):\n"
-            "    ANNEX(xs, SHATTER(b, i))\n    ANNEX(xs, FRACTURE(i, 7))\nWHILE YES:\n    SET m AS APEX(xs)",
+            "    ANNEX(xs, SHATTER(b, i))\n    ANNEX(xs, FRACTURE(i, 7))\nWHILE YES:\n    SET m "
+            "AS APEX(xs)",
             expect="step limit",
         ),
         Case(
@@ -583,7 +592,8 @@ def issue_25_cases() -> list[Case]:
         Case(
             "characters",
             "25.5 PAIR of 100,000 astral characters x21",
-            f'SET s AS PARE("{astral}", 100000)\nSET keep AS STRAND()\nSWEEP i IN EXTENT(21):\n    ANNEX(keep, PAIR(s, s))\n'
+            f'SET s AS PARE("{astral}", 100000)\nSET keep AS STRAND()\nSWEEP i IN EXTENT(21):\n  '
+            "  ANNEX(keep, PAIR(s, s))\n"
             "EMIT(GAUGE(keep))",
             expect="LimitExceeded",
         ),
@@ -595,14 +605,15 @@ def issue_25_cases() -> list[Case]:
             "SET x AS 1\n" + "SET x AS SHATTER(x, 1)\n" * 9000 + "EMIT(x)",
             world_text=_world(
                 '[[rules]]\nid = "S"\nname = "n"\ntarget = "SHATTER"\nactual = "'
-                + "(+ (+ (+ (+ a b) (+ a b)) (+ (+ a b) (+ a b))) (+ (+ (+ a b) (+ a b)) (+ (+ a b) (+ a b))))"
-                + '"\n'
+                + "(+ (+ (+ (+ a b) (+ a b)) (+ (+ a b) (+ a b))) (+ (+ (+ a b) (+ a b)) (+ (+ a "
+                "b) (+ a b))))" + '"\n'
             ),
         ),
         Case(
             "sorting",
             "25.8 14 ORDERs of 98,001 numbers with a NaN",
-            "SET xs AS STRAND(WEAVE(1e309, 1e309))\nSWEEP i IN EXTENT(98000):\n    ANNEX(xs, RESIDUE(PARE(i, 7919), 98000))\n"
+            "SET xs AS STRAND(WEAVE(1e309, 1e309))\nSWEEP i IN EXTENT(98000):\n    ANNEX(xs, "
+            "RESIDUE(PARE(i, 7919), 98000))\n"
             "SWEEP k IN EXTENT(14):\n    EMIT(GAUGE(ORDER(xs)))",
             expect="step limit",
         ),
@@ -616,7 +627,8 @@ def issue_25_cases() -> list[Case]:
         Case(
             "depth",
             "25.10 150 calls through six BONDs (main)",
-            f"CRAFT f(n):\n    UPON OVER(n, 26):\n        DELIVER {bonds}\n    DELIVER 0\nEMIT(f(141))",
+            f"CRAFT f(n):\n    UPON OVER(n, 26):\n        DELIVER {bonds}\n    DELIVER "
+            "0\nEMIT(f(141))",
             "main",
             expect="ok",
         ),

@@ -195,7 +195,8 @@ PLAN = [
         proof(
             "p",
             "NOT(NOT(p))",
-            "1. p [premise]\n2. | NOT(p) [assume]\n3. | BOT [NOT_E 1, 2]\n4. NOT(NOT(p)) [NOT_I 2-3]",
+            "1. p [premise]\n2. | NOT(p) [assume]\n3. | BOT [NOT_E 1, 2]\n4. NOT(NOT(p)) [NOT_I "
+            "2-3]",
         ),
         "L27",
     ),
@@ -329,7 +330,8 @@ PLAN = [
         proof(
             "",
             "IMPL(p, EQ(a, a))",
-            "1. EQ(a, a) [EQ_I]\n2. | p [assume]\n3. | EQ(a, a) [reit 1]\n4. IMPL(p, EQ(a, a)) [IMPL_I 2-3]",
+            "1. EQ(a, a) [EQ_I]\n2. | p [assume]\n3. | EQ(a, a) [reit 1]\n4. IMPL(p, EQ(a, a)) "
+            "[IMPL_I 2-3]",
         ),
         "ok",
     ),

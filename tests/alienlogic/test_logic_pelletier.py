@@ -40,3 +40,50 @@ def test_pelletier_problem_is_proved_and_checked(problem):
     assert r.found, r.reason
     assert time.process_time() - start < 10
     assert check(r.proof, STANDARD, task=t).accepted
+
+
+# -- problems 1-17 in the worlds that disable one rule each ------------------------
+
+
+def _mentions_implication(problem) -> bool:
+    return any("IMPL(" in f for f in (*problem.premises, problem.goal))
+
+
+@pytest.fixture(scope="module")
+def world_table():
+    return pelletier.world_table(list(pelletier.DISABLED_WORLDS), [])
+
+
+def test_every_problem_is_proved_or_certified_in_every_one_rule_disabled_world(world_table):
+    from alienlogic.certify import check_certificate
+
+    assert list(world_table) == ["DNE", "LEM", "NOT_I", "IMPL_I"]
+    for rule, row in world_table.items():
+        world = load_world(str(pelletier.DISABLED_WORLDS[rule]))
+        assert [(r.target, r.disabled) for r in world.rules] == [(rule, True)]
+        assert sorted(row) == list(range(1, 18))
+        for number, cell in row.items():
+            t = pelletier.theorem(pelletier.PROBLEMS[number - 1])
+            if cell.status == "proved":
+                # the proof never uses the disabled rule, and the kernel accepts it
+                assert rule not in {s.rule for s in cell.proof.steps}, (rule, number)
+                assert check(cell.proof, world, task=t).accepted, (rule, number)
+            else:
+                assert cell.status == "certified", (rule, number, cell.reason)
+                assert check_certificate(cell.certificate, world, t).ok, (rule, number)
+
+
+def test_which_problems_stay_provable(world_table):
+    # DNE and NOT_I are derivable from excluded middle by cases, and LEM from
+    # NOT_I and DNE, so every classical theorem stays provable without one of
+    # them. IMPL_I is the only rule that introduces an implication, and in
+    # these problems every implication that occurs in a goal is one no
+    # premise provides: the problems with an implication become unprovable,
+    # the two without one (6 and 7) stay provable.
+    for rule in ("DNE", "LEM", "NOT_I"):
+        assert {c.status for c in world_table[rule].values()} == {"proved"}, rule
+    for number, cell in world_table["IMPL_I"].items():
+        expected = (
+            "certified" if _mentions_implication(pelletier.PROBLEMS[number - 1]) else "proved"
+        )
+        assert cell.status == expected, number

@@ -474,7 +474,8 @@ def test_numbers_of_any_length_are_an_ordinary_rejection(digits):
             "REF_NOT_EARLIER",
             2,
         ),
-        f"PROOF\npremises:\ngoal: IMPL(p, p)\n1. | p [assume]\n2. IMPL(p, p) [IMPL_I 1-{big}]\nEND\n": (
+        "PROOF\npremises:\ngoal: IMPL(p, p)\n1. | p [assume]\n2. IMPL(p, p) [IMPL_I "
+        f"1-{big}]\nEND\n": (
             "STRUCTURE",
             "REF_NOT_EARLIER",
             2,

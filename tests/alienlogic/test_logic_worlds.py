@@ -20,7 +20,8 @@ def rule(rule_id: str, target: str, **keys: object) -> str:
     lines = [f'id = "{rule_id}"', f'name = "rule {rule_id}"', f'target = "{target}"']
     for k, v in keys.items():
         lines.append(
-            f"{k} = {'true' if v is True else 'false' if v is False else repr(v).replace(chr(39), chr(34))}"
+            f"{k} = "
+            f"{'true' if v is True else 'false' if v is False else repr(v).replace(chr(39), chr(34))}"
         )
     return "\n".join(lines)
 

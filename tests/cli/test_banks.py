@@ -41,7 +41,8 @@ def test_world_check_says_it_skipped_the_bank_audit(bankless):
     assert "the bank audit was skipped: give a bank with --bank PATH" in result.stdout
     assert str(bank_path(language, "bankless")) in result.stdout
     assert result.stdout.splitlines()[-2:] == [
-        f"bank: none (the world's own would be {bank_path(language, 'bankless')} or {path.parent / 'bank.toml'}); "
+        f"bank: none (the world's own would be {bank_path(language, 'bankless')} or "
+        f"{path.parent / 'bank.toml'}); "
         "the bank audit was skipped: give a bank with --bank PATH",
         "ok",
     ]

@@ -40,11 +40,11 @@ def stub_generator(monkeypatch, language: str) -> None:
 def consistent(draw, language: str) -> dict[str, int]:
     """Knobs the generator may be run with (the rules between them met)."""
     ranges = {k.name: (k.low, k.high) for k in KNOBS[language]}
-    pick = lambda name, high=None: draw(
-        st.integers(
-            ranges[name][0], min(ranges[name][1], high if high is not None else ranges[name][1])
-        )
-    )  # noqa: E731
+
+    def pick(name: str, high: int | None = None) -> int:
+        low, top = ranges[name]
+        return draw(st.integers(low, min(top, high if high is not None else top)))
+
     if language == "aliencode":
         altered = pick("altered")
         scoped = pick("scoped", altered - 2)
@@ -138,7 +138,8 @@ def test_an_argument_that_is_not_utf8_is_refused_as_a_seed(tmp_path):
     )
     assert process.returncode == 2 and not (tmp_path / "w").exists()
     assert process.stderr.decode().splitlines() == [
-        "aliencode world generate: Invalid value for '--seed': character 1 of the seed is not text (not UTF-8: "
+        "aliencode world generate: Invalid value for '--seed': character 1 of the seed is not "
+        "text (not UTF-8: "
         "undecodable bytes). Try 'aliencode world generate --help'."
     ]
 

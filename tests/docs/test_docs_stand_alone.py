@@ -25,6 +25,7 @@ SOURCES = [
         "explore",
         "porting",
         "generate",
+        "serve",
     )
     for p in (ROOT / folder).rglob("*.py")
 ]

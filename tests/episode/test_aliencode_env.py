@@ -124,22 +124,20 @@ def test_parse_then_score_a_free_text_report(demo_env):
     }
 
 
-def test_answers_are_extracted_and_graded(demo_env):
+def test_replies_are_read_and_graded(demo_env):
     right = "CRAFT larger(a, b):\n    UPON OVER(b, a):\n        DELIVER a\n    DELIVER b"
     wrong = right.replace("OVER(b, a)", "OVER(a, b)")
-    assert demo_env.grade(
-        "T3", demo_env.extract_answer("T3", f"Sure:\n```aliencode\n{right}\n```\nDone.")
-    ).passed
-    verdict = demo_env.grade("T3", demo_env.extract_answer("T3", f"```\n{wrong}\n```"))
-    assert not verdict.passed and verdict.detail == "wrong output"
-    assert demo_env.grade("T3", demo_env.extract_answer("T3", right)).passed  # a bare program
-    assert demo_env.extract_answer("T3", "I do not know.") is None
-    assert demo_env.extract_answer("T3", "") is None
-    prediction = demo_env.extract_answer("T5", demo_env.reference_reply("T5"))
-    assert demo_env.grade("T5", prediction).passed
-    assert not demo_env.grade(
-        "T5", demo_env.extract_answer("T5", demo_env.naive_reply("T5"))
-    ).passed
+    grade = demo_env.grade("T3", f"Sure:\n```aliencode\n{right}\n```\nDone.")
+    assert grade.passed and grade.answer == right
+    verdict = demo_env.grade("T3", f"```\n{wrong}\n```")
+    assert not verdict.passed and verdict.reason == "wrong output" and verdict.answer == wrong
+    assert demo_env.grade("T3", right).passed  # a bare program
+    for nothing in ("I do not know.", ""):
+        grade = demo_env.grade("T3", nothing)
+        assert not grade.passed and grade.answer is None and grade.calls == ()
+        assert grade.reason.startswith("no answer found in the reply")
+    assert demo_env.grade("T5", demo_env.reference_reply("T5")).passed
+    assert not demo_env.grade("T5", demo_env.naive_reply("T5")).passed
 
 
 def test_task_prompts(demo_env):

@@ -6,8 +6,9 @@ import pytest
 from alienworlds.cli.episode import register
 from alienworlds.episode import Episode, Settings, make_agent
 from alienworlds.episode.agents import Agent, Reply, text_reply
-from alienworlds.episode.alienlogic_env import BOTH, REFUSAL, AlienLogicEnvironment
+from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
 from alienworlds.episode.trace import read_trace
+from alienworlds.tasks.alienlogic_reader import BOTH, NO_ANSWER, RECORDED_REFUSAL
 from click.testing import CliRunner
 
 BANK = Path(__file__).parent / "data" / "alienlogic_demo.toml"
@@ -37,17 +38,17 @@ def test_tool_feedback_is_the_public_verdict(logic_env):
 
 
 def test_answers_proofs_and_refusals(logic_env):
-    proof = logic_env.extract_answer("T1", "Here:\n```proof\n" + MP + "\n```")
-    assert proof == MP
-    assert logic_env.extract_answer("T1", "Sure.\n" + MP + "\nThat's it.") == MP
-    assert logic_env.extract_answer("T3", "No proof exists.\nANSWER: UNPROVABLE") == REFUSAL
-    assert logic_env.extract_answer("T3", MP + "\nANSWER: UNPROVABLE") == BOTH
-    assert logic_env.extract_answer("T3", "hmm") is None
-    assert logic_env.grade("T3", REFUSAL).passed and not logic_env.grade("T3", BOTH).passed
-    assert not logic_env.grade("T1", REFUSAL).passed
+    assert logic_env.grade("T1", "Here:\n```proof\n" + MP + "\n```").answer == MP
+    assert logic_env.grade("T1", "Sure.\n" + MP + "\nThat's it.").answer == MP
+    refused = logic_env.grade("T3", "No proof exists.\nANSWER: UNPROVABLE")
+    assert refused.passed and refused.answer == RECORDED_REFUSAL
+    both = logic_env.grade("T3", MP + "\nANSWER: UNPROVABLE")
+    assert not both.passed and (both.answer, both.reason) == (None, BOTH)
+    nothing = logic_env.grade("T3", "hmm")
+    assert not nothing.passed and (nothing.answer, nothing.reason) == (None, NO_ANSWER)
+    assert not logic_env.grade("T1", "ANSWER: UNPROVABLE").passed
     assert not logic_env.grade("T1", MP).passed  # a proof of another theorem
-    ref = logic_env.extract_answer("T1", logic_env.reference_reply("T1"))
-    assert logic_env.grade("T1", ref).passed
+    assert logic_env.grade("T1", logic_env.reference_reply("T1")).passed
 
 
 def test_logic_episodes(logic_env, tmp_path):

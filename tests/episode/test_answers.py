@@ -1,31 +1,32 @@
 from alienworlds.episode import answers
+from alienworlds.tasks import answer_text
 from alienworlds.tasks.answer_text import refusal
 
 
 def test_fenced_blocks_tagged_untagged_and_unclosed():
     text = "Here:\n```aliencode\nEMIT(1)\n```\nand\n```\nEMIT(2)\n```\n"
-    assert [b.body for b in answers.fenced_blocks(text)] == ["EMIT(1)", "EMIT(2)"]
-    assert answers.pick_block(text, ("aliencode",)) == "EMIT(1)"
-    assert answers.pick_block("```python\nEMIT(3)\n```", ("aliencode",)) == "EMIT(3)"
+    assert [b.body for b in answer_text.fenced_blocks(text)] == ["EMIT(1)", "EMIT(2)"]
+    assert answer_text.pick_block(text, ("aliencode",)) == "EMIT(1)"
+    assert answer_text.pick_block("```python\nEMIT(3)\n```", ("aliencode",)) == "EMIT(3)"
     assert (
-        answers.pick_block("text\n```aliencode\nCRAFT f():\n    DELIVER 1\n", ("aliencode",))
+        answer_text.pick_block("text\n```aliencode\nCRAFT f():\n    DELIVER 1\n", ("aliencode",))
         == "CRAFT f():\n    DELIVER 1"
     )
-    assert answers.pick_block("no code at all", ("aliencode",)) is None
+    assert answer_text.pick_block("no code at all", ("aliencode",)) is None
 
 
 def test_last_preferred_block_wins_and_output_blocks_are_avoided():
     text = "```aliencode\nEMIT(1)\n```\n```output\n1\n```\n```aliencode\nEMIT(2)\n```"
-    assert answers.pick_block(text, ("aliencode",), avoid=("output",)) == "EMIT(2)"
-    assert answers.pick_block("```output\n1\n```", ("aliencode",), avoid=("output",)) is None
+    assert answer_text.pick_block(text, ("aliencode",), avoid=("output",)) == "EMIT(2)"
+    assert answer_text.pick_block("```output\n1\n```", ("aliencode",), avoid=("output",)) is None
 
 
 def test_predictions():
-    assert answers.prediction("It prints:\n```output\n3 [1, 2]\nx\n```") == "3 [1, 2]\nx"
-    assert answers.prediction("I think so.\nPREDICTION: 42 True") == "42 True"
-    assert answers.prediction("**Prediction:** `7`") == "7"
-    assert answers.prediction("```\n5\n```") == "5"
-    assert answers.prediction("no idea") is None
+    assert answer_text.prediction("It prints:\n```output\n3 [1, 2]\nx\n```") == "3 [1, 2]\nx"
+    assert answer_text.prediction("I think so.\nPREDICTION: 42 True") == "42 True"
+    assert answer_text.prediction("**Prediction:** `7`") == "7"
+    assert answer_text.prediction("```\n5\n```") == "5"
+    assert answer_text.prediction("no idea") is None
 
 
 def test_refusal_lines():

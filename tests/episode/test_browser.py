@@ -44,7 +44,8 @@ def _chromium() -> str:
         return found
     if os.environ.get("ALIENWORLDS_REQUIRE_CHROMIUM"):
         pytest.fail(
-            "chromium is required here (ALIENWORLDS_REQUIRE_CHROMIUM is set) but was not found: apt-get install -y chromium"
+            "chromium is required here (ALIENWORLDS_REQUIRE_CHROMIUM is set) but was not found: "
+            "apt-get install -y chromium"
         )
     pytest.skip(
         "chromium not found (apt-get install -y chromium); outside CI the browser test is skipped"

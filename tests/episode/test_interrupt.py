@@ -78,7 +78,8 @@ def test_a_signal_mid_milestone_stops_spending_and_resume_sends_only_what_is_mis
         after = sum(1 for t in server.times if t > signalled)
         sent = len(server.requests)
     print(
-        f"{signal.Signals(signum).name}: exit after {exited:.2f} s; requests after the signal: {after} (of {sent})"
+        f"{signal.Signals(signum).name}: exit after {exited:.2f} s; requests after the signal: "
+        f"{after} (of {sent})"
     )
     assert proc.returncode == 128 + signum, stderr
     assert exited < 2.0

@@ -419,3 +419,27 @@ def test_exploration_metrics_are_columns_averaged_over_trajectories(tmp_path):
     assert "bits = exploration: the mean information per probe" in leaderboard.text(boards)
     plain = leaderboard.text(leaderboard.build([entries[2]]))
     assert "redundant" not in plain and "mass" not in plain
+
+
+def test_ties_are_broken_by_mean_then_by_name():
+    """fixed reaches 100 once but averages 87.5; oracle always reaches 100:
+    equal on Best@n, oracle ranks first on Mean@n."""
+    entries = [
+        ("f1", _report([0, 100], {"name": "fixed"})),
+        ("f2", _report([0, 75], {"name": "fixed"})),
+        ("o1", _report([0, 100], {"name": "oracle"})),
+        ("o2", _report([0, 100], {"name": "oracle"})),
+        ("z1", _report([0, 100], {"name": "a-tie"})),
+        ("z2", _report([0, 75], {"name": "a-tie"})),
+    ]
+    board = leaderboard.build(entries)[0]
+    assert [(r.rank, r.system) for r in board.rows] == [
+        (1, "oracle"),
+        (2, "a-tie"),
+        (2, "fixed"),
+    ]
+    assert [line.split()[:2] for line in leaderboard.text([board]).splitlines()[3:6]] == [
+        ["1", "oracle"],
+        ["2", "a-tie"],
+        ["2", "fixed"],
+    ]

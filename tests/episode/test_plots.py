@@ -1,7 +1,7 @@
 import struct
 import zlib
 
-from alienworlds.episode.plots import Panel, Series, figure, render, write_curves
+from alienworlds.episode.plots import Panel, Series, figure, render, style, write_curves
 
 
 def _panel(**kw):
@@ -125,3 +125,24 @@ def test_a_system_keeps_its_style_across_panels():
     assert (
         styles(fig.axes[0]) == styles(fig.axes[1]) and len(set(styles(fig.axes[0]).values())) == 2
     )
+
+
+def test_a_system_keeps_its_colour_in_every_plot():
+    """A sweep and a later report list systems in different orders and
+    subsets; each system's style comes from its name alone."""
+
+    def colours(series):
+        ax = figure([Panel("p", ["M0", "M1"], 0.0, series)]).axes[0]
+        return {
+            line.get_label().split(" (n=")[0]: (line.get_color(), line.get_marker())
+            for line in ax.get_lines()
+            if line.get_zorder() == 3
+        }
+
+    names = ["oracle", "naive", "fixed", "explorer", "explorer-random", "explorer-fixed"]
+    sweep = colours([Series(n, [[1.0, 2.0]]) for n in names])
+    report = colours([Series(n, [[1.0, 2.0]]) for n in reversed(names)])
+    alone = colours([Series("fixed", [[1.0, 2.0]])])
+    assert sweep == report and alone["fixed"] == sweep["fixed"]
+    assert len({colour for colour, _ in sweep.values()}) == len(names)  # the agents we ship differ
+    assert sweep["oracle"] == (style("oracle")["color"], style("oracle")["marker"])

@@ -52,8 +52,8 @@ def test_one_line_per_milestone_with_counts_and_an_eta_otherwise(monkeypatch):
     lines.milestone("M1", 75.5)
     lines.close()
     assert stream.getvalue().splitlines() == [
-        "fixed M0 done · accuracy 50.0% · 25/100 steps · 10s elapsed · ETA 30s",
-        "fixed M1 done · accuracy 75.5% · 100/100 steps · 1m30s elapsed",
+        "fixed M0 done · accuracy 50.0% · 25/100 steps · 10s into the protocol · ETA 30s",
+        "fixed M1 done · accuracy 75.5% · 100/100 steps · 1m30s into the protocol",
     ]
     assert "\r" not in stream.getvalue()
 
@@ -86,9 +86,24 @@ def test_a_redirected_episode_reports_each_milestone(tmp_path):
         ],
     )
     assert result.exit_code == 0, result.output
+    # each phase names itself; heartbeat lines ("… s so far") come only when a phase is slow
+    lines = [line for line in result.stderr.splitlines() if not line.endswith(" so far")]
+    assert [line.split(": done in ")[0] for line in lines] == [
+        "aliencode: loading world demo and auditing its bank (once per command) …",
+        "aliencode: loading world demo and auditing its bank (once per command)",
+        "naive protocol …",
+        lines[3],
+        "naive protocol",
+        "naive scoring exploration …",
+        "naive scoring exploration",
+        f"aliencode: writing the reports of naive in {tmp_path / 'run'} …",
+        f"aliencode: writing the reports of naive in {tmp_path / 'run'}",
+    ]
     assert re.fullmatch(
-        r"naive M0 done · accuracy \d+\.\d% · (\d+)/\1 steps · \d+s elapsed\n", result.stderr
+        r"naive M0 done · accuracy \d+\.\d% · (\d+)/\1 steps · \d+s into the protocol", lines[3]
     )
+    ends = [line for line in lines if ": done in " in line]
+    assert len(ends) == 4 and all(re.search(r": done in \d+\.\d s$", line) for line in ends)
     quiet = CliRunner().invoke(
         main,
         [
@@ -104,4 +119,4 @@ def test_a_redirected_episode_reports_each_milestone(tmp_path):
             "--no-progress",
         ],
     )
-    assert quiet.exit_code == 0 and "M0 done" not in quiet.stderr
+    assert quiet.exit_code == 0 and quiet.stderr == ""

@@ -28,6 +28,6 @@ def test_the_summary_shows_curves_spend_decisions_and_exploration(fixed_probe_tr
     section = report["exploration"]
     assert f"redundant rate {section['redundant_rate']}" in text
     assert (
-        f"exploration errors {section['errors']['exploration']}/{section['errors']['exploration_required']}"
-        in text
+        "exploration errors "
+        f"{section['errors']['exploration']}/{section['errors']['exploration_required']}" in text
     )

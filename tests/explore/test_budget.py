@@ -23,7 +23,8 @@ def _unprinted(rng):
     demo world, and so are OVER, PLUCK and ORDER)."""
     a, b, c = (rng.randrange(-9, 9) for _ in range(3))
     return (
-        f"CRAFT f():\n    SET x AS OVER({a}, {b})\n    SET y AS PLUCK(STRAND({a}, {b}, {c}), {rng.randrange(3)})\n"
+        f"CRAFT f():\n    SET x AS OVER({a}, {b})\n    SET y AS PLUCK(STRAND({a}, {b}, {c}), "
+        f"{rng.randrange(3)})\n"
         f'    SET z AS ORDER(STRAND({c}, {b}, {a}))\n    EMIT("done")\nf()'
     )
 

@@ -136,7 +136,8 @@ def test_a_system_that_never_probes(scripted):
     x = scripted["naive"]
     assert x["probes"] == [] and x["redundant_rate"] is None
     assert [c["covered"] for c in x["coverage"]] == [0, 0, 0, 0]
-    # its proof for the unprovable T3 (q by reit from p) fails in every world: 3 answers at 5 milestones
+    # its proof for the unprovable T3 (q by reit from p) fails in every world: 3 answers at 5
+    # milestones
     assert x["errors"] == {"exploration": 0, "exploitation": 15}
     assert x["true_mass"]["M0"] == x["true_mass"]["M4"]
 

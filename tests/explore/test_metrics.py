@@ -128,7 +128,8 @@ def test_a_wrong_report_of_a_resolved_rule_is_an_exploitation_error(fixed_probe_
             ]
         )["errors"]
 
-    # the fixed probes resolve D1 on the demo world (one survivor) but leave D2 open (several behaviours)
+    # the fixed probes resolve D1 on the demo world (one survivor) but leave D2 open (several
+    # behaviours)
     assert misreport("D1") == dict(good["errors"], exploitation=good["errors"]["exploitation"] + 1)
     assert (
         misreport("D2") == good["errors"]

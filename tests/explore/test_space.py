@@ -69,7 +69,8 @@ def test_a_changed_conclusion_is_located_with_its_id():
 def test_a_side_condition_is_located_by_its_context():
     space = Space()
     ok = _proof(
-        "premises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n3. q [IMPL_E 1, 2]"
+        "premises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n3. q [IMPL_E "
+        "1, 2]"
     )
     reused = _proof(
         "premises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n"

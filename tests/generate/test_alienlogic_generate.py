@@ -22,13 +22,14 @@ from alienworlds.generate.alienlogic import (
     generate,
     write,
 )
-from alienworlds.generate.alienlogic.patches import ID_LETTERS, library, read_library
+from alienworlds.generate.alienlogic.patches import ID_LETTERS
 from alienworlds.ruleset.world import World
 from alienworlds.tasks.alienlogic_validity import battery
 from alienworlds.tasks.bank import load_bank
 from click.testing import CliRunner
 
 from alienlogic import Proof, check, load_world, parse_formula, parse_proof
+from alienlogic.patch_library import library, read_library
 
 sys.path.insert(
     0, str(Path(__file__).resolve().parents[1] / "alienlogic")
@@ -267,6 +268,18 @@ def test_the_command_writes_the_same_files_and_refuses_to_overwrite(folders, tmp
         cli, ["world", "generate", "--seed", SEEDS[2], *knobs, "--out", str(out)]
     )
     assert result.exit_code == 0, result.output
+    # each step names itself on standard error, the last one the audit before writing
+    steps = [
+        line.removeprefix("alienlogic world generate: ").removesuffix(" …")
+        for line in result.stderr.splitlines()
+        if line.endswith(" …")
+    ]
+    assert steps[0].startswith("proving ") and steps[0].endswith(
+        " probe theorems in standard logic"
+    )
+    assert steps[1] == f"drawing {SMALL.patches} patches (world 1)"
+    assert steps[-1] == "auditing the files before they are written"
+    assert "auditing the files before they are written: done in " in result.stderr
     # a fresh run (not the cache) writes the same bytes
     assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == sorted(
         generated(SEEDS[2]).files

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 
 import pytest
 from alienworlds.cli.aliencode import main
 from alienworlds.generate.aliencode import VERSION, GenerationError, Knobs, generate
 from alienworlds.generate.aliencode import families as fam
+from alienworlds.generate.aliencode.bank import KEYSTONE_SHARE
 from alienworlds.generate.aliencode.instances import reported
 from alienworlds.generate.aliencode.probes import check_site
 from alienworlds.generate.aliencode.world import draw_world
@@ -17,6 +19,7 @@ from alienworlds.porting import Porter
 from alienworlds.porting.semantics import STANDARD
 from alienworlds.ruleset import parse_world
 from alienworlds.ruleset.equivalence import compare
+from alienworlds.ruleset.phases import Phases
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -97,10 +100,22 @@ def test_every_altered_site_is_portable_when_checked_afresh(seed):
         assert problem is None, problem
 
 
-def test_the_same_seed_gives_the_same_bytes():
+def test_the_same_seed_gives_the_same_bytes_and_each_step_names_itself():
     first = generated(SEEDS[0])
-    again = generate(SEEDS[0], SMALL)  # a fresh run, not the cache
+    lines: list[str] = []
+    again = generate(SEEDS[0], SMALL, Phases(lines.append, heartbeat=None))  # not the cache
     assert (again.text, again.bank_text) == (first.text, first.bank_text)
+    starts = [line.removesuffix(" …") for line in lines if line.endswith(" …")]
+    assert starts[0] == "drawing world 1" and starts[-4:] == [
+        "porting the worked examples",
+        "covering every rule with a task",
+        f"drawing keystone tasks (at least {math.ceil(KEYSTONE_SHARE * SMALL.tasks)})",
+        f"drawing the other tasks (up to {SMALL.tasks})",
+    ]
+    assert [line.split(": done in ")[0] for line in lines if ": done in " in line][-1] == starts[-1]
+    # a bank pass that finds no bank ends without its time, and the draw says so and goes on
+    ended = sum(": done in " in line for line in lines)
+    assert ended + sum(line.startswith("no bank for this world (") for line in lines) == len(starts)
     assert (
         generated(SEEDS[1]).text != first.text and generated(SEEDS[1]).bank_text != first.bank_text
     )
@@ -148,6 +163,8 @@ def test_the_command_writes_world_toml(tmp_path):
         main, ["world", "generate", "--seed", SEEDS[2], *knobs, "--out", str(tmp_path / "w")]
     )
     assert result.exit_code == 0, result.output
+    assert result.stderr.startswith("aliencode world generate: drawing world 1 …\n")
+    assert "aliencode world generate: drawing the other tasks (up to 5): done in " in result.stderr
     assert (tmp_path / "w" / "world.toml").read_text(encoding="utf-8") == generated(SEEDS[2]).text
     assert (tmp_path / "w" / "bank.toml").read_text(encoding="utf-8") == generated(
         SEEDS[2]

@@ -16,6 +16,7 @@ from urllib.parse import quote
 import pytest
 import scripted_model  # noqa: F401  (registers the aw-scripted models)
 from alienworlds.cli.aliencode import main as aliencode
+from alienworlds.inspect_eval.offline import cache_name
 from alienworlds.inspect_eval.scorers import best_at_n
 from alienworlds.inspect_eval.tasks import aliencode as aliencode_task
 from alienworlds.inspect_eval.tasks import alienlogic as alienlogic_task
@@ -27,11 +28,12 @@ from inspect_ai.scorer import Score
 INSPECT = str(Path(sys.executable).with_name("inspect"))
 
 
-def offline_env():
+def offline_env(**extra: str):
     """No network: any download attempt goes to a dead proxy and fails."""
     dead = "http://127.0.0.1:9"
     return {
         **os.environ,
+        **extra,
         "HTTP_PROXY": dead,
         "HTTPS_PROXY": dead,
         "http_proxy": dead,
@@ -48,6 +50,8 @@ def free_port():
 
 
 def test_the_mock_model_runs_a_full_episode_offline_and_the_log_opens_in_inspect_view(tmp_path):
+    # an empty token-encoding cache: the task sets it up on first use, without the network
+    cache = tmp_path / "tiktoken"
     logs = tmp_path / "logs"
     started = time.perf_counter()
     run = subprocess.run(
@@ -67,13 +71,15 @@ def test_the_mock_model_runs_a_full_episode_offline_and_the_log_opens_in_inspect
         capture_output=True,
         text=True,
         timeout=300,
-        env=offline_env(),
+        env=offline_env(TIKTOKEN_CACHE_DIR=str(cache)),
         cwd=tmp_path,
     )
     print(
-        f"inspect eval alienworlds/aliencode --model mockllm/model -T world=demo: {time.perf_counter() - started:.1f} s"
+        "inspect eval alienworlds/aliencode --model mockllm/model -T world=demo: "
+        f"{time.perf_counter() - started:.1f} s"
     )
     assert run.returncode == 0, run.stdout + run.stderr
+    assert [p.name for p in cache.iterdir()] == [cache_name()]
     [path] = list(logs.glob("*.eval"))
     log = read_eval_log(str(path))
     assert log.status == "success" and log.eval.task == "alienworlds/aliencode"
@@ -91,7 +97,11 @@ def test_the_mock_model_runs_a_full_episode_offline_and_the_log_opens_in_inspect
         score.value["endpoint"] == 0.0 and [score.value[f"M{t}"] for t in range(5)] == [0.0] * 5
     )  # the mock answers nothing
     metrics = {r.reducer: r.metrics for r in log.results.scores}
-    assert set(metrics) == {"best_at_n", "mean"} and metrics["mean"]["endpoint"].value == 0.0
+    assert set(metrics) == {"best_at_n", "mean_at_n"}
+    assert metrics["mean_at_n"]["endpoint (Mean@n)"].value == 0.0
+    assert metrics["best_at_n"]["floor (Best@n)"].value == score.value["floor"] < 1
+    # the summary names each value after its reducer
+    assert "endpoint (Best@n)" in run.stdout and "endpoint (Mean@n)" in run.stdout
 
     port = free_port()
     view = subprocess.Popen(
@@ -161,15 +171,17 @@ def test_scripted_models_score_as_the_episode_command(agent, cli_reports, tmp_pa
     [sample] = log.samples
     score = sample.scores["milestones"]
     expected = cli_reports[agent]
+    # Inspect's 0-1 scale: the report's percentages divided by 100
     assert [score.value[f"M{m['t']}"] for m in expected["milestones"]] == [
-        m["accuracy"] for m in expected["milestones"]
+        m["accuracy"] / 100 for m in expected["milestones"]
     ]
-    assert (
-        score.value["endpoint"] == expected["endpoint"] and score.value["gain"] == expected["gain"]
-    )
-    assert score.value["rule_report"] == expected["milestones"][-1]["rule_report_score"]
-    assert expected["floor"] is not None and score.value["floor"] == expected["floor"]
-    assert score.value["chance_corrected"] == expected["endpoint_chance_corrected"]
+    assert score.value["endpoint"] == expected["endpoint"] / 100
+    assert score.value["gain"] == expected["gain"] / 100
+    end = expected["milestones"][-1]
+    assert score.value["rule_report"] == end["rule_report_score"] / end["rule_report_of"]
+    assert expected["floor"] is not None and score.value["floor"] == expected["floor"] / 100
+    assert score.value["chance_corrected"] == expected["endpoint_chance_corrected"] / 100
+    assert all(-1 <= v <= 1 for k, v in score.value.items() if k != "chance_corrected")
     graded = score.metadata["report"]
     for ours, theirs in zip(graded["milestones"], expected["milestones"]):
         assert ours["task_scores"] == theirs["task_scores"] and ours["budget"] == theirs["budget"]
@@ -189,7 +201,7 @@ def test_epochs_are_trajectories_with_their_own_seeds(tmp_path):
     )
     assert log.status == "success", log.error
     assert sorted(s.metadata["alienworlds"]["events"][0]["seed"] for s in log.samples) == [3, 4]
-    assert {r.reducer for r in log.results.scores} == {"best_at_n", "mean"}
+    assert {r.reducer for r in log.results.scores} == {"best_at_n", "mean_at_n"}
 
 
 def test_best_at_n_takes_the_highest_endpoint_and_its_whole_curve():

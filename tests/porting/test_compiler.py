@@ -138,7 +138,8 @@ def test_de_morgan_builds_and_from_or():
     w = world(rule("BOND", "(or a b)"))  # nothing computes `and`, at any place
     agrees(
         w,
-        "SET xs AS STRAND()\nEMIT(BOND(AKIN(GAUGE(xs), 1), AKIN(PLUCK(xs, 0), 5)), BOND(YES, NO))\n",
+        "SET xs AS STRAND()\nEMIT(BOND(AKIN(GAUGE(xs), 1), AKIN(PLUCK(xs, 0), 5)), BOND(YES, "
+        "NO))\n",
     )
 
 

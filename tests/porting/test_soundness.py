@@ -39,7 +39,8 @@ MAIN = load("main")
 
 def world(*rules: tuple[str, str]):
     text = "".join(
-        f'[[rules]]\nid = "R{k}"\nname = "r"\ntarget = "{target}"\nactual = "{actual}"\nscope = "anywhere"\n'
+        f'[[rules]]\nid = "R{k}"\nname = "r"\ntarget = "{target}"\nactual = "{actual}"\nscope = '
+        '"anywhere"\n'
         for k, (target, actual) in enumerate(rules)
     )
     return parse_world(

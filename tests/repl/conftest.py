@@ -10,11 +10,9 @@ class Terminals:
     def __init__(self, pexpect, home):
         self.pexpect, self.home, self.children = pexpect, home, []
 
-    def start(self, language, world):
+    def start(self, language, world, term="xterm"):
         """The REPL of `language` on `world`, running in a pty."""
-        env = dict(
-            os.environ, XDG_DATA_HOME=str(self.home), TERM="xterm", PROMPT_TOOLKIT_NO_CPR="1"
-        )
+        env = dict(os.environ, XDG_DATA_HOME=str(self.home), TERM=term, PROMPT_TOOLKIT_NO_CPR="1")
         child = self.pexpect.spawn(
             sys.executable,
             ["-m", f"alienworlds.cli.{language}", "repl", "--world", world],

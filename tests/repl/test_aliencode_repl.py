@@ -37,7 +37,8 @@ def backend():
             INCOMPLETE,
         ),
         (
-            "CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)\n    DELIVER 1\n",
+            "CRAFT f(xs):\n    SWEEP x IN xs:\n        UPON x:\n            EMIT(x)\n    DELIVER "
+            "1\n",
             COMPLETE,
         ),
         ("CRAFT f(xs):\n    EMIT(SHATTER(1,", INCOMPLETE),

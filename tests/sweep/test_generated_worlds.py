@@ -29,7 +29,8 @@ def load(tmp_path, text):
 def test_seeds_give_one_world_each_labelled_by_family_and_position(tmp_path):
     sweep = load(
         tmp_path,
-        'worlds = ["demo", { seeds = [5, "private words"], family = "fresh", knobs = { altered = 4, red_herrings = 1, scoped = 1 } }]\n'
+        'worlds = ["demo", { seeds = [5, "private words"], family = "fresh", knobs = { altered = '
+        "4, red_herrings = 1, scoped = 1 } }]\n"
         'agents = ["oracle"]\n',
     )
     demo, first, second = sweep.worlds
@@ -114,7 +115,8 @@ def test_each_mistake_in_a_generated_entry_is_named(tmp_path, entry, expected):
 
 
 def test_a_failed_generation_fails_only_its_own_episodes(tmp_path, monkeypatch):
-    # the sweep file refuses knobs the generator would refuse: the generator is made to fail by its command line
+    # the sweep file refuses knobs the generator would refuse: the generator is made to fail by its
+    # command line
     made = generation.command
     monkeypatch.setattr(generation, "command", lambda *args: [*made(*args), "--no-such-knob", "1"])
     spec = tmp_path / "sweep.toml"
@@ -237,7 +239,8 @@ def test_generation_runs_as_ray_tasks(tmp_path, ray_local):
 
     sweep = load(
         tmp_path,
-        f'worlds = [{{ seeds = ["s1"], family = "fresh", knobs = {SMALL} }}, "demo"]\nagents = ["oracle"]\n',
+        f'worlds = [{{ seeds = ["s1"], family = "fresh", knobs = {SMALL} }}, "demo"]\nagents = '
+        '["oracle"]\n',
     )
     resolved, errors = generate_worlds(sweep, tmp_path / "out", 1, ray=True)
     assert errors == {}

@@ -156,11 +156,13 @@ max_in_flight = 2
             r"language: this sweep is for 'alienlogic'; run it with `alienlogic sweep`",
         ),
         (
-            'worlds = ["demo"]\nagents = ["oracle"]\n[[endpoints]]\nbase_url = "http://h/v1"\nmax_in_flight = 2',
+            'worlds = ["demo"]\nagents = ["oracle"]\n[[endpoints]]\nbase_url = '
+            '"http://h/v1"\nmax_in_flight = 2',
             r"endpoints\[0\]\.base_url: no agent of this sweep uses http://h/v1",
         ),
         (
-            'worlds = ["demo"]\nagents = [{ name = "openai", model = "m", base_url = "http://h/v1" }]\n[[endpoints]]\nbase_url = "http://h/v1"\nmax_in_flight = 0',
+            'worlds = ["demo"]\nagents = [{ name = "openai", model = "m", base_url = '
+            '"http://h/v1" }]\n[[endpoints]]\nbase_url = "http://h/v1"\nmax_in_flight = 0',
             r"endpoints\[0\]\.max_in_flight: expected an integer at least 1, got 0",
         ),
         ("worlds = [", r"sweep\.toml: not valid TOML"),

@@ -150,7 +150,8 @@ def test_alienlogic_sweep(tmp_path):
 
     spec = tmp_path / "logic.toml"
     spec.write_text(
-        'language = "alienlogic"\nworlds = ["main"]\nagents = ["oracle", "naive"]\nconditions = ["direct"]\npasses = 1\n'
+        'language = "alienlogic"\nworlds = ["main"]\nagents = ["oracle", "naive"]\nconditions = '
+        '["direct"]\npasses = 1\n'
     )
     result = CliRunner().invoke(
         logic,

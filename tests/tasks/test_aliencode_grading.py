@@ -2,6 +2,7 @@
 `aliencode tasks` / `grade` / `world check` commands."""
 
 import json
+from dataclasses import fields
 
 import alienworlds.tasks.aliencode_grading as grading
 import pytest
@@ -10,6 +11,7 @@ from alienworlds.ruleset import Limits, World
 from alienworlds.tasks.aliencode_audit import audit, sites_used
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader, outcomes, prints
 from alienworlds.tasks.bank import BankError, Task, load_bank
+from alienworlds.tasks.grade import Grade
 from click.testing import CliRunner
 
 from aliencode.world_schema import load
@@ -55,9 +57,23 @@ def test_reference_passes_naive_fails(grader):
     ],
 )
 def test_failing_answers_give_reasons(grader, answer, reason):
-    result = grader.grade("T6", answer)
-    assert not result.passed
+    result = grader.grade("T6", f"```aliencode\n{answer}\n```")
+    assert not result.passed and result.reason.startswith(reason)
     assert all(c.reason.startswith(reason) for c in result.calls)
+
+
+@pytest.mark.parametrize("answer", ["CRAFT add_ten(n:\n    IDLE", "EMIT(" * 300])
+def test_an_answer_that_fails_as_a_whole_says_so_once(grader, answer):
+    result = grader.grade("T6", f"```aliencode\n{answer}\n```")
+    assert not result.passed and result.calls == () and result.reason
+    assert result.answer == answer and result.as_dict()["reason"] == result.reason
+
+
+def test_a_bare_reply_that_does_not_parse_is_no_answer(grader):
+    result = grader.grade("T6", "CRAFT add_ten(n:\n    IDLE")
+    assert not result.passed and result.answer is None and result.calls == ()
+    assert result.reason.startswith("no answer found in the reply")
+    assert "SyntaxError" in result.reason
 
 
 def test_answer_output_is_discarded_before_each_call(grader):
@@ -66,9 +82,12 @@ def test_answer_output_is_discarded_before_each_call(grader):
 
 
 def test_prediction_and_whole_program(grader):
-    assert grader.grade("T5", "11 True\n").passed
-    assert grader.grade("T5", "11.0 True").passed
-    assert not grader.grade("T5", "10 False").passed
+    assert grader.grade_answer("T5", "11 True\n").passed
+    assert grader.grade_answer("T5", "11.0 True").passed
+    assert not grader.grade_answer("T5", "10 False").passed
+    assert grader.grade("T5", "It prints:\n```output\n11 True\n```").passed
+    assert grader.grade("T5", "PREDICTION: 11.0 True").passed
+    assert not grader.grade("T5", "11 True").passed  # no output block, no PREDICTION line
     assert grader.grade("T4", "EMIT(STRAND(1, 2, 3))").passed
     assert not grader.grade("T4", "EMIT(STRAND(3, 2, 1))").passed
 
@@ -157,6 +176,21 @@ def test_cli_grade_exit_codes():
     )
     data = json.loads(out.output)
     assert data["passed"] is False and [c["passed"] for c in data["calls"]] == [False, True, True]
+    assert set(data) == {f.name for f in fields(Grade)}  # the one verdict type
+    assert data["answer"] == "CRAFT larger(a, b):\n    DELIVER a"
+
+
+def test_cli_grade_reads_a_reply_as_the_episode_does():
+    reply = "Here it is:\n```aliencode\nEMIT(ORDER(STRAND(2, 3, 1)))\n```\nDone."
+    assert invoke("grade", "--world", "demo", "--task", "T4", stdin=reply).exit_code == 0
+    out = invoke("grade", "--world", "demo", "--task", "T4", stdin="```output\n[1, 2, 3]\n```")
+    assert out.exit_code == 1
+    assert out.output == "T4: fail\n  the answer: no answer found in the reply\n"
+    prediction = BANK.task("T5")
+    assert prediction.kind == "prediction"
+    expected = AlienCodeGrader(WORLD, BANK).expected(prediction)[0]
+    for reply, code in ((f"```output\n{expected}\n```", 0), ("PREDICTION: -1", 1)):
+        assert invoke("grade", "--world", "demo", "--task", "T5", stdin=reply).exit_code == code
 
 
 def test_cli_tasks_hides_solutions_and_calls():
@@ -241,3 +275,30 @@ def test_prints_agrees_with_outcomes_and_stops_at_the_first_run_that_differs(mon
     assert prints(
         world, limits, "CRAFT double(x:\n", task, outcomes(world, limits, "CRAFT double(x:\n", task)
     )
+
+
+def test_cli_grade_says_a_parse_error_once_and_labels_predictions():
+    reply = "```aliencode\nCRAFT add_ten(n:\n    IDLE\n```"
+    broken = invoke("grade", "--world", "demo", "--task", "T6", stdin=reply)
+    lines = broken.output.splitlines()
+    assert broken.exit_code == 1 and lines[0] == "T6: fail" and len(lines) == 2
+    assert lines[1].startswith("  the answer: [AlienError] SyntaxError")
+    predicted = invoke("grade", "--world", "demo", "--task", "T5", stdin="PREDICTION: 11 True")
+    assert predicted.output.splitlines() == ["T5: pass", "  prediction: pass (ok)"]
+    calls = invoke(
+        "grade", "--world", "demo", "--task", "T3", stdin="CRAFT larger(a, b):\n    DELIVER a"
+    )
+    assert [line.split(":")[0] for line in calls.output.splitlines()[1:]] == [
+        "  call 1",
+        "  call 2",
+        "  call 3",
+    ]
+
+
+def test_replies_holding_the_same_answer_share_one_grade():
+    fresh = AlienCodeGrader(WORLD, BANK)
+    program = "EMIT(ORDER(STRAND(2, 3, 1)))"
+    fenced = fresh.grade("T4", f"Sure:\n```aliencode\n{program}\n```\nDone.")
+    assert fresh.grade("T4", program) is fenced and fenced.passed
+    assert fresh.grade("T4", f"```aliencode\n{program}\n```") is fenced
+    assert fresh.grade("T4", "EMIT(1)") is not fenced

@@ -27,8 +27,9 @@ from alienworlds.tasks.alienlogic_adaptive import (
     strategies,
     style_world,
 )
-from alienworlds.tasks.alienlogic_grading import REFUSAL_TEXT, LogicTask, logic_tasks
+from alienworlds.tasks.alienlogic_grading import LogicTask, logic_tasks
 from alienworlds.tasks.alienlogic_validity import battery
+from alienworlds.tasks.answer_text import REFUSAL_TEXT
 from alienworlds.tasks.bank import load_bank
 from hypothesis import given, settings
 from hypothesis import strategies as st

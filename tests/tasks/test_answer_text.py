@@ -1,15 +1,17 @@
-"""The one reader of AlienLogic answers (tasks.answer_text), shared by
-`alienlogic grade` and the episode: the refusal spellings it accepts and
-refuses, proof blocks, agreement between the grader's and the episode's
-readings, and time linear in the input (CPU-time bounds far below what a
-quadratic reader takes on the same input)."""
+"""The one reader of AlienLogic answers (tasks.alienlogic_reader over
+tasks.answer_text), through which `alienlogic grade` and the episode grade:
+the refusal spellings it accepts and refuses, proof blocks, agreement
+between the grader and the episode, and time linear in the input (CPU-time
+bounds far below what a quadratic reader takes on the same input)."""
 
 import time
 
 import pytest
 from alienworlds.episode import answers as episode_answers
-from alienworlds.episode.alienlogic_env import AlienLogicEnvironment, read_answer
-from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, extract_answer, logic_tasks
+from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
+from alienworlds.tasks import answer_text
+from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, logic_tasks
+from alienworlds.tasks.alienlogic_reader import RECORDED_REFUSAL, read_answer
 from alienworlds.tasks.answer_text import is_refusal, proof_blocks, refusal
 from alienworlds.tasks.bank import load_bank
 from hypothesis import given, settings
@@ -69,15 +71,16 @@ def test_refusal_spellings_accepted_by_the_grader_and_the_episode(line):
     text = f"I tried every rule.\n{line}\n"
     assert is_refusal(line) and refusal(text)
     assert GRADER.grade(UNPROVABLE.id, text).passed
-    assert ENV.extract_answer(UNPROVABLE.id, text) == "UNPROVABLE"
-    assert ENV.grade(UNPROVABLE.id, ENV.extract_answer(UNPROVABLE.id, text)).passed
+    assert read_answer(text).refused
+    grade = ENV.grade(UNPROVABLE.id, text)
+    assert grade.passed and grade.answer == RECORDED_REFUSAL
 
 
 @pytest.mark.parametrize("line", NOT_REFUSALS)
 def test_spellings_that_are_no_refusal(line):
     assert not is_refusal(line) and not refusal(line)
     assert not GRADER.grade(UNPROVABLE.id, line).passed
-    assert ENV.extract_answer(UNPROVABLE.id, line) is None
+    assert ENV.grade(UNPROVABLE.id, line).answer is None
 
 
 def test_proof_blocks():
@@ -118,13 +121,15 @@ PIECES = [
 @given(st.lists(st.sampled_from(PIECES), max_size=6), st.sampled_from(["\n", "\r\n", "\n\n"]))
 def test_grader_and_episode_agree_on_generated_answers(pieces, sep):
     text = sep.join(pieces)
+    proofs, refused = proof_blocks(text), refusal(text)
     for task in (PROVABLE, UNPROVABLE):
-        direct = GRADER.grade(task.id, text).passed
-        answer = ENV.extract_answer(task.id, text)
-        via_episode = answer is not None and ENV.grade(task.id, answer).passed
-        assert direct == via_episode, (task.id, text)
-        found = extract_answer(text)
-        assert (answer == "UNPROVABLE") == (found.refusal and not found.proofs)
+        direct = GRADER.grade(task.id, text)
+        assert ENV.grade(task.id, text) == direct, (task.id, text)
+        assert (direct.answer == RECORDED_REFUSAL) == (refused and not proofs)
+        # only one proof block or a lone refusal is judged; anything else fails unread
+        judged = (len(proofs) == 1 and not refused) or (refused and not proofs)
+        assert (direct.answer is not None) == judged
+        assert direct.passed <= judged
 
 
 # -- time linear in the input -----------------------------------------------------
@@ -148,13 +153,13 @@ FLOODS = {
     "bars": "| " * 75_000,
 }
 READERS = {
-    "extract_answer": extract_answer,
+    "read_answer": read_answer,
     "grade": lambda text: GRADER.grade(PROVABLE.id, text),
     "check": lambda text: check(text, GRADER.compiled),
-    "episode": read_answer,
-    "prediction": episode_answers.prediction,
+    "episode": lambda text: ENV.grade(PROVABLE.id, text),
+    "prediction": answer_text.prediction,
     "rule_lines": lambda text: episode_answers.rule_lines(text, ["R01"]),
-    "fenced_blocks": episode_answers.fenced_blocks,
+    "fenced_blocks": answer_text.fenced_blocks,
 }
 
 

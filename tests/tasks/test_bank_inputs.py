@@ -85,7 +85,8 @@ def test_audit_finds_a_stated_output(tmp_path):
     path = tmp_path / "b.toml"
     path.write_text(
         'format = 1\nworld = "main"\n[[tasks]]\nid = "B1"\nkind = "synthesis"\n'
-        'prompt = "Write CRAFT f(x) giving x; f of 10 prints 17 in this world."\nexample = "EMIT(f(3))"\n'
+        'prompt = "Write CRAFT f(x) giving x; f of 10 prints 17 in this world."\nexample = '
+        '"EMIT(f(3))"\n'
         'calls = ["EMIT(f(10))", "EMIT(f(3))"]\nreference = "CRAFT f(x):\\n    DELIVER x"\n'
         'naive = "CRAFT f(x):\\n    DELIVER x"\n'
     )
@@ -100,8 +101,8 @@ def test_audit_checks_variants_and_requirements(tmp_path):
         MAIN, bank(tmp_path, variants='"EMIT(PLUCK(xs, 1))"', audit_table=table)
     ).problems
     assert (
-        "task A1: variant 1 does not print what the naive solution prints under the manual's semantics"
-        in problems
+        "task A1: variant 1 does not print what the naive solution prints under the manual's "
+        "semantics" in problems
     )
     assert "task A1: 3 private calls or input tables, fewer than 5" in problems
     assert "task A1: 3 distinct expected outputs, fewer than 4" in problems
@@ -116,8 +117,8 @@ def test_the_reference_and_the_naive_solution_must_mean_the_same(tmp_path):
     )
     problems = audit(MAIN, load_bank("aliencode", "main", path)).problems
     assert (
-        "task A1: the reference in the world and the naive solution under the manual disagree on an input"
-        in problems
+        "task A1: the reference in the world and the naive solution under the manual disagree on "
+        "an input" in problems
     )
 
 
@@ -141,7 +142,8 @@ def test_the_reference_and_the_naive_solution_must_mean_the_same(tmp_path):
 def test_malformed_inputs_and_variants(tmp_path, fields, message):
     path = tmp_path / "bank.toml"
     path.write_text(
-        f'format = 1\n[[tasks]]\nid = "A"\nkind = "synthesis"\nreference = "EMIT(1)"\nnaive = "EMIT(1)"\n{fields}\n'
+        'format = 1\n[[tasks]]\nid = "A"\nkind = "synthesis"\nreference = "EMIT(1)"\nnaive = '
+        f'"EMIT(1)"\n{fields}\n'
     )
     with pytest.raises(BankError) as info:
         load_bank("aliencode", "main", path)

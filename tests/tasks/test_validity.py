@@ -174,7 +174,7 @@ def test_answers_that_ignore_the_inputs_fail_where_the_battery_skips_them():
         for name, answers in candidates(task, world, Limits(), worked).items():
             if name in CONSTANT:
                 assert not any(
-                    grader.grade(task.id, a, stop_at_failure=True).passed for a in answers
+                    grader.grade_answer(task.id, a, stop_at_failure=True).passed for a in answers
                 ), (task.id, name)
     assert (
         skipped == 69

@@ -1,0 +1,47 @@
+"""The parser keeps the trees of texts it parsed lately (aliencode/parser.py)."""
+
+import pytest
+
+from aliencode import AlienSyntaxError, Limits
+from aliencode import parser as P
+
+
+def test_a_text_parsed_again_gives_the_same_tree_without_parsing():
+    parser = P.Parser()
+    source = "SET x AS SHATTER(1, 2)\nEMIT(x)"
+    first = parser.parse(source)
+    calls = []
+    parser._parse = lambda *a: calls.append(a)  # a second parse would land here
+    assert parser.parse(source) is first
+    assert parser.parse(source + "\n") is first  # the same text once a line end is added
+    assert calls == []
+
+
+def test_limits_are_part_of_the_key():
+    parser = P.Parser()
+    source = "EMIT(" + "1, " * 40 + "1)"
+    parser.parse(source)
+    with pytest.raises(AlienSyntaxError):
+        parser.parse(source, Limits(max_tokens=20))
+
+
+def test_errors_are_raised_every_time_and_never_kept():
+    parser = P.Parser()
+    for _ in range(3):
+        with pytest.raises(AlienSyntaxError):
+            parser.parse("EMIT(")
+    assert parser._trees == {}
+
+
+def test_the_cache_holds_at_most_its_bound_of_characters(monkeypatch):
+    monkeypatch.setattr(P, "TREE_CACHE_CHARS", 500)
+    parser = P.Parser()
+    sources = [f"EMIT({'SHATTER(1, ' * k}1{')' * k})" for k in range(40)]
+    for source in sources:
+        parser.parse(source)
+        assert parser._held == sum(len(text) for text, _ in parser._trees) <= 500
+    # the most recent texts stay; the oldest went first
+    assert (sources[-1] + "\n", Limits()) in parser._trees
+    assert (sources[0] + "\n", Limits()) not in parser._trees
+    parser.parse("EMIT(" + "SHATTER(1, " * 50 + "1" + ")" * 50 + ")")  # over the bound alone
+    assert parser._held == sum(len(text) for text, _ in parser._trees) <= 500

@@ -1,0 +1,82 @@
+"""A sweep names its phases on standard error: the plan, each worker's bank
+audit, each episode's protocol and exploration scoring, stopping the
+workers, the leaderboard;
+a finished episode's time says how much of it was the audit."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+GRID = """
+language = "aliencode"
+worlds = ["demo"]
+agents = ["naive"]
+conditions = ["direct"]
+trajectories = 1
+passes = 1
+"""
+
+
+def sweep(*args: str) -> subprocess.CompletedProcess:
+    # a subprocess: the pool's workers write to the standard error they inherit
+    return subprocess.run(
+        [sys.executable, "-m", "alienworlds.cli.aliencode", "sweep", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+
+
+def phases(stderr: str) -> list[str]:
+    """The lines without heartbeats (which only a slow phase gets) and
+    without the times that end each phase."""
+    return [
+        re.sub(r": done in \d+\.\d s$", ": done", line)
+        for line in stderr.splitlines()
+        if not line.endswith(" so far")
+    ]
+
+
+def test_each_phase_of_a_sweep_names_itself(tmp_path):
+    spec = tmp_path / "sweep.toml"
+    spec.write_text(GRID, encoding="utf-8")
+    out = tmp_path / "out"
+    first = sweep(str(spec), "--out", str(out), "--jobs", "1")
+    assert first.returncode == 0, first.stderr
+    episode = "aliencode sweep: demo/naive/direct/t1: "
+    seen = phases(first.stderr)
+    assert seen[0] == (
+        "aliencode sweep: 1 episodes planned, 0 finished before; 1 to run in local pool of 1 "
+        "(each worker a fresh interpreter that audits a world's bank before its first episode "
+        "of that world)"
+    )
+    audit = "loading world demo and auditing its bank (once per worker)"
+    assert seen[1:7] == [
+        f"{episode}{audit} …",
+        f"{episode}{audit}: done",
+        f"{episode}protocol …",
+        f"{episode}protocol: done",
+        f"{episode}scoring exploration …",
+        f"{episode}scoring exploration: done",
+    ]
+    assert re.fullmatch(
+        r"aliencode sweep: \[1/1\] demo/naive/direct/t1: done in \d+\.\ds "
+        r"\(of which \d+\.\ds loading the world and auditing its bank\) endpoint \d+\.\d%",
+        seen[7],
+    )
+    assert seen[8:] == [
+        "aliencode sweep: stopping the workers …",
+        "aliencode sweep: stopping the workers: done",
+        "aliencode sweep: writing the leaderboard and the curves …",
+        "aliencode sweep: writing the leaderboard and the curves: done",
+    ]
+    again = sweep(str(spec), "--out", str(out), "--resume")
+    assert again.returncode == 0, again.stderr
+    assert phases(again.stderr)[0].startswith(
+        "aliencode sweep: 1 episodes planned, 1 finished before; 0 to run in local pool of "
+    )
+    assert episode not in again.stderr  # nothing ran: no worker started
+    quiet = sweep(str(spec), "--out", str(out), "--resume", "--no-progress")
+    assert quiet.returncode == 0 and quiet.stderr == ""
