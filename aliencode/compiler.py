@@ -23,6 +23,7 @@ import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import CodeType
 
 from alienworlds.ruleset import (
@@ -41,7 +42,9 @@ from alienworlds.ruleset.world import Rule
 from . import syntax as s
 from .errors import AlienSyntaxError, short
 from .inline import in_place_form, operator_call, splice, spliceable
+from .locations import fill_locations
 from .metering import units as probe_units
+from .native import NativeTrees, append_form
 from .operations import SAME_AS_OPERATOR, literal_ok
 from .parser import CLOCK_EVERY, internal_error, time_limit
 from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
@@ -94,7 +97,7 @@ class Bindings:
 
     def expression(self, rule: Rule) -> Expr:
         if rule.id not in self.exprs:
-            self.exprs[rule.id] = parse_rule(rule.actual or "IDENTITY")
+            self.exprs[rule.id] = rule_expression(rule.actual or "IDENTITY")
         return self.exprs[rule.id]
 
     def nodes(self, rule: Rule) -> int:
@@ -114,14 +117,22 @@ class Bindings:
     def function_name(self, rule: Rule) -> str:
         name = f"_w_{self.world.rules.index(rule)}"
         if name not in self.compiled:
-            site = SITES[rule.target]
-            lazy = (
-                frozenset({LAZY_OPERAND[rule.target]})
-                if rule.target in LAZY_OPERAND
-                else frozenset()
-            )
-            self.compiled[name] = compile_rule(self.expression(rule), site.operands, lazy=lazy)
+            self.compiled[name] = rule_function(rule.actual or "IDENTITY", rule.target)
         return name
+
+
+# A world's rules are parsed and compiled once per process, not once per
+# program: a world check compiles thousands of candidate programs under the
+# same rules. Both depend only on the rule's text and site.
+@lru_cache(maxsize=4096)
+def rule_expression(text: str) -> Expr:
+    return parse_rule(text)
+
+
+@lru_cache(maxsize=4096)
+def rule_function(text: str, target: str) -> CompiledRule:
+    lazy = frozenset({LAZY_OPERAND[target]}) if target in LAZY_OPERAND else frozenset()
+    return compile_rule(rule_expression(text), SITES[target].operands, lazy=lazy)
 
 
 @dataclass
@@ -219,7 +230,12 @@ HOST_PER_RULE_NODE = 12  # `_checked_sum` makes 17 of `(+ a 1)`, three rule node
 
 class Compiler:
     def __init__(
-        self, world: World, limits: Limits, deadline: float | None = None, inline: bool = True
+        self,
+        world: World,
+        limits: Limits,
+        deadline: float | None = None,
+        inline: bool = True,
+        native: bool = True,
     ) -> None:
         self.world = world
         self.inline = inline
@@ -230,6 +246,8 @@ class Compiler:
         self.bindings = Bindings(world)
         self.op_sites: dict[tuple[int, int], str] = {}
         self.bound = 1 << limits.max_int_bits  # integers lie strictly within ±bound
+        self.trees = NativeTrees(self.bound) if native else None
+        self.native = native
         # Compile-time evaluation has its own budget, never the clock: whether
         # something is folded depends on the program alone (see `_evaluate`).
         self._fold_meter = Meter(
@@ -518,8 +536,14 @@ class Compiler:
         rule = self.bindings.rule_for(e.op, ctx)
         if rule is None:
             if e.op in SAME_AS_OPERATOR:
-                return _at(operator_call(SAME_AS_OPERATOR[e.op], operands, self.bound), e.pos)
-            return _at(self._standard(e.op, args, operands), e.pos)
+                return _at(
+                    operator_call(SAME_AS_OPERATOR[e.op], operands, self.bound, trees=self.trees),
+                    e.pos,
+                )
+            checked = self._standard(e.op, args, operands)
+            if e.op == "ANNEX" and self.native:
+                return _at(append_form(operands[0], operands[1], checked), e.pos)
+            return _at(checked, e.pos)
         expr = self.bindings.expression(rule)
         named = dict(zip(op.operands, operands))
         if (
@@ -530,7 +554,7 @@ class Compiler:
             and spliceable(expr, named)
         ):
             if e.op not in IN_PLACE:
-                return _at(splice(expr, named, self.bound, self._fold), e.pos)
+                return _at(splice(expr, named, self.bound, self._fold, trees=self.trees), e.pos)
             direct = in_place_form(e.op, expr)
             if direct is not None:
                 helper, parts = direct
@@ -538,7 +562,10 @@ class Compiler:
                 return _at(
                     _call(
                         helper,
-                        [splice(part, named, self.bound, self._fold, used) for part in parts],
+                        [
+                            splice(part, named, self.bound, self._fold, used, self.trees)
+                            for part in parts
+                        ],
                     ),
                     e.pos,
                 )
@@ -637,6 +664,7 @@ def compile_program(
     deadline: float | None = None,
     *,
     inline: bool = True,
+    native: bool = True,
 ) -> Program:
     """Bind `tree` to `world` and compile it; raise AlienSyntaxError on a
     program the grammar accepts but the language does not (CEASE outside a
@@ -649,7 +677,10 @@ def compile_program(
     instead of inlining it or folding it at compile time: the same
     behaviour, and a program whose rules can be swapped or observed without
     compiling it again (the explorer's hypothesis engine runs one probe
-    under many candidate rules this way)."""
+    under many candidate rules this way).
+
+    With `native=False` no operation gets a guarded native form (native.py):
+    the same behaviour, step for step; tests compare the two."""
     limits = limits or Limits()
     old_limit = sys.getrecursionlimit()
     # Building, locating and compiling the host AST recurse once per level.
@@ -657,9 +688,9 @@ def compile_program(
     try:
         with cycle_collection_paused():
             nesting = check_nesting(tree)
-            compiler = Compiler(world, limits, deadline, inline)
+            compiler = Compiler(world, limits, deadline, inline, native)
             module = compiler.module(tree)
-            ast.fix_missing_locations(module)
+            fill_locations(module)
             with warnings.catch_warnings():
                 # The host's own lint (e.g. "'str' object is not callable") must not
                 # reach a user; the run reports such mistakes as AlienErrors.

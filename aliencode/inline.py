@@ -14,6 +14,10 @@ A world's rule expression is spliced into the call site in the same way when
 that preserves evaluation (each operand that is not a plain name or constant
 is used exactly once, in order, outside short-circuit branches); otherwise the
 caller falls back to a compiled lambda.
+
+A tree of integer operators over names and integer constants (see
+`native.py`) is computed natively when a guard on its names holds, and by the
+checked helpers otherwise.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from collections.abc import Callable
 
 from alienworlds.ruleset.compile import operator_node, to_python
 from alienworlds.ruleset.expr import Call, Expr, Sym
+
+from .native import NativeTrees
 
 # Computes an operator on constant operands: a constant node, or None to leave
 # the call for run time (an error must surface where the program runs).
@@ -52,17 +58,28 @@ def _number(node: ast.expr) -> bool:
 
 
 def operator_call(
-    op: str, args: list[ast.expr], bound: int, fold: Folder | None = None
+    op: str,
+    args: list[ast.expr],
+    bound: int,
+    fold: Folder | None = None,
+    trees: NativeTrees | None = None,
 ) -> ast.expr:
     """Host code applying rule operator `op` to already-built operand code.
 
     With `fold`, an operator whose operands are all scalar constants is
-    computed at compile time (when that succeeds without an error).
+    computed at compile time (when that succeeds without an error). With
+    `trees`, integer operations get a guarded native form (native.py).
     """
     if fold is not None and args and all(_scalar(a) for a in args):
         folded = fold(op, [a.value for a in args])
         if folded is not None:
             return folded
+    if trees is None:
+        return _checked_call(op, args, bound)
+    return trees.guarded(op, args, lambda operands: _checked_call(op, operands, bound))
+
+
+def _checked_call(op: str, args: list[ast.expr], bound: int) -> ast.expr:
     if len(args) == 2:
         left, right = args
         if op in _COMPARE and (_short(left) or _short(right)):
@@ -133,10 +150,13 @@ def splice(
     bound: int,
     fold: Folder | None = None,
     used: set[str] | None = None,
+    trees: NativeTrees | None = None,
 ) -> ast.expr:
     """Host code of `expr` with each operand replaced by its argument code
     (`used`: operands already placed elsewhere in the same tree)."""
-    return to_python(expr, operands, lambda op, args: operator_call(op, args, bound, fold), used)
+    return to_python(
+        expr, operands, lambda op, args: operator_call(op, args, bound, fold, trees), used
+    )
 
 
 # In-place sites whose rule has one of these shapes change the list directly

@@ -100,14 +100,16 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         if old.__class__ is list or old.__class__ is tuple:
             pin(old)
 
+    least, most, join = ops["min"], ops["max"], ops["join"]
+
     def nadir(args):
-        return ops["min"](*args)
+        return least(*args)
 
     def apex(args):
-        return ops["max"](*args)
+        return most(*args)
 
     def fuse(args):
-        return ops["join"]("", args)
+        return join("", args)
 
     def sweep(seq):
         if type(seq) not in (list, tuple, str):
@@ -227,6 +229,11 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         _m=meter,
         _MAXD=limits.max_depth,
         _beyond=beyond,
+        # what the guards of native code read (native.py)
+        _int=int,
+        _list=list,
+        _len=len,
+        _MAXLEN=max_len,
     )
     return namespace
 

@@ -2,7 +2,8 @@
 
 lark's LALR parser with a basic lexer. The grammar spells no keyword: a
 post-lexer retypes NAME tokens that are the world's surface keywords and
-inserts indentation tokens, so one cached grammar serves every world. Syntax
+inserts indentation tokens, so one cached grammar (ruleset/grammar.py)
+serves every world. Syntax
 errors become AlienSyntaxError with a line, a column and what was expected.
 """
 
@@ -16,7 +17,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from alienworlds.ruleset import Limits
-from lark import Lark, Token, Transformer
+from alienworlds.ruleset.grammar import cached_parser
+from lark import Token, Transformer
 from lark.exceptions import (
     UnexpectedCharacters,
     UnexpectedEOF,
@@ -316,14 +318,13 @@ class Parser:
             surface: std
             for surface, std in ((self.keywords.get(n, n), n) for n in OPERATION_BY_NAME)
         }
-        self._lark = Lark(
+        self._lark = cached_parser(
             GRAMMAR.read_text(encoding="utf-8"),
             parser="lalr",
             lexer="basic",
             postlex=_Layout(types),
             transformer=_Builder(self._operations),
             maybe_placeholders=False,
-            cache=True,
         )
         # Trees of texts parsed lately: audits and generators grade the same
         # answers, calls and references again and again (a generated bank

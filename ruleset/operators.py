@@ -25,7 +25,7 @@ from .errors import (
 )
 from .limits import Meter
 from .memory import size
-from .text import TextTooLong, render, type_name
+from .text import CHARS_PER_STEP, TextTooLong, render, type_name
 
 SEQUENCES = (list, tuple, str)
 
@@ -600,11 +600,27 @@ def make_operators(meter: Meter) -> dict[str, Callable[..., object]]:
         # One budget for the whole result: no text is built beyond it.
         remaining = max_len + len(sep)
         texts = []
+        gap = len(sep)
         try:
             for x in seq:
-                remaining -= len(sep)
-                text = render(x, budget=max(0, remaining), max_nesting=max_nesting, charge=charge)
-                remaining -= len(text)
+                remaining -= gap
+                cls = x.__class__
+                # A string or a small integer renders as `render` would (the
+                # same budget check, a charge of nothing below CHARS_PER_STEP
+                # characters) without its calls.
+                if cls is str or (cls is int and neg_small < x < small):
+                    text = x if cls is str else repr(x)
+                    chars = len(text)
+                    if chars > (remaining if remaining > 0 else 0):
+                        raise TextTooLong()
+                    if chars >= CHARS_PER_STEP:
+                        charge(chars // CHARS_PER_STEP)
+                else:
+                    text = render(
+                        x, budget=max(0, remaining), max_nesting=max_nesting, charge=charge
+                    )
+                    chars = len(text)
+                remaining -= chars
                 texts.append(text)
         except TextTooLong:
             raise len_limit() from None

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -199,6 +198,8 @@ def load_world(spec: str, schema: Schema) -> World:
 
 
 def parse_world(text: str, filename: str, schema: Schema) -> World:
+    import tomllib  # here: running under the standard world reads no TOML
+
     if len(text) > MAX_FILE_BYTES:
         raise WorldError(
             [Problem(filename, f"the file is too large (at most {MAX_FILE_BYTES} characters)")]

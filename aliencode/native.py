@@ -1,0 +1,292 @@
+"""Guarded native code for trees of integer operations.
+
+A call of a checked operator costs more than the arithmetic it guards. Where
+an operation's operands are names, integer constants or other such
+operations (`RESIDUE(SHATTER(total, PARE(i, 7)), 1000003)`), the compiler
+emits both forms and a guard on the names the tree reads:
+
+    (a_total + a_i * 7) % 1000003 if <guard> else _r_x25(_r_x2b(...), 1000003)
+
+The guard asks, of each name in the order the checked code reads them, that
+its value is an `int` (not a bool), within `LEAF` in magnitude where the
+tree's arithmetic needs a bound, and not zero where it divides. Under the
+guard the checked operators would take their plain integer path: no step
+charged, no value held, no limit reached, no error (the bounds are checked
+at compile time against the integer-size limit and against the checked
+product's own fast range). So the native form computes the same value with
+the same steps, census and verdict; when the guard fails, the checked code
+runs as before. The guard only reads names, in the checked code's order: an
+unset name raises the same NameError at the same position. Nothing is bound
+to a temporary, so no frame holds a value it did not hold before (the memory
+census walks the locals of generated frames).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+from dataclasses import dataclass
+
+LEAF = 1 << 62  # names larger than this in magnitude take the checked path
+PRODUCT_OPERAND = 1 << 64  # the checked product's plain range (operators.py, `mul`)
+INT_TYPE = "_int"  # the host's int, bound in every run's namespace
+
+_ARITHMETIC = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "%": ast.Mod, "//": ast.FloorDiv}
+_COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE}
+
+
+@dataclass(frozen=True)
+class Tree:
+    """An integer operation tree: a leaf (a name or an integer constant) or
+    an operator over trees; `checked` is its code without native forms."""
+
+    checked: ast.expr
+    op: str | None = None
+    children: tuple[Tree, ...] = ()
+
+    @property
+    def leaf(self) -> bool:
+        return self.op is None
+
+    def magnitude(self) -> int:
+        """A bound on the value's magnitude (exclusive), names within LEAF."""
+        if self.leaf:
+            return abs(self.checked.value) + 1 if _constant(self.checked) else LEAF
+        left, right = self.children
+        if self.op in ("+", "-"):
+            return left.magnitude() + right.magnitude()
+        if self.op == "*":
+            return left.magnitude() * right.magnitude()
+        if self.op == "%":
+            return right.magnitude()
+        return left.magnitude() + 1  # "//" by a non-zero integer
+
+
+@dataclass
+class _Need:
+    """What the guard asks of one name."""
+
+    node: ast.Name
+    bounded: bool = False
+    nonzero: bool = False
+
+
+def _constant(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) is int
+
+
+def _located(node: ast.expr, like: ast.expr) -> ast.expr:
+    for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+        if hasattr(like, attr):
+            setattr(node, attr, getattr(like, attr))
+    return node
+
+
+class NativeTrees:
+    """The trees of one compilation, found as the compiler builds operations
+    bottom-up (`guarded` is given each operation's operand code)."""
+
+    def __init__(self, bound: int) -> None:
+        self.bound = bound  # integers lie strictly within ±bound
+        self._trees: dict[int, tuple[ast.expr, Tree]] = {}
+
+    def _tree(self, node: ast.expr) -> Tree | None:
+        found = self._trees.get(id(node))
+        if found is not None and found[0] is node:
+            tree = found[1]
+            # The compiler stamps the operation's position on the code it was
+            # given; the checked code a larger tree takes in must keep it.
+            if not hasattr(tree.checked, "lineno"):
+                _located(tree.checked, node)
+            return tree
+        if _constant(node) or (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
+            return Tree(node)
+        return None
+
+    def guarded(
+        self, op: str, args: list[ast.expr], checked: Callable[[list[ast.expr]], ast.expr]
+    ) -> ast.expr:
+        """Host code of `op` over `args`: `checked(args)`, or a guarded native
+        form when `op` and its operands make an integer tree."""
+        default = checked(args)
+        if len(args) != 2 or (op not in _ARITHMETIC and op not in _COMPARE):
+            return default
+        left, right = (self._tree(a) for a in args)
+        if left is None or right is None or not self._fits(op, left, right):
+            return default
+        if not isinstance(default, ast.Call):
+            # Already native. A division by a constant is a tree a larger one
+            # can take in as it is; a sum with a constant is not: it binds `_t`
+            # (inline.py), which a census sees in a function's frame, and its
+            # native form would not.
+            if isinstance(default, ast.BinOp):
+                self._trees[id(default)] = (default, Tree(default, op, (left, right)))
+            return default
+        tree = Tree(checked([left.checked, right.checked]), op, (left, right))
+        needs: dict[str, _Need] = {}
+        self._needs(tree, False, needs)
+        if not needs:
+            return default
+        native = ast.IfExp(_guard(needs.values()), _native(tree), tree.checked)
+        if op in _ARITHMETIC:
+            self._trees[id(native)] = (native, tree)
+        return native
+
+    def _fits(self, op: str, left: Tree, right: Tree) -> bool:
+        """Whether the checked operator's plain integer path is certain for
+        any operands within the trees' bounds."""
+        if op in ("+", "-"):
+            return left.magnitude() + right.magnitude() <= self.bound
+        if op == "*":
+            return left.magnitude() <= PRODUCT_OPERAND and right.magnitude() <= PRODUCT_OPERAND
+        if op in ("%", "//"):
+            divisor = right.checked
+            return right.leaf and (not _constant(divisor) or divisor.value != 0)
+        return True  # a comparison of two integers
+
+    def _needs(self, tree: Tree, bounded: bool, needs: dict[str, _Need]) -> None:
+        """Collect, in evaluation order, what the guard asks of each name;
+        `bounded`: whether the tree's magnitude matters to its parent."""
+        if tree.leaf:
+            node = tree.checked
+            if isinstance(node, ast.Name):
+                need = needs.setdefault(node.id, _Need(node))
+                need.bounded |= bounded
+            return
+        left, right = tree.children
+        if tree.op in ("+", "-", "*"):
+            self._needs(left, True, needs)
+            self._needs(right, True, needs)
+        elif tree.op in ("%", "//"):
+            self._needs(left, bounded and tree.op == "//", needs)
+            self._needs(right, bounded, needs)
+            if isinstance(right.checked, ast.Name):
+                needs[right.checked.id].nonzero = True
+        else:
+            self._needs(left, False, needs)
+            self._needs(right, False, needs)
+
+
+def _native(tree: Tree) -> ast.expr:
+    if tree.leaf:
+        node = tree.checked
+        if isinstance(node, ast.Name):
+            return _located(ast.Name(node.id, ast.Load()), node)
+        return ast.Constant(node.value)
+    left, right = (_native(child) for child in tree.children)
+    if tree.op in _ARITHMETIC:
+        return ast.BinOp(left, _ARITHMETIC[tree.op](), right)
+    return ast.Compare(left, [_COMPARE[tree.op]()], [right])
+
+
+def _guard(needs) -> ast.expr:
+    tests: list[ast.expr] = []
+    for need in needs:
+
+        def name(need: _Need = need) -> ast.expr:
+            return _located(ast.Name(need.node.id, ast.Load()), need.node)
+
+        kind = ast.Attribute(name(), "__class__", ast.Load())
+        tests.append(ast.Compare(kind, [ast.Is()], [ast.Name(INT_TYPE, ast.Load())]))
+        if need.bounded:
+            tests.append(
+                ast.Compare(ast.Constant(-LEAF), [ast.Lt(), ast.Lt()], [name(), ast.Constant(LEAF)])
+            )
+        if need.nonzero:
+            tests.append(name())
+    return tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+
+
+# ANNEX(name, value) appends natively when the name holds a list with room;
+# `value` must not be able to change that list's length, so it may only
+# read names and call the operators that build new values.
+LIST_TYPE, LENGTH, MAX_LENGTH = "_list", "_len", "_MAXLEN"
+APPEND_VALUE_NODES = 64  # the value is compiled twice: only a small one
+_PURE_NODES = (
+    ast.Name,
+    ast.Constant,
+    ast.BinOp,
+    ast.Compare,
+    ast.BoolOp,
+    ast.UnaryOp,
+    ast.IfExp,
+    ast.List,
+    ast.Tuple,
+    ast.Load,
+    ast.Store,
+    ast.operator,
+    ast.cmpop,
+    ast.boolop,
+    ast.unaryop,
+)
+# Helpers that call no program function and change no list in place.
+_PURE_HELPERS = frozenset({"_beyond", "_s_FUSE", "_s_NADIR", "_s_APEX", "_fail"})
+
+
+def _pure(value: ast.expr) -> bool:
+    nodes = list(ast.walk(value))
+    if len(nodes) > APPEND_VALUE_NODES:
+        return False
+    for node in nodes:
+        if isinstance(node, ast.Call):
+            func = node.func
+            if not (
+                isinstance(func, ast.Name)
+                and (
+                    func.id in _PURE_HELPERS
+                    or (func.id.startswith("_r_") and func.id != "_r_filter")
+                )
+                and not node.keywords
+            ):
+                return False
+        elif isinstance(node, ast.Attribute):
+            if node.attr != "__class__":
+                return False
+        elif isinstance(node, ast.NamedExpr):
+            if node.target.id != "_t":
+                return False
+        elif isinstance(node, ast.Name):
+            if not isinstance(node.ctx, (ast.Load, ast.Store)):
+                return False
+        elif not isinstance(node, _PURE_NODES):
+            return False
+    return True
+
+
+def append_form(seq: ast.expr, value: ast.expr, checked: ast.expr) -> ast.expr:
+    """`seq.append(value)` under a guard that `_s_ANNEX` would append
+    (a list below the length limit), else `checked`; `checked` itself when
+    `value` could change a list's length or is large."""
+    if not isinstance(seq, ast.Name) or not _pure(value):
+        return checked
+
+    def name() -> ast.expr:
+        return _located(ast.Name(seq.id, ast.Load()), seq)
+
+    kind = ast.Attribute(name(), "__class__", ast.Load())
+    length = ast.Call(ast.Name(LENGTH, ast.Load()), [name()], [])
+    guard = ast.BoolOp(
+        ast.And(),
+        [
+            ast.Compare(kind, [ast.Is()], [ast.Name(LIST_TYPE, ast.Load())]),
+            ast.Compare(length, [ast.Lt()], [ast.Name(MAX_LENGTH, ast.Load())]),
+        ],
+    )
+    append = ast.Call(ast.Attribute(name(), "append", ast.Load()), [_copy(value)], [])
+    return ast.IfExp(guard, append, checked)
+
+
+def _copy(node: ast.expr) -> ast.expr:
+    """A deep copy keeping positions (a node may not appear twice in a tree)."""
+    copied = type(node)(**{k: _copy_field(v) for k, v in ast.iter_fields(node)})
+    return _located(copied, node)
+
+
+def _copy_field(value: object) -> object:
+    if isinstance(value, ast.expr):
+        return _copy(value)
+    if isinstance(value, ast.AST):
+        return type(value)(**{k: _copy_field(v) for k, v in ast.iter_fields(value)})
+    if isinstance(value, list):
+        return [_copy_field(v) for v in value]
+    return value

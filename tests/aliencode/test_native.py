@@ -1,0 +1,146 @@
+"""Guarded native code (aliencode/native.py) behaves exactly as the checked
+operators: the same output, error (kind, message, position), steps and
+memory census, for operands of every kind, near every bound."""
+
+from __future__ import annotations
+
+import ast
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from aliencode import Limits, Session, parse
+from aliencode.compiler import Compiler, compile_program
+from aliencode.native import LEAF, PRODUCT_OPERAND
+from aliencode.world_schema import load
+
+NAMES = ("x", "y", "z")
+BINARY = ("SHATTER", "WEAVE", "PARE", "RESIDUE", "HALVE")
+COMPARE = ("AKIN", "APART", "UNDER", "OVER", "ATOP", "BENEATH")
+BITS = 2048
+# A small memory limit: the list made at the end of each program sets off a
+# census, which walks the frame of the function the program may run in.
+LIMITS = Limits(max_steps=20_000, max_memory=60_000)
+
+# Values around every bound the guard or the checked operators know.
+_EDGES = [
+    0,
+    1,
+    -1,
+    7,
+    1000,
+    10**12,
+    LEAF - 1,
+    LEAF,
+    -LEAF,
+    PRODUCT_OPERAND,
+    (1 << BITS) - 1,
+    -(1 << BITS) + 1,
+]
+INTEGERS = st.one_of(
+    st.sampled_from([str(v) for v in _EDGES]),
+    st.integers(-(10**30), 10**30).map(str),
+    st.integers(-(10**6), 10**6).map(str),
+)
+OTHERS = st.sampled_from(['"ab"', "2.5", "YES", "NO", "none", "STRAND(1, 2)", "KNOT()", "-0.0"])
+VALUES = st.one_of(INTEGERS, INTEGERS, INTEGERS, OTHERS)  # mostly integers: runs get far
+
+
+def expressions(depth: int) -> st.SearchStrategy[str]:
+    leaf = st.one_of(st.sampled_from(NAMES), st.integers(-9, 9).map(str), st.just("w"))
+    if depth == 0:
+        return leaf
+    inner = expressions(depth - 1)
+    node = st.tuples(st.sampled_from(BINARY + COMPARE), inner, inner).map(
+        lambda t: f"{t[0]}({t[1]}, {t[2]})"
+    )
+    return st.one_of(leaf, node)
+
+
+@st.composite
+def programs(draw) -> str:
+    lines = [f"SET {name} AS {draw(VALUES)}" for name in NAMES if draw(st.integers(0, 4))]
+    lines.append("SET xs AS STRAND()")
+    for _ in range(draw(st.integers(1, 3))):
+        expr = draw(expressions(3))
+        lines.append(f"EMIT({expr})")
+        lines.append(f"ANNEX(xs, {expr})")
+    lines.append("SET big AS PARE(STRAND(0), 10000)")
+    lines.append("EMIT(xs)")
+    looped = "\n".join("    " + line for line in lines)
+    if draw(st.booleans()):  # in a function, whose frame the census walks
+        return f"CRAFT f(w):\n{looped}\n    DELIVER 0\nEMIT(f({draw(VALUES)}))"
+    return "SET w AS 3\n" + "\n".join(lines)
+
+
+def outcome(source: str, world, native: bool) -> dict[str, object]:
+    tree = parse(source, world.keywords, LIMITS)
+    program = compile_program(tree, world, LIMITS, native=native)
+    session = Session(LIMITS)
+    result = session.execute(program)
+    return {**result.as_dict(), "peak": session.meter.peak}
+
+
+MAIN = load("main")
+STANDARD = load("standard")
+
+
+@settings(max_examples=300, deadline=None)
+@given(programs(), st.sampled_from([STANDARD, MAIN]))
+def test_native_forms_behave_as_the_checked_operators(source, world):
+    assert outcome(source, world, True) == outcome(source, world, False), source
+
+
+def _generated(source: str, native: bool = True) -> str:
+    module = Compiler(STANDARD, Limits(), native=native).module(parse(source))
+    ast.fix_missing_locations(module)
+    return ast.unparse(module)
+
+
+def test_integer_trees_compile_to_one_guarded_native_expression():
+    code = _generated("SET i AS 1\nSET t AS RESIDUE(SHATTER(t, PARE(i, 7)), 1000003)")
+    assert "(a_t + a_i * 7) % 1000003 if a_t.__class__ is _int" in code
+    assert "_r_x25(_r_x2b(a_t, _r_x2a(a_i, 7)), 1000003)" in code  # the checked path
+    assert "_int" not in _generated("SET t AS RESIDUE(SHATTER(t, PARE(i, 7)), 1000003)", False)
+
+
+def test_a_guard_asks_only_what_the_tree_needs():
+    mod = _generated("SET r AS RESIDUE(x, 3)")  # any integer: no bound
+    assert "a_x % 3 if a_x.__class__ is _int else" in mod
+    divide = _generated("SET r AS RESIDUE(3, x)")  # a divisor: not zero
+    assert "a_x.__class__ is _int and a_x else" in divide
+
+
+def test_a_tree_beyond_the_integer_limit_stays_checked():
+    # two names within LEAF may sum beyond 2**62 bits only if the limit is that small
+    small = Compiler(STANDARD, Limits(max_int_bits=62)).module(parse("SET r AS SHATTER(x, y)"))
+    ast.fix_missing_locations(small)
+    assert "_int" not in ast.unparse(small)
+
+
+def test_annex_appends_natively_only_a_value_that_cannot_change_a_list():
+    assert "a_xs.append(" in _generated("ANNEX(xs, SHATTER(k, 1))")
+    assert "a_xs.append(" not in _generated("ANNEX(xs, f(xs))")
+    assert "a_xs.append(" not in _generated("ANNEX(xs, EXPEL(xs))")
+
+
+def test_a_census_sees_the_same_frames_with_native_code():
+    """A census taken while a function's frame is live walks its locals: the
+    native form must bind what the checked form binds (`_t` of a sum with a
+    constant, which therefore stays outside native trees)."""
+    source = (
+        "CRAFT f(x):\n"
+        "    SET y AS PARE(SHATTER(x, 1), RESIDUE(x, 7))\n"
+        "    SET big AS PARE(STRAND(0), 20000)\n"
+        "    DELIVER y\n"
+        "EMIT(f(1000))"
+    )
+    limits = Limits(max_memory=100_000)
+    found = []
+    for native in (True, False):
+        program = compile_program(parse(source), STANDARD, limits, native=native)
+        session = Session(limits)
+        result = session.execute(program)
+        found.append((result.as_dict(), session.meter.peak))
+    assert found[0][1] > 0  # a census ran
+    assert found[0] == found[1]
