@@ -23,7 +23,8 @@ EXIT_OK, EXIT_ERROR, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
 
 WORLD_HELP = (
     "A shipped world's name or a path to a world TOML file. "
-    f"Default: ${DEFAULT_WORLD_ENV}, else the main evaluation world. `standard` is the manual's own semantics."
+    f"Default: ${DEFAULT_WORLD_ENV}, else the main evaluation world. `standard` is the manual's "
+    "own semantics."
 )
 
 
@@ -155,7 +156,8 @@ def world() -> None:
     "--bank",
     "bank_file",
     type=click.Path(dir_okay=False),
-    help="Task bank to audit (default: the world's own, if any: bank.toml beside a world file, else the shipped bank).",
+    help="Task bank to audit (default: the world's own, if any: bank.toml beside a world file, "
+    "else the shipped bank).",
 )
 def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
     """Validate a world file, list its rules and keyword renamings, and audit its task bank.
@@ -247,8 +249,10 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
         if report is not None:
             n = len(report.tasks)
             click.echo(
-                f"bank: {n} tasks, {len(report.examples)} worked examples; references pass {report.reference_pass}/{n}, "
-                f"naive solutions pass {report.naive_pass}/{n} in the world; audited in {report.seconds:.2f} s"
+                f"bank: {n} tasks, {len(report.examples)} worked examples; references pass "
+                f"{report.reference_pass}/{n}, "
+                f"naive solutions pass {report.naive_pass}/{n} in the world; audited in "
+                f"{report.seconds:.2f} s"
             )
             for t in report.tasks:
                 click.echo(
@@ -257,7 +261,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
             synthesis = [t for t in report.tasks if t.kind == "synthesis"]
             covered = sum(bool(t.unavoidable) for t in synthesis)
             click.echo(
-                f"route coverage: {covered}/{len(synthesis)} synthesis tasks use an operation or literal "
+                f"route coverage: {covered}/{len(synthesis)} synthesis tasks use an operation or "
+                "literal "
                 "that no manual route computes without an altered rule"
             )
             if report.validity is not None:
@@ -276,7 +281,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
     "--bank",
     "bank_file",
     type=click.Path(dir_okay=False),
-    help="Task bank file (default: the world's own: bank.toml beside a world file, else the shipped bank).",
+    help="Task bank file (default: the world's own: bank.toml beside a world file, else the "
+    "shipped bank).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the tasks as JSON.")
 def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
@@ -336,7 +342,8 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
             )
         if t.get("budget"):
             click.echo(
-                f"    budget: {t['budget']['tokens']} tokens of code, {t['budget']['steps']} steps per run"
+                f"    budget: {t['budget']['tokens']} tokens of code, {t['budget']['steps']} "
+                "steps per run"
             )
         if t.get("program"):
             click.echo(
@@ -353,7 +360,8 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
     "--bank",
     "bank_file",
     type=click.Path(dir_okay=False),
-    help="Task bank file (default: the world's own: bank.toml beside a world file, else the shipped bank).",
+    help="Task bank file (default: the world's own: bank.toml beside a world file, else the "
+    "shipped bank).",
 )
 @click.option(
     "--json",
@@ -410,7 +418,8 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
     "--json",
     "as_json",
     is_flag=True,
-    help="Print what was generated (name, hash, families, draws, rejections, the bank's draws) as JSON.",
+    help="Print what was generated (name, hash, families, draws, rejections, the bank's draws) "
+    "as JSON.",
 )
 def world_generate(
     seed: str,
@@ -482,10 +491,12 @@ def world_generate(
     else:
         click.echo(
             f"wrote {summary['path']}: world {result.world.name} ({result.world.hash}), "
-            f"{len(result.world.rules)} rules, {result.draws} draws ({sum(result.rejected.values())} rejected)"
+            f"{len(result.world.rules)} rules, {result.draws} draws "
+            f"({sum(result.rejected.values())} rejected)"
         )
         click.echo(
-            f"wrote {summary['bank']}: {len(result.bank.tasks)} tasks, {len(result.bank.examples)} worked examples "
+            f"wrote {summary['bank']}: {len(result.bank.tasks)} tasks, "
+            f"{len(result.bank.examples)} worked examples "
             f"({result.world_draws} world{'s' if result.world_draws != 1 else ''} drawn)"
         )
     sys.exit(EXIT_OK)
@@ -537,7 +548,8 @@ def world_compare(site: str, left: str, right: str) -> None:
     "examples",
     multiple=True,
     metavar="CALL",
-    help="A call of the program's functions (repeatable). With examples, parameter types come from the calls.",
+    help="A call of the program's functions (repeatable). With examples, parameter types come "
+    "from the calls.",
 )
 @click.option(
     "--whole-program",

@@ -113,7 +113,8 @@ def world() -> None:
     "--bank",
     "bank_file",
     type=click.Path(dir_okay=False),
-    help="Task bank to audit (default: bank.toml beside a world file, else the world's shipped bank, if any).",
+    help="Task bank to audit (default: bank.toml beside a world file, else the world's shipped "
+    "bank, if any).",
 )
 @click.option(
     "--no-prover", "no_prover", is_flag=True, help="Skip the prover's confirmations (faster)."
@@ -201,15 +202,20 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
             s = report.summary()
             n = len(report.tasks)
             click.echo(
-                f"bank: {n} tasks, {len(report.examples)} worked examples; references pass {s['reference_pass']}/{s['provable']}, "
-                f"certificates hold {s['certified']}/{s['unprovable']}, naive proofs refused {s['naive_refused']}, "
-                f"the standard calculus proves {s['standard_proves']}/{s['unprovable']} unprovable theorems"
+                f"bank: {n} tasks, {len(report.examples)} worked examples; references pass "
+                f"{s['reference_pass']}/{s['provable']}, "
+                f"certificates hold {s['certified']}/{s['unprovable']}, naive proofs refused "
+                f"{s['naive_refused']}, "
+                f"the standard calculus proves {s['standard_proves']}/{s['unprovable']} "
+                "unprovable theorems"
             )
             if "prover" in s:
                 pr = s["prover"]
                 click.echo(
-                    f"prover: proves {pr['world_proves']}/{s['provable']} provable theorems in the world, "
-                    f"{pr['standard_proves_unprovable']}/{s['unprovable']} unprovable ones in the standard calculus, "
+                    f"prover: proves {pr['world_proves']}/{s['provable']} provable theorems in "
+                    "the world, "
+                    f"{pr['standard_proves_unprovable']}/{s['unprovable']} unprovable ones in "
+                    "the standard calculus, "
                     f"none of them in the world ({pr['world_blocked']}/{s['unprovable']} blocked)"
                 )
             click.echo(validity.summary())
@@ -217,7 +223,9 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
             for t in report.tasks:
                 kind = "first-order" if t.first_order else "propositional"
                 click.echo(
-                    f"  {t.id:<5} {t.family:<12} {'provable' if t.provable else 'unprovable':<11} {kind:<14} {','.join(t.rules) or '-'}"
+                    f"  {t.id:<5} {t.family:<12} "
+                    f"{'provable' if t.provable else 'unprovable':<11} {kind:<14} "
+                    f"{','.join(t.rules) or '-'}"
                 )
         else:
             click.echo(skipped_audit_note("alienlogic", w))
@@ -310,7 +318,8 @@ def world_generate(
         return
     final = stats.final
     click.echo(
-        f"world {generated.name} ({generated.world.hash}) written to {out_dir} (generator version {VERSION})"
+        f"world {generated.name} ({generated.world.hash}) written to {out_dir} (generator "
+        f"version {VERSION})"
     )
     click.echo(
         f"  {len(generated.world.rules)} patches; {theorems} theorems: "
@@ -319,7 +328,8 @@ def world_generate(
     click.echo(
         f"  labelled {final.drawn} candidates: "
         + ", ".join(f"{n} {k}" for k, n in sorted(final.labels.items()))
-        + f" ({100 * final.unresolved_share:.0f}% discarded as unresolved); {stats.trials.drawn} more while drawing patches"
+        + f" ({100 * final.unresolved_share:.0f}% discarded as unresolved); {stats.trials.drawn} "
+        "more while drawing patches"
     )
     click.echo(
         "  CPU seconds: "
@@ -489,7 +499,8 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
     type=Seconds(LONGEST),
     default=30.0,
     show_default=True,
-    help=f"Wall-clock seconds for the certificate search per theorem, checked inside each candidate algebra too (above 0, at most {LONGEST:g}).",
+    help="Wall-clock seconds for the certificate search per theorem, checked inside each "
+    f"candidate algebra too (above 0, at most {LONGEST:g}).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option(
@@ -683,7 +694,8 @@ def _certify_all(
         verb = "re-checked" if check_stored else "found"
         for r in rows:
             click.echo(
-                f"  {r['task']:<5} {r['kind'] or '-':<9} {'ok' if r['holds'] else 'FAIL':<5} {r['seconds']:.3f} s"
+                f"  {r['task']:<5} {r['kind'] or '-':<9} {'ok' if r['holds'] else 'FAIL':<5} "
+                f"{r['seconds']:.3f} s"
             )
             for p in r["problems"]:
                 click.echo(f"        {p}")
@@ -717,7 +729,8 @@ def _certify_all(
     type=Seconds(LONGEST),
     default=20.0,
     show_default=True,
-    help=f"CPU time limit per theorem, covering the search, the write-out and the final check (above 0, at most {LONGEST:g}).",
+    help="CPU time limit per theorem, covering the search, the write-out and the final check "
+    f"(above 0, at most {LONGEST:g}).",
 )
 @click.option(
     "--budget",
@@ -806,7 +819,8 @@ def prove_command(
         else:
             for r in rows:
                 click.echo(
-                    f"  {r['task']:<5} {'found' if r['found'] else 'NOT FOUND':<9} {r['seconds']:.3f} s"
+                    f"  {r['task']:<5} {'found' if r['found'] else 'NOT FOUND':<9} "
+                    f"{r['seconds']:.3f} s"
                     + (f"  {r['lines']} lines" if r["found"] else f"  {r['reason']}")
                 )
             click.echo(f"{found}/{len(rows)} proved in {total:.2f} s CPU")

@@ -139,24 +139,34 @@ class AlienCodeEnvironment(Environment):
     def system_prompt(self, open_book: bool = False) -> str:
         run = self.tool_name
         parts = [
-            "You are exploring an alien world: the AlienCode language described by the manual below. The manual is "
-            "not entirely true. The world follows hidden rules that differ from the manual in some places; elsewhere "
+            "You are exploring an alien world: the AlienCode language described by the manual "
+            "below. The manual is "
+            "not entirely true. The world follows hidden rules that differ from the manual in "
+            "some places; elsewhere "
             "the manual is right.",
-            f"You can run programs in the world with the tool {run}(code). It returns exactly what the program prints "
-            f"(errors included), capped at {FEEDBACK_LINES} lines and {FEEDBACK_CHARS} characters. Each program may "
-            f'cost at most {PROBE_CAP} probe units (see "Probe budget" in the manual); a program over the cap is '
+            f"You can run programs in the world with the tool {run}(code). It returns exactly "
+            "what the program prints "
+            f"(errors included), capped at {FEEDBACK_LINES} lines and {FEEDBACK_CHARS} "
+            "characters. Each program may "
+            f'cost at most {PROBE_CAP} probe units (see "Probe budget" in the manual); a program '
+            "over the cap is "
             "rejected whole and runs nothing.",
-            f"The episode: study the manual and the worked examples below. Then come 4 rounds of exploration of at "
-            f"most {self.calls_per_round} tool calls each. After the worked examples and after every round you are "
-            "tested without tools: you report the rules you believe the world follows, and you solve held-out "
+            "The episode: study the manual and the worked examples below. Then come 4 rounds of "
+            "exploration of at "
+            f"most {self.calls_per_round} tool calls each. After the worked examples and after "
+            "every round you are "
+            "tested without tools: you report the rules you believe the world follows, and you "
+            "solve held-out "
             "programming tasks whose answers are run in this world.",
             "=== MANUAL ===\n\n" + self.manual().rstrip(),
-            "=== WORKED EXAMPLES ===\nEach example is a task, a program that solves it in this world, and the output "
+            "=== WORKED EXAMPLES ===\nEach example is a task, a program that solves it in this "
+            "world, and the output "
             "this world printed for that program.",
         ]
         for ex in self.worked_examples():
             parts.append(
-                f"Worked example {ex['id']} ({ex['band']}): {ex['prompt']}\nProgram:\n```aliencode\n{self._code(ex['program'])}\n```\n"
+                f"Worked example {ex['id']} ({ex['band']}): "
+                f"{ex['prompt']}\nProgram:\n```aliencode\n{self._code(ex['program'])}\n```\n"
                 f"Output in this world:\n```output\n{ex['output']}\n```"
             )
         if open_book:
@@ -169,8 +179,10 @@ class AlienCodeEnvironment(Environment):
             "function": {
                 "name": self.tool_name,
                 "description": (
-                    f"Run an AlienCode program in this world and return what it prints (at most {PROBE_CAP} "
-                    f"probe units per program; feedback capped at {FEEDBACK_LINES} lines and {FEEDBACK_CHARS} characters)."
+                    "Run an AlienCode program in this world and return what it prints (at most "
+                    f"{PROBE_CAP} "
+                    f"probe units per program; feedback capped at {FEEDBACK_LINES} lines and "
+                    f"{FEEDBACK_CHARS} characters)."
                 ),
                 "parameters": {
                     "type": "object",
@@ -188,7 +200,8 @@ class AlienCodeEnvironment(Environment):
             return ToolOutcome.make(
                 "invalid",
                 0,
-                f"[rejected] {self.tool_name} takes one argument, code: the program text as a string. Nothing was run.",
+                f"[rejected] {self.tool_name} takes one argument, code: the program text as a "
+                "string. Nothing was run.",
             )
         code = arguments["code"]
         try:
@@ -200,7 +213,8 @@ class AlienCodeEnvironment(Environment):
             return ToolOutcome.make(
                 "rejected",
                 0,
-                f"[rejected] this program costs {cost} probe units; a call may cost at most {PROBE_CAP}. Nothing was run.",
+                f"[rejected] this program costs {cost} probe units; a call may cost at most "
+                f"{PROBE_CAP}. Nothing was run.",
             )
         try:
             program = compile_program(tree, self.world, self.limits)
@@ -221,16 +235,21 @@ class AlienCodeEnvironment(Environment):
         head = f"Held-out task {task.id}. Tools are disabled: answer from what you know of this world.\n\n{task.prompt.strip()}"
         if task.kind == "prediction":
             return (
-                f"{head}\n\n```aliencode\n{task.program.strip()}\n```\n\nGive the exact output this program prints "
-                "in this world, in one fenced block:\n```output\n...\n```\n(For a one-line output you may instead "
+                f"{head}\n\n```aliencode\n{task.program.strip()}\n```\n\nGive the exact output "
+                "this program prints "
+                "in this world, in one fenced block:\n```output\n...\n```\n(For a one-line "
+                "output you may instead "
                 "write a single line `PREDICTION: <output>`.)"
             )
         if task.whole_program and task.inputs:
             names = ", ".join(task.inputs[0])
             how = (
-                f"Your answer is a whole program, run in this world once for each of several private inputs. Before "
-                f"each run the names {names} are bound to that input's values (plain values, as the manual prints "
-                "them; no rule of this world touches them). What it prints is compared with the expected output."
+                "Your answer is a whole program, run in this world once for each of several "
+                "private inputs. Before "
+                f"each run the names {names} are bound to that input's values (plain values, as "
+                "the manual prints "
+                "them; no rule of this world touches them). What it prints is compared with the "
+                "expected output."
             )
             if task.example_inputs:
                 how += f"\nExample input: {describe_inputs(task.example_inputs, self.world, self.limits)}"
@@ -238,7 +257,8 @@ class AlienCodeEnvironment(Environment):
             how = "Your answer is a whole program, run in this world; what it prints is compared with the expected output."
         else:
             how = (
-                "Your answer is run in this world, followed by private calls like the example below; only what those "
+                "Your answer is run in this world, followed by private calls like the example "
+                "below; only what those "
                 "calls print is compared with the expected output."
             )
             if task.example:
@@ -280,18 +300,24 @@ class AlienCodeEnvironment(Environment):
             operands = ", ".join(SITES[site].operands)
             note = f"; the result is {_RESULT_NOTES[site]}" if site in _RESULT_NOTES else ""
             lines.append(
-                f"{rule.id}: {shown} (operands: {operands}{note}) — {self._scope_label(index)} — manual: {standard_expression(site)}"
+                f"{rule.id}: {shown} (operands: {operands}{note}) — {self._scope_label(index)} — "
+                f"manual: {standard_expression(site)}"
             )
         return lines
 
     def rule_report_prompt(self) -> str:
         template = "\n".join(self.rule_template())
         return (
-            "Milestone rule report. Tools are disabled. Report the rules you believe this world follows.\n\n"
-            "Below is the world's rule inventory: one rule id per line, with the operation (site) it concerns, its "
-            "operands, where in a program it applies, and the manual's meaning. Some rules keep the manual's meaning. "
-            "For every id write one line\n\n    ID: EXPRESSION\n\nwhere EXPRESSION is a rule expression for what the "
-            "site really produces in this world, IDENTITY (the manual's meaning holds), or UNKNOWN.\n\n"
+            "Milestone rule report. Tools are disabled. Report the rules you believe this world "
+            "follows.\n\n"
+            "Below is the world's rule inventory: one rule id per line, with the operation "
+            "(site) it concerns, its "
+            "operands, where in a program it applies, and the manual's meaning. Some rules keep "
+            "the manual's meaning. "
+            "For every id write one line\n\n    ID: EXPRESSION\n\nwhere EXPRESSION is a rule "
+            "expression for what the "
+            "site really produces in this world, IDENTITY (the manual's meaning holds), or "
+            "UNKNOWN.\n\n"
             f"{RULE_LANGUAGE}\n\nRule inventory:\n{template}"
         )
 
@@ -334,8 +360,10 @@ class AlienCodeEnvironment(Environment):
 
     def disclosure(self) -> str:
         lines = [
-            "Each rule gives what a site really produces, as a rule expression over its operands; for each site "
-            "and place in a program the first matching rule in this list applies, and sites without a rule follow "
+            "Each rule gives what a site really produces, as a rule expression over its "
+            "operands; for each site "
+            "and place in a program the first matching rule in this list applies, and sites "
+            "without a rule follow "
             "the manual.",
             "",
             RULE_LANGUAGE,
@@ -489,8 +517,10 @@ def fixed_probe(rng: random.Random) -> str:
             [
                 f"SET xs AS {_strand(_ints(rng, 2))}\nANNEX(xs, {a})\nEMIT(xs)",
                 f"SET xs AS {_strand(_ints(rng, 3))}\nEMIT(EXPEL(xs), xs)",
-                f"SET xs AS {_strand(_ints(rng, 3))}\nIMPRINT(xs, {rng.randint(0, 2)}, {b})\nEMIT(xs)",
-                f"CRAFT keep(n):\n    DELIVER OVER(n, {a})\nEMIT(STRAIN(keep, {_strand(_ints(rng, 4))}))",
+                f"SET xs AS {_strand(_ints(rng, 3))}\nIMPRINT(xs, {rng.randint(0, 2)}, "
+                f"{b})\nEMIT(xs)",
+                f"CRAFT keep(n):\n    DELIVER OVER(n, {a})\nEMIT(STRAIN(keep, "
+                f"{_strand(_ints(rng, 4))}))",
                 f"SWEEP x IN {_strand(_ints(rng, 2))}:\n    EMIT(x)",
                 f'SWEEP c IN "{rng.choice(_WORDS)}":\n    EMIT(c)',
             ]

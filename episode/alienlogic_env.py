@@ -81,22 +81,31 @@ class AlienLogicEnvironment(Environment):
 
     def system_prompt(self, open_book: bool = False) -> str:
         parts = [
-            "You are exploring an alien world: the AlienLogic proof system described by the manual below. The manual is "
-            "not entirely true: the world patches some inference rules in secret (a rule may be disabled, carry an extra "
+            "You are exploring an alien world: the AlienLogic proof system described by the "
+            "manual below. The manual is "
+            "not entirely true: the world patches some inference rules in secret (a rule may be "
+            "disabled, carry an extra "
             "condition, or derive something else); elsewhere the manual is right.",
-            f"You can submit proofs with the tool {self.tool_name}(proof), which returns the checker's verdict as JSON "
-            f"(capped at {FEEDBACK_LINES} lines and {FEEDBACK_CHARS} characters). A rejection by a patched rule reports "
+            f"You can submit proofs with the tool {self.tool_name}(proof), which returns the "
+            "checker's verdict as JSON "
+            f"(capped at {FEEDBACK_LINES} lines and {FEEDBACK_CHARS} characters). A rejection by "
+            "a patched rule reports "
             "only its opaque rule id.",
-            f"The episode: study the manual and the worked proofs below. Then come 4 rounds of exploration of at most "
-            f"{self.calls_per_round} proofs each ({self.max_total_calls} in all). After the worked proofs and after every "
-            "round you are tested without tools on held-out theorems; some of them cannot be proved in this world, and "
+            "The episode: study the manual and the worked proofs below. Then come 4 rounds of "
+            "exploration of at most "
+            f"{self.calls_per_round} proofs each ({self.max_total_calls} in all). After the "
+            "worked proofs and after every "
+            "round you are tested without tools on held-out theorems; some of them cannot be "
+            "proved in this world, and "
             f"those are answered with the line `{REFUSAL_TEXT}`.",
             "=== MANUAL ===\n\n" + self.manual().rstrip(),
-            "=== WORKED PROOFS ===\nEach is a proof this world accepts, with the checker's verdict.",
+            "=== WORKED PROOFS ===\nEach is a proof this world accepts, with the checker's "
+            "verdict.",
         ]
         for example in self.bank.examples:
             parts.append(
-                f"Worked proof {example.id}: {example.prompt}\n```proof\n{example.program.strip()}\n```\n"
+                f"Worked proof {example.id}: "
+                f"{example.prompt}\n```proof\n{example.program.strip()}\n```\n"
                 f"Verdict: {self._verdict_text(example.program)}"
             )
         if open_book:
@@ -108,7 +117,8 @@ class AlienLogicEnvironment(Environment):
             "type": "function",
             "function": {
                 "name": self.tool_name,
-                "description": "Check a proof in this world and return the verdict as JSON (one proof per call).",
+                "description": "Check a proof in this world and return the verdict as JSON (one "
+                "proof per call).",
                 "parameters": {
                     "type": "object",
                     "properties": {
@@ -127,7 +137,8 @@ class AlienLogicEnvironment(Environment):
             return ToolOutcome.make(
                 "invalid",
                 0,
-                f"[rejected] {self.tool_name} takes one argument, proof: the proof text as a string. Nothing was checked.",
+                f"[rejected] {self.tool_name} takes one argument, proof: the proof text as a "
+                "string. Nothing was checked.",
             )
         return ToolOutcome.make("ran", 1, self._verdict_text(arguments["proof"]))
 
@@ -162,7 +173,8 @@ class AlienLogicEnvironment(Environment):
         theorem = self._theorems[task_id]
         premises = ", ".join(str(p) for p in theorem.premises) or "(none)"
         return (
-            f"Held-out task {task.id}. Tools are disabled: answer from what you know of this world.\n\n"
+            f"Held-out task {task.id}. Tools are disabled: answer from what you know of this "
+            "world.\n\n"
             f"{task.prompt.strip()}\nPremises: {premises}\nGoal: {theorem.goal}\n\n"
             "Answer with one complete proof in a fenced block:\n```proof\nPROOF\n...\nEND\n```\n"
             "or, if the goal cannot be proved in this world, with the single line "

@@ -125,13 +125,16 @@ class Environment(ABC):
         return (
             f"Exploration round {round_no} of {rounds}. You may make {cap} in this round. "
             "Use them to find out how this world really behaves where it differs from the manual. "
-            "When you have no further probe for this round, reply without a tool call; the round then ends."
+            "When you have no further probe for this round, reply without a tool call; the round "
+            "then ends."
         )
 
     def reflect_prompt(self, round_no: int, rounds: int = ROUNDS) -> str:
         return (
-            f"Round {round_no} of {rounds}. No tool is available in this round. Revise your hypotheses about "
-            "where this world differs from its manual, using only what you have seen so far, and state them."
+            f"Round {round_no} of {rounds}. No tool is available in this round. Revise your "
+            "hypotheses about "
+            "where this world differs from its manual, using only what you have seen so far, and "
+            "state them."
         )
 
     def injected_note(self) -> str:

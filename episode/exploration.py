@@ -139,8 +139,10 @@ def markdown(section: dict | None) -> str:
     engine = section.get("engine") or {}
     parts = [
         f"engine `{engine.get('name')}` {engine.get('version')}: {totals['probes']} probes, "
-        f"{num(totals['bits'], 2)} bits in all, redundant-probe rate {num(totals['redundant'], 2)}, "
-        f"exploration errors {num(totals['exploration errors'])}, exploitation errors {num(totals['exploitation errors'])}."
+        f"{num(totals['bits'], 2)} bits in all, redundant-probe rate "
+        f"{num(totals['redundant'], 2)}, "
+        f"exploration errors {num(totals['exploration errors'])}, exploitation errors "
+        f"{num(totals['exploitation errors'])}."
     ]
     coverage = section.get("coverage") or []
     if coverage:
@@ -185,8 +187,10 @@ def summary_html(section: dict | None) -> str:
     ]
     engine = section.get("engine") or {}
     return (
-        f"<h3>Exploration</h3><p class='muted'>engine {esc(engine.get('name'))} {esc(engine.get('version'))}; bits: "
-        "information a probe gave (log2 of the hypothesis mass before over after); redundant: every surviving "
+        f"<h3>Exploration</h3><p class='muted'>engine {esc(engine.get('name'))} "
+        f"{esc(engine.get('version'))}; bits: "
+        "information a probe gave (log2 of the hypothesis mass before over after); redundant: "
+        "every surviving "
         "hypothesis predicted its result; true mass: the surviving mass on the world's rules.</p>"
         + table(head, [[f"<td class='num'>{esc(c)}</td>" for c in cells]], "exploration")
     )
@@ -207,8 +211,10 @@ def probe_html(section: dict | None, round_no: object, call: object) -> str:
             )
             targets = ", ".join(p.get("targets") or []) or "none"
             return (
-                f"<div class='muted exploration'>{esc(num(p.get('bits'), 2))} bits · {esc(redundant)} · "
-                f"{esc(p.get('eliminated', '–'))} hypotheses eliminated · rules reached: {esc(targets)} · "
+                f"<div class='muted exploration'>{esc(num(p.get('bits'), 2))} bits · "
+                f"{esc(redundant)} · "
+                f"{esc(p.get('eliminated', '–'))} hypotheses eliminated · rules reached: "
+                f"{esc(targets)} · "
                 f"{esc(p.get('explained', ''))}</div>"
             )
     return ""

@@ -180,7 +180,8 @@ def load_world(spec: str, schema: Schema) -> World:
             [
                 Problem(
                     spec,
-                    f"no such world file, and no shipped {schema.language} world of that name (shipped: {names})",
+                    f"no such world file, and no shipped {schema.language} world of that name "
+                    f"(shipped: {names})",
                 )
             ]
         )
@@ -287,7 +288,8 @@ def _check_keywords(
             )
         elif not isinstance(new, str) or not pattern.match(new) or len(new) > MAX_LABEL:
             top(
-                f"expected a name made of letters, digits and underscores (at most {MAX_LABEL} characters)",
+                f"expected a name made of letters, digits and underscores (at most {MAX_LABEL} "
+                "characters)",
                 f"keywords.{std}",
             )
         else:

@@ -186,12 +186,14 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
                 )
             elif task.inputs and not all(same_output(a, b) for a, b in zip(naive_manual, expected)):
                 report.problems.append(
-                    f"task {task.id}: the reference in the world and the naive solution under the manual disagree on an input"
+                    f"task {task.id}: the reference in the world and the naive solution under "
+                    "the manual disagree on an input"
                 )
             for k, variant in enumerate(task.variants, 1):
                 if not prints(manual, limits, variant, task, naive_manual, programs):
                     report.problems.append(
-                        f"task {task.id}: variant {k} does not print what the naive solution prints under the manual's semantics"
+                        f"task {task.id}: variant {k} does not print what the naive solution "
+                        "prints under the manual's semantics"
                     )
             if code_lines(task.reference) > MAX_LINES:
                 report.problems.append(
@@ -226,7 +228,8 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
             )
         if example.rules and sorted(example.rules) != sorted(rules):
             report.problems.append(
-                f"example {example.id}: declares rules {sorted(example.rules)} but exposes {sorted(rules)}"
+                f"example {example.id}: declares rules {sorted(example.rules)} but exposes "
+                f"{sorted(rules)}"
             )
         report.examples.append(
             {"id": example.id, "band": example.band, "rules": rules, "output": output}
@@ -252,7 +255,8 @@ def _check_validity(report: Audit, bank: Bank, grader: AlienCodeGrader, limits: 
             name for name, score in report.validity.strategies.items() if task_id in score.passed
         ]
         report.problems.append(
-            f"task {task_id}: passed by the trivial strateg{'ies' if len(names) > 1 else 'y'} {', '.join(names)}"
+            f"task {task_id}: passed by the trivial strateg{'ies' if len(names) > 1 else 'y'} "
+            f"{', '.join(names)}"
         )
 
 
@@ -300,14 +304,16 @@ def _check_requirements(report: Audit, bank: Bank) -> None:
                 expect(f"task {task.id} ({band}): private calls", want, len(task.calls))
     if "max_naive_pass" in req and report.naive_pass > req["max_naive_pass"]:
         report.problems.append(
-            f"naive solutions passing in the world: {report.naive_pass}, at most {req['max_naive_pass']} allowed"
+            f"naive solutions passing in the world: {report.naive_pass}, at most "
+            f"{req['max_naive_pass']} allowed"
         )
     if "keystone" in req:
         targets = set(req["keystone"]["targets"])
         n = sum(_keystone(t.rules, report.world, targets) for t in tasks)
         if n < req["keystone"]["min_tasks"]:
             report.problems.append(
-                f"keystone rules ({', '.join(sorted(targets))}) enter {n} tasks, fewer than {req['keystone']['min_tasks']}"
+                f"keystone rules ({', '.join(sorted(targets))}) enter {n} tasks, fewer than "
+                f"{req['keystone']['min_tasks']}"
             )
     if "examples_per_band" in req:
         counts = Counter(e.band for e in bank.examples)

@@ -20,7 +20,8 @@ def test_tool_reports_errors_and_empty_output(demo_env):
 
 
 def test_a_call_over_the_cap_is_rejected_whole_and_runs_nothing(demo_env):
-    code = "EMIT(1)\nSWEEP i IN EXTENT(3):\n    EMIT(i)\nEMIT(PLUCK(STRAND(), 9))"  # 1 + 3 + 1 = 5: allowed
+    # 1 + 3 + 1 = 5: allowed
+    code = "EMIT(1)\nSWEEP i IN EXTENT(3):\n    EMIT(i)\nEMIT(PLUCK(STRAND(), 9))"
     assert demo_env.run_tool({"code": code}).status == "ran"
     over = demo_env.run_tool({"code": "EMIT(1, 2, 3)\nEMIT(4, 5, 6)"})
     assert over.status == "rejected" and over.units == 0

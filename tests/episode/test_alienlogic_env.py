@@ -23,7 +23,8 @@ def logic_env():
 def test_tool_feedback_is_the_public_verdict(logic_env):
     out = logic_env.run_tool(
         {
-            "proof": "PROOF\npremises: NOT(NOT(p))\ngoal: p\n1. NOT(NOT(p)) [premise]\n2. p [DNE 1]\nEND"
+            "proof": "PROOF\npremises: NOT(NOT(p))\ngoal: p\n1. NOT(NOT(p)) [premise]\n2. p [DNE "
+            "1]\nEND"
         }
     )
     verdict = json.loads(out.feedback)

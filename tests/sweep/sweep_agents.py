@@ -19,7 +19,8 @@ class SlowFixedAgent(FixedAgent):
     def respond(self, request: Request) -> Reply:
         time.sleep(
             0.02
-            # long enough that a kill after a partial trace is seen lands inside the episode on a busy
+            # long enough that a kill after a partial trace is seen lands inside the episode on a
+            # busy
             # machine
         )
         return super().respond(request)

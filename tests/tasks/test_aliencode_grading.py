@@ -267,7 +267,8 @@ def test_prints_agrees_with_outcomes_and_stops_at_the_first_run_that_differs(mon
     assert (
         not prints(world, limits, wrong_second, task, want) and len(ran) == 2
     )  # the third run is not needed
-    # fewer or more runs than expected, or a solution that does not compile, never prints what is expected
+    # fewer or more runs than expected, or a solution that does not compile, never prints what is
+    # expected
     assert not prints(world, limits, right, task, want[:2]) and not prints(
         world, limits, right, task, (*want, "8")
     )

@@ -76,8 +76,8 @@ def test_a_flagged_task_fails_the_audit_unless_the_bank_only_reports(tmp_path):
     problems = audit(DEMO, load_bank("aliencode", "demo", path)).problems
     assert "task T2: passed by the trivial strategy compact-calibrating" in problems
     assert (
-        "task T4: passed by the trivial strategies naive, literal-free, printer, compact-calibrating, avoidant"
-        in problems
+        "task T4: passed by the trivial strategies naive, literal-free, printer, "
+        "compact-calibrating, avoidant" in problems
     )
     assert not any("T5" in p for p in problems)
     # a strategy the bank reports only counts in the floor and flags nothing
