@@ -30,7 +30,7 @@ class Reached(Exception):
 
 
 def stub_generator(monkeypatch, language: str) -> None:
-    def reached(seed, knobs):
+    def reached(seed, knobs, phases=None):
         raise Reached(seed, knobs)
 
     monkeypatch.setattr(COMMANDS[language][1], "generate", reached)
