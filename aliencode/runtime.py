@@ -216,7 +216,7 @@ def _plain(message: str) -> str:
     """A host message about generated code, in the language's own words."""
     # Names are cut short first: messages stay small, and no pattern below
     # backtracks through a name of a million characters.
-    message = re.sub(r"\w{%d,}" % (NAME_CHARS + 1), lambda m: short(m.group()), message)
+    message = re.sub(rf"\w{{{NAME_CHARS + 1},}}", lambda m: short(m.group()), message)
     message = re.sub(r"\b" + PREFIX + r"(\w+)", r"\1", message)
     message = re.sub(
         r"'?\b(\w+)'? object", lambda m: f"{_PY_TYPES.get(m.group(1), 'value')} value", message
@@ -232,7 +232,10 @@ def _plain(message: str) -> str:
 
 
 def _takes(name: str, want: int, given: int) -> str:
-    return f"{short(name)}() takes {want} argument{'' if want == 1 else 's'} but {given} {'was' if given == 1 else 'were'} given"
+    return (
+        f"{short(name)}() takes {want} argument{'' if want == 1 else 's'} "
+        f"but {given} {'was' if given == 1 else 'were'} given"
+    )
 
 
 _KNOWN_HOST_MESSAGES = (

@@ -106,7 +106,10 @@ class _Writer:
                 lines.extend(self.block(st.default, depth + 1))
             return lines
         if isinstance(st, s.Sweep):
-            head = f"{pad}{self.kw('SWEEP')} {', '.join(st.names)} {self.kw('IN')} {self.expr(st.iterable)}:"
+            head = (
+                f"{pad}{self.kw('SWEEP')} {', '.join(st.names)} "
+                f"{self.kw('IN')} {self.expr(st.iterable)}:"
+            )
             return [head, *self.block(st.body, depth + 1)]
         if isinstance(st, s.While):
             return [

@@ -250,7 +250,10 @@ def check(
         premises_ok, goal_ok = proof.theorem.same_as(task)
         if not (premises_ok and goal_ok):
             reason = "PREMISES_MISMATCH" if not premises_ok else "GOAL_MISMATCH"
-            detail = f"the task asks for {_theorem_text(task)}, the proof claims {_theorem_text(proof.theorem)}"
+            detail = (
+                f"the task asks for {_theorem_text(task)}, "
+                f"the proof claims {_theorem_text(proof.theorem)}"
+            )
             return _rejected(None, Rejection(reason, detail), n_steps, False)
     state = _ProofState(proof, compiled.bind())
     failure: tuple[int, Rejection] | None = None

@@ -566,7 +566,8 @@ def countermodels(
 
 
 def _models(alg: Algebra, sig, n: int, named: tuple[int, ...]) -> Iterator[Model]:
-    """Every model of the signature with domain range(n), `named` the elements constants may denote."""
+    """Every model of the signature with domain range(n), `named` the elements
+    constants may denote."""
     atoms = [name for name, arity in sig.predicates if arity == 0]
     preds = [(name, arity) for name, arity in sig.predicates if arity > 0]
     size = alg.matrix.size

@@ -22,8 +22,9 @@ In the standard world the prover may also answer that a theorem is not a
 classical consequence, and then only with a countermodel that
 `countermodel.verified` has checked by evaluating the premises and the goal
 in it: a propositional one from the solver, or, when the refutation finds
-no proof, a small one found by grounding (`countermodel.search`). Without a checked countermodel it says it could not decide: a
-search that looks complete is evidence, never a verdict.
+no proof, a small one found by grounding (`countermodel.search`). Without a
+checked countermodel it says it could not decide: a search that looks
+complete is evidence, never a verdict.
 """
 
 from __future__ import annotations

@@ -865,7 +865,10 @@ class Checker:
             if patch is not None:
                 concl = Step(c, (0, INF), refs, None, env).eval(patch)
                 if concl == U:
-                    return f"its patched conclusion looks inside a formula the rule does not fix, at {env}"
+                    return (
+                        "its patched conclusion looks inside a formula "
+                        f"the rule does not fix, at {env}"
+                    )
                 if concl is NONE:
                     continue
             lines = [c.element(r, env)[1] for r in refs if r[:1] != ("box",)]
@@ -885,7 +888,10 @@ class Checker:
                         continue
                     if not self.refused(rule, Step(c, depth, refs, concl, env)):
                         where = ", ".join(f"{k}={v[0]}:{c.values[v[1]]}" for k, v in env.items())
-                        return f"depth {depth[0]}{'+' if depth[1] == INF else ''}, context {c.values[g]}{', ' + where if where else ''}"
+                        return (
+                            f"depth {depth[0]}{'+' if depth[1] == INF else ''}, "
+                            f"context {c.values[g]}{', ' + where if where else ''}"
+                        )
         return None
 
     def quantifiers(self) -> list[str]:
@@ -927,7 +933,10 @@ class Checker:
                     for refs in (["EQN", "PHI"], ["PHI", "EQN"]):
                         step = Step(c, depth, refs, "PHI2", env)
                         if not self.refused(rule, step) and le[g][c.eq[1][0]] and g != c.bottom:
-                            yield f"{where}: an equation between different elements is not false enough to rewrite with"
+                            yield (
+                                f"{where}: an equation between different elements "
+                                "is not false enough to rewrite with"
+                            )
                     continue
                 for body in c.shape:
                     qc, table = c.connective(op, (body,))

@@ -2,7 +2,8 @@
 share of candidate theorems discarded as unresolved, patches put back.
 
     python benchmarks/alienlogic_generated_worlds.py [--seeds N] [--prefix P] [--out DIR]
-                                                     [--patches N] [--theorems N] [--unprovable N] [--first-order N]
+                                                     [--patches N] [--theorems N]
+                                                     [--unprovable N] [--first-order N]
 
 Generates (and, with --out, writes and audits) the worlds of seeds P1 ... PN
 (default: report-1 ... report-3, the main bank's shape) and prints, per

@@ -2,7 +2,8 @@
 and exploration metrics side by side.
 
     python benchmarks/explorer.py [--world W] [--bank PATH] [--trajectories N]
-                                  [--agents explorer,explorer-random,explorer-fixed,fixed] [--keep DIR]
+                                  [--agents explorer,explorer-random,explorer-fixed,fixed]
+                                  [--keep DIR]
 
 Runs full offline episodes (autonomous condition) of each agent on one world,
 N trajectories each (seeds 0..N-1), and prints per agent:

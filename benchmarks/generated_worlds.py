@@ -1,7 +1,8 @@
 """Generated worlds over many seeds: time, rejections and rule families.
 
-    python benchmarks/generated_worlds.py [--seeds N] [--first K] [--altered N] [--red-herrings N]
-                                          [--scoped N] [--renamed N] [--tasks N] [--world-only] [--audit]
+    python benchmarks/generated_worlds.py [--seeds N] [--first K] [--altered N]
+                                          [--red-herrings N] [--scoped N] [--renamed N]
+                                          [--tasks N] [--world-only] [--audit]
 
 Generates the world and bank of seeds K..K+N-1 (default 0..99, main-like
 knobs) and prints the CPU time per seed, how often a rule draw was rejected
@@ -64,7 +65,10 @@ def main() -> None:
         line = f"seed {seed}: {times[-1]:.1f} s"
         if not args.world_only:
             redrawn += result.rules_redrawn
-            line += f", {result.world_draws} world(s) tried, {result.rules_redrawn} by drawing a rule again"
+            line += (
+                f", {result.world_draws} world(s) tried, "
+                f"{result.rules_redrawn} by drawing a rule again"
+            )
         if args.audit and not args.world_only:
             start = time.process_time()
             report = audit(result.world, result.bank)

@@ -27,8 +27,14 @@ import random
 import time
 from collections.abc import Callable, Iterator
 
-MP = "PROOF\npremises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q)  [premise]\n2. p  [premise]\n3. q  [IMPL_E 2, 1]\nEND"
-BOX = "PROOF\npremises:\ngoal: IMPL(p, p)\n1. | p  [assume]\n2. | p  [reit 1]\n3. IMPL(p, p)  [IMPL_I 1-2]\nEND"
+MP = (
+    "PROOF\npremises: IMPL(p, q), p\ngoal: q\n"
+    "1. IMPL(p, q)  [premise]\n2. p  [premise]\n3. q  [IMPL_E 2, 1]\nEND"
+)
+BOX = (
+    "PROOF\npremises:\ngoal: IMPL(p, p)\n"
+    "1. | p  [assume]\n2. | p  [reit 1]\n3. IMPL(p, p)  [IMPL_I 1-2]\nEND"
+)
 REFUSALS = [
     "ANSWER: UNPROVABLE",
     "**ANSWER: UNPROVABLE**",
@@ -74,7 +80,10 @@ def huge_numbers(rng, size):
     if where == "cite":
         return f"PROOF\npremises: p\ngoal: p\n1. p [premise]\n2. p [reit {num}]\nEND"
     if where == "range":
-        return f"PROOF\npremises:\ngoal: IMPL(p, p)\n1. | p [assume]\n2. IMPL(p, p) [IMPL_I 1-{num}]\nEND"
+        return (
+            "PROOF\npremises:\ngoal: IMPL(p, p)\n"
+            f"1. | p [assume]\n2. IMPL(p, p) [IMPL_I 1-{num}]\nEND"
+        )
     return f"ANSWER: {num}\n" + MP.replace("2, 1", f"{num}, {'0' * n}1")
 
 

@@ -8,7 +8,8 @@ CPU; a row that breaks it is marked BROKEN.
 
     python benchmarks/input_limits.py                 # every case
     python benchmarks/input_limits.py --only sweep    # the cases whose name contains 'sweep'
-    python benchmarks/input_limits.py --cap 30        # CPU seconds before a case is stopped (default 30)
+    python benchmarks/input_limits.py --cap 30        # CPU seconds before a case is stopped
+                                                      (default 30)
 
 Not part of the test suite (tests/cli and tests/sweep hold the generated
 worst inputs): the caps make a broken case cost up to --cap seconds.

@@ -92,7 +92,13 @@ def main() -> None:
         same = ""
         if args.hog:
             within = within and loaded.outcome == m.outcome
-            same = f"  [under load: {'same' if loaded.outcome == m.outcome else 'DIFFERENT: ' + loaded.verdict[:60]}, {loaded.wall:.2f} s wall]"
+            same = (
+                "  [under load: "
+                f"""{
+                    "same" if loaded.outcome == m.outcome else "DIFFERENT: " + loaded.verdict[:60]
+                }, """
+                f"{loaded.wall:.2f} s wall]"
+            )
         broken += not within
         print(
             f"{case.name[:44]:44} {m.peak_mb:8.0f} {m.cpu:6.2f} {m.wall:7.2f} {m.exit_code:>4}  "

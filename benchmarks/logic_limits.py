@@ -11,7 +11,8 @@ exceeds the CPU time.)
 
     python benchmarks/logic_limits.py                   # the review's shapes
     python benchmarks/logic_limits.py --seeds 0-4       # generated worst cases, five seeds
-    python benchmarks/logic_limits.py --checkout DIR    # measure another checkout (cases are killed after --kill-after s)
+    python benchmarks/logic_limits.py --checkout DIR    # measure another checkout (cases are
+                                                        killed after --kill-after s)
 
 The cases come from tests/alienlogic/logic_worst_cases.py (the test suite
 runs a fixed slice of them in test_logic_limits.py). AlienCode's limits

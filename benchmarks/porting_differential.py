@@ -1,7 +1,8 @@
 """Differential test of the porting compiler: ported programs against the
 manual, in main and in freshly generated worlds.
 
-    python benchmarks/porting_differential.py [--worlds 6] [--programs 6000] [--seed 0] [--budget 20000]
+    python benchmarks/porting_differential.py [--worlds 6] [--programs 6000] [--seed 0]
+                                              [--budget 20000]
 
 Draws `--worlds` worlds with the generator's default knobs (seeds
 `differential-<seed>-<k>`, as `aliencode world generate --seed` would draw

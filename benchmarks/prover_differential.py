@@ -1,6 +1,6 @@
 """Differential test of the prover against decisions that share none of its code.
 
-    python benchmarks/prover_differential.py                      # 10,000 propositional, 1,000 first-order
+    python benchmarks/prover_differential.py  # 10,000 propositional, 1,000 first-order
     python benchmarks/prover_differential.py --propositional 500 --first-order 100 --seed 7
 
 Random sequents (0-2 premises and a goal, BOT among the leaves) go to the

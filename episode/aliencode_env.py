@@ -232,7 +232,10 @@ class AlienCodeEnvironment(Environment):
 
     def task_prompt(self, task_id: str) -> str:
         task = self.bank.task(task_id)
-        head = f"Held-out task {task.id}. Tools are disabled: answer from what you know of this world.\n\n{task.prompt.strip()}"
+        head = (
+            f"Held-out task {task.id}. Tools are disabled: "
+            f"answer from what you know of this world.\n\n{task.prompt.strip()}"
+        )
         if task.kind == "prediction":
             return (
                 f"{head}\n\n```aliencode\n{task.program.strip()}\n```\n\nGive the exact output "
@@ -252,9 +255,15 @@ class AlienCodeEnvironment(Environment):
                 "expected output."
             )
             if task.example_inputs:
-                how += f"\nExample input: {describe_inputs(task.example_inputs, self.world, self.limits)}"
+                how += (
+                    "\nExample input: "
+                    f"{describe_inputs(task.example_inputs, self.world, self.limits)}"
+                )
         elif task.whole_program:
-            how = "Your answer is a whole program, run in this world; what it prints is compared with the expected output."
+            how = (
+                "Your answer is a whole program, run in this world; "
+                "what it prints is compared with the expected output."
+            )
         else:
             how = (
                 "Your answer is run in this world, followed by private calls like the example "

@@ -17,10 +17,13 @@ from . import glossary
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 CSS = """
-body{font-family:system-ui,sans-serif;max-width:76rem;margin:1.5rem auto;padding:0 1rem;color:#222;line-height:1.4}
+body{font-family:system-ui,sans-serif;max-width:76rem;margin:1.5rem auto;padding:0 1rem;\
+color:#222;line-height:1.4}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2rem}h3{font-size:1.05rem}
-pre{background:#f6f6f6;padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-word;margin:.3rem 0}
-table{border-collapse:collapse;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}
+pre{background:#f6f6f6;padding:.5rem;overflow-x:auto;white-space:pre-wrap;word-break:break-word;\
+margin:.3rem 0}
+table{border-collapse:collapse;margin:.5rem 0}\
+td,th{border:1px solid #ddd;padding:.2rem .5rem;text-align:left;vertical-align:top}
 th{background:#f3f3f3}td.num{text-align:right;font-variant-numeric:tabular-nums}
 .pass{color:#1a7f1a}.fail{color:#c62828}.muted{color:#777}
 dl.glossary{display:grid;grid-template-columns:max-content auto;gap:.2rem 1rem;font-size:.9rem}
@@ -29,7 +32,8 @@ summary{cursor:pointer}nav a{margin-right:.8rem}
 img.plot{max-width:100%;height:auto}
 .msg{border-left:4px solid #ccc;margin:.6rem 0;padding:.1rem .8rem}.msg.system{border-color:#999}
 .msg.user{border-color:#1f77b4}.msg.assistant{border-color:#2ca02c}.msg.tool{border-color:#ff7f0e}
-section.milestone{background:#fffbe6;border:1px solid #e5d88a;padding:.1rem 1rem .6rem;margin:1.5rem 0}
+section.milestone{background:#fffbe6;border:1px solid #e5d88a;padding:.1rem 1rem .6rem;\
+margin:1.5rem 0}
 """
 
 
@@ -96,4 +100,7 @@ def glossary_html(*names: str) -> str:
 
 
 def image(data: bytes, mime: str, alt: str) -> str:
-    return f"<img class='plot' alt='{esc(alt)}' src='data:{mime};base64,{base64.b64encode(data).decode('ascii')}'>"
+    return (
+        f"<img class='plot' alt='{esc(alt)}' "
+        f"src='data:{mime};base64,{base64.b64encode(data).decode('ascii')}'>"
+    )

@@ -206,7 +206,10 @@ class OpenAIAgent(Agent):
                     continue
                 detail = f"HTTP {exc.status_code}: {str(exc.message)[:500]}"
                 if exc.status_code in RETRIED or exc.status_code >= 500:
-                    detail += f" (still failing after the SDK's retries, --max-retries {self.max_retries})"
+                    detail += (
+                        " (still failing after the SDK's retries, "
+                        f"--max-retries {self.max_retries})"
+                    )
                 raise AgentError(f"{self.base_url}: {detail}") from None
             except (
                 openai.APIError

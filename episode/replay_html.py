@@ -60,7 +60,10 @@ def replay_html(directory: Path, index_href: str | None = None) -> str:
     explored = exploration.current(events, directory)
     timeline, sections = _View(events, explored).timeline(report)
     agent = header.get("agent") or {}
-    title = f"Episode replay: {header.get('language')} world {header.get('world')} · {agent.get('name', '?')}"
+    title = (
+        f"Episode replay: {header.get('language')} world {header.get('world')} · "
+        f"{agent.get('name', '?')}"
+    )
     body = [
         _nav(index_href, sections),
         f"<h1>{esc(title)}</h1>",
@@ -396,7 +399,8 @@ class _View:
             out.append(
                 f"<div>pass {k}: <span class='{verdict}'>{verdict}</span> · "
                 f"{esc(a.get('detail'))}</div>"
-                f"<pre>{esc(a.get('answer') if a.get('answer') is not None else '(no answer)')}</pre>"
+                "<pre>"
+                f"{esc(a.get('answer') if a.get('answer') is not None else '(no answer)')}</pre>"
                 f"<details><summary>full reply</summary><pre>{esc(reply)}</pre></details>"
             )
         return "".join(out) + "</details>"

@@ -182,7 +182,10 @@ class ProgramMaker:
         if op in ("ORDER", "GATHER"):
             return f"{op}({self.sequence(depth - 1)})"
         if op == "CARVE":
-            return f"CARVE({self.listy(depth - 1)}, {self.rng.choice(('0', '1', '-1'))}, {self.rng.choice(('2', '-1', '5'))})"
+            return (
+                f"CARVE({self.listy(depth - 1)}, {self.rng.choice(('0', '1', '-1'))}, "
+                f"{self.rng.choice(('2', '-1', '5'))})"
+            )
         if op == "EXTENT":
             return (
                 f"EXTENT({self.rng.choice(('0', '3', '-2'))}, {self.rng.choice(('4', '1', '-1'))})"

@@ -129,7 +129,10 @@ class Comparison:
             kind, value = o
             return f"raises {value}" if kind == "error" else f"gives {render(value, quoted=True)}"
 
-        return f"different: with {shown}, {left_text} {outcome(self.left)} but {right_text} {outcome(self.right)}"
+        return (
+            f"different: with {shown}, {left_text} {outcome(self.left)} "
+            f"but {right_text} {outcome(self.right)}"
+        )
 
 
 def compare(

@@ -119,7 +119,10 @@ def count_expression(n: int, world: World) -> str:
     if n <= SMALL:
         return f"{k('GAUGE')}({k('STRAND')}({', '.join([k('YES')] * n)}))"
     q, r = divmod(n, 10)
-    return f"{k('SHATTER')}({k('PARE')}({count_expression(q, world)}, {count_expression(10, world)}), {count_expression(r, world)})"
+    return (
+        f"{k('SHATTER')}({k('PARE')}({count_expression(q, world)}, "
+        f"{count_expression(10, world)}), {count_expression(r, world)})"
+    )
 
 
 def literal_free(source: str, world: World) -> str | None:

@@ -22,8 +22,8 @@ is proportional to 2^-cost):
 
 Constants range over [-B, B]: B is `Bounds.literal_constant` (64) for the
 literal sites and `Bounds.constant` (4) elsewhere; positions shifted together
-move by up to `Bounds.shift` (12); second edits use `Bounds.pair_constant` (2). The space is the same for every world: it is built
-from the site alone.
+move by up to `Bounds.shift` (12); second edits use `Bounds.pair_constant`
+(2). The space is the same for every world: it is built from the site alone.
 """
 
 from __future__ import annotations

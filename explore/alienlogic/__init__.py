@@ -1,1 +1,2 @@
-"""The AlienLogic explorer: a hypothesis space of patches, probe design by information gain, and exploration metrics."""
+"""The AlienLogic explorer: a hypothesis space of patches, probe design by
+information gain, and exploration metrics."""

@@ -15,7 +15,10 @@ from alienworlds.ruleset.world import Rule
 from alienlogic import Proof
 from alienlogic.certify import dump_certificate
 
-PROMPT = "Prove the goal from the premises in this world, or answer ANSWER: UNPROVABLE if it has no proof here."
+PROMPT = (
+    "Prove the goal from the premises in this world, "
+    "or answer ANSWER: UNPROVABLE if it has no proof here."
+)
 FAMILIES = ("sanity", "single-rule", "two-rule", "multi-rule", "first-order", "unprovable")
 
 
@@ -34,7 +37,12 @@ def world_toml(name: str, version: str, rules: list[Rule]) -> str:
         f"name = {q(name)}",
         'language = "alienlogic"',
         "description = "
-        f"{q(f'A generated world (generator version {version}): {len(rules)} patches of the standard rules.')}",
+        f"""{
+            q(
+                f"A generated world (generator version {version}): "
+                f"{len(rules)} patches of the standard rules."
+            )
+        }""",
     ]
     for r in rules:
         lines += [

@@ -768,7 +768,10 @@ def test_huge_power_costs_nothing_before_refusal() -> None:
 
 
 def test_step_limit_is_deterministic() -> None:
-    source = "SET n AS 0\nWHILE YES:\n    SET n AS SHATTER(n, 1)\n    UPON OVER(n, 5):\n        EMIT(n)\n        CEASE"
+    source = (
+        "SET n AS 0\nWHILE YES:\n    SET n AS SHATTER(n, 1)\n"
+        "    UPON OVER(n, 5):\n        EMIT(n)\n        CEASE"
+    )
     results = [run_source(source, limits=Limits(max_steps=s)).as_dict() for s in (10, 10, 11)]
     assert results[0] == results[1]
     assert results[0]["error"]["kind"] == "LimitExceeded"
@@ -791,9 +794,11 @@ _CHILD = textwrap.dedent("""\
         start, cpu_start = time.perf_counter(), time.process_time()
         try:
             r = run_source(source, limits=Limits(wall_seconds=6.0))
-            report = {"raised": None, "kind": r.error.kind if r.error else None, "text": r.text()[-2000:]}
+            report = {"raised": None, "kind": r.error.kind if r.error else None, \
+"text": r.text()[-2000:]}
         except BaseException as exc:
-            report = {"raised": type(exc).__name__ + ": " + str(exc)[:300], "kind": None, "text": ""}
+            report = {"raised": type(exc).__name__ + ": " + str(exc)[:300], "kind": None, \
+"text": ""}
         report["elapsed"] = time.perf_counter() - start
         report["cpu"] = time.process_time() - cpu_start
     report["warnings"] = [str(w.message) for w in caught]

@@ -56,7 +56,10 @@ def deep_program(rng: random.Random, calls: int) -> str:
             "CRAFT g(m):\n    DELIVER "
             f"{inner.replace('n, 1', 'm, 1')}\nEMIT(f({(calls + 1) // 2}))\n"
         )  # f, g, f, ...
-    return f"CRAFT f(n):\n    UPON OVER(n, 0):\n        DELIVER {inner}\n    DELIVER 0\nEMIT(f({calls - 1}))\n"
+    return (
+        f"CRAFT f(n):\n    UPON OVER(n, 0):\n        DELIVER {inner}\n    DELIVER 0\n"
+        f"EMIT(f({calls - 1}))\n"
+    )
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -84,7 +87,10 @@ def test_six_nested_bonds_recurse_150_deep_in_main_regression():
     met first, at a step count that followed the caller's stack (3,432 at
     depth 0, 3,032 at depth 300)."""
     bonds = "BOND(NO, " * 6 + "f(WEAVE(n, 26))" + ")" * 6  # under main, 26 is 1 and 141 is 150
-    source = f"CRAFT f(n):\n    UPON OVER(n, 26):\n        DELIVER {bonds}\n    DELIVER 0\nEMIT(f(141))\n"
+    source = (
+        f"CRAFT f(n):\n    UPON OVER(n, 26):\n        DELIVER {bonds}\n    DELIVER 0\n"
+        "EMIT(f(141))\n"
+    )
     results = [
         at_caller_depth(frames, lambda: run_source(source, MAIN)).as_dict() for frames in (0, 300)
     ]

@@ -130,7 +130,10 @@ def test_fuse_builds_no_text_beyond_the_length_limit_regression():
 
 def test_rendering_costs_steps():
     """Printing or fusing a long list costs about one step per element."""
-    loop = "SET xs AS EXTENT(15000)\nSET n AS 0\nWHILE YES:\n    SET s AS FUSE(xs)\n    SET n AS SHATTER(n, 1)\n    UPON OVER(n, 200):\n        CEASE\nEMIT(n)"
+    loop = (
+        "SET xs AS EXTENT(15000)\nSET n AS 0\nWHILE YES:\n    SET s AS FUSE(xs)\n"
+        "    SET n AS SHATTER(n, 1)\n    UPON OVER(n, 200):\n        CEASE\nEMIT(n)"
+    )
     result = run_source(loop)
     assert result.error is not None and "step limit" in result.error.message
     assert run_source(loop, limits=Limits(max_steps=10**8)).output == "201"

@@ -94,7 +94,10 @@ def world_text(rules: str, keywords: str = "") -> str:
 
 
 def scoped(scope: str):
-    rule = f'[[rules]]\nid = "L"\nname = "n"\ntarget = "literal.int"\nactual = "(+ n 100)"\nscope = "{scope}"\n'
+    rule = (
+        '[[rules]]\nid = "L"\nname = "n"\ntarget = "literal.int"\n'
+        f'actual = "(+ n 100)"\nscope = "{scope}"\n'
+    )
     return parse_world(world_text(rule), "t.toml", SCHEMA)
 
 

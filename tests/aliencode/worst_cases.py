@@ -368,7 +368,10 @@ def _rule_tree(rng: random.Random, nodes: int) -> str:
 
 def splicing(rng: random.Random) -> list[Case]:
     """10. Thousands of call sites under a rule just within the splicing size."""
-    rule = f'[[rules]]\nid = "S"\nname = "n"\ntarget = "SHATTER"\nactual = {json.dumps(_rule_tree(rng, 31))}\n'
+    rule = (
+        '[[rules]]\nid = "S"\nname = "n"\ntarget = "SHATTER"\n'
+        f"actual = {json.dumps(_rule_tree(rng, 31))}\n"
+    )
     line = rng.choice(
         ["SET x AS SHATTER(x, 1)\n", "SET x AS SHATTER(1, x)\n", "SET x AS SHATTER(x, y)\n"]
     )
@@ -388,7 +391,10 @@ def sorting(rng: random.Random) -> list[Case]:
             f"IMPRINT(xs, {rng.randint(0, size - 1)}, WEAVE(1e309, 1e309))\n"
         )
 
-    tuples = f"SET xs AS STRAND()\nSWEEP i IN EXTENT({n // 2}):\n    ANNEX(xs, KNOT(RESIDUE(PARE(i, 7919), {n}), 0.5))\n"
+    tuples = (
+        f"SET xs AS STRAND()\nSWEEP i IN EXTENT({n // 2}):\n"
+        f"    ANNEX(xs, KNOT(RESIDUE(PARE(i, 7919), {n}), 0.5))\n"
+    )
     return [
         Case(
             "sorting",
@@ -444,7 +450,10 @@ def depth(rng: random.Random) -> list[Case]:
     for calls, expect in ((rng.randint(190, 200), "ok"), (rng.randint(201, 205), "call depth")):
         nesting = rng.randint(1, 480)
         bonds = "BOND(NO, " * nesting + "f(WEAVE(n, 26))" + ")" * nesting
-        source = f"CRAFT f(n):\n    UPON OVER(n, 26):\n        DELIVER {bonds}\n    DELIVER 0\nEMIT(f({(calls - 1) ^ 27}))"
+        source = (
+            f"CRAFT f(n):\n    UPON OVER(n, 26):\n        DELIVER {bonds}\n    DELIVER 0\n"
+            f"EMIT(f({(calls - 1) ^ 27}))"
+        )
         cases.append(
             Case(
                 "depth", f"{calls}-calls-{expect.replace(' ', '-')}", source, "main", expect=expect
@@ -647,7 +656,8 @@ results = []
 for case in json.loads(sys.stdin.read()):
     cpu, wall = time.process_time(), time.perf_counter()
     try:
-        world = parse_world(case["world_text"], "hostile.toml", SCHEMA) if case["world_text"] else load(case["world"])
+        world = parse_world(case["world_text"], "hostile.toml", SCHEMA) \
+if case["world_text"] else load(case["world"])
         result = run_source(case["source"], world)
         verdict = "ok" if result.error is None else result.error.kind + ": " + result.error.message
     except WorldError as exc:
@@ -672,7 +682,8 @@ if pid == 0:
     os.execv(sys.argv[2], sys.argv[2:])
 _, status, usage = os.wait4(pid, 0)
 with open(sys.argv[1], "w") as report:
-    json.dump([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, usage.ru_maxrss], report)
+    json.dump([os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime, \
+usage.ru_maxrss], report)
 """
 
 

@@ -307,7 +307,7 @@ def test_the_re_checker_agrees_with_the_search_side_on_plain_matrices():
                 assert re == search, (text, m.name)
 
 
-def test_sequents_derived_in_random_worlds_keep_the_invariant_of_every_algebra_the_re_checker_accepts():
+def test_sequents_from_random_worlds_keep_the_invariant_of_every_algebra_the_re_checker_accepts():
     rng = random.Random(5)
     algebras = [(algebra_from_data(d), d["model"], d) for d in CERTS.values()]
     algebras += [

@@ -21,7 +21,13 @@ def rule(rule_id: str, target: str, **keys: object) -> str:
     for k, v in keys.items():
         lines.append(
             f"{k} = "
-            f"{'true' if v is True else 'false' if v is False else repr(v).replace(chr(39), chr(34))}"
+            f"""{
+                "true"
+                if v is True
+                else "false"
+                if v is False
+                else repr(v).replace(chr(39), chr(34))
+            }"""
         )
     return "\n".join(lines)
 

@@ -114,7 +114,10 @@ def test_bad_reports_score_zero_and_never_crash(main_env, junk):
 
 
 def test_parse_then_score_a_free_text_report(demo_env):
-    text = "D1: (+ n 1)\nD2: (< a b)\nD3: (get seq (- i 1))\nD5: IDENTITY\nD4: (reverse (sort_asc seq))"
+    text = (
+        "D1: (+ n 1)\nD2: (< a b)\nD3: (get seq (- i 1))\n"
+        "D5: IDENTITY\nD4: (reverse (sort_asc seq))"
+    )
     report = demo_env.parse_rule_report(text)
     assert demo_env.score_rule_report(report) == {
         "D1": True,

@@ -12,7 +12,10 @@ from alienworlds.tasks.alienlogic_reader import BOTH, NO_ANSWER, RECORDED_REFUSA
 from click.testing import CliRunner
 
 BANK = Path(__file__).parent / "data" / "alienlogic_demo.toml"
-MP = "PROOF\npremises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n3. q [IMPL_E 1, 2]\nEND"
+MP = (
+    "PROOF\npremises: IMPL(p, q), p\ngoal: q\n"
+    "1. IMPL(p, q) [premise]\n2. p [premise]\n3. q [IMPL_E 1, 2]\nEND"
+)
 
 
 @pytest.fixture(scope="module")

@@ -43,7 +43,10 @@ def program(template, rng: random.Random) -> str:
     for name, gen in template.generators():
         drawn[name] = gen.draw(rng, drawn)
     if template.function:
-        call = f"{template.craft}({', '.join(value_literal(drawn[p], STANDARD.surface) for p in template.parameters)})"
+        call = (
+            f"{template.craft}("
+            f"{', '.join(value_literal(drawn[p], STANDARD.surface) for p in template.parameters)})"
+        )
         return naive + (call if template.prints else f"EMIT({call})") + "\n"
     return (
         "".join(

@@ -19,7 +19,10 @@ def world(rules: str, keywords: str = ""):
 
 
 def rule(target: str, actual: str, scope: str = "anywhere", rid: str = "R") -> str:
-    return f'[[rules]]\nid = "{rid}{abs(hash((target, actual, scope))) % 10**6}"\nname = "r"\ntarget = "{target}"\nactual = "{actual}"\nscope = "{scope}"\n'
+    return (
+        f'[[rules]]\nid = "{rid}{abs(hash((target, actual, scope))) % 10**6}"\nname = "r"\n'
+        f'target = "{target}"\nactual = "{actual}"\nscope = "{scope}"\n'
+    )
 
 
 def agrees(w, source: str, **kw) -> str:
@@ -73,13 +76,20 @@ def test_an_operand_with_effects_is_evaluated_once_and_in_order():
 
 def test_short_circuit_operands_stay_lazy():
     w = world(rule("BOND", "(or a b)") + rule("RIFT", "(and a b)"))
-    source = "SET xs AS STRAND()\nEMIT(BOND(OVER(GAUGE(xs), 0), AKIN(PLUCK(xs, 0), 1)))\nEMIT(RIFT(AKIN(GAUGE(xs), 0), PLUCK(xs, 0)))\n"
+    source = (
+        "SET xs AS STRAND()\nEMIT(BOND(OVER(GAUGE(xs), 0), AKIN(PLUCK(xs, 0), 1)))\n"
+        "EMIT(RIFT(AKIN(GAUGE(xs), 0), PLUCK(xs, 0)))\n"
+    )
     agrees(w, source)
 
 
 def test_annex_that_prepends_goes_through_a_helper():
     w = world(rule("ANNEX", "(prepend seq val)"))
-    source = "SET xs AS STRAND(1)\nANNEX(xs, 2)\nCRAFT f(ys):\n    SWEEP y IN STRAND(3, 4):\n        ANNEX(ys, y)\n    DELIVER ys\nEMIT(f(xs), xs)\n"
+    source = (
+        "SET xs AS STRAND(1)\nANNEX(xs, 2)\n"
+        "CRAFT f(ys):\n    SWEEP y IN STRAND(3, 4):\n        ANNEX(ys, y)\n    DELIVER ys\n"
+        "EMIT(f(xs), xs)\n"
+    )
     assert "CRAFT port_annex" in agrees(w, source)
 
 
@@ -152,7 +162,10 @@ def test_an_unparsable_program_is_a_syntax_error():
 
 def test_expel_that_pops_elsewhere_goes_through_a_helper():
     w = world(rule("EXPEL", "0"))
-    source = "SET xs AS STRAND(1, 2, 3)\nEMIT(EXPEL(xs), xs)\nCRAFT f(ys):\n    DELIVER EXPEL(ys)\nEMIT(f(xs), xs)\n"
+    source = (
+        "SET xs AS STRAND(1, 2, 3)\nEMIT(EXPEL(xs), xs)\n"
+        "CRAFT f(ys):\n    DELIVER EXPEL(ys)\nEMIT(f(xs), xs)\n"
+    )
     assert "CRAFT port_expel" in agrees(w, source)
 
 

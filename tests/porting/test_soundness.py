@@ -123,7 +123,10 @@ def test_a_list_never_changed_keeps_its_type():
 
 
 def test_the_aliasing_program_of_the_review_is_refused_or_right():
-    source = 'SET xs AS STRAND(1, 2)\nSET ys AS xs\nANNEX(ys, "a")\nEMIT(SHATTER(PLUCK(xs, 2), PLUCK(xs, 2)))\n'
+    source = (
+        'SET xs AS STRAND(1, 2)\nSET ys AS xs\nANNEX(ys, "a")\n'
+        "EMIT(SHATTER(PLUCK(xs, 2), PLUCK(xs, 2)))\n"
+    )
     never_wrong(MAIN, source)
     never_wrong(HOSTILE, source)
 

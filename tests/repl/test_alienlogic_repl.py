@@ -8,7 +8,10 @@ from alienworlds.repl.shell import COMPLETE, INCOMPLETE
 
 from alienlogic import load_world
 
-MODUS_PONENS = "PROOF\npremises: IMPL(p, q), p\ngoal: q\n1. IMPL(p, q) [premise]\n2. p [premise]\n3. q [IMPL_E 1, 2]\nEND"
+MODUS_PONENS = (
+    "PROOF\npremises: IMPL(p, q), p\ngoal: q\n"
+    "1. IMPL(p, q) [premise]\n2. p [premise]\n3. q [IMPL_E 1, 2]\nEND"
+)
 RIGHT_CONJUNCT = "PROOF\npremises: AND(p, q)\ngoal: p\n1. AND(p, q) [premise]\n2. p [AND_E1 1]\nEND"
 
 

@@ -26,7 +26,11 @@ def run(tmp_path, url: str, limit: int | None, *extra: str) -> dict:
         'api_key_env = "ALIENWORLDS_NO_SUCH_KEY", concurrency = 4 }'
         for label in ("a", "b")
     )
-    text = f'worlds = ["demo"]\nagents = [{agents}]\nconditions = ["direct"]\ntrajectories = 2\npasses = 1\n'
+    text = (
+        'worlds = ["demo"]\n'
+        f"agents = [{agents}]\n"
+        'conditions = ["direct"]\ntrajectories = 2\npasses = 1\n'
+    )
     if limit is not None:
         text += LIMITED.format(url=url, limit=limit)
     spec = tmp_path / "sweep.toml"

@@ -36,7 +36,8 @@ def test_a_grid_resolves_worlds_banks_agents_and_seeds(tmp_path, twin):
         tmp_path,
         f'''
 worlds = ["demo", "{twin}"]
-agents = ["oracle", {{ name = "openai", model = "m/x 1", base_url = "http://127.0.0.1:9/v1/", params = {{ temperature = 1 }} }}]
+agents = ["oracle", {{ name = "openai", model = "m/x 1", base_url = "http://127.0.0.1:9/v1/", \
+params = {{ temperature = 1 }} }}]
 conditions = ["direct", "fixed-probe"]
 trajectories = 3
 seed = 7

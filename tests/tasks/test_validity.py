@@ -34,7 +34,11 @@ def test_string_literal_prints_its_text(text):
 
 
 def test_literal_free_keeps_the_manual_meaning():
-    source = 'CRAFT f(xs):\n    SET t AS -3\n    SWEEP x IN CARVE(xs, 1, 120):\n        SET t AS SHATTER(t, PARE(x, 2))\n    DELIVER FUSE("a1", t)\nEMIT(f(STRAND(5, 6, 7)), 0)'
+    source = (
+        "CRAFT f(xs):\n    SET t AS -3\n    SWEEP x IN CARVE(xs, 1, 120):\n"
+        '        SET t AS SHATTER(t, PARE(x, 2))\n    DELIVER FUSE("a1", t)\n'
+        "EMIT(f(STRAND(5, 6, 7)), 0)"
+    )
     free = literal_free(source, STANDARD)
     assert '"a1"' in free and not any(ch.isdigit() for ch in free.replace('"a1"', ""))
     assert run_source(free, STANDARD).output == run_source(source, STANDARD).output == "a123 0"
