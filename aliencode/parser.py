@@ -10,6 +10,7 @@ errors become AlienSyntaxError with a line, a column and what was expected.
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -332,6 +333,11 @@ class Parser:
         # only successful parses are kept, so every error is raised afresh.
         self._trees: dict[tuple[str, Limits], s.Program] = {}
         self._held = 0  # characters of the texts in _trees
+        # One parse at a time: the layout pass reads its budget (the limits and
+        # the deadline) from the shared postlexer, and the tree cache is shared
+        # too. Sessions of one process (the web server's, Inspect's) parse from
+        # several threads; unguarded, one parse could run under another's limits.
+        self._lock = threading.Lock()
 
     def surface(self, keyword: str) -> str:
         return self.keywords.get(keyword, keyword)
@@ -348,6 +354,10 @@ class Parser:
         text = source.replace("\r\n", "\n")
         if not text.endswith("\n"):
             text += "\n"
+        with self._lock:
+            return self._cached(text, limits, deadline)
+
+    def _cached(self, text: str, limits: Limits, deadline: float | None) -> s.Program:
         key = (text, limits)
         tree = self._trees.pop(key, None)
         if tree is not None:

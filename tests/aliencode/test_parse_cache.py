@@ -1,5 +1,8 @@
 """The parser keeps the trees of texts it parsed lately (aliencode/parser.py)."""
 
+import sys
+import threading
+
 import pytest
 
 from aliencode import AlienSyntaxError, Limits
@@ -45,3 +48,43 @@ def test_the_cache_holds_at_most_its_bound_of_characters(monkeypatch):
     assert (sources[0] + "\n", Limits()) not in parser._trees
     parser.parse("EMIT(" + "SHATTER(1, " * 50 + "1" + ")" * 50 + ")")  # over the bound alone
     assert parser._held == sum(len(text) for text, _ in parser._trees) <= 500
+
+
+def test_threads_parsing_at_once_each_get_their_own_limits_and_a_sound_cache(monkeypatch):
+    """Sessions of one process parse from several threads. Was a bug: the layout
+    pass read its limits from the parser's shared postlexer, so a parse could run
+    under another thread's token limit (50 wrong verdicts in 3,200), and the
+    tree cache's eviction failed with 'dictionary changed size during iteration'."""
+    monkeypatch.setattr(P, "TREE_CACHE_CHARS", 20_000)  # evicting all the time
+    parser = P.Parser()
+    wide = "EMIT(" + ", ".join(["1"] * 300) + ")"  # over 600 tokens
+    tight, loose = Limits(max_tokens=100), Limits()
+    wrong: list[tuple[int, int]] = []
+    failed: list[BaseException] = []
+
+    def worker(k: int) -> None:
+        limits = tight if k % 2 else loose
+        try:
+            for i in range(300):
+                try:
+                    parser.parse(f"{wide}\nEMIT({k * 1000 + i % 50})", limits)
+                    refused = False
+                except AlienSyntaxError:
+                    refused = True
+                if refused != (limits is tight):
+                    wrong.append((k, i))
+        except BaseException as exc:  # noqa: BLE001 - reported by the assertion below
+            failed.append(exc)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the host allows
+    try:
+        threads = [threading.Thread(target=worker, args=(k,)) for k in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert failed == [] and wrong == []
+    assert parser._held == sum(len(text) for text, _ in parser._trees) <= 20_000
