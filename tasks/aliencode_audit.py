@@ -116,27 +116,59 @@ class Audit:
         return sum(t.naive_pass for t in self.tasks)
 
 
+class TaskRules:
+    """Which rules enter one task: those whose removal alone changes what the
+    reference or the naive solution (a prediction task: its program) prints
+    on some private run. Asked one rule at a time, each answer computed once:
+    a generator asks whether one rule enters a task long before it needs the
+    whole list, if ever."""
+
+    def __init__(
+        self, world: World, limits: Limits, task: Task, programs: Programs | None = None
+    ) -> None:
+        self.world = world
+        self.limits = limits
+        self.task = task
+        self.programs = programs or Programs(limits)
+        self.solutions = (
+            [task.program] if task.kind == "prediction" else [task.reference, task.naive]
+        )
+        calls_sites = sites_used(*task.calls, keywords=world.keywords)
+        self.sites = {
+            sol: sites_used(sol, keywords=world.keywords) | calls_sites for sol in self.solutions
+        }
+        self._base: dict[str, tuple[str, ...]] = {}
+        self._enters: dict[str, bool] = {}
+
+    def _outcomes(self, solution: str) -> tuple[str, ...]:
+        if solution not in self._base:
+            self._base[solution] = outcomes(
+                self.world, self.limits, solution, self.task, self.programs
+            )
+        return self._base[solution]
+
+    def enters(self, rule_id: str) -> bool:
+        if rule_id not in self._enters:
+            rule = self.world.rule(rule_id)
+            # a rule acts only at its site: a solution (with its calls) without
+            # that site prints the same whichever way the rule goes
+            touched = [sol for sol in self.solutions if rule.target in self.sites[sol]]
+            changed = self.world.without(rule_id) if touched else self.world
+            self._enters[rule_id] = any(
+                not prints(changed, self.limits, sol, self.task, self._outcomes(sol), self.programs)
+                for sol in touched
+            )
+        return self._enters[rule_id]
+
+    def all(self) -> list[str]:
+        return [rule.id for rule in self.world.rules if self.enters(rule.id)]
+
+
 def task_rules(
     world: World, limits: Limits, task: Task, programs: Programs | None = None
 ) -> list[str]:
-    """The rules whose removal alone changes what the reference or the naive
-    solution (a prediction task: its program) prints on some private run."""
-    programs = programs or Programs(limits)
-    solutions = [task.program] if task.kind == "prediction" else [task.reference, task.naive]
-    calls_sites = sites_used(*task.calls, keywords=world.keywords)
-    sites = {sol: sites_used(sol, keywords=world.keywords) | calls_sites for sol in solutions}
-    base = {sol: outcomes(world, limits, sol, task, programs) for sol in solutions}
-    found = []
-    for rule in world.rules:
-        # a rule acts only at its site: a solution (with its calls) without
-        # that site prints the same whichever way the rule goes
-        touched = [sol for sol in solutions if rule.target in sites[sol]]
-        if not touched:
-            continue
-        changed = world.without(rule.id)
-        if any(not prints(changed, limits, sol, task, base[sol], programs) for sol in touched):
-            found.append(rule.id)
-    return found
+    """The rules that enter `task` (see TaskRules)."""
+    return TaskRules(world, limits, task, programs).all()
 
 
 def exposed_rules(world: World, limits: Limits, program: str) -> tuple[str, list[str]]:

@@ -291,7 +291,11 @@ def candidates(
     """Each named strategy's candidate answers for one task (`budget`: the
     answer budget its prompt states, which a strategy may use)."""
     out: dict[str, list[str]] = {name: [] for name in STRATEGIES}
-    predicted = manual_prediction(task, world, limits)
+    # a strategy's answers are made only when asked for: the generator runs the
+    # battery in stages, one adaptive strategy at a time
+    wanted = set(strategies)
+    printing = {"naive", "printer"} if task.kind == "prediction" else {"printer"}
+    predicted = manual_prediction(task, world, limits) if wanted & printing else None
     if task.kind == "prediction":
         if predicted is not None:
             out["naive"] = [predicted]
@@ -299,21 +303,25 @@ def candidates(
         out["example-copy"] = list(dict.fromkeys(worked_outputs))
         return {name: answers for name, answers in out.items() if name in strategies}
     out["naive"] = [task.naive]
-    wrap = wrapped(task, world)
+    wrap = wrapped(task, world) if wanted & {"wrapped", "literal-free"} else None
     out["wrapped"] = [wrap if wrap is not None else task.naive]
-    sources = [task.naive, *([wrap] if wrap else []), *task.variants]
-    out["literal-free"] = [x for x in (literal_free(source, world) for source in sources) if x]
+    if "literal-free" in wanted:
+        sources = [task.naive, *([wrap] if wrap else []), *task.variants]
+        out["literal-free"] = [x for x in (literal_free(source, world) for source in sources) if x]
     if predicted is not None:
         out["printer"] = printers(predicted, task, world)
-    out["example-copy"] = [
-        answer for text in dict.fromkeys(worked_outputs) for answer in printers(text, task, world)
-    ]
+    if "example-copy" in wanted:
+        out["example-copy"] = [
+            answer
+            for text in dict.fromkeys(worked_outputs)
+            for answer in printers(text, task, world)
+        ]
     out["variants"] = list(task.variants)
-    if "self-calibrating" in strategies:
+    if "self-calibrating" in wanted:
         out["self-calibrating"] = calibrated(task, world)
-    if "compact-calibrating" in strategies:
+    if "compact-calibrating" in wanted:
         out["compact-calibrating"] = compact(task, world, budget)
-    if "avoidant" in strategies:
+    if "avoidant" in wanted:
         out["avoidant"] = avoiding(task, world)
     return {name: answers for name, answers in out.items() if name in strategies}
 
@@ -340,7 +348,9 @@ def battery(
             expected = grader.expected(task)
         except BankProblem:
             continue  # a broken task is the audit's problem; nothing to measure
-        skip_constants = constants_fail(task, expected, world)
+        skip_constants = bool(set(CONSTANT) & set(strategies)) and constants_fail(
+            task, expected, world
+        )
         verdicts: dict[str, bool] = {}
         shown = candidates(task, world, limits, worked_outputs, strategies, grader.budget(task))
         for name, answers in shown.items():

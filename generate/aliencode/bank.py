@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from alienworlds.ruleset.phases import Phases
@@ -34,7 +35,7 @@ from aliencode import World
 
 from .exposure import uses
 from .families import is_resistant
-from .instances import Candidate, Instantiation, WorkedExample
+from .instances import Candidate, Drafted, Instantiation, WorkedExample
 from .library import Template, example_templates, support, templates
 
 KEYSTONE = ("PLUCK", "CARVE")
@@ -93,25 +94,36 @@ class _Drawer:
         self.order.sort(key=lambda t: not any(uses(t, r) for r in hard))
         self.example_order = list(example_templates())
         rng.shuffle(self.example_order)
-        self.made: dict[str, Candidate | str] = {}
+        self.made: dict[str, Drafted | str] = {}
         self.picked: list[Candidate] = []
         self.worked: list[str] = []
 
-    def candidate(self, template: Template) -> Candidate | None:
+    def drafted(self, template: Template) -> Drafted | None:
+        """The template made into a task short of the battery (made once), or
+        None when it cannot be."""
         if template.id not in self.made:
             self.made[template.id] = (
-                self.make.task(template, self.worked)
+                self.make.draft(template, self.worked)
                 if _touched(template, self.world)
                 else "no altered rule touches it"
             )
         found = self.made[template.id]
-        return found if isinstance(found, Candidate) else None
+        return found if isinstance(found, Drafted) else None
+
+    def candidate(self, template: Template, wanted: Callable[[Drafted], bool]) -> Candidate | None:
+        """The template's task when it is `wanted` and no strategy of the
+        battery passes it; the battery runs only for a wanted task."""
+        found = self.drafted(template)
+        if found is None or not wanted(found):
+            return None
+        verdict = found.verdict()
+        return verdict if isinstance(verdict, Candidate) else None
 
     def free(self) -> list[Template]:
         taken = {c.template.id for c in self.picked}
         return [t for t in self.order if t.id not in taken]
 
-    def keystone(self, candidate: Candidate) -> bool:
+    def keystone(self, candidate: Candidate | Drafted) -> bool:
         return any(self.world.rule(r).target in KEYSTONE for r in candidate.rules)
 
     # -- the passes ---------------------------------------------------------------
@@ -148,8 +160,8 @@ class _Drawer:
             for template in self.free():
                 if not uses(template, rule):
                     continue
-                found = self.candidate(template)
-                if found is not None and rule.id in found.rules:
+                found = self.candidate(template, lambda d: d.enters(rule.id))
+                if found is not None:
                     self.picked.append(found)
                     break
             else:
@@ -177,8 +189,8 @@ class _Drawer:
                         c
                         for t in self.free()
                         if t.band == band
-                        for c in [self.candidate(t)]
-                        if c is not None and accept(c)
+                        for c in [self.candidate(t, accept)]
+                        if c is not None
                     ),
                     None,
                 )
@@ -213,7 +225,10 @@ class _Drawer:
                 "too few keystone tasks",
                 f"the keystone rules reach {keystone} tasks, fewer than {need}",
             )
-        discarded = Counter(v for v in self.made.values() if isinstance(v, str))
+        # the bank counts why every template tried made no task, so the battery
+        # runs now for the tasks no pass wanted
+        verdicts = [v.verdict() if isinstance(v, Drafted) else v for v in self.made.values()]
+        discarded = Counter(v for v in verdicts if isinstance(v, str))
         ordered = sorted(self.picked, key=lambda c: BANDS.index(c.template.band))
         tasks = [replace(c, task=replace(c.task, id=f"T{k:02d}")) for k, c in enumerate(ordered, 1)]
         return BankDraw(tasks, examples, discarded, len(self.made), keystone)

@@ -28,11 +28,12 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from alienworlds.porting import Porter, PortError
 from alienworlds.ruleset import standard_world
-from alienworlds.tasks.aliencode_audit import exposed_rules, task_rules
+from alienworlds.tasks.aliencode_audit import TaskRules, exposed_rules
 from alienworlds.tasks.aliencode_disclosure import leaks
 from alienworlds.tasks.aliencode_grading import (
     AlienCodeGrader,
@@ -96,6 +97,36 @@ class Candidate:
     template: Template
     task: Task
     rules: list[str]
+
+
+@dataclass
+class Drafted:
+    """A template made into a task that passed every check but the battery,
+    the costliest (most of a generation's time). The bank draw asks first
+    whether a rule enters the task, and runs the battery only for a task it
+    would pick: most tasks it makes are never picked, above all in a world
+    it then rejects. The verdict is the one `Instantiation.task` gives."""
+
+    template: Template
+    task: Task
+    task_rules: TaskRules
+    flagged: Callable[[], bool]  # runs the battery's stages
+    _verdict: Candidate | str | None = field(default=None, repr=False)
+
+    def enters(self, rule_id: str) -> bool:
+        return self.task_rules.enters(rule_id)
+
+    @property
+    def rules(self) -> list[str]:
+        return self.task_rules.all()
+
+    def verdict(self) -> Candidate | str:
+        """A Candidate, or "flagged" when a strategy of the battery passes the task."""
+        if self._verdict is None:
+            self._verdict = (
+                "flagged" if self.flagged() else Candidate(self.template, self.task, self.rules)
+            )
+        return self._verdict
 
 
 @dataclass
@@ -163,6 +194,12 @@ class Instantiation:
 
     def task(self, template: Template, worked_outputs: list[str]) -> Candidate | str:
         """The template made into a task of the world, or why not."""
+        drafted = self.draft(template, worked_outputs)
+        return drafted if isinstance(drafted, str) else drafted.verdict()
+
+    def draft(self, template: Template, worked_outputs: list[str]) -> Drafted | str:
+        """The template made into a task of the world, short of the battery,
+        or why not (see Drafted)."""
         rng = self.rng("task", template.id)
         values = {name: gen.draw(rng, {}) for name, gen in template.params}
         code = {n: value_literal(v, STANDARD.surface) for n, v in values.items()}
@@ -224,13 +261,21 @@ class Instantiation:
             return "port disagrees"
         if leaks(task, got, self.world, self.limits):
             return "shows an output"
-        for strategies in stages(self.world):
-            if battery(
+        return Drafted(
+            template,
+            task,
+            TaskRules(self.world, self.limits, task, self.programs),
+            lambda: self._flagged(bank, grader, worked_outputs),
+        )
+
+    def _flagged(self, bank: Bank, grader: AlienCodeGrader, worked_outputs: list[str]) -> bool:
+        """Whether some stage of the battery passes the bank's one task."""
+        return any(
+            battery(
                 self.world, bank, self.limits, grader, worked_outputs, strategies=strategies
-            ).flagged:
-                return "flagged"
-        rules = task_rules(self.world, self.limits, task, self.programs)
-        return Candidate(template, task, rules)
+            ).flagged
+            for strategies in stages(self.world)
+        )
 
     def _passes_unported(self, task: Task, expected: list[str]) -> bool:
         """Whether the naive solution or a variant already prints, in the
@@ -353,4 +398,4 @@ def draw_tables(template: Template, rng: random.Random) -> list[dict[str, object
     return None
 
 
-__all__ = ["AlienSyntaxError", "Candidate", "Instantiation", "WorkedExample"]
+__all__ = ["AlienSyntaxError", "Candidate", "Drafted", "Instantiation", "WorkedExample"]

@@ -37,6 +37,7 @@ import hashlib
 import random
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from functools import cache
 
 from alienworlds.generate.knobs import knob, knob_problems
 from alienworlds.porting import Bounds, Porter
@@ -124,6 +125,13 @@ def world_name(seed: str) -> str:
     return "gen-" + hashlib.sha256(f"{VERSION}:{seed}".encode()).hexdigest()[:12]
 
 
+@cache  # every world of a seed, and every redraw, compares the same drafts again
+def _alike(target: str, actual: str, other: str) -> bool:
+    """Whether rule expression `actual` behaves as `other` (IDENTITY: the
+    manual) at site `target`, on the operand samples of that site."""
+    return compare(actual, other, operand_kinds(target), standard=STANDARD[target]).equivalent
+
+
 class Drawer:
     def __init__(self, seed: str, knobs: Knobs, attempt: int, memo: Memo) -> None:
         self.rng = random.Random(f"alienworlds aliencode generator {VERSION}:{seed}:{attempt}")
@@ -206,15 +214,14 @@ class Drawer:
         else:
             if any(not e.red_herring and e.scope == entry.scope for e in site_rules):
                 return "same site and scope"
-            kinds = operand_kinds(target)
-            if compare(actual, "IDENTITY", kinds, standard=STANDARD[target]).equivalent:
+            if _alike(target, actual, "IDENTITY"):
                 return "behaves like the manual"
             for other in self.entries:
                 if other.red_herring:
                     continue
                 if SITES[other.draft.target].operands != SITES[target].operands:
                     continue
-                if compare(actual, other.draft.actual, kinds).equivalent:
+                if _alike(target, actual, other.draft.actual):
                     return "behaves like another rule"
         candidate = self._placed(entry)
         world = self.world(candidate)
