@@ -141,10 +141,13 @@ class TaskRules:
         self._enters: dict[str, bool] = {}
 
     def _outcomes(self, solution: str) -> tuple[str, ...]:
-        if solution not in self._base:
-            self._base[solution] = outcomes(
-                self.world, self.limits, solution, self.task, self.programs
-            )
+        # every solution's runs in the world first, in order, as the audit always
+        # ran them (tests/aliencode/invariants.py records the audit's runs in order)
+        if not self._base:
+            self._base = {
+                sol: outcomes(self.world, self.limits, sol, self.task, self.programs)
+                for sol in self.solutions
+            }
         return self._base[solution]
 
     def enters(self, rule_id: str) -> bool:
@@ -161,6 +164,7 @@ class TaskRules:
         return self._enters[rule_id]
 
     def all(self) -> list[str]:
+        self._outcomes(self.solutions[0])
         return [rule.id for rule in self.world.rules if self.enters(rule.id)]
 
 
