@@ -124,6 +124,10 @@ class _Drawer:
         return [t for t in self.order if t.id not in taken]
 
     def keystone(self, candidate: Candidate | Drafted) -> bool:
+        if isinstance(candidate, Drafted):
+            # only the keystone rules are asked about: a task not yet judged may be
+            # flagged, and then its other rules are never needed
+            return any(candidate.enters(r.id) for r in self.world.rules if r.target in KEYSTONE)
         return any(self.world.rule(r).target in KEYSTONE for r in candidate.rules)
 
     # -- the passes ---------------------------------------------------------------
