@@ -17,7 +17,9 @@ route coverage: some capability it uses has every manual route altered
 where it could run (tasks/aliencode_routes.py), so an answer that knows
 nothing cannot simply step around the world's rules. Last, the whole
 validity battery runs on the task alone, adaptive strategies included; a
-task some strategy passes is discarded.
+task some strategy passes is discarded. `draft` stops short of the battery
+(a Drafted task runs it when its verdict is first asked for), so that a bank
+draw pays for it only on the tasks it would pick; `task` gives the verdict.
 
 Every draw comes from a random source of the template's own (seeded with
 the bank's seed and the template's id), so whether a template makes a
