@@ -79,11 +79,13 @@ def tables_from(data: dict) -> Tables:
 
 
 Reducer = Callable[[list], object]
+Reduction = tuple[int, str, Reducer]  # values popped, the rule's symbol, its value's maker
 
 
-def reducers(rules: tuple[Rule, ...], builder: object) -> tuple[Reducer, ...]:
-    """One function per rule from the values it pops to its value."""
-    return tuple(_reducer(rule, builder) for rule in rules)
+def reductions(rules: tuple[Rule, ...], builder: object) -> tuple[Reduction, ...]:
+    """For each rule: how many values it pops, the symbol it goes to and
+    the function from the popped values to its value."""
+    return tuple((rule.size, rule.origin, _reducer(rule, builder)) for rule in rules)
 
 
 def _reducer(rule: Rule, builder: object) -> Reducer:
@@ -110,40 +112,56 @@ def _reducer(rule: Rule, builder: object) -> Reducer:
     return reduce
 
 
-def parse(tokens: Iterable[Token], table: Tables, reduce: tuple[Reducer, ...]) -> object:
+def parse(tokens: Iterable[Token], table: Tables, reduce: tuple[Reduction, ...]) -> object:
     """The value of the start rule over `tokens`, then the end of input
     (a token at the last token's position); raise UnexpectedToken."""
-    states, rules = table.states, table.rules
+    states = table.states
     stack = [table.start]
     values: list = []
-
-    def feed(token: Token, at_end: bool) -> object:
+    token = None
+    # One loop per token, written out (no call per token): parsing is a
+    # good part of a bank audit.
+    for token in tokens:
         kind = token.type
         while True:
             actions = states[stack[-1]]
             step = actions.get(kind)
             if step is None:
-                raise UnexpectedToken(token, frozenset(s for s in actions if s.isupper()))
+                raise _unexpected(token, actions)
             if step >= 0:
                 stack.append(step)
                 values.append(token)
-                return None
-            rule = rules[~step]
-            size = rule.size
+                break
+            size, origin, make = reduce[~step]
             if size:
                 children = values[-size:]
                 del stack[-size:]
                 del values[-size:]
             else:
                 children = []
-            value = reduce[~step](children)
-            stack.append(states[stack[-1]][rule.origin])
-            values.append(value)
-            if at_end and stack[-1] == table.end:
-                return value
-
-    token = None
-    for token in tokens:
-        feed(token, False)
+            values.append(make(children))
+            stack.append(states[stack[-1]][origin])
     last = token.retyped(END, "") if token else Token(END, "", 0, 1, 1)
-    return feed(last, True)
+    # The end of input only reduces (the tables' builder checks that no
+    # state shifts it), until the start rule's value is complete.
+    while True:
+        actions = states[stack[-1]]
+        step = actions.get(END)
+        if step is None:
+            raise _unexpected(last, actions)
+        size, origin, make = reduce[~step]
+        if size:
+            children = values[-size:]
+            del stack[-size:]
+            del values[-size:]
+        else:
+            children = []
+        value = make(children)
+        values.append(value)
+        stack.append(states[stack[-1]][origin])
+        if stack[-1] == table.end:
+            return value
+
+
+def _unexpected(token: Token, actions: dict[str, int]) -> UnexpectedToken:
+    return UnexpectedToken(token, frozenset(s for s in actions if s.isupper()))

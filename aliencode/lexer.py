@@ -107,22 +107,15 @@ def lex(text: str, terminals: Terminals) -> Iterator[Token]:
         if found is None:
             raise UnexpectedCharacter(pos, line, pos - line_start + 1)
         kind = found.lastgroup
+        value = found.group()
         start, start_line, start_column = pos, line, pos - line_start + 1
         pos = found.end()
         if kind in multiline:
-            value = found.group()
             breaks = value.count("\n")
             if breaks:
                 line += breaks
                 line_start = start + value.rindex("\n") + 1
         if kind not in ignored:
             yield Token(
-                kind,
-                found.group(),
-                start,
-                start_line,
-                start_column,
-                line,
-                pos - line_start + 1,
-                pos,
+                kind, value, start, start_line, start_column, line, pos - line_start + 1, pos
             )

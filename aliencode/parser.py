@@ -309,7 +309,7 @@ class Parser:
             for surface, std in ((self.keywords.get(n, n), n) for n in OPERATION_BY_NAME)
         }
         self._tables = lalr.tables()
-        self._reduce = lalr.reducers(self._tables.rules, _Builder(self._operations))
+        self._reduce = lalr.reductions(self._tables.rules, _Builder(self._operations))
         # Trees of texts parsed lately: audits and generators grade the same
         # answers, calls and references again and again (a generated bank
         # parses each distinct text about four times). Trees are immutable;
