@@ -132,8 +132,8 @@ def theirs(name: str, text: str, limits: Limits, deadline: float | None) -> tupl
     lark = reference(name)
     lark.options.postlex.budget = budget(limits, deadline)
     try:
-        tree = lark.parse(text)
-        return ("tree", flat(tree)), ("tree", flat(tree))
+        tree = ("tree", flat(lark.parse(text)))
+        return tree, tree
     except UnexpectedCharacters as exc:
         raw = ("character", exc.pos_in_stream, exc.line, exc.column)
         error = UnexpectedCharacter(exc.pos_in_stream, exc.line, exc.column)
@@ -172,7 +172,8 @@ def worst_sources() -> list[str]:
     """The worst-case programs a parse may see (longer ones are refused
     before parsing)."""
     cases = [*generate(0), *issue_cases(), *issue_25_cases()]
-    return [case.source for case in cases if len(case.source) <= Limits().max_source]
+    sources = (case.source for case in cases if len(case.source) <= Limits().max_source)
+    return list(dict.fromkeys(sources))  # each once
 
 
 CORPUS = bank_sources() + file_sources()
@@ -238,12 +239,14 @@ PIECES = [
     *sorted({*RENAMED, *RENAMED.values(), "IN", "CEASE", "BYPASS", "IDLE", "NO", "STRAIN"}),
 ]
 
-SETTINGS = settings(
-    max_examples=300,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
+
+def examples(count: int) -> settings:
+    return settings(
+        max_examples=count,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
 
 
 @st.composite
@@ -257,26 +260,37 @@ def mutated(draw) -> str:
     return source
 
 
+@st.composite
+def reindented(draw) -> str:
+    """A corpus or generated program with some lines' indentation changed
+    (dedents to no outer level, unexpected indents, tabs against spaces)."""
+    lines = draw(st.sampled_from(CORPUS) | programs()).split("\n")
+    for _ in range(draw(st.integers(1, 3))):
+        row = draw(st.integers(0, len(lines) - 1))
+        margin = draw(st.sampled_from(["", " ", "  ", "   ", "\t", " \t", "      ", "\f"]))
+        lines[row] = margin + lines[row].lstrip(" \t\f")
+    return "\n".join(lines)
+
+
 garbage = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
-limits = st.sampled_from(
-    [Limits(), Limits(max_tokens=1), Limits(max_tokens=7), Limits(max_tokens=40)]
-)
+# Half the inputs under a token limit that may bite anywhere in them.
+limits = st.just(Limits()) | st.integers(1, 200).map(lambda n: Limits(max_tokens=n))
 
 
-@SETTINGS
+@examples(200)
 @given(programs(), st.sampled_from(sorted(KEYWORDS)))
 def test_generated_programs(source, name):
     assert_same(source, name)
 
 
-@SETTINGS
-@given(mutated() | garbage, st.sampled_from(sorted(KEYWORDS)), limits)
+@examples(400)
+@given(mutated() | reindented() | garbage, st.sampled_from(sorted(KEYWORDS)), limits)
 def test_mutated_and_garbage_inputs(source, name, limit):
     assert_same(source, name, limit)
 
 
-@SETTINGS
+@examples(100)
 @given(st.sampled_from(CORPUS) | programs(), st.integers(1, 3000))
 def test_the_deadline_is_looked_at_on_the_same_token(source, copies):
     """A deadline already past stops both parsers at the same token."""
