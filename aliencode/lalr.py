@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
 from .lexer import Terminals, Token
 
@@ -32,8 +32,7 @@ class UnexpectedToken(Exception):
         self.expected = expected
 
 
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """How one rule's value is built from the values it reduces.
 
     `keep` lists the children that stay (punctuation and layout tokens are
@@ -49,8 +48,9 @@ class Rule:
     action: str | None
 
 
-@dataclass(frozen=True)
-class Tables:
+class Tables(NamedTuple):
+    """The tables (named tuples, as Rule: cheaper to define than dataclasses)."""
+
     terminals: Terminals
     states: tuple[dict[str, int], ...]  # symbol -> state to shift to (>= 0) or ~rule index
     rules: tuple[Rule, ...]
