@@ -157,7 +157,7 @@ def run_episode(
     OUT/trace.jsonl and OUT/report.json; the report. `agent` names a built-in
     agent (oracle, naive, fixed, explorer, openai, ...), `agent_options` its
     settings (openai: model=..., base_url=...)."""
-    from alienworlds.episode.agents import make_agent
+    from alienworlds.episode.agent_registry import make_agent
     from alienworlds.episode.driver import Episode, Settings
 
     env = environment(world, bank)

@@ -418,8 +418,8 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
     "--json",
     "as_json",
     is_flag=True,
-    help="Print what was generated (name, hash, families, draws, rejections, the bank's draws) "
-    "as JSON.",
+    help="Print what was generated (name, hash, rules by perturbation scheme, draws, "
+    "rejections, the bank's draws) as JSON.",
 )
 def world_generate(
     seed: str,
@@ -477,7 +477,7 @@ def world_generate(
         "path": str(out / "world.toml"),
         "bank": str(out / "bank.toml"),
         "tasks": len(result.bank.tasks),
-        "families": dict(sorted(result.families.items())),
+        "schemes": dict(sorted(result.by_scheme.items())),
         "draws": result.draws,
         "rejected": dict(sorted(result.rejected.items())),
         "world_draws": result.world_draws,

@@ -265,7 +265,7 @@ def world_generate(
     """Generate a fresh private world: DIR/world.toml, DIR/bank.toml and
     DIR/certificates/, the same bytes for the same seed and generator version.
 
-    Patches are drawn from families of side conditions; theorems from
+    Patches are drawn from schemes of side conditions; theorems from
     templates and random formulas are labelled provable (a proof the world's
     checker accepts) or unprovable (a certificate the independent re-checker
     accepts, and no proof by bounded search), or discarded. The files are

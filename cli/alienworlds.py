@@ -123,7 +123,7 @@ def create(
     """Create a study and print its links: the researcher's page, then one
     private link per participant. Keep them: the data directory holds only
     their digests, so a lost link cannot be shown again."""
-    from alienworlds.episode.environments import MissingBank, make_environment
+    from alienworlds.episode.environment_loader import MissingBank, make_environment
     from alienworlds.ruleset.world import WorldError
     from alienworlds.serve.store import Store, StoreError
     from alienworlds.tasks.bank import BankError

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import click
 from alienworlds.cli.param_types import Seconds
-from alienworlds.episode.agents import AGENTS, AgentError, make_agent
+from alienworlds.episode.agent_registry import AGENTS, AgentError, make_agent
 from alienworlds.episode.driver import Episode, Settings
-from alienworlds.episode.environments import make_environment
+from alienworlds.episode.environment_loader import make_environment
 from alienworlds.episode.interrupt import Interrupted
 from alienworlds.episode.leaderboard import RANKINGS
 from alienworlds.episode.progress import Progress

@@ -154,7 +154,7 @@ def play_command(language: str) -> click.Command:
         """
         from alienworlds.episode.agent import AgentError
         from alienworlds.episode.driver import Episode, Settings
-        from alienworlds.episode.environments import make_environment
+        from alienworlds.episode.environment_loader import make_environment
         from alienworlds.episode.human_agent import HumanAgent, PlayerIdError, check_player_id
         from alienworlds.episode.human_terminal import LineReader, TerminalPlayer
         from alienworlds.episode.interrupt import Interrupted

@@ -284,7 +284,7 @@ def _label(
 
 
 def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[WorldSpec]:
-    from alienworlds.episode.environments import missing_bank_message
+    from alienworlds.episode.environment_loader import missing_bank_message
     from alienworlds.ruleset import WorldError
     from alienworlds.tasks.bank import BankError, bank_path, load_bank, own_bank_path
 
@@ -460,7 +460,7 @@ def _default_agent_label(name: str, options: dict) -> str:
 
 
 def _agents(reader: _Reader, data: dict) -> list[AgentSpec]:
-    from alienworlds.episode.agents import AGENTS
+    from alienworlds.episode.agent_registry import AGENTS
 
     out: list[AgentSpec] = []
     labels: dict[str, str] = {}

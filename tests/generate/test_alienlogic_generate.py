@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from alienworlds.cli.alienlogic import cli
-from alienworlds.episode.environments import make_environment
+from alienworlds.episode.environment_loader import make_environment
 from alienworlds.generate.alienlogic import (
     VERSION,
     Generated,

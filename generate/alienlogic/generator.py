@@ -7,7 +7,7 @@ theorems offered do not depend on the patches drawn), and every search that
 labels a theorem is bounded by work, not time (classify.py).
 
 1. Theorems: an endless stream of valid candidates (theorems.py).
-2. Patches (patches.py): drawn from the families in turn; a patch is kept
+2. Patches (patches.py): drawn from the schemes in turn; a patch is kept
    only if it refuses the standard proofs of at least `MIN_WITNESSES` of the
    first `PROBES` candidates, the world with it still proves the core
    theorems (`usable`), and one of those candidates, labelled in the world
