@@ -1,8 +1,9 @@
 """The `"exploration"` section of report.json, for any language.
 
-Each language's hypothesis engine scores a trace (`ENGINES`, imported when
-used); this module assembles its findings into one section, caches it beside
-the trace, and renders it in report.md and the HTML replay:
+Each language's hypothesis engine scores a trace (its registry entry's
+`exploration`, episode/languages.py, imported when used); this module
+assembles its findings into one section, caches it beside the trace, and
+renders it in report.md and the HTML replay:
 
     "exploration": {
       "engine": {"name", "version", "bounds": {...}},
