@@ -6,8 +6,7 @@ import sys
 from pathlib import Path
 
 import click
-
-EXIT_BAD_INPUT = 2
+from alienworlds.cli.shared import EXIT_BAD_INPUT
 
 
 def bank_or_exit(language: str, world, bank_file: str | None, required: bool):

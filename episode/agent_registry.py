@@ -1,9 +1,11 @@
 """The agent registry: the built-in agents by name.
 
-Each entry names the class that implements the agent ("package.module:Class");
-the class is imported only when an
-agent is made, so no agent module imports the registry (no import cycle) and
-a command pays only for the agent it runs. Every agent class builds itself
+Each entry names the class that implements the agent, a reference
+"package.module:Class" (`ruleset.references`) imported only when an agent is
+made, so no agent module imports the registry (no import cycle) and a
+command pays only for the agent it runs. The explorers' names are shared by
+the languages: their entries pick the class by the environment's language
+(`languages.SharedAgent`). Every agent class builds itself
 from the environment, the trajectory's seed and the command's options
 (`from_options`). `register` adds an agent.
 
@@ -13,38 +15,44 @@ The interface (`Agent`, `Request`, `Reply`, `AgentError`) lives in
 
 from __future__ import annotations
 
-from importlib import import_module
+from alienworlds.ruleset.references import Reference, UnresolvedReference
 
 from .agent import Agent, AgentError, Reply, Request, text_reply
 from .environment import Environment
 
-AGENTS: dict[str, str] = {
-    "oracle": f"{__package__}.scripted_agents:OracleAgent",
-    "naive": f"{__package__}.scripted_agents:NaiveAgent",
-    "fixed": f"{__package__}.scripted_agents:FixedAgent",
-    "replay": f"{__package__}.replay_agent:ReplayAgent",
-    "openai": f"{__package__}.openai_agent:OpenAIAgent",
-    # the explorers and their baselines, one class per language (explore/)
-    "explorer": "alienworlds.explore.by_language:EXPLORER",
-    "explorer-random": "alienworlds.explore.by_language:RANDOM_PROBE",
-    "explorer-fixed": "alienworlds.explore.by_language:FIXED_PROBE",
+AGENTS: dict[str, Reference] = {
+    name: Reference(path)
+    for name, path in {
+        "oracle": f"{__package__}.scripted_agents:OracleAgent",
+        "naive": f"{__package__}.scripted_agents:NaiveAgent",
+        "fixed": f"{__package__}.scripted_agents:FixedAgent",
+        "replay": f"{__package__}.replay_agent:ReplayAgent",
+        "openai": f"{__package__}.openai_agent:OpenAIAgent",
+        # the explorers and their baselines, one class per language (explore/)
+        "explorer": f"{__package__}.languages:EXPLORER",
+        "explorer-random": f"{__package__}.languages:RANDOM_PROBE",
+        "explorer-fixed": f"{__package__}.languages:FIXED_PROBE",
+    }.items()
 }
 BUILT_IN = tuple(AGENTS)
 
 
 def register(name: str, path: str) -> None:
     """Make `name` an agent: `path` is "package.module:Class", the class an
-    `Agent` with a `from_options(env, seed, options)` class method."""
-    AGENTS[name] = path
+    `Agent` with a `from_options(env, seed, options)` class method;
+    MalformedReference when it is not of that form."""
+    AGENTS[name] = Reference(path)
 
 
 def agent_class(name: str) -> type[Agent]:
     try:
-        path = AGENTS[name]
+        reference = AGENTS[name]
     except KeyError:
         raise AgentError(f"unknown agent {name!r}; built in: {', '.join(AGENTS)}") from None
-    module, _, attr = path.partition(":")
-    return getattr(import_module(module), attr)
+    try:
+        return reference.load()
+    except UnresolvedReference as exc:
+        raise AgentError(f"the agent {name!r} cannot be loaded: {exc}") from None
 
 
 def make_agent(name: str, env: Environment, seed: int = 0, **options: object) -> Agent:

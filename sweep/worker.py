@@ -103,7 +103,8 @@ class _FolderLock:
 def make_job_agent(job: Job, env: object):
     from alienworlds.episode.agent_registry import AGENTS, make_agent, register
 
-    if job.agent_class and AGENTS.get(job.agent) != job.agent_class:
+    known = AGENTS.get(job.agent)
+    if job.agent_class and (known is None or known.text != job.agent_class):
         register(job.agent, job.agent_class)
     return make_agent(job.agent, env, seed=job.seed, **job.options)
 

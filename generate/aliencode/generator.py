@@ -147,6 +147,15 @@ def generate(seed: str, knobs: Knobs | None = None, phases: Phases | None = None
     )
 
 
+def generated_files(seed: str, **knobs: int) -> tuple[World, Bank, dict[str, str]]:
+    """The language registry's generator: the world, its bank and the text
+    of each file `world generate` writes, from a seed and knob values."""
+    chosen = Knobs(**knobs)
+    chosen.check()
+    result = generate(seed, chosen)
+    return result.world, result.bank, {"world.toml": result.text, "bank.toml": result.bank_text}
+
+
 def _redraw(drawer: Drawer, rule_id: str) -> bool:
     """Draw one rule of the drawer's world again; False when it cannot be
     (the rest would not stay portable, or the draws ran out)."""
