@@ -1,7 +1,7 @@
 """Adaptive knowledge-free AlienLogic strategies (docs/validity.md).
 
 Each strategy answers from what any system knows without the world: the
-standard calculus, the patch library's public families of side conditions,
+standard calculus, the patch library's public schemes of side conditions,
 and the theorem's syntax. None reads the world file or the references.
 
 * `standard-prover`: the prover's own standard-calculus proof of every
@@ -62,7 +62,7 @@ PROVER_BUDGET = 14  # the largest proof-tree height tried
 # disabled, natural deduction proves exactly the intuitionistic theorems.
 CLASSICAL_ONLY = ("DNE", "LEM")
 
-# The common guards of the patch library (alienlogic/families.toml):
+# The common guards of the patch library (alienlogic/patch_schemes.toml):
 # its use-once guards (an elimination's cited line used once), premises
 # neither reiterated nor asserted inside a box, and IMPL_I and NOT_I closing
 # boxes at most two deep. Each only forbids a step that has a detour, none
@@ -94,7 +94,7 @@ def library_guards() -> tuple[tuple[str, str], ...]:
     only one for its rule and slot: where the library offers alternatives
     (citation orders, top level or inside a box) a knowing-nothing system
     cannot tell which one a world draws, elsewhere it can obey the one there
-    is. The library is public (alienlogic/families.toml)."""
+    is. The library is public (alienlogic/patch_schemes.toml)."""
     by_slot: dict[tuple[str, str], list[str]] = defaultdict(list)
     for patch in library():
         if patch.require:

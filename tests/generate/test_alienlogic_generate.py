@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from alienworlds.cli.alienlogic import cli
-from alienworlds.episode.environments import make_environment
+from alienworlds.episode.environment_loader import make_environment
 from alienworlds.generate.alienlogic import (
     VERSION,
     Generated,
@@ -230,7 +230,7 @@ def test_an_unsound_conclusion_rewrite_is_caught_by_the_same_property():
     """The property above can fail: a rewrite taking the antecedent of the
     cited implication (unsound) yields an unsound accepted proof."""
     [spec] = read_library(
-        '[[patch]]\nfamily = "conclusion"\nslot = "conclusion"\ntarget = "IMPL_E"\n'
+        '[[patch]]\nscheme = "conclusion"\nslot = "conclusion"\ntarget = "IMPL_E"\n'
         'name = "bad"\nconclusion = "(left (ref 1))"\n'
     )
     world = World("bad", "alienlogic", rules=(spec.rule("X1"),))
