@@ -58,7 +58,7 @@ from .patches import PatchSpec, draw, opaque_ids
 from .select import FIRST_ORDER_UNPROVABLE_SHARE, Missing, Shape, examples, select
 from .theorems import Candidate, core, stream
 
-VERSION = "4"
+VERSION = "5"
 PROBES = 400  # candidates whose standard proofs test whether a patch matters
 MIN_WITNESSES = 2  # standard proofs a patch must refuse to be kept
 USABLE_SHARE = 0.7  # of the core theorems a world must still prove
