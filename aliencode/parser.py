@@ -1,10 +1,11 @@
 """Parse AlienCode source into the syntax tree of `syntax.py`.
 
-lark's LALR parser with a basic lexer. The grammar spells no keyword: a
-post-lexer retypes NAME tokens that are the world's surface keywords and
-inserts indentation tokens, so one cached grammar (ruleset/grammar.py)
-serves every world. Syntax
-errors become AlienSyntaxError with a line, a column and what was expected.
+An LALR parser (lalr.py, lexer.py) over tables that lark derives from
+grammar.lark at build time (grammar_build.py), so that a run does not import
+lark. The grammar spells no keyword: a layout pass retypes NAME tokens that
+are the world's surface keywords and inserts indentation tokens, so one set
+of tables serves every world. Syntax errors become AlienSyntaxError with a
+line, a column and what was expected.
 """
 
 from __future__ import annotations
@@ -12,25 +13,17 @@ from __future__ import annotations
 import re
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from alienworlds.ruleset import Limits
-from alienworlds.ruleset.grammar import cached_parser
-from lark import Token, Transformer
-from lark.exceptions import (
-    UnexpectedCharacters,
-    UnexpectedEOF,
-    UnexpectedInput,
-    UnexpectedToken,
-    VisitError,
-)
-from lark.lark import PostLex
 
+from . import lalr
 from . import syntax as s
 from .errors import AlienSyntaxError, short
+from .lexer import Token, UnexpectedCharacter, lex
 from .sites import CONSTANT_KEYWORDS, OPERATION_BY_NAME, STATEMENT_KEYWORDS
 
 GRAMMAR = Path(__file__).with_name("grammar.lark")
@@ -62,86 +55,82 @@ def time_limit(limits: Limits) -> AlienSyntaxError:
 
 
 @dataclass
-class _Budget:
+class Budget:
     """What one parse may use: tokens, and time until the run's deadline."""
 
     limits: Limits
     deadline: float
 
+    @classmethod
+    def unlimited(cls) -> Budget:
+        return cls(Limits(), float("inf"))
+
 
 CLOCK_EVERY = 1024  # tokens between two looks at the clock
 
 
-class _Layout(PostLex):
+def layout(stream: Iterable[Token], types: Mapping[str, str], budget: Budget) -> Iterator[Token]:
     """Keyword retyping plus Python-style INDENT/DEDENT tokens; counts tokens
-    against the parse's budget (set by `Parser.parse`)."""
-
-    always_accept = ("_NL",)
-
-    def __init__(self, types: Mapping[str, str]) -> None:
-        self.types = types
-        self.budget = _Budget(Limits(), float("inf"))
-
-    def process(self, stream: Iterator[Token]) -> Iterator[Token]:
-        parens = 0
-        levels = [0]
-        last: Token | None = None
-        limits, deadline = self.budget.limits, self.budget.deadline
-        max_tokens = limits.max_tokens
-        count = 0
-        for tok in stream:
-            count += 1
-            if count > max_tokens:
-                raise too_large(f"source size of {max_tokens} tokens", tok.line, tok.column)
-            if count % CLOCK_EVERY == 0 and time.monotonic() > deadline:
-                raise time_limit(limits)
-            kind = tok.type
-            if kind == "NAME" and tok.value in self.types:
-                tok = Token.new_borrow_pos(self.types[tok.value], tok.value, tok)
-            elif kind == "_NL":
-                if parens:
-                    continue
-                yield tok
-                last = tok
-                indent_text = tok.value.rsplit("\n", 1)[-1]
-                indent = indent_text.count(" ") + indent_text.count("\t") * TAB
-                # Indentation tokens sit where the next line's text begins.
-                line, column = tok.end_line or 1, len(indent_text) + 1
-                if indent > levels[-1]:
-                    levels.append(indent)
+    against the parse's budget."""
+    parens = 0
+    levels = [0]
+    last: Token | None = None
+    limits, deadline = budget.limits, budget.deadline
+    max_tokens = limits.max_tokens
+    count = 0
+    for tok in stream:
+        count += 1
+        if count > max_tokens:
+            raise too_large(f"source size of {max_tokens} tokens", tok.line, tok.column)
+        if count % CLOCK_EVERY == 0 and time.monotonic() > deadline:
+            raise time_limit(limits)
+        kind = tok.type
+        if kind == "NAME" and tok.value in types:
+            tok = tok.retyped(types[tok.value])
+        elif kind == "_NL":
+            if parens:
+                continue
+            yield tok
+            last = tok
+            indent_text = tok.value.rsplit("\n", 1)[-1]
+            indent = indent_text.count(" ") + indent_text.count("\t") * TAB
+            # Indentation tokens sit where the next line's text begins.
+            line, column = tok.end_line or 1, len(indent_text) + 1
+            if indent > levels[-1]:
+                levels.append(indent)
+                yield Token(
+                    "_INDENT",
+                    indent_text,
+                    line=line,
+                    column=column,
+                    end_line=line,
+                    end_column=column,
+                )
+            else:
+                while indent < levels[-1]:
+                    levels.pop()
                     yield Token(
-                        "_INDENT",
+                        "_DEDENT",
                         indent_text,
                         line=line,
                         column=column,
                         end_line=line,
                         end_column=column,
                     )
-                else:
-                    while indent < levels[-1]:
-                        levels.pop()
-                        yield Token(
-                            "_DEDENT",
-                            indent_text,
-                            line=line,
-                            column=column,
-                            end_line=line,
-                            end_column=column,
-                        )
-                    if indent != levels[-1]:
-                        raise AlienSyntaxError(
-                            "unindent does not match any outer indentation level", line, column
-                        )
-                continue
-            elif kind == "LPAR" or kind == "CALL_OPEN":
-                parens += 1
-            elif kind == "RPAR":
-                parens = max(0, parens - 1)
-            last = tok
-            yield tok
-        while len(levels) > 1:
-            levels.pop()
-            yield Token.new_borrow_pos("_DEDENT", "", last) if last else Token("_DEDENT", "")
+                if indent != levels[-1]:
+                    raise AlienSyntaxError(
+                        "unindent does not match any outer indentation level", line, column
+                    )
+            continue
+        elif kind == "LPAR" or kind == "CALL_OPEN":
+            parens += 1
+        elif kind == "RPAR":
+            parens = max(0, parens - 1)
+        last = tok
+        yield tok
+    while len(levels) > 1:
+        levels.pop()
+        yield last.retyped("_DEDENT", "") if last else Token("_DEDENT", "")
 
 
 def _pos(tok: Token) -> s.Pos:
@@ -170,11 +159,11 @@ def _unescape(body: str) -> str:
     return "".join(out)
 
 
-class _Builder(Transformer):
-    """Parse tree to syntax dataclasses (applied inline by the LALR parser)."""
+class _Builder:
+    """Syntax dataclasses from the values a grammar rule reduces (a method
+    per rule or alias of grammar.lark, called by the LALR parser)."""
 
     def __init__(self, operations: Mapping[str, str]) -> None:
-        super().__init__()
         self.operations = operations  # surface spelling -> standard name
 
     # expressions
@@ -314,29 +303,22 @@ class Parser:
 
     def __init__(self, keywords: Mapping[str, str] | None = None) -> None:
         self.keywords = dict(keywords or {})
-        types = token_types(self.keywords)
+        self.types = token_types(self.keywords)
         self._operations = {
             surface: std
             for surface, std in ((self.keywords.get(n, n), n) for n in OPERATION_BY_NAME)
         }
-        self._lark = cached_parser(
-            GRAMMAR.read_text(encoding="utf-8"),
-            parser="lalr",
-            lexer="basic",
-            postlex=_Layout(types),
-            transformer=_Builder(self._operations),
-            maybe_placeholders=False,
-        )
+        self._tables = lalr.tables()
+        self._reduce = lalr.reductions(self._tables.rules, _Builder(self._operations))
         # Trees of texts parsed lately: audits and generators grade the same
         # answers, calls and references again and again (a generated bank
         # parses each distinct text about four times). Trees are immutable;
         # only successful parses are kept, so every error is raised afresh.
         self._trees: dict[tuple[str, Limits], s.Program] = {}
         self._held = 0  # characters of the texts in _trees
-        # One parse at a time: the layout pass reads its budget (the limits and
-        # the deadline) from the shared postlexer, and the tree cache is shared
-        # too. Sessions of one process (the web server's, Inspect's) parse from
-        # several threads; unguarded, one parse could run under another's limits.
+        # One parse at a time: the tree cache is shared. Sessions of one
+        # process (the web server's, Inspect's) parse from several threads;
+        # unguarded, the cache's eviction failed mid-iteration.
         self._lock = threading.Lock()
 
     def surface(self, keyword: str) -> str:
@@ -374,20 +356,16 @@ class Parser:
         return tree
 
     def _parse(self, text: str, limits: Limits, deadline: float | None) -> s.Program:
-        layout = self._lark.options.postlex
-        layout.budget = _Budget(
+        budget = Budget(
             limits, time.monotonic() + limits.wall_seconds if deadline is None else deadline
         )
         try:
-            return self._lark.parse(text)
+            tokens = layout(lex(text, self._tables.terminals), self.types, budget)
+            return lalr.parse(tokens, self._tables, self._reduce)
         except AlienSyntaxError:
             raise
-        except VisitError as exc:  # an error raised inside the tree builder
-            if isinstance(exc.orig_exc, AlienSyntaxError):
-                raise exc.orig_exc from None
-            raise internal_error(exc.orig_exc) from None
-        except UnexpectedInput as exc:
-            raise self._syntax_error(exc, text) from None
+        except (UnexpectedCharacter, lalr.UnexpectedToken) as exc:
+            raise self.syntax_error(exc, text) from None
         except RecursionError:
             raise AlienSyntaxError("the program is nested too deeply", None, None) from None
         except Exception as exc:  # noqa: BLE001 - a failure of ours, reported without host detail
@@ -400,17 +378,19 @@ class Parser:
             return self.surface(terminal)
         return terminal.lower()
 
-    def _expected(self, names: set[str]) -> str:
+    def _expected(self, names: Iterable[str]) -> str:
         words = sorted({self._describe(n) for n in names if not n.startswith("__")})
         if len(words) > 8:
             words = words[:8] + ["…"]
         return ", ".join(words)
 
-    def _syntax_error(self, exc: UnexpectedInput, text: str) -> AlienSyntaxError:
-        line = getattr(exc, "line", None) or 1
-        column = getattr(exc, "column", None) or 1
-        if isinstance(exc, UnexpectedCharacters):
-            ch = text[exc.pos_in_stream] if exc.pos_in_stream < len(text) else ""
+    def syntax_error(
+        self, exc: UnexpectedCharacter | lalr.UnexpectedToken, text: str
+    ) -> AlienSyntaxError:
+        """The error to report for a token or character the grammar refuses."""
+        if isinstance(exc, UnexpectedCharacter):
+            line, column = exc.line, exc.column
+            ch = text[exc.pos] if exc.pos < len(text) else ""
             if ch in "\"'":
                 return AlienSyntaxError("unterminated string", line, column)
             if ch == "-":
@@ -418,46 +398,29 @@ class Parser:
                     "a minus sign may only start a number literal, as in -7", line, column
                 )
             return AlienSyntaxError(f"unexpected character {ch!r}", line, column)
-        if isinstance(exc, UnexpectedToken):
-            tok = exc.token
-            expected = exc.expected or set()
-            end = _ends_input(
-                tok, text
-            )  # more lines could complete the program (an interactive shell reads on)
-            if tok.type == "$END":
-                return AlienSyntaxError(
-                    f"unexpected end of the program; expected {self._expected(expected)}",
-                    line,
-                    column,
-                    at_end=True,
-                )
-            if tok.type == "_INDENT":
-                return AlienSyntaxError("unexpected indent", tok.line or line, tok.column or column)
-            if "_INDENT" in expected and len(expected) == 1:
-                return AlienSyntaxError(
-                    "expected an indented block", tok.line or line, tok.column or column, at_end=end
-                )
-            shown = (
-                self._describe(tok.type)
-                if tok.type in ("_NL", "_DEDENT")
-                else repr(short(tok.value))
-            )
-            if tok.type == "OPERATION" or tok.type in STATEMENT_KEYWORDS:
-                shown = f"keyword {short(tok.value)}"
+        tok = exc.token
+        line, column = tok.line or 1, tok.column or 1
+        expected = exc.expected
+        end = _ends_input(tok, text)  # more lines could complete the program (a shell reads on)
+        if tok.type == lalr.END:
             return AlienSyntaxError(
-                f"unexpected {shown}; expected {self._expected(expected)}",
-                tok.line or line,
-                tok.column or column,
-                at_end=end,
-            )
-        if isinstance(exc, UnexpectedEOF):
-            return AlienSyntaxError(
-                f"unexpected end of the program; expected {self._expected(set(exc.expected))}",
+                f"unexpected end of the program; expected {self._expected(expected)}",
                 line,
                 column,
                 at_end=True,
             )
-        return AlienSyntaxError("invalid syntax", line, column)
+        if tok.type == "_INDENT":
+            return AlienSyntaxError("unexpected indent", line, column)
+        if "_INDENT" in expected and len(expected) == 1:
+            return AlienSyntaxError("expected an indented block", line, column, at_end=end)
+        shown = (
+            self._describe(tok.type) if tok.type in ("_NL", "_DEDENT") else repr(short(tok.value))
+        )
+        if tok.type == "OPERATION" or tok.type in STATEMENT_KEYWORDS:
+            shown = f"keyword {short(tok.value)}"
+        return AlienSyntaxError(
+            f"unexpected {shown}; expected {self._expected(expected)}", line, column, at_end=end
+        )
 
 
 def _ends_input(tok: Token, text: str) -> bool:

@@ -322,6 +322,16 @@ OPERATIONS: tuple[Operation, ...] = _ops()
 OPERATION_BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}
 
 
+def operations_in(category: str) -> tuple[str, ...]:
+    """The operations of a manual category, in the manual's order."""
+    return tuple(op.name for op in OPERATIONS if op.category == category)
+
+
+# The site groups other modules pick from: one definition, here.
+ARITHMETIC: tuple[str, ...] = operations_in("arithmetic")
+COMPARISON: tuple[str, ...] = operations_in("comparison")
+
+
 @dataclass(frozen=True)
 class Site:
     name: str

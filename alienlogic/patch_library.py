@@ -1,4 +1,4 @@
-"""The patch library: the public families of patches (alienlogic/families.toml)
+"""The patch library: the public schemes of patches (alienlogic/patch_schemes.toml)
 that generated worlds draw from (alienworlds.generate.alienlogic).
 
 A patch is one side condition of one standard rule, as a world file writes
@@ -25,7 +25,7 @@ class LibraryError(Exception):
 
 @dataclass(frozen=True)
 class PatchSpec:
-    family: str
+    scheme: str
     slot: str
     target: str
     name: str
@@ -39,7 +39,7 @@ class PatchSpec:
             id=rule_id,
             name=self.name,
             target=self.target,
-            layer=self.family,
+            layer=self.scheme,
             disabled=self.disabled,
             require=self.require,
             conclusion=self.conclusion,
@@ -60,7 +60,7 @@ def read_library(text: str) -> tuple[PatchSpec, ...]:
     try:
         raw = tomllib.loads(text).get("patch", [])
     except tomllib.TOMLDecodeError as exc:
-        raise LibraryError(f"families.toml: {exc}") from None
+        raise LibraryError(f"patch_schemes.toml: {exc}") from None
     out: list[PatchSpec] = []
     for entry in raw:
         values = entry.get("k", [None])
@@ -73,5 +73,5 @@ def read_library(text: str) -> tuple[PatchSpec, ...]:
 @cache
 def library() -> tuple[PatchSpec, ...]:
     return read_library(
-        resources.files(__package__).joinpath("families.toml").read_text(encoding="utf-8")
+        resources.files(__package__).joinpath("patch_schemes.toml").read_text(encoding="utf-8")
     )

@@ -15,10 +15,13 @@ Inspect, sweeps and the `grade` commands take.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from alienworlds.episode.languages import LANGUAGES as _REGISTRY
+from alienworlds.episode.languages import LanguageUnknown as LanguageUnknown
+from alienworlds.episode.languages import language as _entry
 
 if TYPE_CHECKING:
     from alienworlds.episode.environment import Environment
@@ -26,15 +29,7 @@ if TYPE_CHECKING:
     from alienworlds.tasks.bank import Bank
     from alienworlds.tasks.grade import Grade
 
-LANGUAGES = ("aliencode", "alienlogic")
-
-
-class LanguageUnknown(ValueError):
-    """A language name that is neither of LANGUAGES."""
-
-    def __init__(self, language: object) -> None:
-        super().__init__(f"unknown language {language!r}; one of {', '.join(LANGUAGES)}")
-        self.language = language
+LANGUAGES = tuple(_REGISTRY)
 
 
 @dataclass(frozen=True)
@@ -57,26 +52,10 @@ class GeneratedWorld:
         return root / "world.toml"
 
 
-def _checked(language: str) -> str:
-    if language not in LANGUAGES:
-        raise LanguageUnknown(language)
-    return language
-
-
-def _world_loader(language: str) -> Callable[[str | None], World]:
-    if _checked(language) == "aliencode":
-        from aliencode.world_schema import load
-
-        return load
-    from alienlogic import load_world as load
-
-    return load
-
-
 def load_world(language: str, name_or_path: str | Path | None = None) -> World:
     """A shipped world by name, or a world file by path (default: the
     language's main world); raises WorldError listing every problem."""
-    return _world_loader(language)(None if name_or_path is None else str(name_or_path))
+    return _entry(language).load_world(name_or_path)
 
 
 def load_bank(language: str, world: World, path: str | Path | None = None) -> Bank:
@@ -84,7 +63,7 @@ def load_bank(language: str, world: World, path: str | Path | None = None) -> Ba
     world file, else the shipped bank of its name); raises BankError."""
     from alienworlds.tasks.bank import BankError, load_bank, own_bank_path
 
-    found = Path(path) if path is not None else own_bank_path(_checked(language), world)
+    found = Path(path) if path is not None else own_bank_path(_entry(language).name, world)
     if found is None:
         raise BankError([f"no task bank for world '{world.name}'"])
     return load_bank(language, world.name, found)
@@ -95,34 +74,13 @@ def generate_world(language: str, seed: str, **knobs: int) -> GeneratedWorld:
     `world generate` takes them: altered=12, tasks=40, ... for AlienCode;
     patches=24, theorems=70, ... for AlienLogic); the same seed and knobs
     give the same world on every machine. Raises GenerationError."""
-    from alienworlds.tasks.bank import parse_bank
-
-    if _checked(language) == "aliencode":
-        from alienworlds.generate.aliencode import Knobs, generate
-
-        made = Knobs(**knobs)
-        made.check()
-        result = generate(seed, made)
-        files = {"world.toml": result.text, "bank.toml": result.bank_text}
-        return GeneratedWorld(result.world, result.bank, files)
-    from alienworlds.generate.alienlogic import Knobs, generate
-
-    made = Knobs(**knobs)
-    made.check()
-    result = generate(seed, made)
-    bank = parse_bank(language, result.world.name, result.files["bank.toml"], "bank.toml")
-    return GeneratedWorld(result.world, bank, dict(result.files))
+    world, bank, files = _entry(language).generator.load()(seed, **knobs)
+    return GeneratedWorld(world, bank, files)
 
 
 def environment(world: World, bank: Bank) -> Environment:
     """The episode environment of a world and its bank (the bank is audited)."""
-    if _checked(world.language) == "aliencode":
-        from alienworlds.episode.aliencode_env import AlienCodeEnvironment
-
-        return AlienCodeEnvironment(world, bank)
-    from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
-
-    return AlienLogicEnvironment(world, bank)
+    return _entry(world.language).environment.load()(world, bank)
 
 
 _GRADERS: dict[tuple[str, int], tuple[Bank, object]] = {}
@@ -134,11 +92,8 @@ def grade(world: World, bank: Bank, task_id: str, text: str) -> Grade:
     key = (world.hash, id(bank))
     kept = _GRADERS.get(key)
     if kept is None or kept[0] is not bank:
-        if _checked(world.language) == "aliencode":
-            from alienworlds.tasks.aliencode_grading import AlienCodeGrader as Grader
-        else:
-            from alienworlds.tasks.alienlogic_grading import AlienLogicGrader as Grader
-        kept = _GRADERS[key] = (bank, Grader(world, bank))
+        grader = _entry(world.language).grader.load()
+        kept = _GRADERS[key] = (bank, grader(world, bank))
     return kept[1].grade(task_id, text)
 
 
@@ -157,7 +112,7 @@ def run_episode(
     OUT/trace.jsonl and OUT/report.json; the report. `agent` names a built-in
     agent (oracle, naive, fixed, explorer, openai, ...), `agent_options` its
     settings (openai: model=..., base_url=...)."""
-    from alienworlds.episode.agents import make_agent
+    from alienworlds.episode.agent_registry import make_agent
     from alienworlds.episode.driver import Episode, Settings
 
     env = environment(world, bank)

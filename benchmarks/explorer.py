@@ -41,7 +41,7 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 from alienworlds.episode import Episode, Settings, make_agent  # noqa: E402
-from alienworlds.episode.environments import make_environment  # noqa: E402
+from alienworlds.episode.environment_loader import make_environment  # noqa: E402
 
 
 def _curve(report: dict) -> list[float]:

@@ -22,7 +22,7 @@ import time
 from collections import Counter
 
 from alienworlds.generate.aliencode import Knobs, generate
-from alienworlds.generate.aliencode.world import draw_world
+from alienworlds.generate.aliencode.world_draw import draw_world
 from alienworlds.tasks.aliencode_audit import audit
 
 
@@ -53,7 +53,7 @@ def main() -> None:
         start = time.process_time()
         result = draw_world(str(seed), knobs) if args.world_only else generate(str(seed), knobs)
         times.append(time.process_time() - start)
-        families.update(result.families)
+        families.update(result.by_scheme)
         rejected.update(result.rejected)
         sites.update(r.target for r in result.world.rules if not r.red_herring)
         draws += result.draws

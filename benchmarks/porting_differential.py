@@ -25,7 +25,7 @@ import sys
 import time
 
 from alienworlds.generate.aliencode import Knobs
-from alienworlds.generate.aliencode.world import draw_world
+from alienworlds.generate.aliencode.world_draw import draw_world
 from alienworlds.porting import Bounds, Porter
 from alienworlds.porting.differential import Tally, differential, programs, runnable
 

@@ -30,7 +30,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE.parent]
 sys.path.insert(0, str(HERE.parents[1] / "tests" / "serve"))
 
 import httpx  # noqa: E402
-from alienworlds.episode.environments import make_environment  # noqa: E402
+from alienworlds.episode.environment_loader import make_environment  # noqa: E402
 from alienworlds.episode.metrics import compute_report  # noqa: E402
 from alienworlds.episode.trace import read_trace  # noqa: E402
 from serve_browser_play import BrowserPlay, play_in_browser  # noqa: E402

@@ -2,30 +2,26 @@
 
 from __future__ import annotations
 
-import json
 import sys
 
 import click
+from alienworlds.cli import shared
 from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
 from alienworlds.cli.entry import run as run_cli
 from alienworlds.cli.knob_options import SEED_HELP, knob_options
 from alienworlds.cli.lazy import episode_commands
 from alienworlds.cli.param_types import SeedText
+from alienworlds.cli.shared import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK
+from alienworlds.cli.shared import EXIT_NO as EXIT_ERROR
 from alienworlds.ruleset import Limits, WorldError
 from alienworlds.ruleset.inputs import InputError, read_input
 
 from aliencode import __version__, run_source
 from aliencode.errors import AlienError
 from aliencode.runtime import RunResult
-from aliencode.world_schema import DEFAULT_WORLD_ENV, load
+from aliencode.world_schema import load
 
-EXIT_OK, EXIT_ERROR, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 1, 2, 3
-
-WORLD_HELP = (
-    "A shipped world's name or a path to a world TOML file. "
-    f"Default: ${DEFAULT_WORLD_ENV}, else the main evaluation world. `standard` is the manual's "
-    "own semantics."
-)
+WORLD_HELP = shared.world_help("aliencode")
 
 
 def read_source(path: str) -> str:
@@ -69,10 +65,8 @@ def main() -> None:
 
 @main.command()
 @click.argument("file", default="-", metavar="[FILE|-]")
-@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option(
-    "--json", "as_json", is_flag=True, help='Print {"output", "error", "steps", "units"} as JSON.'
-)
+@shared.world_option("aliencode")
+@shared.json_option('{"output", "error", "steps", "units"}')
 @click.option(
     "--max-steps",
     type=click.IntRange(1, MOST_STEPS),
@@ -99,7 +93,7 @@ def run(file: str, world_spec: str | None, as_json: bool, max_steps: int | None)
             "", AlienError("InternalError", f"the interpreter failed ({type(exc).__name__})"), 0, 0
         )
     if as_json:
-        write_out(json.dumps(result.as_dict(), ensure_ascii=False) + "\n")
+        write_out(shared.json_text(result.as_dict()) + "\n")
     else:
         text = result.text()
         if text:
@@ -124,15 +118,8 @@ def write_out(text: str) -> None:
 
 
 @main.command()
-@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "md"]),
-    default="text",
-    show_default=True,
-    help="Plain text (for models) or Markdown (for people).",
-)
+@shared.world_option("aliencode")
+@shared.format_option()
 def manual(world_spec: str | None, fmt: str) -> None:
     """Print the world's manual: the standard language in the world's keywords.
 
@@ -151,14 +138,8 @@ def world() -> None:
 
 @world.command("check")
 @click.argument("spec", metavar="PATH|NAME")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option(
-    "--bank",
-    "bank_file",
-    type=click.Path(dir_okay=False),
-    help="Task bank to audit (default: the world's own, if any: bank.toml beside a world file, "
-    "else the shipped bank).",
-)
+@shared.json_option("the result")
+@shared.bank_option("The task bank to audit")
 def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
     """Validate a world file, list its rules and keyword renamings, and audit its task bank.
 
@@ -180,17 +161,14 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
         loaded = load_spec(spec)
     except WorldError as exc:
         if as_json:
-            click.echo(
-                json.dumps(
-                    {
-                        "world": spec,
-                        "hash": None,
-                        "ok": False,
-                        "problems": [str(p) for p in exc.problems],
-                        "rules": [],
-                    },
-                    indent=2,
-                )
+            shared.echo_json(
+                {
+                    "world": spec,
+                    "hash": None,
+                    "ok": False,
+                    "problems": [str(p) for p in exc.problems],
+                    "rules": [],
+                }
             )
         else:
             for problem in exc.problems:
@@ -238,7 +216,7 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
             seconds=round(report.seconds, 3),
         )
     if as_json:
-        click.echo(json.dumps(result, indent=2))
+        shared.echo_json(result)
     else:
         click.echo(f"world {loaded.name} ({loaded.hash}): {len(rules)} rules")
         for r in rules:
@@ -276,15 +254,9 @@ def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
 
 
 @main.command("tasks")
-@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option(
-    "--bank",
-    "bank_file",
-    type=click.Path(dir_okay=False),
-    help="Task bank file (default: the world's own: bank.toml beside a world file, else the "
-    "shipped bank).",
-)
-@click.option("--json", "as_json", is_flag=True, help="Print the tasks as JSON.")
+@shared.world_option("aliencode")
+@shared.bank_option()
+@shared.json_option("the tasks")
 def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
     """List a world's held-out tasks: prompts, interfaces and answer budgets.
 
@@ -327,9 +299,7 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
         for t in bank.tasks
     ]
     if as_json:
-        click.echo(
-            json.dumps({"world": loaded.name, "hash": loaded.hash, "tasks": shown}, indent=2)
-        )
+        shared.echo_json({"world": loaded.name, "hash": loaded.hash, "tasks": shown})
         return
     for t in shown:
         click.echo(f"{t['id']} [{t['kind']}, {t['band']}] {t['prompt']}")
@@ -354,23 +324,16 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
 
 @main.command()
 @click.argument("file", default="-", metavar="[FILE|-]")
-@click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
-@click.option("--task", "task_id", metavar="ID", required=True, help="The task the answer is for.")
-@click.option(
-    "--bank",
-    "bank_file",
-    type=click.Path(dir_okay=False),
-    help="Task bank file (default: the world's own: bank.toml beside a world file, else the "
-    "shipped bank).",
+@shared.world_option("aliencode")
+@shared.task_option()
+@shared.bank_option()
+@shared.json_option(
+    '{"task", "passed", "reason", "answer", "calls": [{"passed", "reason"}], "verdict", '
+    '"world_hash"}'
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help='Print {"task", "passed", "reason", "answer", "calls": [{"passed", "reason"}], '
-    '"verdict", "world_hash"}.',
-)
-def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
+def grade(
+    file: str, world_spec: str | None, task_id: str, bank_file: str | None, as_json: bool
+) -> None:
     """Grade a reply to a task, from FILE or standard input, read as the
     episode reads a model's reply: a program (synthesis) in a fenced block
     or bare; a prediction in an ```output block or a `PREDICTION: ...` line.
@@ -391,7 +354,7 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
     except BankProblem as exc:
         fail(f"the task bank is broken: {exc}")
     if as_json:
-        click.echo(json.dumps(result.as_dict(), indent=2))
+        shared.echo_json(result.as_dict())
     else:
         click.echo(f"{result.task}: {'pass' if result.passed else 'fail'}")
         if not result.calls:
@@ -418,8 +381,8 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
     "--json",
     "as_json",
     is_flag=True,
-    help="Print what was generated (name, hash, families, draws, rejections, the bank's draws) "
-    "as JSON.",
+    help="Print what was generated (name, hash, rules by perturbation scheme, draws, "
+    "rejections, the bank's draws) as JSON.",
 )
 def world_generate(
     seed: str,
@@ -477,7 +440,7 @@ def world_generate(
         "path": str(out / "world.toml"),
         "bank": str(out / "bank.toml"),
         "tasks": len(result.bank.tasks),
-        "families": dict(sorted(result.families.items())),
+        "schemes": dict(sorted(result.by_scheme.items())),
         "draws": result.draws,
         "rejected": dict(sorted(result.rejected.items())),
         "world_draws": result.world_draws,
@@ -487,7 +450,7 @@ def world_generate(
         "seconds": round(result.seconds, 2),
     }
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        shared.echo_json(summary)
     else:
         click.echo(
             f"wrote {summary['path']}: world {result.world.name} ({result.world.hash}), "
@@ -610,25 +573,21 @@ def port(
         fail(f"the program does not parse: {exc}")
     except PortError as exc:
         if as_json:
-            click.echo(json.dumps({"error": exc.as_dict(), "world_hash": loaded.hash}, indent=2))
+            shared.echo_json({"error": exc.as_dict(), "world_hash": loaded.hash})
         else:
             click.echo(
                 f"aliencode: cannot port: {exc} (site {exc.site}, scope {exc.place})", err=True
             )
         sys.exit(EXIT_ERROR)
     if as_json:
-        click.echo(
-            json.dumps(
-                {**ported.as_dict(), "world_hash": loaded.hash}, indent=2, ensure_ascii=False
-            )
-        )
+        shared.echo_json({**ported.as_dict(), "world_hash": loaded.hash})
     else:
         click.echo(ported.source, nl=False)
     sys.exit(EXIT_OK)
 
 
 @main.command()
-@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
+@shared.world_option("aliencode")
 def repl(world_spec: str | None) -> None:
     """Explore a world by hand: definitions persist between entries, each
     entry shows its output and probe-unit cost. Type :help inside.

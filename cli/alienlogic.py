@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 
 import click
+from alienworlds.cli import shared
 from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
 from alienworlds.cli.entry import run as run_cli
 from alienworlds.cli.knob_options import SEED_HELP, knob_options
 from alienworlds.cli.lazy import episode_commands
 from alienworlds.cli.param_types import Seconds, SeedText
+from alienworlds.cli.shared import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK
+from alienworlds.cli.shared import EXIT_NO as EXIT_REJECTED
 from alienworlds.ruleset.inputs import InputError, read_input
 from alienworlds.ruleset.world import World, WorldError
 
@@ -20,15 +22,11 @@ from alienlogic.errors import ProofSyntaxError
 from alienlogic.kernel import check as check_proof
 from alienlogic.parser import parse_formula, parse_formulas
 from alienlogic.proof import Theorem
-from alienlogic.worlds import DEFAULT_WORLD_ENV, audit, load_world
+from alienlogic.worlds import audit, load_world
 
-EXIT_OK, EXIT_REJECTED, EXIT_BAD_INPUT = 0, 1, 2
 LONGEST = 3600.0  # seconds a search may be given per theorem
 
-WORLD_HELP = (
-    "A shipped world's name or a path to a world TOML file. "
-    f"Default: ${DEFAULT_WORLD_ENV}, else the main world `main`."
-)
+WORLD_HELP = shared.world_help("alienlogic")
 
 
 def fail(message: str) -> None:
@@ -67,8 +65,8 @@ def cli() -> None:
 
 @cli.command()
 @click.argument("file", default="-", metavar="[FILE|-]")
-@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option("--json", "as_json", is_flag=True, help="Print the verdict as JSON.")
+@shared.world_option("alienlogic")
+@shared.json_option("the verdict")
 @click.option(
     "--detail", is_flag=True, help="Also show what went wrong and the rule's name (for authors)."
 )
@@ -81,17 +79,15 @@ def check(file: str, world_spec: str | None, as_json: bool, detail: bool) -> Non
     world = world_or_exit(world_spec)
     verdict = check_proof(text, world)
     if as_json:
-        click.echo(json.dumps(verdict.as_dict(detail), ensure_ascii=False))
+        shared.echo_json(verdict.as_dict(detail))
     else:
         click.echo(verdict.summary(detail))
     sys.exit(EXIT_OK if verdict.accepted else EXIT_REJECTED)
 
 
 @cli.command()
-@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option(
-    "--format", "fmt", type=click.Choice(["text", "md"]), default="text", show_default=True
-)
+@shared.world_option("alienlogic")
+@shared.format_option()
 def manual(world_spec: str | None, fmt: str) -> None:
     """Print the manual of a world (it states the standard rules only)."""
     from alienworlds.manuals.alienlogic import (
@@ -108,14 +104,8 @@ def world() -> None:
 
 @world.command("check")
 @click.argument("spec", metavar="PATH|NAME")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-@click.option(
-    "--bank",
-    "bank_file",
-    type=click.Path(dir_okay=False),
-    help="Task bank to audit (default: bank.toml beside a world file, else the world's shipped "
-    "bank, if any).",
-)
+@shared.json_option("the result")
+@shared.bank_option("The task bank to audit")
 @click.option(
     "--no-prover", "no_prover", is_flag=True, help="Skip the prover's confirmations (faster)."
 )
@@ -135,11 +125,8 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
     except WorldError as exc:
         problems = [str(p) for p in exc.problems]
         if as_json:
-            click.echo(
-                json.dumps(
-                    {"world": spec, "hash": None, "ok": False, "problems": problems, "rules": []},
-                    indent=2,
-                )
+            shared.echo_json(
+                {"world": spec, "hash": None, "ok": False, "problems": problems, "rules": []}
             )
         else:
             for p in problems:
@@ -191,7 +178,7 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
             seconds=round(report.seconds + validity.seconds, 3),
         )
     if as_json:
-        click.echo(json.dumps(result, indent=2))
+        shared.echo_json(result)
     else:
         click.echo(f"world {w.name} ({w.hash}): {len(rules)} rule{'s' if len(rules) != 1 else ''}")
         for r in rules:
@@ -265,7 +252,7 @@ def world_generate(
     """Generate a fresh private world: DIR/world.toml, DIR/bank.toml and
     DIR/certificates/, the same bytes for the same seed and generator version.
 
-    Patches are drawn from families of side conditions; theorems from
+    Patches are drawn from schemes of side conditions; theorems from
     templates and random formulas are labelled provable (a proof the world's
     checker accepts) or unprovable (a certificate the independent re-checker
     accepts, and no proof by bounded search), or discarded. The files are
@@ -314,7 +301,7 @@ def world_generate(
         "wall_seconds": round(time.perf_counter() - start, 1),
     }
     if as_json:
-        click.echo(json.dumps(summary, indent=2))
+        shared.echo_json(summary)
         return
     final = stats.final
     click.echo(
@@ -375,19 +362,9 @@ def _theorem(
 
 
 @cli.command("tasks")
-@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
-@click.option(
-    "--bank",
-    "bank_file",
-    type=click.Path(dir_okay=False),
-    help="Task bank file (default: the world's shipped bank).",
-)
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help='Print {"world", "hash", "tasks": [{"id", "prompt", "premises", "goal"}]}.',
-)
+@shared.world_option("alienlogic")
+@shared.bank_option()
+@shared.json_option("the tasks")
 def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
     """List a world's held-out theorems: prompts, premises and goals only.
 
@@ -406,11 +383,7 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
         for t in tasks.values()
     ]
     if as_json:
-        click.echo(
-            json.dumps(
-                {"world": w.name, "hash": w.hash, "tasks": shown}, indent=2, ensure_ascii=False
-            )
-        )
+        shared.echo_json({"world": w.name, "hash": w.hash, "tasks": shown})
         return
     for t in shown:
         click.echo(f"{t['id']}: {', '.join(t['premises']) or '(no premises)'} ⊢ {t['goal']}")
@@ -418,21 +391,13 @@ def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> 
 
 @cli.command()
 @click.argument("file", default="-", metavar="[FILE|-]")
-@click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
-@click.option("--task", "task_id", metavar="ID", required=True, help="The task the answer is for.")
-@click.option(
-    "--bank",
-    "bank_file",
-    type=click.Path(dir_okay=False),
-    help="Task bank file (default: the world's shipped bank).",
-)
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help='Print {"task", "passed", "reason", "answer", "calls": [], "verdict", "world_hash"}.',
-)
-def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_json: bool) -> None:
+@shared.world_option("alienlogic")
+@shared.task_option()
+@shared.bank_option()
+@shared.json_option('{"task", "passed", "reason", "answer", "calls": [], "verdict", "world_hash"}')
+def grade(
+    file: str, world_spec: str | None, task_id: str, bank_file: str | None, as_json: bool
+) -> None:
     """Grade an answer: model text holding one proof block (PROOF … END) or
     the refusal line `ANSWER: UNPROVABLE`, from FILE or standard input.
 
@@ -449,14 +414,14 @@ def grade(file: str, world_spec: str, task_id: str, bank_file: str | None, as_js
     _task_or_exit(_logic_tasks_or_exit(bank), task_id, bank)
     result = AlienLogicGrader(w, bank).grade(task_id, answer)
     if as_json:
-        click.echo(json.dumps(result.as_dict(), indent=2))
+        shared.echo_json(result.as_dict())
     else:
         click.echo(f"{result.task}: {'pass' if result.passed else 'fail'} ({result.reason})")
     sys.exit(EXIT_OK if result.passed else EXIT_REJECTED)
 
 
 @cli.command()
-@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
+@shared.world_option("alienlogic")
 @click.option("--task", "task_id", metavar="ID", help="A task of the world's bank.")
 @click.option("--premises", metavar="FORMULAS", help="Comma-separated premises (with --goal).")
 @click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
@@ -558,7 +523,7 @@ def certify(
             "seconds": round(result.seconds, 4),
         }
         if as_json:
-            click.echo(json.dumps(out, indent=2))
+            shared.echo_json(out)
         else:
             verdict = {"holds": "holds", "fails": "does not hold", "malformed": "is malformed"}[
                 result.status
@@ -587,17 +552,14 @@ def certify(
             with open(out_file, "w", encoding="utf-8") as handle:
                 handle.write(text)
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "certified": found.found,
-                    "seconds": round(found.seconds, 4),
-                    "tried": found.tried,
-                    "reason": found.summary or None,
-                    "certificate": found.data,
-                },
-                indent=2,
-            )
+        shared.echo_json(
+            {
+                "certified": found.found,
+                "seconds": round(found.seconds, 4),
+                "tried": found.tried,
+                "reason": found.summary or None,
+                "certificate": found.data,
+            }
         )
     elif found.data is None:
         from alienlogic.advice import Invocation, certify_failure
@@ -678,17 +640,14 @@ def _certify_all(
                 t.certificate.write_text(dump_certificate(f.data), encoding="utf-8")
     total = time.perf_counter() - start
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "world": w.name,
-                    "mode": "check" if check_stored else "search",
-                    "tasks": rows,
-                    "all_hold": ok,
-                    "seconds": round(total, 3),
-                },
-                indent=2,
-            )
+        shared.echo_json(
+            {
+                "world": w.name,
+                "mode": "check" if check_stored else "search",
+                "tasks": rows,
+                "all_hold": ok,
+                "seconds": round(total, 3),
+            }
         )
     else:
         verb = "re-checked" if check_stored else "found"
@@ -708,7 +667,7 @@ def _certify_all(
 
 
 @cli.command("prove")
-@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
+@shared.world_option("alienlogic")
 @click.option("--task", "task_id", metavar="ID", help="A task of the world's bank.")
 @click.option("--premises", metavar="FORMULAS", help="Comma-separated premises (with --goal).")
 @click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
@@ -810,11 +769,8 @@ def prove_command(
         total = time.process_time() - start
         found = sum(r["found"] for r in rows)
         if as_json:
-            click.echo(
-                json.dumps(
-                    {"world": w.name, "tasks": rows, "found": found, "seconds": round(total, 3)},
-                    indent=2,
-                )
+            shared.echo_json(
+                {"world": w.name, "tasks": rows, "found": found, "seconds": round(total, 3)}
             )
         else:
             for r in rows:
@@ -828,18 +784,15 @@ def prove_command(
     theorem = _theorem(w, bank_file, task_id, premises, goal)
     result = prove(w, theorem, budget, seconds, route_guarded=route_guarded)
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "found": result.found,
-                    "proof": str(result.proof) if result.proof else None,
-                    "seconds": round(result.seconds, 4),
-                    "reason": result.reason,
-                    "stage": result.stage or None,
-                    "lines": len(result.proof.steps) if result.proof else None,
-                },
-                indent=2,
-            )
+        shared.echo_json(
+            {
+                "found": result.found,
+                "proof": str(result.proof) if result.proof else None,
+                "seconds": round(result.seconds, 4),
+                "reason": result.reason,
+                "stage": result.stage or None,
+                "lines": len(result.proof.steps) if result.proof else None,
+            }
         )
     elif result.proof is not None:
         click.echo(str(result.proof), nl=False)
@@ -858,11 +811,11 @@ def prove_command(
 
 def main(argv: list[str] | None = None) -> None:
     """The console script: `cli` without tracebacks, streams guarded (see entry.py)."""
-    run_cli(cli, "alienlogic", argv, internal=EXIT_BAD_INPUT)
+    run_cli(cli, "alienlogic", argv, internal=EXIT_INTERNAL)
 
 
 @cli.command()
-@click.option("--world", "world_spec", metavar="W", help=WORLD_HELP)
+@shared.world_option("alienlogic")
 def repl(world_spec: str | None) -> None:
     """Check proofs by hand: type or paste PROOF … END and see the verdict an
     agent would see. :detail toggles author detail; :help lists commands.

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import click
 from alienworlds.cli.entry import run as run_cli
+from alienworlds.cli.shared import EXIT_BAD_INPUT, EXIT_INTERNAL
+from alienworlds.episode.languages import LANGUAGES
 from alienworlds.episode.protocol import CONDITIONS, PASSES
 from alienworlds.ruleset.inputs import InputError, read_input
 
-EXIT_OK, EXIT_BAD_INPUT, EXIT_INTERNAL = 0, 2, 3
 SEED_LIMIT = 2**53 - 1  # a seed any JSON reader keeps exact
 # hindsight replays another trace's probes: not a condition a person is recruited for
 STUDY_CONDITIONS = tuple(c for c in CONDITIONS if c != "hindsight")
@@ -43,7 +44,7 @@ def main() -> None:
 )
 @click.option(
     "--language",
-    type=click.Choice(["aliencode", "alienlogic"]),
+    type=click.Choice(list(LANGUAGES)),
     default="aliencode",
     show_default=True,
     help="The world's language.",
@@ -123,7 +124,7 @@ def create(
     """Create a study and print its links: the researcher's page, then one
     private link per participant. Keep them: the data directory holds only
     their digests, so a lost link cannot be shown again."""
-    from alienworlds.episode.environments import MissingBank, make_environment
+    from alienworlds.episode.environment_loader import MissingBank, make_environment
     from alienworlds.ruleset.world import WorldError
     from alienworlds.serve.store import Store, StoreError
     from alienworlds.tasks.bank import BankError

@@ -6,8 +6,7 @@ import sys
 from pathlib import Path
 
 import click
-
-EXIT_BAD_INPUT = 2
+from alienworlds.cli.shared import EXIT_BAD_INPUT
 
 
 def bank_or_exit(language: str, world, bank_file: str | None, required: bool):
@@ -15,7 +14,7 @@ def bank_or_exit(language: str, world, bank_file: str | None, required: bool):
     its file, else tasks/<language>/<world>.toml);
     None when there is none and none is required; else exit 2 with every
     problem, or with where the bank was expected."""
-    from alienworlds.episode.environments import missing_bank_message
+    from alienworlds.episode.environment_loader import missing_bank_message
     from alienworlds.tasks.bank import BankError, load_bank, own_bank_path
 
     path = Path(bank_file) if bank_file else own_bank_path(language, world)

@@ -13,9 +13,17 @@ from pathlib import Path
 
 import click
 from alienworlds.cli.param_types import Seconds
-from alienworlds.episode.agents import AGENTS, AgentError, make_agent
+from alienworlds.cli.shared import (
+    EXIT_BAD_INPUT,
+    bank_option,
+    condition_option,
+    echo_json,
+    world_option,
+)
+from alienworlds.cli.shared import EXIT_NO as EXIT_FAILED
+from alienworlds.episode.agent_registry import AGENTS, AgentError, make_agent
 from alienworlds.episode.driver import Episode, Settings
-from alienworlds.episode.environments import make_environment
+from alienworlds.episode.environment_loader import make_environment
 from alienworlds.episode.interrupt import Interrupted
 from alienworlds.episode.leaderboard import RANKINGS
 from alienworlds.episode.progress import Progress
@@ -26,7 +34,6 @@ from alienworlds.ruleset.phases import Phases
 from alienworlds.sweep import limits
 from alienworlds.sweep.bounded_toml import shape
 
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 SCORECARD_LEGEND = "\n".join(
     (
         "M0..M4: accuracy (%) at each milestone · gain: last minus M0 · rules: stated correctly "
@@ -153,25 +160,9 @@ def episode_command(language: str) -> click.Command:
         help=f"The agent: {', '.join(AGENTS)}. Repeat (or separate with commas) to run several, "
         "each in OUT/NAME.",
     )
-    @click.option(
-        "--world",
-        "world_spec",
-        metavar="W",
-        help="A shipped world's name or a world TOML path (default: the main world).",
-    )
-    @click.option(
-        "--bank",
-        type=click.Path(exists=True, dir_okay=False),
-        metavar="PATH",
-        help="The task bank file (default: the world's own: bank.toml beside a world file, else "
-        "tasks/<language>/<world>.toml; a world given as a path without either needs one).",
-    )
-    @click.option(
-        "--condition",
-        type=click.Choice(list(CONDITIONS)),
-        default=None,
-        help="The exploration condition (default autonomous; a replay takes its trace's).",
-    )
+    @world_option(language)
+    @bank_option()
+    @condition_option(CONDITIONS)
     @click.option(
         "--trajectories",
         type=click.IntRange(*limits.TRAJECTORIES),
@@ -311,7 +302,7 @@ def episode_command(language: str) -> click.Command:
     def episode(
         agents,
         world_spec,
-        bank,
+        bank_file,
         condition,
         trajectories,
         out,
@@ -377,7 +368,7 @@ def episode_command(language: str) -> click.Command:
             with phases.phase(
                 f"loading world {world_name or 'main'} and auditing its bank (once per command)"
             ):
-                env = make_environment(language, world_name, bank)
+                env = make_environment(language, world_name, bank_file)
         except (
             WorldError,
             BankError,
@@ -461,7 +452,7 @@ def episode_command(language: str) -> click.Command:
                     base, all_dirs, [label for label, _, _ in rows], with_exploration=explore
                 )
         if as_json:
-            click.echo(json.dumps(reports, indent=2))
+            echo_json(reports)
             return
         click.echo(
             f"{language} episode · world {env.world_name} ({env.world_hash[:19]}…) · condition "
@@ -571,13 +562,7 @@ def report_command(language: str) -> click.Command:
             fail(f"cannot read a trajectory: {exc}")
         written = leaderboard.write(boards, [Path(f) for f in boards_to], rank)
         if as_json:
-            click.echo(
-                json.dumps(
-                    {**summary, "leaderboard": leaderboard.as_json(boards, rank)},
-                    indent=2,
-                    ensure_ascii=False,
-                )
-            )
+            echo_json({**summary, "leaderboard": leaderboard.as_json(boards, rank)})
             return
         click.echo(leaderboard.text(boards, rank))
         click.echo()

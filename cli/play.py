@@ -8,11 +8,15 @@ import sys
 from pathlib import Path
 
 import click
+from alienworlds.cli.shared import (
+    EXIT_BAD_INPUT,
+    bank_option,
+    condition_option,
+    world_option,
+)
+from alienworlds.cli.shared import EXIT_NO as EXIT_FAILED
 from alienworlds.episode.protocol import CONDITIONS
 from alienworlds.sweep import limits
-
-EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
-
 
 CONSENT_NAME = "consent.json"
 
@@ -57,25 +61,9 @@ def play_command(language: str) -> click.Command:
         help="Who plays: 1-40 letters, digits, '_', '.' or '-'. Reports and leaderboards "
         "show the player as the system human:ID.",
     )
-    @click.option(
-        "--world",
-        "world_spec",
-        metavar="W",
-        help="A shipped world's name or a world TOML path (default: the main world).",
-    )
-    @click.option(
-        "--bank",
-        type=click.Path(exists=True, dir_okay=False),
-        metavar="PATH",
-        help="The task bank file (default: the world's own).",
-    )
-    @click.option(
-        "--condition",
-        type=click.Choice(list(CONDITIONS)),
-        default="autonomous",
-        show_default=True,
-        help="The exploration condition, as for an agent's episode.",
-    )
+    @world_option(language)
+    @bank_option()
+    @condition_option(CONDITIONS)
     @click.option(
         "--probes-from",
         type=click.Path(exists=True),
@@ -127,7 +115,7 @@ def play_command(language: str) -> click.Command:
     def play(
         player_id,
         world_spec,
-        bank,
+        bank_file,
         condition,
         probes_from,
         seed,
@@ -154,7 +142,7 @@ def play_command(language: str) -> click.Command:
         """
         from alienworlds.episode.agent import AgentError
         from alienworlds.episode.driver import Episode, Settings
-        from alienworlds.episode.environments import make_environment
+        from alienworlds.episode.environment_loader import make_environment
         from alienworlds.episode.human_agent import HumanAgent, PlayerIdError, check_player_id
         from alienworlds.episode.human_terminal import LineReader, TerminalPlayer
         from alienworlds.episode.interrupt import Interrupted
@@ -168,10 +156,11 @@ def play_command(language: str) -> click.Command:
             check_player_id(player_id)
         except PlayerIdError as exc:
             fail(str(exc))
+        condition = condition or "autonomous"
         if condition == "hindsight" and not probes_from:
             fail("the hindsight condition needs --probes-from TRACE")
         try:
-            env = make_environment(language, world_spec, bank)
+            env = make_environment(language, world_spec, bank_file)
         except (WorldError, BankError, ValueError, FileNotFoundError) as exc:
             fail(str(exc))
         directory = (

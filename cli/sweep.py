@@ -11,11 +11,12 @@ import sys
 from pathlib import Path
 
 import click
+from alienworlds.cli.shared import EXIT_BAD_INPUT, EXIT_OK, echo_json
+from alienworlds.cli.shared import EXIT_NO as EXIT_STOPPED
 from alienworlds.episode.leaderboard import RANKINGS
 from alienworlds.sweep import limits
 from alienworlds.sweep.bounded_toml import shape
 
-EXIT_OK, EXIT_STOPPED, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_FAILURES = 10  # 10 + k: k episodes failed (k capped at 100)
 MAX_COUNTED = 100
 
@@ -170,20 +171,16 @@ def sweep_command(language: str) -> click.Command:
             sys.exit(128 + exc.signum)
         counts = result.counts
         if as_json:
-            click.echo(
-                json.dumps(
-                    {
-                        "out": str(root),
-                        "counts": counts,
-                        "skipped": result.skipped,
-                        "failed": [
-                            e for e in result.state.episodes.values() if e["status"] == "failed"
-                        ],
-                        "leaderboard": leaderboard.as_json(result.boards, rank),
-                    },
-                    indent=2,
-                    ensure_ascii=False,
-                )
+            echo_json(
+                {
+                    "out": str(root),
+                    "counts": counts,
+                    "skipped": result.skipped,
+                    "failed": [
+                        e for e in result.state.episodes.values() if e["status"] == "failed"
+                    ],
+                    "leaderboard": leaderboard.as_json(result.boards, rank),
+                }
             )
         else:
             click.echo(leaderboard.text(result.boards, rank))

@@ -65,7 +65,7 @@ class Agent:
 
     @classmethod
     def from_options(cls, env: object, seed: int, options: dict[str, object]) -> Agent:
-        """Build the agent for an episode (see `episode.agents.make_agent`)."""
+        """Build the agent for an episode (see `episode.agent_registry.make_agent`)."""
         return cls()
 
     def config(self) -> dict[str, object]:

@@ -25,7 +25,7 @@ from alienworlds.tasks.grade import Grade
 
 from aliencode import AlienSyntaxError, Limits, World, compile_program, execute, parse
 from aliencode.metering import LOOP_FACTOR, PROBE_CAP, units
-from aliencode.sites import OPERATION_BY_NAME, SITES, operand_kinds
+from aliencode.sites import ARITHMETIC, COMPARISON, OPERATION_BY_NAME, SITES, operand_kinds
 from aliencode.walk import sites_in
 from aliencode.world_schema import load
 
@@ -459,13 +459,13 @@ def _expression_probe(rng: random.Random) -> str:
     a, b, c, d = _ints(rng, 4)
     seq = _strand(_ints(rng, rng.randint(2, 4)))
     word = rng.choice(_WORDS)
-    if op in ("SHATTER", "WEAVE", "PARE", "COIL", "RESIDUE", "HALVE", "FRACTURE"):
+    if op in ARITHMETIC:
         if op in ("RESIDUE", "HALVE", "FRACTURE") and b == 0:
             b = 2
         if op == "COIL":
             a, b = rng.randint(0, 4), rng.randint(0, 3)
         return f"{op}({a}, {b})"
-    if op in ("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH"):
+    if op in COMPARISON:
         if rng.random() < 0.3:
             b = a
         return f"{op}({a}, {b})"

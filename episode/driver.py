@@ -20,7 +20,6 @@ from pathlib import Path
 from . import exploration
 from .agent import Agent, AgentError, Reply, Request
 from .environment import Environment, TaskInfo, ToolOutcome, text_hash
-from .grading import answer_event, rule_report_event
 from .interrupt import run_until_signal
 from .metrics import compute_report
 from .progress import Progress
@@ -34,6 +33,7 @@ from .protocol import (
     milestone_labels,
 )
 from .trace import TRACE_NAME, Trace, TraceError, comparable, read_trace
+from .verdict_events import answer_event, rule_report_event
 
 REPORT_NAME = "report.json"
 ToolRunner = Callable[[str, object], Awaitable[ToolOutcome]]

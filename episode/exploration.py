@@ -1,8 +1,9 @@
 """The `"exploration"` section of report.json, for any language.
 
-Each language's hypothesis engine scores a trace (`ENGINES`, imported when
-used); this module assembles its findings into one section, caches it beside
-the trace, and renders it in report.md and the HTML replay:
+Each language's hypothesis engine scores a trace (its registry entry's
+`exploration`, episode/languages.py, imported when used); this module
+assembles its findings into one section, caches it beside the trace, and
+renders it in report.md and the HTML replay:
 
     "exploration": {
       "engine": {"name", "version", "bounds": {...}},
@@ -24,9 +25,9 @@ reached; `coverage` counts, after each round, the rules reached so far;
 only measure that uses the world). Each engine documents its own measures
 (docs/explore-aliencode.md for AlienCode); an engine may add keys.
 
-API: `register(language, "package.module:function")` adds an engine (a
-function `(events, world) -> dict | None`, with a `fingerprint(events)` beside
-it in the same module; `explore.section.assemble` builds a section); `compute(events,
+A language's engine is its registry entry's `exploration` (episode/languages.py):
+a function `(events, world) -> dict | None`, with a `fingerprint(events)` beside
+it in the same module (`explore.section.assemble` builds a section). API: `compute(events,
 directory, world)` returns a trace's section (cached in DIR/exploration.json);
 `current(events, directory)` the cached one if up to date; `markdown(section)`
 (a paragraph), `summary_html(section)` and `probe_html(section, round, call)`
@@ -40,27 +41,18 @@ from importlib import import_module
 from pathlib import Path
 
 from .html_page import esc, num, table
+from .languages import LANGUAGES
 
 FILE = "exploration.json"
 FORMAT = 1
-ENGINES: dict[str, str] = {
-    "aliencode": "alienworlds.explore.aliencode.metrics:exploration",
-    "alienlogic": "alienworlds.explore.alienlogic.metrics:exploration",
-}
-
-
-def register(language: str, path: str) -> None:
-    """Score `language`'s traces with the function at "package.module:function"."""
-    ENGINES[language] = path
 
 
 def _engine(language: str):
-    path = ENGINES.get(language)
-    if path is None:
+    entry = LANGUAGES.get(language)
+    if entry is None:
         return None, None
-    module_name, _, attr = path.partition(":")
-    module = import_module(module_name)
-    return getattr(module, attr), getattr(module, "fingerprint", None)
+    module = import_module(entry.exploration.module)
+    return getattr(module, entry.exploration.attribute), getattr(module, "fingerprint", None)
 
 
 def _key(events: list[dict]) -> str | None:
@@ -68,7 +60,7 @@ def _key(events: list[dict]) -> str | None:
     score, fingerprint = _engine(language)
     if score is None:
         return None
-    return f"{ENGINES[language]}:{fingerprint(events) if fingerprint else ''}"
+    return f"{LANGUAGES[language].exploration.text}:{fingerprint(events) if fingerprint else ''}"
 
 
 def _read(directory: str | Path | None) -> dict:

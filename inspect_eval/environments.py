@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 
 from alienworlds.episode.environment import Environment
-from alienworlds.episode.environments import make_environment
+from alienworlds.episode.environment_loader import make_environment
 
 _ENVIRONMENTS: dict[tuple[str, str | None, str | None], Environment] = {}
 _LOCK = threading.Lock()

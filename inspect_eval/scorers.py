@@ -2,7 +2,7 @@
 
 `milestones` grades every milestone reply the solver recorded (the rule
 report through the environment's rule-report scoring, each held-out answer
-through the bank's grader: `episode.grading.regrade`), computes the
+through the bank's grader: `episode.verdict_events.regrade`), computes the
 trajectory's report exactly as `aliencode report` does
 (`episode.metrics.compute_report`, kept in the score's metadata) and scores
 the sample on Inspect's 0-1 scale (the report's percentages divided by 100):
@@ -32,8 +32,8 @@ grades the recorded replies again.
 
 from __future__ import annotations
 
-from alienworlds.episode.grading import regrade
 from alienworlds.episode.metrics import compute_report
+from alienworlds.episode.verdict_events import regrade
 from inspect_ai.scorer import SampleScore, Score, Target, metric, score_reducer, scorer
 from inspect_ai.solver import TaskState
 

@@ -8,7 +8,8 @@ seed + e - 1), bank (a bank file), trajectories (epochs, unless --epochs
 says otherwise), out (keep the traces there and resume from them),
 probes_from (hindsight), fixed_calls (fixed-probe), concurrency (milestone
 requests in flight), smoke (a smoke test: SMOKE_TASKS held-out tasks
-spread over the bands, SMOKE_ROUNDS round, one answer each).
+spread over the bands, SMOKE_ROUNDS round; `passes` still counts, so that
+the log's task arguments say what ran: add passes=1 for the cheapest run).
 
 Inspect's `--limit` counts samples, and a task has one sample (its world),
 so it shrinks nothing: `smoke=true` is the small run.
@@ -69,8 +70,6 @@ def protocol_task(
     env = environment_for(
         language, world, bank
     )  # fails here, before any model call, on a bad world or bank
-    if smoke:
-        passes = 1
     tasks = min(SMOKE_TASKS, len(env.tasks())) if smoke else len(env.tasks())
     sample = Sample(
         id=env.world_name,

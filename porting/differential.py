@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from alienworlds.ruleset import Limits, World, standard_world
 
 from aliencode import run_source
+from aliencode.sites import COMPARISON
 
 from .compiler import Porter, PortError
 
@@ -119,12 +120,7 @@ class ProgramMaker:
             return self.rng.choice(BOOLS)
         op = self.rng.choice(
             (
-                "AKIN",
-                "APART",
-                "OVER",
-                "UNDER",
-                "ATOP",
-                "BENEATH",
+                *COMPARISON,
                 "NEGATE",
                 "SOME_OF",
                 "EVERY_OF",

@@ -17,7 +17,7 @@ import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from aliencode.sites import LAZY_OPERAND
+from aliencode.sites import COMPARISON, LAZY_OPERAND
 
 from .samples import key
 from .semantics import Ctx, WorldView, operands
@@ -49,12 +49,7 @@ BINARY = (
     "RESIDUE",
     "FRACTURE",
     "COIL",
-    "AKIN",
-    "APART",
-    "OVER",
-    "UNDER",
-    "ATOP",
-    "BENEATH",
+    *COMPARISON,
     "BOND",
     "RIFT",
     "PLUCK",

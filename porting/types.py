@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from aliencode import syntax as s
+from aliencode.sites import COMPARISON
 
 SCALARS = ("int", "float", "bool", "str", "none", "func")
 NUMBERS = frozenset({"int", "float", "bool"})
@@ -230,7 +231,7 @@ def operation_type(op: str, args: list[Ty], outside: bool = False) -> Ty:
     if op == "COIL":
         num = _numeric(a, b)
         return num | FLOAT if not num.empty else num
-    if op in ("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH", "NEGATE", "SOME_OF", "EVERY_OF"):
+    if op in COMPARISON or op in ("NEGATE", "SOME_OF", "EVERY_OF"):
         return BOOL
     if op in ("BOND", "RIFT"):
         return a | b

@@ -16,7 +16,7 @@ import time
 
 from alienworlds.episode.driver import Episode, Settings
 from alienworlds.episode.environment import Environment
-from alienworlds.episode.environments import make_environment
+from alienworlds.episode.environment_loader import make_environment
 from alienworlds.episode.human_agent import HumanAgent, earlier_answers
 from alienworlds.episode.progress import Progress
 from alienworlds.episode.protocol import CONDITIONS, milestone_labels

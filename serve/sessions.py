@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 
-from alienworlds.episode.environments import make_environment
+from alienworlds.episode.environment_loader import make_environment
 from alienworlds.episode.trace import TRACE_NAME, TraceError, read_trace
 
 from .session import Session

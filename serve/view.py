@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 
 from alienworlds.episode.human_agent import Turn
+from alienworlds.episode.languages import language as language_entry
 
 # how the answer box's text is wrapped so that the episode's answer reader
 # (episode/answers.py, tasks.answer_text) finds it exactly as typed
@@ -41,7 +42,7 @@ class SessionInfo:
 
 
 def answer_kind(language: str, task_kind: str) -> str:
-    if language == "alienlogic":
+    if language_entry(language).proofs:
         return "proof"
     return "output" if task_kind == "prediction" else "program"
 
@@ -118,7 +119,7 @@ def turn_view(info: SessionInfo, turn: Turn, prompt: str, events: list[dict]) ->
             "number": ids.index(turn.task) + 1 if turn.task in ids else None,
             "of": len(ids),
             "kind": kinds.get(turn.task, "program"),
-            "refusable": info.language == "alienlogic",
+            "refusable": language_entry(info.language).proofs,
         }
     return view
 

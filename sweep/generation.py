@@ -127,13 +127,11 @@ def generate_one(
 
 def resolved(world: WorldSpec, folder: Path, language: str) -> WorldSpec | str:
     """The generated world as the sweep runs it, or why it cannot be used."""
+    from alienworlds.episode.languages import language as language_entry
     from alienworlds.ruleset import WorldError
     from alienworlds.tasks.bank import BankError, load_bank
 
-    if language == "aliencode":
-        from aliencode.world_schema import load
-    else:
-        from alienlogic import load_world as load
+    load = language_entry(language).load_world
     path, bank = folder / WORLD_FILE, folder / BANK_BESIDE
     try:
         loaded = load(str(path))

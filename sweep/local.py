@@ -18,6 +18,7 @@ get proxies to them with each job.
 from __future__ import annotations
 
 import os
+import queue as queues
 import signal
 import sys
 from collections import Counter
@@ -45,6 +46,14 @@ class GateManager(BaseManager):
 
 
 GateManager.register("Gate", Gate)
+
+
+def _start_worker(parent: int, ready: object) -> None:
+    """Start-up of a pool worker: as `_die_with_parent`, then tell the
+    driver this interpreter is up (its imports done), so the driver can say
+    how long start-up is taking until the worker names its own phases."""
+    _die_with_parent(parent)
+    ready.put(os.getpid())
 
 
 def _die_with_parent(parent: int) -> None:
@@ -111,16 +120,18 @@ def run_local(
         gates = {url: manager.Gate(limit) for url, limit in endpoints.items()}
     starts: Counter[str] = Counter()
     queue = list(jobs)
+    ready = ctx.Queue()
     try:
         while queue and not stop():
             pool = ProcessPoolExecutor(
                 max_workers=max(1, min(workers, len(queue))),
                 mp_context=ctx,
-                initializer=_die_with_parent,
-                initargs=(os.getpid(),),
+                initializer=_start_worker,
+                initargs=(os.getpid(), ready),
             )
             running: dict[object, Job] = {}
             broken = stopping = False
+            spawning = True
             try:
                 while queue or running:
                     if stop() and not stopping:
@@ -140,6 +151,16 @@ def run_local(
                         ] = job
                     if not running:
                         break
+                    if spawning:  # the pool starts a worker per job submitted while none is idle
+                        await_start(
+                            len(running),
+                            "worker process",
+                            _queue_counter(ready),
+                            lambda: any(future.done() for future in running),
+                            phases,
+                            stop,
+                        )
+                        spawning = False
                     done, _ = wait(running, timeout=POLL, return_when=FIRST_COMPLETED)
                     for future in done:
                         job = running.pop(future)
@@ -175,8 +196,54 @@ def run_local(
                 with phases.phase("stopping the workers"):
                     pool.shutdown(wait=True, cancel_futures=True)
     finally:
+        ready.close()
         if manager is not None:
             manager.shutdown()
+
+
+def await_start(
+    count: int,
+    what: str,
+    wait_up: Callable[[float], int],
+    ended: Callable[[], bool],
+    phases: Phases,
+    stop: Callable[[], int | None],
+) -> None:
+    """Name the start-up of `count` workers (`what`, e.g. "worker process"),
+    seconds of fresh interpreters importing the project, and say at each
+    heartbeat how far it got, until all are up (each then names its own
+    phases), `ended()` (a job ended: a worker died starting) or `stop()`
+    gives a signal. `wait_up(timeout)` waits at most `timeout` seconds and
+    returns how many are up so far. No end line: it would race the
+    workers' first lines."""
+    noun = what if count == 1 else f"{what}es" if what.endswith("s") else f"{what}s"
+    phases.say(f"starting {count} {noun} …")
+    started = last = phases.clock()
+    up = 0
+    while up < count and not stop() and not ended():
+        up = wait_up(POLL)
+        now = phases.clock()
+        if phases.heartbeat and up < count and now - last >= phases.heartbeat:
+            last = now
+            phases.say(
+                f"starting {count} {noun}: {now - started:.0f} s so far · {up} of {count} up"
+            )
+
+
+def _queue_counter(ready: object) -> Callable[[float], int]:
+    """`wait_up` for a pool whose workers put their pid on `ready` when up."""
+    up = 0
+
+    def wait_up(timeout: float) -> int:
+        nonlocal up
+        try:
+            ready.get(timeout=timeout)
+            up += 1
+        except queues.Empty:
+            pass
+        return up
+
+    return wait_up
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:

@@ -22,8 +22,10 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from alienworlds.ruleset.phases import Phases
+
 from .gates import Gate, ray_permits
-from .local import MAX_STARTS, failed
+from .local import MAX_STARTS, await_start, failed
 from .plan import Job
 from .stopping import POLL, never
 from .worker import run_job
@@ -36,8 +38,24 @@ class RayUnavailable(Exception):
     """Ray is not installed, or the cluster cannot be reached."""
 
 
-def _run_remote(job: Job, root: str, gate: object) -> dict:
-    return run_job(job, root, gate, ray_permits)
+class Started:
+    """Counts the tasks that reached a worker: the driver's start-up line
+    waits on it (Ray starts worker processes, and imports the project in
+    them, before a task runs)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def mark(self) -> None:
+        self.count += 1
+
+    def seen(self) -> int:
+        return self.count
+
+
+def _run_remote(job: Job, root: str, gate: object, started: object, announce: bool) -> dict:
+    started.mark.remote()
+    return run_job(job, root, gate, ray_permits, announce=announce)
 
 
 def connect(
@@ -79,24 +97,49 @@ def run_ray(
     endpoints: dict[str, int],
     on_outcome: Callable[[dict], None],
     stop: Callable[[], int | None] = never,
+    announce: bool = False,
+    phases: Phases | None = None,
 ) -> None:
     """Run `jobs` as Ray tasks on the Ray `connect` reached, calling
     `on_outcome` here as each ends. Once `stop()` gives a signal, the
     running tasks are cancelled (each episode stops as on Ctrl-C, its trace
-    closed) and nothing more starts."""
+    closed) and nothing more starts. With `announce`, the tasks name their
+    phases on their standard error, which Ray shows on the driver's;
+    `phases` names this process's own (the tasks' start-up)."""
     if not jobs:
         return
     import ray
 
+    phases = phases or Phases(None)
     gate_actor = ray.remote(max_concurrency=GATE_THREADS, num_cpus=0)(Gate)
     gates = {url: gate_actor.remote(limit) for url, limit in endpoints.items()}
+    started = ray.remote(num_cpus=0)(Started).remote()
     task = ray.remote(num_cpus=1, max_retries=MAX_STARTS - 1)(_run_remote)
     queue = list(jobs)
     running: dict[object, Job] = {}
+    first = True
     while (queue or running) and not stop():
         while queue and (workers is None or len(running) < workers):
             job = queue.pop(0)
-            running[task.remote(job, str(root), gates.get(job.endpoint))] = job
+            ref = task.remote(job, str(root), gates.get(job.endpoint), started, announce)
+            running[ref] = job
+        if first:
+            first = False
+
+            def wait_up(timeout: float) -> int:
+                ray.wait(list(running), timeout=timeout)  # returns early when a task ends
+                return ray.get(started.seen.remote())
+
+            # tasks beyond the cluster's CPUs wait for one of these to end, not for start-up
+            cpus = int(ray.cluster_resources().get("CPU", len(running)))
+            await_start(
+                max(1, min(len(running), cpus)),
+                "Ray task",
+                wait_up,
+                lambda: bool(ray.wait(list(running), timeout=0)[0]),
+                phases,
+                stop,
+            )
         done, _ = ray.wait(list(running), num_returns=1, timeout=POLL)
         for ref in done:
             job = running.pop(ref)

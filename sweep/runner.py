@@ -49,9 +49,9 @@ def run_sweep(
     StateError (the folder) and RayUnavailable; once `stop()` gives a
     signal (see `stopping`), the running episodes stop, and `Stopped` is
     raised after the record and the leaderboard are written. With
-    `announce`, the local pool's workers name their phases (the bank
-    audit, each episode's protocol and exploration scoring) on standard
-    error."""
+    `announce`, the workers (the local pool's, or Ray's) name their phases
+    (the bank audit, each episode's protocol and exploration scoring) on
+    standard error."""
     root = Path(
         root
     ).resolve()  # workers (Ray's, on other nodes too) do not share the driver's working folder
@@ -61,7 +61,8 @@ def run_sweep(
         from . import ray_exec
 
         env_vars = {v: os.environ[v] for v in sweep.key_variables() if v in os.environ}
-        started_ray = ray_exec.connect(ray, jobs, env_vars, runtime_env)
+        with Phases(note).phase(f"starting or joining Ray at {ray}"):
+            started_ray = ray_exec.connect(ray, jobs, env_vars, runtime_env)
     workers = jobs or os.cpu_count() or 1
     root.mkdir(parents=True, exist_ok=True)
     sweep, broken = generate_worlds(sweep, root, workers, bool(ray), note, stop)
@@ -129,7 +130,9 @@ def run_sweep(
 
     try:
         if ray:
-            ray_exec.run_ray(todo, root, jobs, sweep.endpoints, on_outcome, stop)
+            ray_exec.run_ray(
+                todo, root, jobs, sweep.endpoints, on_outcome, stop, announce, Phases(note)
+            )
         else:
             from .local import run_local
 

@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from alienworlds.episode.languages import LANGUAGES
+from alienworlds.episode.languages import language as language_entry
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
 from alienworlds.generate.knobs import knob_problems, seed_problem
 
@@ -216,7 +218,7 @@ def load_sweep(path: str | Path, language: str) -> Sweep:
         reader.problem(
             "language",
             f"this sweep is for {declared!r}; run it with `{declared} sweep`"
-            if declared in ("aliencode", "alienlogic")
+            if isinstance(declared, str) and declared in LANGUAGES
             else f'expected "{language}", got {declared!r}',
         )
     base = source.resolve().parent
@@ -284,14 +286,11 @@ def _label(
 
 
 def _worlds(reader: _Reader, data: dict, base: Path, language: str) -> list[WorldSpec]:
-    from alienworlds.episode.environments import missing_bank_message
+    from alienworlds.episode.environment_loader import missing_bank_message
     from alienworlds.ruleset import WorldError
     from alienworlds.tasks.bank import BankError, bank_path, load_bank, own_bank_path
 
-    if language == "aliencode":
-        from aliencode.world_schema import load
-    else:
-        from alienlogic import load_world as load
+    load = language_entry(language).load_world
     out: list[WorldSpec] = []
     labels: dict[str, str] = {}
     hashes: dict[str, str] = {}
@@ -460,7 +459,8 @@ def _default_agent_label(name: str, options: dict) -> str:
 
 
 def _agents(reader: _Reader, data: dict) -> list[AgentSpec]:
-    from alienworlds.episode.agents import AGENTS
+    from alienworlds.episode.agent_registry import AGENTS
+    from alienworlds.ruleset.references import is_reference
 
     out: list[AgentSpec] = []
     labels: dict[str, str] = {}
@@ -477,7 +477,7 @@ def _agents(reader: _Reader, data: dict) -> list[AgentSpec]:
             reader.problem(f"{where}.name", f"{name!r} is not for sweeps: {NOT_IN_SWEEPS[name]}")
             continue
         if agent_class is not None:
-            if not isinstance(agent_class, str) or not re.fullmatch(r"[\w.]+:\w+", agent_class):
+            if not is_reference(agent_class):
                 reader.problem(
                     f"{where}.class", f'expected "package.module:Class", got {agent_class!r}'
                 )

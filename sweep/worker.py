@@ -49,7 +49,7 @@ def _materialise(name: str, text: str) -> str:
 
 
 def environment(job: Job, phases: Phases | None = None):
-    from alienworlds.episode.environments import make_environment
+    from alienworlds.episode.environment_loader import make_environment
 
     key = (job.language, job.world, job.world_text, job.bank_name, job.bank_text)
     if key not in _ENVIRONMENTS:
@@ -101,9 +101,10 @@ class _FolderLock:
 
 
 def make_job_agent(job: Job, env: object):
-    from alienworlds.episode.agents import AGENTS, make_agent, register
+    from alienworlds.episode.agent_registry import AGENTS, make_agent, register
 
-    if job.agent_class and AGENTS.get(job.agent) != job.agent_class:
+    known = AGENTS.get(job.agent)
+    if job.agent_class and (known is None or known.text != job.agent_class):
         register(job.agent, job.agent_class)
     return make_agent(job.agent, env, seed=job.seed, **job.options)
 

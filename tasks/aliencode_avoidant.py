@@ -37,6 +37,7 @@ from functools import cache, reduce
 
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
+from aliencode.sites import COMPARISON
 from aliencode.unparse import unparse
 
 from .bank import Task
@@ -456,9 +457,7 @@ COMPLEMENT = {
     "AKIN": "APART",
     "APART": "AKIN",
 }
-BOOLISH = frozenset(
-    {"AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH", "NEGATE", "SOME_OF", "EVERY_OF"}
-)
+BOOLISH = frozenset({*COMPARISON, "NEGATE", "SOME_OF", "EVERY_OF"})
 EFFECTS = frozenset({"ANNEX", "EXPEL", "IMPRINT", "EMIT"})
 
 

@@ -49,6 +49,7 @@ from functools import lru_cache
 
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
+from aliencode.sites import COMPARISON
 from aliencode.unparse import unparse
 
 from .bank import Task
@@ -57,7 +58,7 @@ PREFIX = "cal_"
 MAIN = "cal_main"
 NUMBERS = 11  # the kernel derives 0..10 from lengths
 EMIT_MODES = ("line", "padded")  # see the module docstring
-COMPARE = ("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH")
+COMPARE = COMPARISON
 VARIADIC = ("STRAND", "KNOT", "FUSE", "NADIR", "APEX", "EMIT", "CARVE", "EXTENT")
 _KEY = re.compile(r"\bcal_([A-Z]+(?:_[A-Z]+)*(?:_\d+)?)")
 

@@ -1,7 +1,7 @@
 """Adaptive knowledge-free AlienLogic strategies (docs/validity.md).
 
 Each strategy answers from what any system knows without the world: the
-standard calculus, the patch library's public families of side conditions,
+standard calculus, the patch library's public schemes of side conditions,
 and the theorem's syntax. None reads the world file or the references.
 
 * `standard-prover`: the prover's own standard-calculus proof of every
@@ -11,7 +11,11 @@ and the theorem's syntax. None reads the world file or the references.
   `intuitionistic` (DNE and LEM disabled), `guarded` (the standard calculus
   with the library's common guards switched on, so its proofs survive them),
   `intuitionistic-guarded` (both) and `library-guarded` (every side condition
-  the library offers as the only choice for its rule and slot).
+  the library offers as the only choice for its rule and slot). A style
+  ending in `-routed` runs the prover with guarded routing
+  (`prove(route_guarded=True)`, `alienlogic prove --route-guarded`): a step a
+  side condition refuses is rewritten into allowed steps, and the search may
+  take excluded middle where DNE would do.
 * `syntax-...`: prove (with the standard prover) or refuse from the
   theorem's syntax alone: its size or the number of its premises
   (`size-gt-k`: prove above k, `size-le-k`: prove at most k, the cuts at the
@@ -62,7 +66,7 @@ PROVER_BUDGET = 14  # the largest proof-tree height tried
 # disabled, natural deduction proves exactly the intuitionistic theorems.
 CLASSICAL_ONLY = ("DNE", "LEM")
 
-# The common guards of the patch library (alienlogic/families.toml):
+# The common guards of the patch library (alienlogic/patch_schemes.toml):
 # its use-once guards (an elimination's cited line used once), premises
 # neither reiterated nor asserted inside a box, and IMPL_I and NOT_I closing
 # boxes at most two deep. Each only forbids a step that has a detour, none
@@ -85,7 +89,27 @@ COMMON_GUARDS: tuple[tuple[str, str], ...] = (
     ("NOT_I", "(<= depth 1)"),
 )
 
-STYLES = ("standard", "intuitionistic", "guarded", "intuitionistic-guarded", "library-guarded")
+BASE_STYLES = ("standard", "intuitionistic", "guarded", "intuitionistic-guarded", "library-guarded")
+
+# Guarded routing is public (the prover's `--route-guarded`), so a system that
+# knows nothing of the world may use it in any calculus. It takes excluded
+# middle in place of DNE and rewrites refused steps into detours through
+# excluded middle, so it changes nothing where LEM is disabled: the
+# intuitionistic styles have no routed twin (a test checks they would
+# answer the same).
+ROUTED = "-routed"
+STYLES = BASE_STYLES + tuple(
+    f"{style}{ROUTED}" for style in BASE_STYLES if not style.startswith("intuitionistic")
+)
+
+
+def routed(style: str) -> bool:
+    return style.endswith(ROUTED)
+
+
+def base_style(style: str) -> str:
+    """The calculus a style proves in: the style without its routing."""
+    return style.removesuffix(ROUTED)
 
 
 @cache
@@ -94,7 +118,7 @@ def library_guards() -> tuple[tuple[str, str], ...]:
     only one for its rule and slot: where the library offers alternatives
     (citation orders, top level or inside a box) a knowing-nothing system
     cannot tell which one a world draws, elsewhere it can obey the one there
-    is. The library is public (alienlogic/families.toml)."""
+    is. The library is public (alienlogic/patch_schemes.toml)."""
     by_slot: dict[tuple[str, str], list[str]] = defaultdict(list)
     for patch in library():
         if patch.require:
@@ -104,7 +128,9 @@ def library_guards() -> tuple[tuple[str, str], ...]:
 
 def style_world(style: str) -> World:
     """The calculus the prover runs in for a style: the standard rules with
-    the style's rules disabled or guarded."""
+    the style's rules disabled or guarded (routing changes the prover, not
+    the calculus)."""
+    style = base_style(style)
     if style == "library-guarded":
         return World(
             name=style,
@@ -147,6 +173,7 @@ class Answerer:
                 max_budget=PROVER_BUDGET,
                 seconds=PROVER_TICKS,
                 clock=StepClock(),
+                route_guarded=routed(style),
             )
             self.cache[key] = str(found.proof) if found.proof is not None else None
         return self.cache[key]

@@ -41,7 +41,7 @@ from .engine import Engine
 from .view import read_view
 
 # The only environment attributes the agents read (see the module docstring).
-# "language": the shared agent names (explore/by_language.py) pick the class by it
+# "language": the shared agent names (episode/languages.py) pick the class by it
 GUARDED = (
     "language",
     "rule_report_prompt",

@@ -33,6 +33,7 @@ from alienworlds.porting.semantics import Ctx, WorldView
 from aliencode import AlienSyntaxError, parse
 from aliencode.compiler import Context
 from aliencode.metering import PROBE_CAP, units
+from aliencode.sites import ARITHMETIC, COMPARISON
 from aliencode.unparse import value_literal
 
 from .engine import Engine, Prediction
@@ -47,9 +48,7 @@ PLACES = {
 }
 _INTS = (-3, -2, -1, 0, 1, 2, 3, 4, 5, 7, 9, 10, 12, 25, 100)
 _WORDS = ("ab", "abc", "hello", "q", "xyz", "alien", "")
-_ARITH = ("SHATTER", "WEAVE", "PARE", "FRACTURE", "COIL", "RESIDUE", "HALVE")
 _NEGATABLE = ("YES", "NO", "0", "3", '""')
-_COMPARE = ("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH")
 PAD = '""'  # a value that an EMIT leaving out its first or last value drops
 _PRINTED = (7, "ab", 2.5)  # values that tell where an EMIT rule puts what it prints
 
@@ -117,7 +116,7 @@ def expression(
     (`show`: the lines that print values; EMIT and SWEEP, which are what
     their atoms probe, print with a plain EMIT)."""
     show = show or plain
-    if site in _ARITH or site in _COMPARE:
+    if site in ARITHMETIC or site in COMPARISON:
         if rng.random() < 0.75:
             a, b = _ints(rng, 2)
             if site == "COIL":

@@ -36,7 +36,7 @@ from alienworlds.ruleset.equivalence import cases as sample_cases
 from alienworlds.ruleset.expr import Call, Const, Expr, Sym, parse, to_text, walk
 from alienworlds.ruleset.operators import ARITY
 
-from aliencode.sites import OPERATION_BY_NAME, SITES, operand_kinds
+from aliencode.sites import ARITHMETIC, COMPARISON, OPERATION_BY_NAME, SITES, operand_kinds
 
 from .evaluate import Table, freeze
 
@@ -94,13 +94,7 @@ _RESULT_KIND = {
     **{
         op: "num"
         for op in (
-            "SHATTER",
-            "WEAVE",
-            "PARE",
-            "FRACTURE",
-            "COIL",
-            "RESIDUE",
-            "HALVE",
+            *ARITHMETIC,
             "GAUGE",
             "EXPEL",
         )
@@ -108,12 +102,7 @@ _RESULT_KIND = {
     **{
         op: "bool"
         for op in (
-            "AKIN",
-            "APART",
-            "OVER",
-            "UNDER",
-            "ATOP",
-            "BENEATH",
+            *COMPARISON,
             "BOND",
             "RIFT",
             "NEGATE",

@@ -8,6 +8,6 @@ docs/generated-worlds.md).
 """
 
 from .generator import Generated, generate
-from .world import VERSION, GenerationError, Knobs, world_name
+from .world_draw import VERSION, GenerationError, Knobs, world_name
 
 __all__ = ["VERSION", "Generated", "GenerationError", "Knobs", "generate", "world_name"]

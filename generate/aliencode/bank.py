@@ -34,9 +34,9 @@ from alienworlds.tasks.bank import BANDS
 from aliencode import World
 
 from .exposure import uses
-from .families import is_resistant
 from .instances import Candidate, Drafted, Instantiation, WorkedExample
 from .library import Template, example_templates, support, templates
+from .schemes import is_resistant
 
 KEYSTONE = ("PLUCK", "CARVE")
 KEYSTONE_SHARE = 0.6  # of the bank's tasks, at least, reached by the PLUCK or CARVE rules

@@ -1,6 +1,6 @@
 """A fresh AlienCode world and its task bank, from a seed.
 
-A world is drawn (world.py); its bank is drawn from the template library
+A world is drawn (world_draw.py); its bank is drawn from the template library
 (bank.py). When the library cannot make a bank for that world, the world
 is changed and its bank drawn again, up to MAX_BANKS times: when a rule no
 template's task enters is to blame, that rule alone is drawn again (the
@@ -27,7 +27,7 @@ from alienworlds.tasks.bank import Bank, BankError, parse_bank
 from .bank import NoBank, draw_bank
 from .bank_writer import bank_toml
 from .instances import Instantiation, reported
-from .world import BOUNDS, VERSION, Drawer, GenerationError, Knobs
+from .world_draw import BOUNDS, VERSION, Drawer, GenerationError, Knobs
 
 MAX_BANKS = 20  # banks tried for one seed, each in a new world or one with a rule drawn again
 
@@ -38,7 +38,7 @@ class Generated:
     text: str  # world.toml
     bank: Bank
     bank_text: str  # bank.toml
-    families: Counter  # rules of the world by family
+    by_scheme: Counter  # rules of the world by perturbation scheme
     draws: int  # rule draws of the world kept
     rejected: Counter = field(
         default_factory=Counter
@@ -131,7 +131,7 @@ def generate(seed: str, knobs: Knobs | None = None, phases: Phases | None = None
             drawn.text,
             loaded,
             text,
-            drawn.families,
+            drawn.by_scheme,
             drawn.draws,
             drawn.rejected,
             attempt + 1,
@@ -145,6 +145,15 @@ def generate(seed: str, knobs: Knobs | None = None, phases: Phases | None = None
         f"no world of this seed has a bank after {MAX_BANKS} worlds: "
         + ", ".join(f"{k} {v}" for k, v in sorted(rejected.items()))
     )
+
+
+def generated_files(seed: str, **knobs: int) -> tuple[World, Bank, dict[str, str]]:
+    """The language registry's generator: the world, its bank and the text
+    of each file `world generate` writes, from a seed and knob values."""
+    chosen = Knobs(**knobs)
+    chosen.check()
+    result = generate(seed, chosen)
+    return result.world, result.bank, {"world.toml": result.text, "bank.toml": result.bank_text}
 
 
 def _redraw(drawer: Drawer, rule_id: str) -> bool:

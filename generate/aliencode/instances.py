@@ -55,8 +55,8 @@ from aliencode import AlienSyntaxError, Limits, World, parse
 from aliencode.unparse import unparse, value_literal
 
 from .draws import shown
-from .families import is_resistant
 from .library import ExampleTemplate, Template, fill
+from .schemes import is_resistant
 
 # Every strategy flags (a task any of them passes is discarded), except in a
 # world without a calibration-resistant rule (fewer than three altered rules

@@ -13,6 +13,7 @@ from alienworlds.porting import Porter, PortError
 from alienworlds.ruleset import World, standard_world
 
 from aliencode import parse, run_source
+from aliencode.sites import COMPARISON
 from aliencode.walk import sites_in
 
 # Operand sets (AlienCode expressions, manual semantics) each site is probed with.
@@ -24,10 +25,7 @@ PROBES: dict[str, list[tuple[str, ...]]] = {
     "RESIDUE": [("7", "3")],
     "COIL": [("2", "5")],
     "FRACTURE": [("7", "2")],
-    **{
-        op: [("7", "3"), ('"ab"', '"b"')]
-        for op in ("AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH")
-    },
+    **{op: [("7", "3"), ('"ab"', '"b"')] for op in COMPARISON},
     "BOND": [("YES", "NO")],
     "RIFT": [("YES", "NO")],
     "NEGATE": [("YES",)],

@@ -7,7 +7,7 @@
 See docs/generated-worlds.md, "AlienLogic".
 """
 
-from .world import (
+from .generator import (
     VERSION,
     Generated,
     GenerationError,

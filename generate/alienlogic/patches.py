@@ -1,12 +1,12 @@
 """Drawing a world's patches from the patch library (alienlogic.patch_library).
 
 A patch is one side condition of one standard rule, as a world file writes
-it. The library groups patches into families (disabled rules, citation
+it. The library groups patches into schemes (disabled rules, citation
 order, depth limits, use-once and duplicate-premise guards, what a box may
 assume or end with, quantifier restrictions, conclusion rewrites); `draw`
-picks from the families in turn, so a world gets a mix, and keeps a patch
+picks from the schemes in turn, so a world gets a mix, and keeps a patch
 only when it is compatible with those already drawn and the caller accepts
-it (world.py: it refuses some standard proofs, and the world stays usable).
+it (generator.py: it refuses some standard proofs, and the world stays usable).
 """
 
 from __future__ import annotations
@@ -49,21 +49,21 @@ def draw(
     exclude: set[PatchSpec] = frozenset(),
 ) -> list[PatchSpec]:
     """`keep` and more patches up to `n`, compatible, none of `exclude`, each
-    one `accept(chosen, patch)` keeps: the families taken in turn (in an
+    one `accept(chosen, patch)` keeps: the schemes taken in turn (in an
     order drawn each time), a random patch of each; fewer when the library
     runs out."""
     pool = [p for p in library() if (first_order or not p.first_order) and p not in exclude]
-    families = sorted({p.family for p in pool})
-    rng.shuffle(families)
+    schemes = sorted({p.scheme for p in pool})
+    rng.shuffle(schemes)
     chosen: list[PatchSpec] = list(keep)
     rejected: set[PatchSpec] = set()
     turn = 0
     stalled = 0
-    while len(chosen) < n and stalled < len(families):
-        family = families[turn % len(families)]
+    while len(chosen) < n and stalled < len(schemes):
+        scheme = schemes[turn % len(schemes)]
         turn += 1
         options = [
-            p for p in pool if p.family == family and p not in rejected and compatible(chosen, p)
+            p for p in pool if p.scheme == scheme and p not in rejected and compatible(chosen, p)
         ]
         if not options:
             stalled += 1

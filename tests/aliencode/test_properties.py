@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from aliencode import Limits, compile_source, run_source
 from aliencode.errors import AlienSyntaxError
-from aliencode.sites import OPERATIONS
+from aliencode.sites import ARITHMETIC, COMPARISON, OPERATIONS
 
 ALLOWED_KINDS = frozenset(
     {
@@ -708,8 +708,6 @@ def check_against_python(op: str, args: tuple, form: str) -> None:
 
 
 FORMS = ["literal", "variable"]
-ARITHMETIC = ["SHATTER", "WEAVE", "PARE", "FRACTURE", "COIL", "RESIDUE", "HALVE"]
-COMPARISON = ["AKIN", "APART", "OVER", "UNDER", "ATOP", "BENEATH"]
 
 arith_operand = st.one_of(
     numbers,

@@ -224,7 +224,7 @@ def test_main_turns_an_internal_error_into_a_message(capfd, monkeypatch, tmp_pat
     proof.write_text(GOOD, encoding="utf-8")
     with pytest.raises(SystemExit) as info:
         main(["check", str(proof), "--world", "standard"])
-    assert info.value.code == 2
+    assert info.value.code == 3
     assert capfd.readouterr().err == "alienlogic: internal error (RuntimeError); please report it\n"
 
 

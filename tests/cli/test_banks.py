@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from alienworlds.cli.aliencode import main as aliencode
 from alienworlds.cli.alienlogic import cli as alienlogic
-from alienworlds.episode.environments import MissingBank, make_environment
+from alienworlds.episode.environment_loader import MissingBank, make_environment
 from alienworlds.ruleset.world import WORLDS_DIR
 from alienworlds.tasks.bank import bank_path
 from click.testing import CliRunner

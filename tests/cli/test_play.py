@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
-from alienworlds.episode.environments import make_environment
+from alienworlds.episode.environment_loader import make_environment
 from alienworlds.episode.trace import comparable, read_trace
 
 ROOT = Path(__file__).resolve().parents[2]

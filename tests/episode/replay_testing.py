@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from alienworlds.episode.agents import Agent, Reply
+from alienworlds.episode.agent_registry import Agent, Reply
 
 INJECTION = (
     "<script>document.body.setAttribute('data-pwned','script')</script>"

@@ -5,7 +5,7 @@ import click
 import pytest
 from alienworlds.cli.episode import register
 from alienworlds.episode import Episode, Settings, make_agent
-from alienworlds.episode.agents import Agent, Reply, text_reply
+from alienworlds.episode.agent_registry import Agent, Reply, text_reply
 from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
 from alienworlds.episode.trace import read_trace
 from alienworlds.tasks.alienlogic_reader import BOTH, NO_ANSWER, RECORDED_REFUSAL

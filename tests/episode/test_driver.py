@@ -2,7 +2,7 @@ import json
 
 import pytest
 from alienworlds.episode import Episode, Settings, exploration, make_agent
-from alienworlds.episode.agents import Agent, Reply, Request, text_reply
+from alienworlds.episode.agent_registry import Agent, Reply, Request, text_reply
 from alienworlds.episode.metrics import compute_report
 from alienworlds.episode.trace import read_trace
 from episode_testing import events_of

@@ -4,7 +4,7 @@ fields, dropped fields and the concurrency limit."""
 
 import pytest
 from alienworlds.episode import Episode, Settings
-from alienworlds.episode.agents import AgentError, Request, make_agent
+from alienworlds.episode.agent_registry import AgentError, Request, make_agent
 from alienworlds.episode.openai_agent import OpenAIAgent
 from alienworlds.episode.trace import read_trace
 from fake_openai import FakeServer, OracleModel, completion

@@ -230,7 +230,7 @@ def test_cli_trajectories_and_bad_input(tmp_path):
 
 def test_replay_page_escapes_text(demo_env, tmp_path):
     from alienworlds.episode import Episode, Settings
-    from alienworlds.episode.agents import Agent, text_reply
+    from alienworlds.episode.agent_registry import Agent, text_reply
 
     class Shouter(Agent):
         name = "shouter"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from alienworlds.episode import Episode, Settings, TraceError, make_agent
-from alienworlds.episode.agents import Agent, AgentError
+from alienworlds.episode.agent_registry import Agent, AgentError
 from alienworlds.episode.trace import Trace
 from episode_testing import events_of
 

@@ -17,7 +17,7 @@ import re
 import pytest
 from alienworlds.episode import Episode, Settings, make_agent
 from alienworlds.episode.agent import Agent, Reply, Request
-from alienworlds.episode.environments import make_environment
+from alienworlds.episode.environment_loader import make_environment
 from alienworlds.generate import aliencode as gen_code
 from alienworlds.generate import alienlogic as gen_logic
 from alienworlds.manuals.aliencode import render as render_code

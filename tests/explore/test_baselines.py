@@ -1,15 +1,17 @@
 """The explorer's baselines (random and fixed probes, the explorer's
 answering) and the agent names the languages share."""
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from alienworlds.episode import make_agent
 from alienworlds.episode.agent import AgentError
 from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
+from alienworlds.episode.languages import LANGUAGES, SharedAgent
 from alienworlds.explore.alienlogic.agent import ExplorerAgent, FixedProbeAgent, RandomProbeAgent
 from alienworlds.explore.alienlogic.space import Space
-from alienworlds.explore.by_language import ByLanguage
+from alienworlds.ruleset.references import Reference
 
 from alienlogic import parse_proof
 
@@ -27,11 +29,15 @@ def test_the_shared_names_pick_the_alienlogic_agents(env):
     assert type(make_agent("explorer-fixed", env)) is FixedProbeAgent
 
 
-def test_a_shared_name_explains_a_missing_version(env):
-    with pytest.raises(AgentError, match="no alienlogic version"):
-        ByLanguage("x", {"aliencode": "m:C"}).from_options(env, 0, {})
+def test_a_shared_name_explains_a_missing_version(env, monkeypatch):
+    code = LANGUAGES["aliencode"]
+    monkeypatch.setitem(LANGUAGES, "aliencode", replace(code, agents={"x": Reference("m:C")}))
+    with pytest.raises(AgentError, match="no alienlogic version; it runs on aliencode"):
+        SharedAgent("x").from_options(env, 0, {})
+    missing = {"x": Reference("alienworlds.no_such_module:C")}
+    monkeypatch.setitem(LANGUAGES, "alienlogic", replace(LANGUAGES["alienlogic"], agents=missing))
     with pytest.raises(AgentError, match="not installed"):
-        ByLanguage("x", {"alienlogic": "alienworlds.no_such_module:C"}).from_options(env, 0, {})
+        SharedAgent("x").from_options(env, 0, {})
 
 
 def test_random_probes_are_proofs_of_varied_rules():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from alienworlds.generate.aliencode import Knobs
 from alienworlds.generate.aliencode.exposure import shows
-from alienworlds.generate.aliencode.world import Drawer
+from alienworlds.generate.aliencode.world_draw import Drawer
 from alienworlds.porting.compensation import Memo
 from alienworlds.ruleset import Rule
 

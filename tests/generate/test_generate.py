@@ -8,12 +8,11 @@ from functools import cache
 
 import pytest
 from alienworlds.cli.aliencode import main
-from alienworlds.generate.aliencode import VERSION, GenerationError, Knobs, generate
-from alienworlds.generate.aliencode import families as fam
+from alienworlds.generate.aliencode import VERSION, GenerationError, Knobs, generate, schemes
 from alienworlds.generate.aliencode.bank import KEYSTONE_SHARE
 from alienworlds.generate.aliencode.instances import reported
 from alienworlds.generate.aliencode.probes import check_site
-from alienworlds.generate.aliencode.world import draw_world
+from alienworlds.generate.aliencode.world_draw import draw_world
 from alienworlds.manuals.aliencode import render
 from alienworlds.porting import Porter
 from alienworlds.porting.semantics import STANDARD
@@ -125,17 +124,17 @@ def test_counts_match_the_world():
     for seed in SEEDS:
         result = generated(seed)
         rules = result.world.rules
-        assert result.families[fam.RED_HERRING] == sum(r.red_herring for r in rules)
-        assert result.families[fam.SCOPED] == sum(
+        assert result.by_scheme[schemes.RED_HERRING] == sum(r.red_herring for r in rules)
+        assert result.by_scheme[schemes.SCOPED] == sum(
             r.scope != "anywhere" and not r.red_herring for r in rules
         )
-        assert result.families[fam.KEYWORDS] == len(result.world.keywords)
+        assert result.by_scheme[schemes.KEYWORDS] == len(result.world.keywords)
         drawn = sum(
             v
-            for k, v in result.families.items()
-            if k not in (fam.RED_HERRING, fam.SCOPED, fam.KEYWORDS)
+            for k, v in result.by_scheme.items()
+            if k not in (schemes.RED_HERRING, schemes.SCOPED, schemes.KEYWORDS)
         )
-        assert drawn == len(rules) - result.families[fam.RED_HERRING]
+        assert drawn == len(rules) - result.by_scheme[schemes.RED_HERRING]
         assert result.draws == len(rules) + sum(result.rejected.values())
 
 

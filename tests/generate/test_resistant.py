@@ -6,12 +6,11 @@ import random
 
 import pytest
 from alienworlds.explore.aliencode.space import site_space
-from alienworlds.generate.aliencode import Knobs
-from alienworlds.generate.aliencode import families as fam
+from alienworlds.generate.aliencode import Knobs, schemes
 from alienworlds.generate.aliencode.instances import ADAPTIVE, Instantiation, reported, stages
 from alienworlds.generate.aliencode.library import templates
 from alienworlds.generate.aliencode.probes import check_site
-from alienworlds.generate.aliencode.world import (
+from alienworlds.generate.aliencode.world_draw import (
     BOUNDS,
     HERRING_TRIES,
     KEYSTONE,
@@ -33,14 +32,14 @@ from aliencode.sites import operand_kinds
 DRAFTS = sorted(
     {
         (d.target, d.actual, d.scope)
-        for d in (fam.resistant(random.Random(k), True) for k in range(400))
+        for d in (schemes.resistant(random.Random(k), True) for k in range(400))
     }
 )
 
 
 def test_the_family_draws_every_row_and_scoped_ones_only_when_allowed():
-    assert len(DRAFTS) == len(fam._RESISTANT)
-    unscoped = {fam.resistant(random.Random(k), False).scope for k in range(200)}
+    assert len(DRAFTS) == len(schemes._RESISTANT)
+    unscoped = {schemes.resistant(random.Random(k), False).scope for k in range(200)}
     assert unscoped == {"anywhere"}
 
 
@@ -105,7 +104,7 @@ def test_a_world_without_a_resistant_rule_reports_the_adaptive_strategies():
     staged = [n for stage in stages(world) for n in stage]
     assert sorted(staged) == sorted(n for n in STRATEGIES if n not in ADAPTIVE)
     # a resistant rule's expression in another scope is not resistant
-    strand = fam.STRAND_IN_CRAFTS
+    strand = schemes.STRAND_IN_CRAFTS
     assert reported(_rules(*KEYSTONE_PAIR, (strand.target, strand.actual, "top"))) == ADAPTIVE
 
 
@@ -129,10 +128,10 @@ def test_a_template_without_an_unavoidable_rule_is_not_made_into_a_task():
 
 def test_a_resistant_rule_is_known_by_its_site_expression_and_scope():
     for target, actual, scope in DRAFTS:
-        assert fam.is_resistant(target, actual, scope)
+        assert schemes.is_resistant(target, actual, scope)
         other = "top" if scope != "top" else "loop"
-        assert not fam.is_resistant(target, actual, other)
-    assert not fam.is_resistant("PLUCK", "(get seq (- i 1))", "anywhere")
+        assert not schemes.is_resistant(target, actual, other)
+    assert not schemes.is_resistant("PLUCK", "(get seq (- i 1))", "anywhere")
 
 
 @settings(max_examples=3, deadline=None)

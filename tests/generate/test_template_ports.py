@@ -9,7 +9,7 @@ from functools import cache
 
 from alienworlds.generate.aliencode import Knobs
 from alienworlds.generate.aliencode.library import fill, templates
-from alienworlds.generate.aliencode.world import BOUNDS, draw_world
+from alienworlds.generate.aliencode.world_draw import BOUNDS, draw_world
 from alienworlds.porting import Porter, PortError
 from alienworlds.ruleset import Limits, standard_world
 from alienworlds.tasks.aliencode_grading import program_output

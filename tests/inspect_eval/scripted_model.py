@@ -7,8 +7,8 @@ import json
 import re
 
 from alienworlds.episode.agent import Request
-from alienworlds.episode.agents import make_agent
-from alienworlds.episode.environments import make_environment
+from alienworlds.episode.agent_registry import make_agent
+from alienworlds.episode.environment_loader import make_environment
 from alienworlds.inspect_eval.messages import from_inspect
 from inspect_ai.model import ChatMessageAssistant, ModelAPI, ModelOutput, modelapi
 from inspect_ai.tool import ToolCall

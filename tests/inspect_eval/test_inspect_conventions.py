@@ -65,25 +65,25 @@ def test_inspect_eval_without_the_encoding_exits_1_with_the_fix_and_no_traceback
     assert "Traceback" not in shown and "Task interrupted" not in shown
 
 
-def test_the_smoke_option_runs_a_few_tasks_one_round_one_answer(tmp_path):
+def test_the_smoke_option_runs_a_few_tasks_one_round_and_the_passes_its_arguments_say(tmp_path):
     [log] = inspect_eval(
-        aliencode_task(world="demo", smoke=True),
+        aliencode_task(world="demo", smoke=True, passes=2),
         model="aw-scripted/oracle",
         model_args={"world": "demo"},
         log_dir=str(tmp_path),
         display="none",
     )
     assert log.status == "success", log.error
-    assert log.eval.task_args["smoke"] is True
+    assert log.eval.task_args["smoke"] is True and log.eval.task_args["passes"] == 2
     [sample] = log.samples
     assert "(smoke test)" in sample.input
     events = sample.metadata["alienworlds"]["events"]
     header = events[0]
-    assert header["protocol"]["rounds"] == tasks.SMOKE_ROUNDS and header["protocol"]["passes"] == 1
+    assert header["protocol"]["rounds"] == tasks.SMOKE_ROUNDS and header["protocol"]["passes"] == 2
     assert len(header["tasks"]) == tasks.SMOKE_TASKS
     assert len({t["band"] for t in header["tasks"]}) > 1  # spread over the bands
     answers = [e for e in events if e["type"] == "reply" and "/rules" not in e["key"]]
-    assert len(answers) == (tasks.SMOKE_ROUNDS + 1) * tasks.SMOKE_TASKS
+    assert len(answers) == (tasks.SMOKE_ROUNDS + 1) * tasks.SMOKE_TASKS * 2
     value = sample.scores["milestones"].value
     assert value["endpoint"] == value["M0"] == value["M1"] == 1.0 and "M2" not in value
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 
 from alienworlds.generate.aliencode import Knobs
-from alienworlds.generate.aliencode.world import draw_world
+from alienworlds.generate.aliencode.world_draw import draw_world
 from alienworlds.porting import Porter
 from alienworlds.porting.types import infer
 from alienworlds.ruleset import standard_world

@@ -15,8 +15,9 @@ from click.testing import CliRunner
 from sweep_testing import board, traces, write_sweep
 
 
-def sweep(*args: str):
-    return CliRunner().invoke(main, ["sweep", *args, "--no-progress"], catch_exceptions=False)
+def sweep(*args: str, progress: bool = False):
+    quiet = [] if progress else ["--no-progress"]
+    return CliRunner().invoke(main, ["sweep", *args, *quiet], catch_exceptions=False)
 
 
 @pytest.fixture(scope="module")
@@ -78,9 +79,14 @@ def test_one_job_gives_the_same_episodes_and_leaderboard(pooled, tmp_path):
 
 def test_embedded_ray_gives_the_same_episodes_and_leaderboard(pooled, tmp_path, ray_local):
     spec, root, _ = pooled
-    result = sweep(str(spec), "--out", str(tmp_path / "out"), "--ray", "local")
+    result = sweep(str(spec), "--out", str(tmp_path / "out"), "--ray", "local", progress=True)
     assert result.exit_code == 0, result.output
     assert ray_local.is_initialized()  # the sweep used the test's Ray and left it running
+    # the driver names Ray's start-up and its tasks' (the tasks' own lines reach the terminal
+    # through Ray's log forwarding, which this in-process run does not capture)
+    lines = result.stderr.splitlines()
+    assert "aliencode sweep: starting or joining Ray at local …" in lines
+    assert "aliencode sweep: starting 2 Ray tasks …" in lines  # as many as the cluster's CPUs
     assert board(tmp_path / "out") == board(root)
     assert traces(tmp_path / "out") == traces(root)
     assert json.loads((tmp_path / "out" / "sweep.json").read_text())["executor"] == "ray local"

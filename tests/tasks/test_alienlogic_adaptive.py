@@ -6,10 +6,13 @@ import pytest
 from alienworlds.ruleset.world import standard_world
 from alienworlds.tasks import alienlogic_adaptive as adaptive
 from alienworlds.tasks.alienlogic_adaptive import (
+    BASE_STYLES,
     BEST_CUT,
     BEST_CUTS,
     CLASSICAL_ONLY,
     FEATURES,
+    PROVER_BUDGET,
+    PROVER_TICKS,
     STYLES,
     Answerer,
     above_refusal,
@@ -23,6 +26,7 @@ from alienworlds.tasks.alienlogic_adaptive import (
     library_guards,
     passes,
     quartiles,
+    routed,
     size,
     strategies,
     style_world,
@@ -99,6 +103,60 @@ def test_the_intuitionistic_style_refuses_classical_only_theorems(answerer):
     for task_id in ("L03", "L55"):
         assert answerer.prove_else_refuse(by_id[task_id].theorem, "intuitionistic") == REFUSAL_TEXT
         assert answerer.prove_else_refuse(by_id[task_id].theorem, "standard") != REFUSAL_TEXT
+
+
+def test_a_routed_style_proves_in_its_calculus_with_guarded_routing(monkeypatch):
+    calls = []
+
+    def spy(*args, **kwargs):
+        calls.append((args[0], kwargs["route_guarded"]))
+        return prove(*args, **kwargs)
+
+    monkeypatch.setattr(adaptive, "prove", spy)
+    answerer = Answerer()
+    for style in STYLES:
+        answerer.proof(TASKS[0].theorem, style)
+    assert [on for _, on in calls] == [routed(s) for s in STYLES]
+    by_style = dict(zip(STYLES, (world.rules for world, _ in calls), strict=True))
+    twins = [s for s in STYLES if routed(s)]
+    assert {"standard-routed", "library-guarded-routed"} <= set(twins)
+    for style in twins:
+        assert by_style[style] == by_style[style.removesuffix("-routed")]
+
+
+def test_the_intuitionistic_styles_have_no_routed_twin_because_routing_changes_nothing(answerer):
+    # routing takes excluded middle, which the intuitionistic calculi lack: on every main
+    # theorem the routed prover answers as the battery's unrouted one does
+    unrouted = [s for s in BASE_STYLES if f"{s}-routed" not in STYLES]
+    assert unrouted == ["intuitionistic", "intuitionistic-guarded"]
+    for style in unrouted:
+        for task in TASKS:
+            found = prove(
+                style_world(style),
+                task.theorem,
+                max_budget=PROVER_BUDGET,
+                seconds=PROVER_TICKS,
+                clock=StepClock(),
+                route_guarded=True,
+            )
+            text = str(found.proof) if found.proof is not None else None
+            assert text == answerer.proof(task.theorem, style), (style, task.id)
+
+
+def test_routing_changes_what_the_library_guarded_prover_answers_on_main(answerer, validity):
+    # the routed twin is a strategy of its own, not a copy: it answers some theorems
+    # differently, and the battery scores it, at most the floor
+    differ = [
+        t.id
+        for t in TASKS
+        if answerer.proof(t.theorem, "library-guarded")
+        != answerer.proof(t.theorem, "library-guarded-routed")
+    ]
+    assert differ
+    scores = validity.strategies
+    for style in STYLES:
+        if routed(style):
+            assert scores[f"prove-else-refuse-{style}"].accuracy <= scores["refuse-all"].accuracy
 
 
 def test_library_guards_are_the_conditions_the_library_leaves_no_choice_about():

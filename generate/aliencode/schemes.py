@@ -1,6 +1,6 @@
-"""The library of perturbation families a generated world draws its rules from.
+"""The library of perturbation schemes a generated world draws its rules from.
 
-Each family proposes rules for some sites, with parameters drawn from the
+Each scheme proposes rules for some sites, with parameters drawn from the
 generator's random source: a `Draft` is a target site, the rule expression
 that really happens there, a name for reports and the layer the manual and
 reports group it under. Whether a draft is kept (it must differ from the
@@ -30,12 +30,12 @@ RESISTANT = "calibration-resistant"
 
 @dataclass(frozen=True)
 class Draft:
-    family: str
+    scheme: str
     target: str
     actual: str
     name: str
     layer: str
-    scope: str | None = None  # the scope the family asks for; None lets the drawer choose
+    scope: str | None = None  # the scope the scheme asks for; None lets the drawer choose
 
 
 Proposer = Callable[[random.Random], Draft]
@@ -155,9 +155,9 @@ _INDEXING = (
 )
 
 
-def _variant(family: str, table: tuple, rng: random.Random) -> Draft:
+def _variant(scheme: str, table: tuple, rng: random.Random) -> Draft:
     weight, target, actual, name, layer = rng.choices(table, [row[0] for row in table])[0]
-    return Draft(family, target, actual, name, layer)
+    return Draft(scheme, target, actual, name, layer)
 
 
 def pluck(rng: random.Random) -> Draft:
@@ -298,7 +298,7 @@ STRAND_IN_CRAFTS = Draft(RESISTANT, *_RESISTANT[0][1:])
 
 
 def is_resistant(target: str, actual: str, scope: str) -> bool:
-    """Whether a world's rule is one of the calibration-resistant family's."""
+    """Whether a world's rule is one of the calibration-resistant scheme's."""
     return any(row[1:3] == (target, actual) and row[5] == scope for row in _RESISTANT)
 
 
@@ -326,8 +326,8 @@ def _logic(rng: random.Random) -> Draft:
     return _variant(LOGIC, _LOGIC, rng)
 
 
-# family -> (weight, proposer), drawn for the rules beyond the keystone pair.
-FAMILIES: dict[str, tuple[int, Proposer]] = {
+# scheme -> (weight, proposer), drawn for the rules beyond the keystone pair.
+SCHEMES: dict[str, tuple[int, Proposer]] = {
     LITERAL: (3, _literal),
     INDEXING: (2, _indexing),
     ARITHMETIC: (4, _arithmetic),
@@ -340,10 +340,10 @@ FAMILIES: dict[str, tuple[int, Proposer]] = {
 
 
 def propose(rng: random.Random) -> Draft:
-    names = list(FAMILIES)
-    weights = [FAMILIES[n][0] for n in names]
-    family = rng.choices(names, weights)[0]
-    return FAMILIES[family][1](rng)
+    names = list(SCHEMES)
+    weights = [SCHEMES[n][0] for n in names]
+    scheme = rng.choices(names, weights)[0]
+    return SCHEMES[scheme][1](rng)
 
 
 SYLLABLES = (

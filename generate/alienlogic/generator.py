@@ -7,7 +7,7 @@ theorems offered do not depend on the patches drawn), and every search that
 labels a theorem is bounded by work, not time (classify.py).
 
 1. Theorems: an endless stream of valid candidates (theorems.py).
-2. Patches (patches.py): drawn from the families in turn; a patch is kept
+2. Patches (patches.py): drawn from the schemes in turn; a patch is kept
    only if it refuses the standard proofs of at least `MIN_WITNESSES` of the
    first `PROBES` candidates, the world with it still proves the core
    theorems (`usable`), and one of those candidates, labelled in the world
@@ -46,7 +46,7 @@ from alienworlds.tasks.alienlogic_audit import Audit as BankAudit
 from alienworlds.tasks.alienlogic_audit import audit as audit_bank
 from alienworlds.tasks.alienlogic_audit import first_order as is_first_order
 from alienworlds.tasks.alienlogic_grading import LogicTask
-from alienworlds.tasks.bank import load_bank
+from alienworlds.tasks.bank import Bank, load_bank, parse_bank
 
 from alienlogic import Proof, check, compile_world, load_world
 from alienlogic.world_schema import SCHEMA
@@ -58,7 +58,7 @@ from .patches import PatchSpec, draw, opaque_ids
 from .select import FIRST_ORDER_UNPROVABLE_SHARE, Missing, Shape, examples, select
 from .theorems import Candidate, core, stream
 
-VERSION = "4"
+VERSION = "5"
 PROBES = 400  # candidates whose standard proofs test whether a patch matters
 MIN_WITNESSES = 2  # standard proofs a patch must refuse to be kept
 USABLE_SHARE = 0.7  # of the core theorems a world must still prove
@@ -166,6 +166,16 @@ class Generated:
     files: dict[str, str]  # path relative to the output folder -> text
     stats: Stats
     families: dict[str, int]
+
+
+def generated_files(seed: str, **knobs: int) -> tuple[World, Bank, dict[str, str]]:
+    """The language registry's generator: the world, its bank and the text
+    of each file `world generate` writes (certificates included)."""
+    chosen = Knobs(**knobs)
+    chosen.check()
+    result = generate(seed, chosen)
+    bank = parse_bank("alienlogic", result.world.name, result.files["bank.toml"], "bank.toml")
+    return result.world, bank, dict(result.files)
 
 
 def usable(

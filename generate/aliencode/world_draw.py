@@ -1,8 +1,8 @@
 """Draw the rules of a fresh AlienCode world from a seed.
 
 Deterministic: the same seed, attempt and generator version give the same
-world, byte for byte. Rules are drawn from the perturbation families
-(families.py) by a random source seeded with the version, the seed and the
+world, byte for byte. Rules are drawn from the perturbation schemes
+(schemes.py) by a random source seeded with the version, the seed and the
 attempt (generator.py draws another world when a bank cannot be made for
 one); a draw is rejected when its rule
 
@@ -18,7 +18,7 @@ one); a draw is rejected when its rule
 
 The keystone pair comes first: one rule for PLUCK and one for CARVE, with
 no scope, so that indexing and slicing rules reach most tasks. Then
-RESISTANT rules of the calibration-resistant family (changes a run-time
+RESISTANT rules of the calibration-resistant scheme (changes a run-time
 test cannot see: STRAND inside CRAFT bodies, SWEEP on strings, ...), so
 that every world has some a knowledge-free calibrator stumbles on; the
 first is STRAND built backwards in CRAFT bodies whenever the scoped knob
@@ -50,7 +50,7 @@ from alienworlds.ruleset.world import parse_world
 from aliencode.sites import OPERATIONS, SITES, operand_kinds
 from aliencode.world_schema import SCHEMA
 
-from . import families as fam
+from . import schemes
 from .exposure import shows
 from .library import support
 from .probes import check_site
@@ -68,7 +68,7 @@ HERRING_TRIES = 150  # red-herring draws on other sites before the keystone pair
 SCOPE_WEIGHTS = (3, 2, 1)
 PLACE_WORDS = {"function": "in functions", "loop": "in loops", "top": "at top level"}
 BOUNDS = Bounds(max_size=5, budget=60_000)
-RESISTANT = 2  # altered rules from the calibration-resistant family, right after the keystone pair
+RESISTANT = 2  # altered rules from the calibration-resistant scheme, right after the keystone pair
 # templates that use a rule's site in its scope, at least: else no bank task could list the rule
 MIN_SUPPORT = 3
 
@@ -98,7 +98,7 @@ class Knobs:
 
 @dataclass
 class _Entry:
-    draft: fam.Draft
+    draft: schemes.Draft
     scope: str = "anywhere"
     red_herring: bool = False
 
@@ -114,7 +114,7 @@ class _Entry:
 class WorldDraw:
     world: World
     text: str
-    families: Counter
+    by_scheme: Counter
     draws: int
     rejected: Counter = field(default_factory=Counter)
     memo: Memo = field(default_factory=Memo)
@@ -256,7 +256,7 @@ class Drawer:
     def complete(self) -> None:
         """Draw rules until the world has what the knobs ask for."""
         knobs = self.knobs
-        for proposer, site in ((fam.pluck, "PLUCK"), (fam.carve, "CARVE")):
+        for proposer, site in ((schemes.pluck, "PLUCK"), (schemes.carve, "CARVE")):
             if not any(
                 e.draft.target == site and e.scope == "anywhere" and not e.red_herring
                 for e in self.entries
@@ -266,17 +266,17 @@ class Drawer:
         altered = lambda: [e for e in self.entries if not e.red_herring]  # noqa: E731
         scoped_left = knobs.scoped - sum(e.scope != "anywhere" for e in altered())
         resistant = min(RESISTANT, knobs.altered - 2)
-        strand_tried = any(e.draft == fam.STRAND_IN_CRAFTS for e in altered())
-        while sum(e.draft.family == fam.RESISTANT for e in altered()) < resistant:
+        strand_tried = any(e.draft == schemes.STRAND_IN_CRAFTS for e in altered())
+        while sum(e.draft.scheme == schemes.RESISTANT for e in altered()) < resistant:
             if not strand_tried and scoped_left > 0:
-                draft, strand_tried = fam.STRAND_IN_CRAFTS, True
+                draft, strand_tried = schemes.STRAND_IN_CRAFTS, True
             else:
-                draft = fam.resistant(self.rng, scoped=scoped_left > 0)
+                draft = schemes.resistant(self.rng, scoped=scoped_left > 0)
             if self.offer(_Entry(draft, draft.scope or "anywhere")):
                 scoped_left -= draft.scope not in (None, "anywhere")
         while len(altered()) < knobs.altered:
             remaining = knobs.altered - len(altered())
-            draft = fam.propose(self.rng)
+            draft = schemes.propose(self.rng)
             scope = "anywhere"
             if scoped_left and self.rng.random() < scoped_left / remaining:
                 scope = self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0]
@@ -363,9 +363,13 @@ class Drawer:
         parsed = parse_world(text, "world.toml", SCHEMA)  # what we write must load back unchanged
         if parsed.hash != world.hash:
             raise GenerationError("the written world does not read back as generated")
-        counts = Counter(fam.RED_HERRING if e.red_herring else e.draft.family for e in self.entries)
-        counts[fam.SCOPED] = sum(e.scope != "anywhere" and not e.red_herring for e in self.entries)
-        counts[fam.KEYWORDS] = len(self.keywords)
+        counts = Counter(
+            schemes.RED_HERRING if e.red_herring else e.draft.scheme for e in self.entries
+        )
+        counts[schemes.SCOPED] = sum(
+            e.scope != "anywhere" and not e.red_herring for e in self.entries
+        )
+        counts[schemes.KEYWORDS] = len(self.keywords)
         return WorldDraw(parsed, text, counts, self.draws, Counter(self.rejected), self.memo)
 
     def _rename(self) -> None:
@@ -389,9 +393,9 @@ class Drawer:
             "none",
         }
         for keyword in sorted(self.rng.sample(words, self.knobs.renamed)):
-            word = fam.invented_word(self.rng)
+            word = schemes.invented_word(self.rng)
             while word in taken:
-                word = fam.invented_word(self.rng)
+                word = schemes.invented_word(self.rng)
             taken.add(word)
             self.keywords[keyword] = word
 

@@ -7,8 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from .environment import Environment
-
-LANGUAGES = ("aliencode", "alienlogic")
+from .languages import language as language_entry
 
 
 class MissingBank(ValueError):
@@ -38,19 +37,10 @@ def make_environment(
     fails)."""
     from alienworlds.tasks.bank import own_bank_path
 
-    if language == "aliencode":
-        from aliencode.world_schema import load
-
-        from .aliencode_env import AlienCodeEnvironment as Env
-    elif language == "alienlogic":
-        from alienlogic import load_world as load
-
-        from .alienlogic_env import AlienLogicEnvironment as Env
-    else:
-        raise ValueError(f"unknown language {language!r}; one of {', '.join(LANGUAGES)}")
-    loaded = load(world)
+    entry = language_entry(language)
+    loaded = entry.load_world(world)
     if bank is None:
         bank = own_bank_path(language, loaded)
         if bank is None:
             raise MissingBank(missing_bank_message(language, loaded))
-    return Env(loaded, bank_path=bank)
+    return entry.environment.load()(loaded, bank_path=bank)
