@@ -123,6 +123,8 @@ def test_every_strategy_stays_at_zero(report):
         "self-calibrating",
         "compact-calibrating",
         "avoidant",
+        "mended-calibrating",
+        "calibrating-avoidant",
     }
     assert validity.reported == () and validity.flagged == ()
     assert all(score.passed == () for score in validity.strategies.values())
