@@ -147,6 +147,34 @@ def test_operations_a_calibrator_trusts_are_changed():
     )
 
 
+# Built in a CRAFT body, read back through EXPEL there, printed: only the
+# printing tells the main world from the manual.
+READ_BACK = """CRAFT built():
+    SET xs AS STRAND("a", "b", "c")
+    ANNEX(xs, "d")
+    DELIVER xs
+CRAFT last():
+    DELIVER EXPEL(built())
+CRAFT before_last():
+    SET xs AS built()
+    EXPEL(xs)
+    DELIVER EXPEL(xs)
+EMIT(last(), before_last())
+EMIT(built())
+"""
+
+
+def test_a_list_built_in_a_craft_reads_back_as_in_the_manual():
+    """EXPEL in a CRAFT body takes the first element (R34): with STRAND
+    building backwards and ANNEX prepending there, a test that builds a list
+    and reads it back sees the manual's answer; the printed list does not."""
+    world = load("main")
+    read, printed = run_source(READ_BACK, world).output.split("\n")[:2]
+    manual_read, manual_printed = run_source(READ_BACK, manual_world(world)).output.split("\n")[:2]
+    assert read == manual_read
+    assert printed != manual_printed
+
+
 def test_no_primitive_adds():
     world = load("main")
     for op in ("SHATTER", "WEAVE", "PARE", "FRACTURE", "COIL", "RESIDUE", "HALVE"):
