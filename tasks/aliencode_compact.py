@@ -378,12 +378,20 @@ REORDERED = {
 }
 
 
-@lru_cache(maxsize=64)
-def forms_of(key: str) -> tuple[str, ...]:
-    """The helper's forms (none for INT, BOOL, STR and EMIT, which are not helpers)."""
+# Helpers whose test list must come out in the order written (the element
+# or slice at a position, a copy's last element): a mended calibrator builds
+# it with the calibrated STRAND (see _mend).
+ORDERED_PROBES = frozenset({"PLUCK", "CARVE2", "CARVE3", "GATHER"})
+
+
+@lru_cache(maxsize=128)
+def forms_of(key: str, mended: bool = False) -> tuple[str, ...]:
+    """The helper's forms (none for INT, BOOL, STR and EMIT, which are not
+    helpers); `mended`: their test lists built by the calibrated STRAND."""
     op = key.rstrip("0123456789")
     if op not in REORDERED or op == key:
-        return HELPERS.get(key, ())
+        forms = HELPERS.get(key, ())
+        return tuple(map(_mend, forms)) if mended and key in ORDERED_PROBES else forms
     params = [f"a{i}" for i in range(int(key[len(op) :]))]
     test = "\n".join("    " + line for line in REORDERED[op])
     return (
@@ -396,6 +404,43 @@ def forms_of(key: str) -> tuple[str, ...]:
 
 _NUMBER = re.compile(r"\bzq_c(\d+)\b")
 _USES = re.compile(r"@([A-Z_]+[0-9]*)\(")
+_NEEDS = re.compile(r"\bzq_(STRAND\d+)\(")  # helpers a mended helper cannot do without
+_RAW_STRAND = re.compile(r"(?<![@\w])STRAND\(")
+
+
+def _mend(text: str) -> str:
+    """A helper's text with each list of several values it builds made by
+    the calibrated STRAND of that many values (a world that builds lists in
+    another order would otherwise turn its test around)."""
+    out, at = [], 0
+    for found in _RAW_STRAND.finditer(text):
+        depth, commas, end = 0, 0, found.end()
+        while depth or text[end] != ")":
+            depth += {"(": 1, ")": -1}.get(text[end], 0)
+            commas += text[end] == "," and not depth
+            end += 1
+        if commas:
+            out.append(text[at : found.start()] + f"zq_STRAND{commas + 1}(")
+            at = found.end()
+    return "".join(out) + text[at:]
+
+
+def needs(key: str, form: int, mended: bool) -> tuple[str, ...]:
+    """The helpers one form of `key` calls whether or not a plan includes them."""
+    found = forms_of(key, mended)
+    return tuple(dict.fromkeys(_NEEDS.findall(found[form]))) if found else ()
+
+
+def closure(forms: dict[str, int], mended: bool) -> dict[str, int]:
+    """`forms` with every helper they need (first form), each before what needs it."""
+    out: dict[str, int] = {}
+    for key, form in forms.items():
+        for need in needs(key, form, mended):
+            out.setdefault(need, forms.get(need, 0))
+        out.setdefault(key, form)
+    return out
+
+
 SAFE_SECOND = {"AKIN", "APART", "NEGATE"}  # BOND/RIFT operands that cannot fail (an order may)
 
 
@@ -488,10 +533,15 @@ class Plan:
     forms: tuple[tuple[str, int], ...] = ()
     emit: str = "raw"  # "raw" | "joined": see _emit_modes
     wrap: bool = False
+    mended: bool = False  # see Usage.mended
 
     @property
     def keys(self) -> frozenset[str]:
-        return frozenset(key for key, _ in self.forms)
+        return frozenset(self.helpers())
+
+    def helpers(self) -> dict[str, int]:
+        """The forms with every helper they need (see closure)."""
+        return closure(dict(self.forms), self.mended)
 
 
 def _name(ident: str) -> s.Name:
@@ -578,7 +628,8 @@ def _emit_source(arity: int) -> str:
 
 def _constant(value: int, keys: frozenset[str]) -> str:
     """A small integer as the length of a string of one repeated character
-    (a string literal rule that reverses or rotates cannot change it)."""
+    (a string literal rule that reverses or rotates cannot change it); with
+    the GAUGE helper, relative to the length of the empty string."""
     if value >= 0:
         gauge = "zq_GAUGE" if "GAUGE" in keys else "GAUGE"
         return f"SET {_number(value)} AS {gauge}({string_literal('x' * value)})"
@@ -594,10 +645,19 @@ def _needed(numbers: set[int]) -> set[int]:
 
 def library(plan: Plan, rewriter: Rewriter) -> tuple[s.Stmt, ...]:
     """Helpers, then the constants everything uses (each after what it uses)."""
-    crafts = [_bound(forms_of(k)[f], plan.keys) for k, f in sorted(plan.forms) if forms_of(k)]
+    keys = plan.keys
+    crafts = [
+        _bound(forms_of(k, plan.mended)[f], keys)
+        for k, f in sorted(plan.helpers().items())
+        if forms_of(k, plan.mended)
+    ]
     crafts += [_emit_source(k) for k in sorted(rewriter.emits)]
     wanted = _needed(set(rewriter.numbers).union(*map(_numbers_in, crafts)))
-    lines = [_constant(v, plan.keys) for v in sorted(wanted, key=lambda v: (v < 0, abs(v)))]
+    if plan.mended and wanted and "GAUGE" not in keys:
+        # a mended calibrator's constants are lengths relative to GAUGE("")
+        crafts.insert(0, HELPERS["GAUGE"][0])
+        keys |= {"GAUGE"}
+    lines = [_constant(v, keys) for v in sorted(wanted, key=lambda v: (v < 0, abs(v)))]
     if any("zq_csp" in craft for craft in crafts):
         lines.append('SET zq_csp AS " "')
     if rewriter.strings:
@@ -714,18 +774,18 @@ def _inline_once(body: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
 # -- allocation: what the spare tokens buy -------------------------------------------------
 
 
-@lru_cache(maxsize=512)
-def _form_tokens(key: str, form: int) -> int:
-    return _piece_tokens(forms_of(key)[form].replace("@", ""))
+@lru_cache(maxsize=1024)
+def _form_tokens(key: str, form: int, mended: bool = False) -> int:
+    return _piece_tokens(forms_of(key, mended)[form].replace("@", ""))
 
 
 def _piece_tokens(piece: str) -> int:
     return sum(map(count, _parsed(piece)))
 
 
-@lru_cache(maxsize=512)
-def _form_numbers(key: str, form: int) -> frozenset[int]:
-    return frozenset(_numbers_in(forms_of(key)[form]))
+@lru_cache(maxsize=1024)
+def _form_numbers(key: str, form: int, mended: bool = False) -> frozenset[int]:
+    return frozenset(_numbers_in(forms_of(key, mended)[form]))
 
 
 def _constant_tokens(value: int) -> int:
@@ -743,12 +803,15 @@ class Usage:
     emit_arities: frozenset[int]  # of EMITs of several values
     kinds: dict[str, str]  # see kinds_of
     strings: int  # distinct string literals that read differently backwards
+    # a calibrator that mends its own tests: test lists by the calibrated
+    # STRAND (see _mend), constants relative to GAUGE("") (see library)
+    mended: bool = False
 
     def estimate(self, base: int, forms: dict[str, int]) -> int:
         """The answer's tokens for helpers `forms`, `base` being those of the solution as it is."""
         total = base
         numbers: set[int] = set()
-        for key, form in forms.items():
+        for key, form in closure(forms, self.mended).items():
             if key == "INT":
                 numbers |= self.ints
             elif key == "BOOL":
@@ -759,15 +822,17 @@ class Usage:
             elif key == "EMIT":
                 total += 4 + sum(_piece_tokens(_emit_source(k)) for k in self.emit_arities)
             else:
-                total += _form_tokens(key, form)
-                numbers |= _form_numbers(key, form)
+                total += _form_tokens(key, form, self.mended)
+                numbers |= _form_numbers(key, form, self.mended)
             if key == "EXTENT":
                 total += 2 * self.extent1
                 numbers.add(0)
+        if self.mended and numbers and "GAUGE" not in forms:
+            total += _form_tokens("GAUGE", 0)
         return total + sum(_constant_tokens(v) for v in _needed(numbers))
 
 
-def usage(tree: s.Program) -> Usage:
+def usage(tree: s.Program, mended: bool = False) -> Usage:
     counts: dict[str, int] = {}
     ints: set[int] = set()
     extent1 = 0
@@ -793,16 +858,16 @@ def usage(tree: s.Program) -> Usage:
             counts[key] = counts.get(key, 0) + 1
     # what the helpers use themselves (WEAVE to shift positions): calibrating it helps them too
     for key in list(counts):
-        for form in forms_of(key):
+        for form in forms_of(key, mended):
             for used in _USES.findall(form):
                 counts.setdefault(used, 0)
-    return Usage(counts, frozenset(ints), extent1, frozenset(arities), kinds, len(strings))
+    return Usage(counts, frozenset(ints), extent1, frozenset(arities), kinds, len(strings), mended)
 
 
 def _worth(key: str, use: Usage) -> float:
     """Calibrating `key` removes a chance PRIOR[key] of failing; per token spent."""
-    if forms_of(key):
-        cost = _form_tokens(key, len(forms_of(key)) - 1)
+    if forms_of(key, use.mended):
+        cost = _form_tokens(key, len(forms_of(key, use.mended)) - 1, use.mended)
     else:
         cost = use.estimate(0, {key: 0})
     return -math.log(1 - _prior(key)) / max(cost, 1)
@@ -834,7 +899,7 @@ def allocate(use: Usage, base: int, budget: int, order: list[str]) -> dict[str, 
     """Greedily the most thorough form of each key, in order, that keeps the estimate in budget."""
     forms: dict[str, int] = {}
     for key in order:
-        for form in range(len(forms_of(key)) or 1):
+        for form in range(len(forms_of(key, use.mended)) or 1):
             if use.estimate(base, {**forms, key: form}) <= budget:
                 forms[key] = form
                 break
@@ -849,28 +914,49 @@ def _emit_modes(use: Usage) -> tuple[str, ...]:
     return ("raw", "joined") if use.emit_arities else ("raw",)
 
 
-def answers(task: Task, world: World, budget: Budget | None) -> list[str]:
+def solutions(task: Task, world: World) -> list[s.Program]:
+    """The trees of the naive solution and the variants (those that parse)."""
+    trees = []
+    for source in [task.naive, *task.variants]:
+        try:
+            trees.append(parse(source, world.keywords))
+        except AlienSyntaxError:
+            continue
+    return trees
+
+
+def answers(task: Task, world: World, budget: Budget | None, mended: bool = False) -> list[str]:
     """Candidate answers for a synthesis task (none for a prediction), each
     within the token budget (its steps are not checked): the naive solution
     and each variant, with helpers added in each order of `orders`, printing
-    each way of `_emit_modes`, in place or (a whole program) in a CRAFT."""
+    each way of `_emit_modes`, in place or (a whole program) in a CRAFT.
+    `mended`: helpers that mend their own tests (see Usage.mended)."""
     if task.kind != "synthesis" or budget is None:
         return []
+    return calibrated(solutions(task, world), task, world, budget, mended)
+
+
+def calibrated(
+    trees: list[s.Program],
+    task: Task,
+    world: World,
+    budget: Budget,
+    mended: bool = False,
+    first: tuple[str, ...] = (),
+) -> list[str]:
+    """`answers` for these trees; `first`: helpers every allocation tries before the rest."""
     out: list[str] = []
-    for source in [task.naive, *task.variants]:
-        try:
-            tree = parse(source, world.keywords)
-        except AlienSyntaxError:
-            continue
-        use = usage(tree)
+    for tree in trees:
+        use = usage(tree, mended)
         for wrap in (False, True) if task.whole_program else (False,):
             base = count(build(tree, task, Plan((), "raw", wrap), use.kinds))
             tried: set[Plan] = set()
             for by in orders(use):
+                by = [*first, *(k for k in by if k not in first)]
                 for emit in _emit_modes(use):
                     order = [k for k in by if k != "EMIT" or emit != "raw"]
                     forms = allocate(use, base, budget.tokens, order)
-                    plan = Plan(tuple(forms.items()), emit, wrap)
+                    plan = Plan(tuple(forms.items()), emit, wrap, mended)
                     if plan in tried:
                         continue
                     tried.add(plan)
@@ -900,7 +986,7 @@ def _fitting(
     for key in order:
         if key in dict(forms):
             continue
-        for form in range(len(forms_of(key)) or 1):
+        for form in range(len(forms_of(key, use.mended)) or 1):
             trial = replace(plan, forms=tuple(forms) + ((key, form),))
             if use.estimate(base, dict(trial.forms)) > budget.tokens + SHORTFALL:
                 continue

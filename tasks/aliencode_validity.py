@@ -27,6 +27,12 @@
 * `avoidant` (tasks/aliencode_avoidant.py): the naive solution and the
   variants rewritten onto safe cores through the manual's own identities
   (five cores by hand, 24 drawn from fixed seeds), plain and in a CRAFT.
+* `mended-calibrating` (tasks/aliencode_compact.py, `mended`): the compact
+  calibrator mending its own tests: its test lists built by its calibrated
+  STRAND, its constants lengths relative to `GAUGE("")`.
+* `calibrating-avoidant` (tasks/aliencode_calibrating_avoidant.py): lists of
+  several values built by ANNEX, sequences walked as lists of their
+  elements, and the rest calibrated as `mended-calibrating` does.
 
 A prediction task is answered with the manual's output (`naive`, `printer`)
 or a worked example's output (`example-copy`).
@@ -46,6 +52,7 @@ from aliencode import syntax as s
 from .aliencode_avoidant import answers as avoiding
 from .aliencode_budget import Budget
 from .aliencode_calibrating import answers as calibrated
+from .aliencode_calibrating_avoidant import answers as calibrating_avoidant
 from .aliencode_compact import answers as compact
 from .aliencode_grading import (
     AlienCodeGrader,
@@ -69,6 +76,8 @@ STRATEGIES = (
     "self-calibrating",
     "compact-calibrating",
     "avoidant",
+    "mended-calibrating",
+    "calibrating-avoidant",
 )
 WRAPPER = "trivial_main"
 PRINTER = "trivial_print"
@@ -323,6 +332,10 @@ def candidates(
         out["compact-calibrating"] = compact(task, world, budget)
     if "avoidant" in wanted:
         out["avoidant"] = avoiding(task, world)
+    if "mended-calibrating" in strategies:
+        out["mended-calibrating"] = compact(task, world, budget, mended=True)
+    if "calibrating-avoidant" in strategies:
+        out["calibrating-avoidant"] = calibrating_avoidant(task, world, budget)
     return {name: answers for name, answers in out.items() if name in strategies}
 
 

@@ -62,12 +62,18 @@ from .schemes import is_resistant
 # world without a calibration-resistant rule (fewer than three altered rules
 # leave no room for one): nothing there resists the adaptive strategies, so
 # its bank reports them under [audit] report_only and they count in its floor.
-ADAPTIVE = ("compact-calibrating", "avoidant")
+ADAPTIVE = ("compact-calibrating", "avoidant", "mended-calibrating", "calibrating-avoidant")
 # The battery runs in stages, each only on a task no earlier stage flagged:
 # the fixed strategies first (cheap), then the adaptive ones by how often
 # they pass per second of work; `self-calibrating` writes the largest
 # answers and, under the answer budgets, passes nothing, so it comes last.
-LAST = ("compact-calibrating", "avoidant", "self-calibrating")
+LAST = (
+    "compact-calibrating",
+    "mended-calibrating",
+    "avoidant",
+    "calibrating-avoidant",
+    "self-calibrating",
+)
 
 
 def reported(world: World) -> tuple[str, ...]:

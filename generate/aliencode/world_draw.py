@@ -56,7 +56,7 @@ from .library import support
 from .probes import check_site
 from .writer import world_toml
 
-VERSION = "5"
+VERSION = "6"
 MAX_DRAWS = 400  # draws for one world before giving up
 SCOPES = ("function", "loop", "top")
 KEYSTONE = ("PLUCK", "CARVE")

@@ -63,7 +63,7 @@ def test_prompts_show_no_actual_rule(main_env):
             assert rule.actual not in line, rule.id
         assert rule.name not in prompt
     assert "R14: PLUCK (operands: seq, i)" in main_env.rule_report_prompt()
-    assert main_env.rule_ids() == [f"R{i:02d}" for i in range(1, 34)]
+    assert main_env.rule_ids() == [f"R{i:02d}" for i in range(1, 35)]
     # the open-book prompt discloses every rule
     book = main_env.system_prompt(open_book=True)
     assert all(rule.actual in book for rule in main_env.world.rules)
@@ -79,7 +79,7 @@ def test_worked_examples_carry_the_world_output(main_env):
 
 def test_rule_reports_are_scored_by_behaviour(main_env):
     truth = main_env.true_rule_report()
-    assert sum(main_env.score_rule_report(truth).values()) == 33
+    assert sum(main_env.score_rule_report(truth).values()) == 34
     manual = main_env.score_rule_report(main_env.manual_rule_report())
     assert sum(manual.values()) == 8 and all(
         manual[r.id] for r in main_env.world.rules if r.red_herring

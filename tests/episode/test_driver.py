@@ -18,7 +18,7 @@ def run(env, name, out, condition="autonomous", **settings):
 def test_main_world_oracle_is_the_ceiling_and_naive_the_floor(main_env, tmp_path):
     oracle = run(main_env, "oracle", tmp_path / "oracle")
     assert [m["accuracy"] for m in oracle["milestones"]] == [100.0] * 5
-    assert [m["rule_report_score"] for m in oracle["milestones"]] == [33] * 5
+    assert [m["rule_report_score"] for m in oracle["milestones"]] == [34] * 5
     assert all(m["sigma"] == 0.0 for m in oracle["milestones"])
     assert oracle["covered_accuracy"] == 100.0 and oracle["uncovered_accuracy"] is None
     naive = run(main_env, "naive", tmp_path / "naive")

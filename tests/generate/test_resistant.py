@@ -95,7 +95,13 @@ def test_every_strategy_flags_in_a_world_with_a_resistant_rule_and_the_costly_on
     assert reported(world) == ()
     staged = [n for stage in stages(world) for n in stage]
     assert sorted(staged) == sorted(STRATEGIES)
-    assert staged[-3:] == ["compact-calibrating", "avoidant", "self-calibrating"]
+    assert staged[-5:] == [
+        "compact-calibrating",
+        "mended-calibrating",
+        "avoidant",
+        "calibrating-avoidant",
+        "self-calibrating",
+    ]
 
 
 def test_a_world_without_a_resistant_rule_reports_the_adaptive_strategies():

@@ -1,6 +1,7 @@
-"""The budget-aware calibrating strategy (tasks.aliencode_compact): every
-candidate fits its task's answer budget, prints what the manual says, and
-never depends on a world's rules; its helpers undo the changes they test for."""
+"""The budget-aware calibrating strategy (tasks.aliencode_compact), plain and
+mended: every candidate fits its task's answer budget, prints what the manual
+says, and never depends on a world's rules; its helpers undo the changes they
+test for, and the mended ones also those that turn their tests around."""
 
 from dataclasses import replace
 
@@ -33,31 +34,34 @@ def _shown(task: Task) -> Task:
     return replace(task, inputs=(task.example_inputs,) if task.example_inputs else ())
 
 
-def test_every_candidate_fits_the_budget(main):
+@pytest.mark.parametrize("mended", [False, True])
+def test_every_candidate_fits_the_budget(main, mended):
     world, _, tasks = main
     for task, budget in tasks.values():
-        candidates = answers(task, world, budget)
+        candidates = answers(task, world, budget, mended)
         assert candidates, task.id
         for answer in candidates:
             assert token_count(answer) <= budget.tokens, (task.id, answer)
             assert count(parse(answer, world.keywords)) == token_count(answer)
 
 
-def test_candidates_print_what_the_manual_says(main):
+@pytest.mark.parametrize("mended", [False, True])
+def test_candidates_print_what_the_manual_says(main, mended):
     world, grader, tasks = main
     manual = manual_world(world)
     for task, budget in tasks.values():
         shown = _shown(task)
         want = outcomes(manual, grader.limits, task.naive, shown)
-        for answer in answers(task, world, budget):
+        for answer in answers(task, world, budget, mended):
             assert outcomes(manual, grader.limits, answer, shown) == want, (task.id, answer)
 
 
-def test_answers_never_depend_on_the_rules(main):
+@pytest.mark.parametrize("mended", [False, True])
+def test_answers_never_depend_on_the_rules(main, mended):
     world, _, tasks = main
     bare = replace(world, rules=())
     for task, budget in tasks.values():
-        assert answers(task, world, budget) == answers(task, bare, budget), task.id
+        assert answers(task, world, budget, mended) == answers(task, bare, budget, mended), task.id
 
 
 def test_prediction_tasks_get_no_answers(main):
@@ -148,3 +152,58 @@ def test_helpers_undo_the_changes_they_test_for(tmp_path):
     assert outcomes(world, limits, SOLUTION, task) != want
     candidates = answers(task, world, Budget(600, 10**5))
     assert want in [outcomes(world, limits, answer, task) for answer in candidates]
+
+
+# What a calibrator trusts, changed: lists built in CRAFT bodies (where every
+# helper runs) come out backwards, and lengths at top level (where constants
+# are defined) are one short; PLUCK counts from one, so a helper must test it.
+TURNED = """format = 1
+name = "turned-tests"
+language = "aliencode"
+description = "Changes that turn a calibrator's tests around."
+
+[[rules]]
+id = "U1"
+name = "STRAND builds backwards in functions"
+target = "STRAND"
+actual = "(list (reverse args))"
+scope = "function"
+
+[[rules]]
+id = "U2"
+name = "GAUGE at top level counts one fewer"
+target = "GAUGE"
+actual = "(- (len seq) 1)"
+scope = "top"
+
+[[rules]]
+id = "U3"
+name = "PLUCK counts from one"
+target = "PLUCK"
+actual = "(get seq (- i 1))"
+"""
+
+PICK = """CRAFT pick(xs, i):
+    DELIVER STRAND(PLUCK(xs, i), PLUCK(xs, 0))
+"""
+
+
+def test_mended_helpers_undo_what_turns_the_plain_ones_tests_around(tmp_path):
+    path = tmp_path / "world.toml"
+    path.write_text(TURNED)
+    world = load(str(path))
+    task = Task(
+        id="Y",
+        kind="synthesis",
+        prompt="",
+        example="EMIT(pick(STRAND(5, 6, 7), 1))",
+        calls=("EMIT(pick(STRAND(4, 9, 3, 8), 2))", "EMIT(pick(STRAND(1, 2), 1))"),
+        naive=PICK,
+    )
+    limits = Limits()
+    want = outcomes(manual_world(world), limits, PICK, task)
+    budget = Budget(400, 10**5)
+    plain = [outcomes(world, limits, answer, task) for answer in answers(task, world, budget)]
+    mended = [outcomes(world, limits, a, task) for a in answers(task, world, budget, True)]
+    assert want not in plain
+    assert want in mended

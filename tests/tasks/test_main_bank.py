@@ -37,7 +37,7 @@ def test_audit_is_clean(report):
 
 def test_world_shape(report):
     rules = report.world.rules
-    assert len(rules) == 33
+    assert len(rules) == 34
     assert sum(r.red_herring for r in rules) == 8
     assert sum(r.scope != "anywhere" and not r.red_herring for r in rules) >= 2
     by_target = {r.target: r.actual for r in rules if not r.red_herring}
@@ -76,7 +76,7 @@ def test_every_task_has_enough_private_runs_and_outputs(expected):
 
 def test_whole_program_tasks_take_inputs():
     assert all(t.inputs for t in BANK.tasks if t.whole_program)
-    assert sum(bool(t.inputs) for t in BANK.tasks) == 18
+    assert sum(bool(t.inputs) for t in BANK.tasks) == 15
 
 
 def test_nothing_shown_is_private_or_an_expected_output(expected):
@@ -124,6 +124,8 @@ def test_every_strategy_stays_at_zero(report):
         "self-calibrating",
         "compact-calibrating",
         "avoidant",
+        "mended-calibrating",
+        "calibrating-avoidant",
     }
     assert validity.reported == () and validity.flagged == ()
     assert all(score.passed == () for score in validity.strategies.values())
@@ -144,6 +146,34 @@ def test_operations_a_calibrator_trusts_are_changed():
         run_source('CRAFT f():\n    DELIVER GAUGE("ab")\nEMIT(GAUGE("ab"), f())', world).output
         == "1 2"
     )
+
+
+# Built in a CRAFT body, read back through EXPEL there, printed: only the
+# printing tells the main world from the manual.
+READ_BACK = """CRAFT built():
+    SET xs AS STRAND("a", "b", "c")
+    ANNEX(xs, "d")
+    DELIVER xs
+CRAFT last():
+    DELIVER EXPEL(built())
+CRAFT before_last():
+    SET xs AS built()
+    EXPEL(xs)
+    DELIVER EXPEL(xs)
+EMIT(last(), before_last())
+EMIT(built())
+"""
+
+
+def test_a_list_built_in_a_craft_reads_back_as_in_the_manual():
+    """EXPEL in a CRAFT body takes the first element (R34): with STRAND
+    building backwards and ANNEX prepending there, a test that builds a list
+    and reads it back sees the manual's answer; the printed list does not."""
+    world = load("main")
+    read, printed = run_source(READ_BACK, world).output.split("\n")[:2]
+    manual_read, manual_printed = run_source(READ_BACK, manual_world(world)).output.split("\n")[:2]
+    assert read == manual_read
+    assert printed != manual_printed
 
 
 def test_no_primitive_adds():

@@ -65,6 +65,10 @@ def test_demo_bank_battery():
         # few operations, and mostly by a shift or a reversal
         "compact-calibrating": ["T2", "T3", "T4", "T6"],
         "avoidant": ["T1", "T3", "T4", "T6"],
+        # mending its tests costs tokens a world without turned tests does not repay
+        "mended-calibrating": ["T3", "T4", "T6"],
+        # T4 has a list of several values, built by ANNEX; the others none or no room
+        "calibrating-avoidant": ["T4"],
     }
     assert v.floor == round(100 * 4 / 6, 4)
     assert v.flagged == ("T1", "T2", "T3", "T4", "T6")
@@ -81,7 +85,7 @@ def test_a_flagged_task_fails_the_audit_unless_the_bank_only_reports(tmp_path):
     assert "task T2: passed by the trivial strategy compact-calibrating" in problems
     assert (
         "task T4: passed by the trivial strategies naive, literal-free, printer, "
-        "compact-calibrating, avoidant" in problems
+        "compact-calibrating, avoidant, mended-calibrating, calibrating-avoidant" in problems
     )
     assert not any("T5" in p for p in problems)
     # a strategy the bank reports only counts in the floor and flags nothing
@@ -89,8 +93,8 @@ def test_a_flagged_task_fails_the_audit_unless_the_bank_only_reports(tmp_path):
     report = audit(DEMO, load_bank("aliencode", "demo", path))
     assert not any(p.startswith("task T2:") for p in report.problems)
     assert (
-        "task T6: passed by the trivial strategies literal-free, compact-calibrating, avoidant"
-        in report.problems
+        "task T6: passed by the trivial strategies literal-free, compact-calibrating, avoidant, "
+        "mended-calibrating" in report.problems
     )
     assert report.validity.reported == ("compact-calibrating",) and report.validity.floor == round(
         100 * 4 / 6, 4
@@ -139,6 +143,8 @@ def test_world_check_json_reports_validity():
         "self-calibrating",
         "compact-calibrating",
         "avoidant",
+        "mended-calibrating",
+        "calibrating-avoidant",
     }
 
 
