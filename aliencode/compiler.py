@@ -613,7 +613,43 @@ class Compiler:
         body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(
             program.body, top
         )
-        return ast.Module(body, [])
+        return ast.Module(_as_function(body), [])
+
+
+TOP = "_top"  # the function the top level runs in
+
+
+def _assigned(body: list[ast.stmt]) -> set[str]:
+    """Names the top level binds (not counting what functions bind inside)."""
+    found: set[str] = set()
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.FunctionDef):
+            found.add(node.name)
+            stack.extend(node.args.defaults)
+            continue
+        if isinstance(node, ast.Lambda):
+            continue
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            found.add(node.id)
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _as_function(body: list[ast.stmt]) -> list[ast.stmt]:
+    """The top level as the body of a function called once, every name it
+    binds declared global: the host reads a module's names from a dictionary
+    by name at each use, a function's globals through a cache. The program's
+    variables stay in the run's namespace (where the census finds them and a
+    session keeps them); the function's frame binds nothing of its own, so
+    a census walking it finds what it found in the module's frame: nothing."""
+    names = sorted(_assigned(body))
+    inner = ([ast.Global(names)] if names else []) + body
+    args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+    top = ast.FunctionDef(TOP, args, inner, [], None)
+    call = ast.Expr(_call(TOP, []))
+    return [_at(top, s.Pos(1, 1)), _at(call, s.Pos(1, 1))]
 
 
 def check_nesting(tree: s.Program) -> int:

@@ -11,7 +11,9 @@ from aliencode.world_schema import load
 
 STANDARD = load("standard")
 PIECES = st.one_of(
-    st.text(max_size=70).map(lambda t: '"' + t.replace('"', "").replace("\\", "") + '"'),
+    st.text(st.characters(blacklist_categories=("Cc", "Cs")), max_size=70).map(
+        lambda t: '"' + t.replace('"', "").replace("\\", "") + '"'
+    ),
     st.sampled_from([str((1 << 64) - 1), str(-(1 << 64) + 1), str(1 << 64), str(-(1 << 64))]),
     st.integers(-(10**25), 10**25).map(str),
     st.sampled_from(["YES", "none", "2.5", "STRAND(1, 2)", "KNOT()", '"é"']),
