@@ -1,7 +1,8 @@
-"""The top level runs as a function whose names are global (compiler.py,
-`_as_function`): faster name access, and nothing else changes. Generated
-programs run the same with it and with the plain module form: output,
-error and its position, steps, probe units and the memory census's peak."""
+"""Host forms chosen for speed change nothing a run reports (compiler.py):
+the top level runs as a function whose names are global (`_as_function`),
+and WHILE loops as `while True:` with the test first (`_while`). Generated
+programs run the same with them and with the plain forms: output, error and
+its position, steps, probe units and the memory census's peak."""
 
 from __future__ import annotations
 
@@ -28,10 +29,15 @@ MAIN = load("main")
 LIMITS = Limits(max_steps=20_000, max_memory=30_000)
 
 
-def outcome(source: str, world, as_function: bool, monkeypatch) -> dict[str, object]:
+def _plain_while(test: ast.expr, body: list[ast.stmt], pos, test_pos) -> ast.stmt:
+    return compiler_module._at(ast.While(test, body, []), pos)
+
+
+def outcome(source: str, world, fast: bool, monkeypatch) -> dict[str, object]:
     with monkeypatch.context() as patch:
-        if not as_function:
+        if not fast:
             patch.setattr(compiler_module, "_as_function", lambda body: body)
+            patch.setattr(compiler_module, "_while", _plain_while)
         try:
             program = compile_source(source, world, LIMITS)
         except Exception as exc:  # noqa: BLE001 - refused programs are compared too
@@ -43,7 +49,7 @@ def outcome(source: str, world, as_function: bool, monkeypatch) -> dict[str, obj
 
 @PROPERTY
 @given(programs())
-def test_the_top_level_as_a_function_runs_as_the_module_did(source: str) -> None:
+def test_the_fast_forms_run_as_the_plain_ones_did(source: str) -> None:
     with pytest.MonkeyPatch.context() as monkeypatch:
         for world in (STANDARD, MAIN):
             found = outcome(source, world, True, monkeypatch)
@@ -63,13 +69,17 @@ LOOP_STATEMENTS = st.sampled_from(
         "SET w AS PLUCK(xs, 0)",
         "SET w AS PLUCK(xs, SHATTER(i, 5))",
         "UPON OVER(i, 900):\n        SET bad AS SHATTER(xs, 1)",
+        "SET n AS 0\n    WHILE UNDER(n, RESIDUE(i, 7)):\n        SET n AS SHATTER(n, 1)",
+        "SET n AS 0\n    WHILE YES:\n        SET n AS SHATTER(n, 1)\n        UPON OVER(n, 3):\n"
+        "            CEASE\n        BYPASS",
+        "WHILE OVER(i, 2000):\n        SET i AS SHATTER(i, STRAND())",
     ]
 )
 
 
 @PROPERTY
 @given(st.lists(LOOP_STATEMENTS, min_size=1, max_size=5), st.integers(1, 3000))
-def test_a_long_top_level_loop_runs_as_the_module_did(statements, rounds) -> None:
+def test_a_long_top_level_loop_runs_as_with_the_plain_forms(statements, rounds) -> None:
     body = "\n".join("    " + line for line in statements)
     source = (
         "CRAFT f(a):\n    DELIVER STRAND(a, SHATTER(a, 1))\n"
@@ -95,6 +105,15 @@ def test_a_session_keeps_the_top_levels_names_across_runs() -> None:
     assert session.execute(first).error is None
     result = session.execute(compile_source("EMIT(f(1), x)", STANDARD))
     assert result.output == "42 41"
+
+
+def test_a_while_loop_jumps_back_with_an_instruction_that_warms_the_code_up() -> None:
+    import dis
+
+    program = compile_source("SET i AS 0\nWHILE UNDER(i, 3):\n    SET i AS SHATTER(i, 1)", STANDARD)
+    top = next(c for c in program.code.co_consts if getattr(c, "co_name", None) == TOP)
+    jumps = {i.opname for i in dis.get_instructions(top) if "BACKWARD" in i.opname}
+    assert jumps == {"JUMP_BACKWARD"}
 
 
 def test_an_unset_name_at_top_level_is_reported_as_before() -> None:
