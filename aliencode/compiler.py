@@ -265,6 +265,9 @@ class Compiler:
         )
         self._const_ns = operator_namespace(make_operators(self._fold_meter))
         self._literal_fns: dict[str, object] = {}
+        # Names the top level binds: its variables, loop names and CRAFTs, and
+        # the native sums' temporary (inline.py), wherever it is used.
+        self.top_names: set[str] = {"_t"}
 
     # -- steps -----------------------------------------------------------------
 
@@ -328,6 +331,10 @@ class Compiler:
             return [_at(ast.Return(value), st.pos)]
         raise TypeError(f"unknown statement {st!r}")
 
+    def _binds(self, names: tuple[str, ...], ctx: Context) -> None:
+        if not ctx.in_function:
+            self.top_names.update(PREFIX + name for name in names)
+
     def _loop_body(self, ctx: Context, pos: s.Pos) -> Context:
         if ctx.loops >= MAX_LOOPS:
             raise AlienSyntaxError(
@@ -337,6 +344,7 @@ class Compiler:
 
     def set_stmt(self, st: s.Set, ctx: Context) -> ast.stmt:
         names, values = st.targets, st.values
+        self._binds(names, ctx)
         if len(names) == 1:
             if len(values) != 1:
                 raise AlienSyntaxError(
@@ -375,6 +383,7 @@ class Compiler:
             raise AlienSyntaxError(
                 f"{self.world.surface('SWEEP')} takes one or two names", st.pos.line, st.pos.column
             )
+        self._binds(st.names, ctx)
         if len(st.names) == 1:
             target: ast.expr = _name(PREFIX + st.names[0], True)
         else:
@@ -395,6 +404,7 @@ class Compiler:
             raise AlienSyntaxError(
                 f"duplicate parameter name in {short(st.name)}", st.pos.line, st.pos.column
             )
+        self._binds((st.name,), ctx)
         inner = Context(True, False)
         # Call depth travels as a hidden first argument: no shared counter to
         # restore on the way out.
@@ -623,38 +633,21 @@ class Compiler:
         body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(
             program.body, top
         )
-        return ast.Module(_as_function(body), [])
+        return ast.Module(_as_function(body, self.top_names), [])
 
 
 TOP = "_top"  # the function the top level runs in
 
 
-def _assigned(body: list[ast.stmt]) -> set[str]:
-    """Names the top level binds (not counting what functions bind inside)."""
-    found: set[str] = set()
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef):
-            found.add(node.name)
-            stack.extend(node.args.defaults)
-            continue
-        if isinstance(node, ast.Lambda):
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            found.add(node.id)
-        stack.extend(ast.iter_child_nodes(node))
-    return found
-
-
-def _as_function(body: list[ast.stmt]) -> list[ast.stmt]:
+def _as_function(body: list[ast.stmt], bound: set[str]) -> list[ast.stmt]:
     """The top level as the body of a function called once, every name it
-    binds declared global: the host reads a module's names from a dictionary
-    by name at each use, a function's globals through a cache. The program's
-    variables stay in the run's namespace (where the census finds them and a
-    session keeps them); the function's frame binds nothing of its own, so
-    a census walking it finds what it found in the module's frame: nothing."""
-    names = sorted(_assigned(body))
+    binds (`bound`) declared global: the host reads a module's names from a
+    dictionary by name at each use, a function's globals through a cache. The
+    program's variables stay in the run's namespace (where the census finds
+    them and a session keeps them); the function's frame binds nothing of its
+    own, so a census walking it finds what it found in the module's frame:
+    nothing."""
+    names = sorted(bound)
     inner = ([ast.Global(names)] if names else []) + body
     args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
     top = ast.FunctionDef(TOP, args, inner, [], None)

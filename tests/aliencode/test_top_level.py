@@ -36,7 +36,7 @@ def _plain_while(test: ast.expr, body: list[ast.stmt], pos, test_pos) -> ast.stm
 def outcome(source: str, world, fast: bool, monkeypatch) -> dict[str, object]:
     with monkeypatch.context() as patch:
         if not fast:
-            patch.setattr(compiler_module, "_as_function", lambda body: body)
+            patch.setattr(compiler_module, "_as_function", lambda body, bound: body)
             patch.setattr(compiler_module, "_while", _plain_while)
         try:
             program = compile_source(source, world, LIMITS)
@@ -96,7 +96,7 @@ def test_the_top_level_is_one_function_declaring_what_it_binds() -> None:
     top, call = module.body
     assert isinstance(top, ast.FunctionDef) and top.name == TOP
     assert isinstance(call.value, ast.Call) and call.value.func.id == TOP
-    assert top.body[0].names == ["a_f", "a_k", "a_x", "a_y"]
+    assert top.body[0].names == ["_t", "a_f", "a_k", "a_x", "a_y"]
 
 
 def test_a_session_keeps_the_top_levels_names_across_runs() -> None:
