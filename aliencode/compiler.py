@@ -204,6 +204,16 @@ def _weight(body: tuple[s.Stmt, ...], extra: Extra) -> int:
     return total
 
 
+def _while(test: ast.expr, body: list[ast.stmt], pos: s.Pos, test_pos: s.Pos) -> ast.stmt:
+    """A loop running `body` while `test` holds, as `while True:` with the
+    test first in the body: the host's `while test:` jumps back with an
+    instruction that does not count towards optimizing the code (Python
+    3.11), so a loop at top level, or in a function called once, ran all its
+    iterations unoptimized (about twice as slow)."""
+    leave = _at(ast.If(_at(ast.UnaryOp(ast.Not(), test), test_pos), [ast.Break()], []), pos)
+    return _at(ast.While(ast.Constant(True), [leave, *body], []), pos)
+
+
 def _tick(weight: int, pos: s.Pos) -> list[ast.stmt]:
     budget = ast.Attribute(_name("_m"), "budget", ast.Store())
     charge = ast.AugAssign(budget, ast.Sub(), ast.Constant(weight))
@@ -255,6 +265,9 @@ class Compiler:
         )
         self._const_ns = operator_namespace(make_operators(self._fold_meter))
         self._literal_fns: dict[str, object] = {}
+        # Names the top level binds: its variables, loop names and CRAFTs, and
+        # the native sums' temporary (inline.py), wherever it is used.
+        self.top_names: set[str] = {"_t"}
 
     # -- steps -----------------------------------------------------------------
 
@@ -295,7 +308,7 @@ class Compiler:
             body = _tick(
                 _weight(st.body, self._extra(body_ctx)) + _nodes(st.cond, self._extra(ctx)), st.pos
             ) + self.block(st.body, body_ctx)
-            return [_at(ast.While(self.expr(st.cond, ctx), body, []), st.pos)]
+            return [_while(self.expr(st.cond, ctx), body, st.pos, st.cond.pos)]
         if isinstance(st, (s.Cease, s.Bypass)):
             if not ctx.in_loop:
                 word = "CEASE" if isinstance(st, s.Cease) else "BYPASS"
@@ -318,6 +331,10 @@ class Compiler:
             return [_at(ast.Return(value), st.pos)]
         raise TypeError(f"unknown statement {st!r}")
 
+    def _binds(self, names: tuple[str, ...], ctx: Context) -> None:
+        if not ctx.in_function:
+            self.top_names.update(PREFIX + name for name in names)
+
     def _loop_body(self, ctx: Context, pos: s.Pos) -> Context:
         if ctx.loops >= MAX_LOOPS:
             raise AlienSyntaxError(
@@ -327,6 +344,7 @@ class Compiler:
 
     def set_stmt(self, st: s.Set, ctx: Context) -> ast.stmt:
         names, values = st.targets, st.values
+        self._binds(names, ctx)
         if len(names) == 1:
             if len(values) != 1:
                 raise AlienSyntaxError(
@@ -365,6 +383,7 @@ class Compiler:
             raise AlienSyntaxError(
                 f"{self.world.surface('SWEEP')} takes one or two names", st.pos.line, st.pos.column
             )
+        self._binds(st.names, ctx)
         if len(st.names) == 1:
             target: ast.expr = _name(PREFIX + st.names[0], True)
         else:
@@ -385,6 +404,7 @@ class Compiler:
             raise AlienSyntaxError(
                 f"duplicate parameter name in {short(st.name)}", st.pos.line, st.pos.column
             )
+        self._binds((st.name,), ctx)
         inner = Context(True, False)
         # Call depth travels as a hidden first argument: no shared counter to
         # restore on the way out.
@@ -613,7 +633,26 @@ class Compiler:
         body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(
             program.body, top
         )
-        return ast.Module(body, [])
+        return ast.Module(_as_function(body, self.top_names), [])
+
+
+TOP = "_top"  # the function the top level runs in
+
+
+def _as_function(body: list[ast.stmt], bound: set[str]) -> list[ast.stmt]:
+    """The top level as the body of a function called once, every name it
+    binds (`bound`) declared global: the host reads a module's names from a
+    dictionary by name at each use, a function's globals through a cache. The
+    program's variables stay in the run's namespace (where the census finds
+    them and a session keeps them); the function's frame binds nothing of its
+    own, so a census walking it finds what it found in the module's frame:
+    nothing."""
+    names = sorted(bound)
+    inner = ([ast.Global(names)] if names else []) + body
+    args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+    top = ast.FunctionDef(TOP, args, inner, [], None)
+    call = ast.Expr(_call(TOP, []))
+    return [_at(top, s.Pos(1, 1)), _at(call, s.Pos(1, 1))]
 
 
 def check_nesting(tree: s.Program) -> int:

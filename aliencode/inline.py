@@ -96,6 +96,7 @@ def _checked_call(op: str, args: list[ast.expr], bound: int) -> ast.expr:
 # Native sums hand results beyond this to `_beyond`, which checks the
 # integer limit and accounts the memory of a large integer made.
 NATIVE_SUM_BOUND = 1 << 64
+ONE_DIGIT = (1 << 30) - 1  # the largest integer the host stores in one digit
 
 
 def _checked_sum(op: str, left: ast.expr, right: ast.expr, bound: int) -> ast.expr:
@@ -107,10 +108,25 @@ def _checked_sum(op: str, left: ast.expr, right: ast.expr, bound: int) -> ast.ex
     grows = const.value >= 0 if (op == "+" or const is left) else const.value < 0
     total = ast.NamedExpr(ast.Name("_t", ast.Store()), ast.BinOp(left, _ADDITIVE[op](), right))
     fast = min(bound, NATIVE_SUM_BOUND)
+    # The host compares two one-digit integers with a specialized instruction,
+    # a larger constant the generic way: the common small result is tested
+    # against a one-digit bound first (the same outcome, since it lies within).
     if grows:
-        within = ast.Compare(total, [ast.Lt()], [ast.Constant(fast)])
+        within = ast.BoolOp(
+            ast.Or(),
+            [
+                ast.Compare(total, [ast.LtE()], [ast.Constant(min(fast - 1, ONE_DIGIT))]),
+                ast.Compare(ast.Name("_t", ast.Load()), [ast.Lt()], [ast.Constant(fast)]),
+            ],
+        )
     else:
-        within = ast.Compare(ast.Constant(-fast), [ast.Lt()], [total])
+        within = ast.BoolOp(
+            ast.Or(),
+            [
+                ast.Compare(total, [ast.GtE()], [ast.Constant(-min(fast - 1, ONE_DIGIT))]),
+                ast.Compare(ast.Constant(-fast), [ast.Lt()], [ast.Name("_t", ast.Load())]),
+            ],
+        )
     beyond = ast.Call(ast.Name("_beyond", ast.Load()), [ast.Name("_t", ast.Load())], [])
     return ast.IfExp(within, ast.Name("_t", ast.Load()), beyond)
 

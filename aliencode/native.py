@@ -30,6 +30,7 @@ from dataclasses import dataclass
 LEAF = 1 << 62  # names larger than this in magnitude take the checked path
 PRODUCT_OPERAND = 1 << 64  # the checked product's plain range (operators.py, `mul`)
 INT_TYPE = "_int"  # the host's int, bound in every run's namespace
+LENGTH = "_len"  # the host's len, likewise
 
 _ARITHMETIC = {"+": ast.Add, "-": ast.Sub, "*": ast.Mult, "%": ast.Mod, "//": ast.FloorDiv}
 _COMPARE = {"==": ast.Eq, "!=": ast.NotEq, "<": ast.Lt, ">": ast.Gt, "<=": ast.LtE, ">=": ast.GtE}
@@ -109,6 +110,10 @@ class NativeTrees:
         """Host code of `op` over `args`: `checked(args)`, or a guarded native
         form when `op` and its operands make an integer tree."""
         default = checked(args)
+        if op == "get" and len(args) == 2:
+            return subscript_form(args[0], args[1], default)
+        if op == "len" and len(args) == 1:
+            return length_form(args[0], default)
         if len(args) != 2 or (op not in _ARITHMETIC and op not in _COMPARE):
             return default
         left, right = (self._tree(a) for a in args)
@@ -197,10 +202,60 @@ def _guard(needs) -> ast.expr:
     return tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
 
 
+# PLUCK and GAUGE of a name holding a list, tuple or string (and, for PLUCK,
+# an integer position) read it natively: `get` and `len` would charge nothing
+# and hold nothing there. A position out of range raises the host's
+# IndexError at the operation's position, which the runtime reports as `get`
+# does (runtime.py).
+SEQUENCE_TYPES = "_seqs"  # frozenset({list, tuple, str}), bound in every run's namespace
+
+
+def _sequence_test(node: ast.expr) -> ast.expr | None:
+    """The guard that `node` (a name or constant) holds a sequence; None when
+    it is a sequence constant (no guard needed)."""
+    if isinstance(node, ast.Constant):
+        return None
+    kind = ast.Attribute(_located(ast.Name(node.id, ast.Load()), node), "__class__", ast.Load())
+    return ast.Compare(kind, [ast.In()], [ast.Name(SEQUENCE_TYPES, ast.Load())])
+
+
+def _readable(node: ast.expr, kinds: tuple[type, ...]) -> bool:
+    """A name (read twice: in the guard, then natively) or a constant of `kinds`."""
+    if isinstance(node, ast.Constant):
+        return type(node.value) in kinds
+    return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
+
+
+def subscript_form(seq: ast.expr, index: ast.expr, checked: ast.expr) -> ast.expr:
+    """`seq[index]` under a guard that `seq` holds a sequence and `index` an
+    integer, else `checked` (itself when the operands are not names or
+    constants of those types)."""
+    if not _readable(seq, (str, tuple)) or not _readable(index, (int,)):
+        return checked
+    tests = [t for t in (_sequence_test(seq),) if t is not None]
+    if isinstance(index, ast.Name):
+        name = _located(ast.Name(index.id, ast.Load()), index)
+        kind = ast.Attribute(name, "__class__", ast.Load())
+        tests.append(ast.Compare(kind, [ast.Is()], [ast.Name(INT_TYPE, ast.Load())]))
+    if not tests:
+        return checked
+    native = ast.Subscript(_copy(seq), _copy(index), ast.Load())
+    guard = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
+    return ast.IfExp(guard, native, checked)
+
+
+def length_form(seq: ast.expr, checked: ast.expr) -> ast.expr:
+    """`len(seq)` under a guard that the name `seq` holds a sequence, else `checked`."""
+    if not isinstance(seq, ast.Name) or not isinstance(seq.ctx, ast.Load):
+        return checked
+    native = ast.Call(ast.Name(LENGTH, ast.Load()), [_copy(seq)], [])
+    return ast.IfExp(_sequence_test(seq), native, checked)
+
+
 # ANNEX(name, value) appends natively when the name holds a list with room;
 # `value` must not be able to change that list's length, so it may only
 # read names and call the operators that build new values.
-LIST_TYPE, LENGTH, MAX_LENGTH = "_list", "_len", "_MAXLEN"
+LIST_TYPE, MAX_LENGTH = "_list", "_MAXLEN"
 APPEND_VALUE_NODES = 64  # the value is compiled twice: only a small one
 _PURE_NODES = (
     ast.Name,
@@ -212,6 +267,7 @@ _PURE_NODES = (
     ast.IfExp,
     ast.List,
     ast.Tuple,
+    ast.Subscript,
     ast.Load,
     ast.Store,
     ast.operator,
@@ -220,7 +276,7 @@ _PURE_NODES = (
     ast.unaryop,
 )
 # Helpers that call no program function and change no list in place.
-_PURE_HELPERS = frozenset({"_beyond", "_s_FUSE", "_s_NADIR", "_s_APEX", "_fail"})
+_PURE_HELPERS = frozenset({"_beyond", "_s_FUSE", "_s_NADIR", "_s_APEX", "_fail", LENGTH})
 
 
 def _pure(value: ast.expr) -> bool:

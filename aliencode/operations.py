@@ -18,7 +18,7 @@ from alienworlds.ruleset.compile import operator_namespace
 from alienworlds.ruleset.errors import index_error, type_error
 from alienworlds.ruleset.memory import size
 from alienworlds.ruleset.operators import make_operators
-from alienworlds.ruleset.text import TextTooLong
+from alienworlds.ruleset.text import CHARS_PER_STEP, TextTooLong
 
 from .errors import short
 
@@ -108,8 +108,27 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
     def apex(args):
         return most(*args)
 
+    small = 1 << 64  # integers `join` renders as their repr, without `render`
+    plain_text = min(64, max_len)  # text `checked` returns as it is
+
     def fuse(args):
-        return join("", args)
+        # Short strings and integers within 2**64 cost what `join` charges for
+        # them (half a step per piece, the result's own charge when long), in
+        # the same order, without its per-piece budget: no piece is charged
+        # and the result's length is checked once. Anything else goes to `join`
+        # before any charge.
+        texts = []
+        for x in args:
+            cls = x.__class__
+            if cls is str and len(x) < CHARS_PER_STEP:
+                texts.append(x)
+            elif cls is int and -small < x < small:
+                texts.append(repr(x))
+            else:
+                return join("", args)
+        charge(len(args) >> 1)
+        text = "".join(texts)
+        return text if len(text) <= plain_text else checked(text)
 
     def sweep(seq):
         if type(seq) not in (list, tuple, str):
@@ -233,6 +252,7 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         _int=int,
         _list=list,
         _len=len,
+        _seqs=frozenset({list, tuple, str}),
         _MAXLEN=max_len,
     )
     return namespace

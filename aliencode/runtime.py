@@ -291,6 +291,12 @@ def to_alien_error(exc: BaseException, program: Program) -> AlienError:
             line,
             column,
         )
+    if from_generated and isinstance(exc, IndexError):
+        # a native `get` (native.py) out of range: what the operator reports
+        message = "index out of range"
+        if (line, column) in program.op_sites:
+            message = f"{program.op_sites[(line, column)]}: {message}"
+        return AlienError("IndexError", message, line, column)
     if isinstance(exc, RecursionError):
         return AlienError(
             "LimitExceeded", f"call depth of {program.limits.max_depth}", line, column

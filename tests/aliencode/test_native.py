@@ -73,9 +73,11 @@ def programs(draw) -> str:
     return "SET w AS 3\n" + "\n".join(lines)
 
 
-def outcome(source: str, world, native: bool) -> dict[str, object]:
+def outcome(source: str, world, native: bool, sites: bool = True) -> dict[str, object]:
     tree = parse(source, world.keywords, LIMITS)
     program = compile_program(tree, world, LIMITS, native=native)
+    if not sites:
+        program.op_sites.clear()  # errors then carry no operation's name
     session = Session(LIMITS)
     result = session.execute(program)
     return {**result.as_dict(), "peak": session.meter.peak}
@@ -144,3 +146,44 @@ def test_a_census_sees_the_same_frames_with_native_code():
         found.append((result.as_dict(), session.meter.peak))
     assert found[0][1] > 0  # a census ran
     assert found[0] == found[1]
+
+
+SEQUENCES = st.sampled_from(
+    ['"abc"', '"é"', "STRAND(1, 2, 3)", "KNOT(4, 5)", "STRAND()", '""', "7", "none", "2.5", "YES"]
+)
+POSITIONS = st.one_of(
+    st.integers(-5, 5).map(str),
+    st.sampled_from(["YES", "NO", "2.5", '"1"', "none", str(1 << 70), str(-(1 << 70))]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(SEQUENCES, POSITIONS, st.booleans(), st.sampled_from([STANDARD, MAIN]), st.booleans())
+def test_native_pluck_and_gauge_behave_as_the_checked_operators(
+    seq, position, in_function, world, sites
+):
+    """PLUCK and GAUGE of names read natively under their guard; out of range,
+    on a non-sequence, with a bool or non-integer position: the same error
+    (main's PLUCK counts from one, its integer literals are shifted: the
+    native read stands inside a spliced rule, at a position of its own)."""
+    lines = [
+        f"SET s AS {seq}",
+        f"SET i AS {position}",
+        "SET xs AS STRAND()",
+        "ANNEX(xs, PLUCK(s, i))",
+        "EMIT(GAUGE(s), PLUCK(s, 0), xs)",
+        "SET big AS PARE(STRAND(0), 10000)",
+    ]
+    if in_function:
+        body = "\n".join("    " + line for line in lines)
+        source = f"CRAFT f():\n{body}\n    DELIVER 0\nEMIT(f())"
+    else:
+        source = "\n".join(lines)
+    assert outcome(source, world, True, sites) == outcome(source, world, False, sites), source
+
+
+def test_pluck_and_gauge_of_names_compile_to_native_reads():
+    code = _generated("SET s AS STRAND(1)\nSET i AS 0\nEMIT(PLUCK(s, i), GAUGE(s))")
+    assert "a_s[a_i] if a_s.__class__ in _seqs and a_i.__class__ is _int else" in code
+    assert "_len(a_s) if a_s.__class__ in _seqs else _r_len(a_s)" in code
+    assert "a_s[" not in _generated("SET s AS STRAND(1)\nEMIT(PLUCK(s, 0))", False)
