@@ -30,7 +30,9 @@ SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2, tasks=5)
 # Each world's audit runs the adaptive strategies, and a version 5 world keeps a
 # task only when every strategy fails it (10-50 s a world), so the suite checks
 # four seeds; benchmarks/generated_worlds.py runs a hundred.
-SEEDS = [f"test-{k}" for k in range(4)]
+# Seeds whose small world has a bank: at version 6 (the two stronger strategies flag too)
+# test-2, test-3 and test-7 of test-0..9 find none in 20 worlds (docs/generated-worlds.md).
+SEEDS = ["test-0", "test-1", "test-4", "test-5"]
 
 
 @cache
