@@ -47,7 +47,13 @@ from alienworlds.ruleset import Rule, World
 from alienworlds.ruleset.equivalence import compare
 from alienworlds.ruleset.world import parse_world
 
-from aliencode.sites import OPERATIONS, SITES, operand_kinds
+from aliencode.sites import (
+    CONSTANT_KEYWORDS,
+    OPERATIONS,
+    SITES,
+    STATEMENT_KEYWORDS,
+    operand_kinds,
+)
 from aliencode.world_schema import SCHEMA
 
 from . import schemes
@@ -374,24 +380,7 @@ class Drawer:
 
     def _rename(self) -> None:
         words = [op.name for op in OPERATIONS]
-        taken = set(SITES) | {
-            "SET",
-            "AS",
-            "UPON",
-            "LEST",
-            "DEFAULT",
-            "SWEEP",
-            "IN",
-            "WHILE",
-            "CEASE",
-            "BYPASS",
-            "IDLE",
-            "CRAFT",
-            "DELIVER",
-            "YES",
-            "NO",
-            "none",
-        }
+        taken = set(SITES) | set(STATEMENT_KEYWORDS) | set(CONSTANT_KEYWORDS)
         for keyword in sorted(self.rng.sample(words, self.knobs.renamed)):
             word = schemes.invented_word(self.rng)
             while word in taken:
