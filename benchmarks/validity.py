@@ -5,7 +5,8 @@
 Prints, for the main AlienCode and AlienLogic banks and each world given
 with --world (a world file, graded against the bank beside it, e.g.
 `--world aliencode:/tmp/gen-a/world.toml`), each strategy's accuracy, the
-floor and the flagged tasks (tasks.validity.battery), with the battery's
+floor and the flagged tasks (each language's battery, named in its registry entry), with the
+battery's
 CPU time; then, unless --no-episode, runs the constant-printing strategy through the real
 protocol (condition `direct`: milestone M0 only, every task answered three
 times, answers extracted and graded as for any system): it answers a task that
@@ -30,13 +31,11 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 from alienworlds.episode import Episode, Settings  # noqa: E402
 from alienworlds.episode.agent import Request  # noqa: E402
 from alienworlds.episode.aliencode_env import AlienCodeEnvironment  # noqa: E402
+from alienworlds.episode.languages import LANGUAGES, LanguageUnknown  # noqa: E402
+from alienworlds.episode.languages import language as language_entry  # noqa: E402
 from alienworlds.episode.scripted_agents import ScriptedAgent  # noqa: E402
 from alienworlds.tasks.aliencode_validity import manual_prediction, printers  # noqa: E402
 from alienworlds.tasks.bank import load_bank, own_bank_path  # noqa: E402
-from alienworlds.tasks.validity import battery  # noqa: E402
-
-from aliencode.world_schema import load  # noqa: E402
-from alienlogic import load_world  # noqa: E402
 
 
 class ConstantPrinter(ScriptedAgent):
@@ -54,9 +53,9 @@ class ConstantPrinter(ScriptedAgent):
         return env.naive_reply(request.task)
 
 
-def show(label: str, world, bank) -> None:
+def show(label: str, language: str, world, bank) -> None:
     start = time.process_time()
-    validity = battery(world, bank)
+    validity = language_entry(language).battery.load()(world, bank)
     print(f"{label}: {validity.tasks} tasks, battery {time.process_time() - start:.2f} s CPU")
     for name, score in validity.strategies.items():
         print(f"  {name:<15} {score.accuracy:6.1f}%  ({len(score.passed)} tasks)")
@@ -77,17 +76,28 @@ def main() -> None:
         "--no-episode", action="store_true", help="skip the constant printer's episode"
     )
     args = parser.parse_args()
-    show("AlienCode main", load("main"), load_bank("aliencode", "main"))
-    show("AlienLogic main", load_world("main"), load_bank("alienlogic", "main"))
+    for language in LANGUAGES:
+        show(
+            f"{language} main",
+            language,
+            language_entry(language).load_world("main"),
+            load_bank(language, "main"),
+        )
     for spec in args.world:
         language, _, path = spec.partition(":")
-        if language not in ("aliencode", "alienlogic") or not path:
+        try:
+            entry = language_entry(language)
+        except LanguageUnknown:
+            entry = None
+        if entry is None or not path:
             parser.error(
-                f"--world takes LANGUAGE:PATH with LANGUAGE aliencode or alienlogic, not {spec!r}"
+                f"--world takes LANGUAGE:PATH with LANGUAGE one of {', '.join(LANGUAGES)}, "
+                f"not {spec!r}"
             )
-        world = load(path) if language == "aliencode" else load_world(path)
+        world = entry.load_world(path)
         show(
             f"{language} {path}",
+            language,
             world,
             load_bank(language, world.name, own_bank_path(language, world)),
         )

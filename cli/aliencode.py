@@ -13,6 +13,7 @@ from alienworlds.cli.lazy import episode_commands
 from alienworlds.cli.param_types import SeedText
 from alienworlds.cli.shared import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK
 from alienworlds.cli.shared import EXIT_NO as EXIT_ERROR
+from alienworlds.generate.knobs import ALIENCODE_KNOBS
 from alienworlds.ruleset import Limits, WorldError
 from alienworlds.ruleset.inputs import InputError, read_input
 
@@ -368,7 +369,7 @@ def grade(
 
 @world.command("generate")
 @click.option("--seed", required=True, type=SeedText(), metavar="S", help=SEED_HELP)
-@knob_options("aliencode")
+@knob_options(ALIENCODE_KNOBS)
 @click.option(
     "--out",
     "out_dir",

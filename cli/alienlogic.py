@@ -14,6 +14,7 @@ from alienworlds.cli.lazy import episode_commands
 from alienworlds.cli.param_types import Seconds, SeedText
 from alienworlds.cli.shared import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK
 from alienworlds.cli.shared import EXIT_NO as EXIT_REJECTED
+from alienworlds.generate.knobs import ALIENLOGIC_KNOBS
 from alienworlds.ruleset.inputs import InputError, read_input
 from alienworlds.ruleset.world import World, WorldError
 
@@ -164,7 +165,7 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
             for problem in exc.problems:
                 click.echo(f"alienlogic: {problem}", err=True)
             sys.exit(EXIT_BAD_INPUT)
-        from alienworlds.tasks.validity import battery
+        from alienworlds.tasks.alienlogic_validity import battery
 
         validity = battery(w, bank)
         problems = problems + report.problems
@@ -234,7 +235,7 @@ def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool
     metavar="DIR",
     help="Where world.toml, bank.toml and certificates/ go.",
 )
-@knob_options("alienlogic")
+@knob_options(ALIENLOGIC_KNOBS)
 @click.option(
     "--force",
     is_flag=True,

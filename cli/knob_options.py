@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import click
-from alienworlds.generate.knobs import KNOBS, MAX_SEED_CHARS
+from alienworlds.generate.knobs import MAX_SEED_CHARS, KnobTable
 
 SEED_HELP = (
     f"The seed: any text of 1 to {MAX_SEED_CHARS} characters without control characters. "
@@ -15,11 +15,11 @@ SEED_HELP = (
 )
 
 
-def knob_options(language: str) -> Callable:
-    """A decorator adding `language`'s knob options to a command."""
+def knob_options(table: KnobTable) -> Callable:
+    """A decorator adding a generator's knob options to a command."""
 
     def add(command: Callable) -> Callable:
-        for knob in reversed(KNOBS[language]):
+        for knob in reversed(table.knobs):
             command = click.option(
                 knob.option,
                 knob.name,

@@ -29,7 +29,7 @@ from alienworlds.tasks.alienlogic_grading import AlienLogicGrader
 from alienworlds.tasks.answer_text import REFUSAL_TEXT
 from alienworlds.tasks.bank import Bank, load_bank, own_bank_path
 from alienworlds.tasks.grade import Grade
-from alienworlds.tasks.validity import Validity, battery
+from alienworlds.tasks.validity import Validity
 
 from alienlogic import Theorem, check, compile_world, load_world
 
@@ -68,6 +68,8 @@ class AlienLogicEnvironment(Environment):
 
     def validity(self) -> Validity:
         if self._validity is None:
+            from alienworlds.tasks.alienlogic_validity import battery
+
             self._validity = battery(self.world, self.bank)
         return self._validity
 

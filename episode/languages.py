@@ -2,9 +2,9 @@
 named in one place.
 
 A language is one `Language` entry: how to load its worlds, the episode
-environment, the grader, the world generator, the hypothesis engine that
-scores exploration, and the classes behind the agent names every language
-shares (`explorer`, `explorer-random`, `explorer-fixed`). Entries are
+environment, the grader, the world generator and its knobs, the
+trivial-strategy battery, the hypothesis engine that scores exploration,
+and the classes behind the agent names every language shares (`explorer`, `explorer-random`, `explorer-fixed`). Entries are
 references ("package.module:attribute", see `ruleset.references`), imported
 only when used, so listing a language costs nothing. A new language is one
 more entry here (or `register` from outside the package); nothing else
@@ -43,6 +43,8 @@ class Language:
     environment: Reference  # the Environment class: (world, bank=..., bank_path=...)
     grader: Reference  # the grader class: (world, bank), with .grade(task_id, text)
     generator: Reference  # (seed, **knobs) -> (World, Bank, {relative path: text})
+    knobs: Reference  # the generator's KnobTable (generate/knobs.py)
+    battery: Reference  # the trivial-strategy battery: (world, bank) -> Validity
     exploration: Reference  # the hypothesis engine: (events, world) -> section | None
     # the class behind each shared agent name (SHARED_AGENTS)
     agents: Mapping[str, Reference] = field(default_factory=dict)
@@ -62,6 +64,8 @@ LANGUAGES: dict[str, Language] = {
         environment=Reference("alienworlds.episode.aliencode_env:AlienCodeEnvironment"),
         grader=Reference("alienworlds.tasks.aliencode_grading:AlienCodeGrader"),
         generator=Reference("alienworlds.generate.aliencode.generator:generated_files"),
+        knobs=Reference("alienworlds.generate.knobs:ALIENCODE_KNOBS"),
+        battery=Reference("alienworlds.tasks.validity:aliencode_battery"),
         exploration=Reference("alienworlds.explore.aliencode.metrics:exploration"),
         agents=_refs(
             explorer="alienworlds.explore.aliencode.agent:ExplorerAgent",
@@ -75,6 +79,8 @@ LANGUAGES: dict[str, Language] = {
         environment=Reference("alienworlds.episode.alienlogic_env:AlienLogicEnvironment"),
         grader=Reference("alienworlds.tasks.alienlogic_grading:AlienLogicGrader"),
         generator=Reference("alienworlds.generate.alienlogic.generator:generated_files"),
+        knobs=Reference("alienworlds.generate.knobs:ALIENLOGIC_KNOBS"),
+        battery=Reference("alienworlds.tasks.alienlogic_validity:battery"),
         exploration=Reference("alienworlds.explore.alienlogic.metrics:exploration"),
         agents=_refs(
             explorer="alienworlds.explore.alienlogic.agent:ExplorerAgent",

@@ -12,7 +12,7 @@ fail, after drawing for a long time (docs/generated-worlds.md).
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from aliencode.sites import OPERATIONS
@@ -33,8 +33,72 @@ class Knob:
         return "--" + self.name.replace("_", "-")
 
 
-KNOBS: dict[str, tuple[Knob, ...]] = {
-    "aliencode": (
+# A value of each knob, given its name (the default when unset).
+Values = Callable[[str], int]
+
+
+@dataclass(frozen=True)
+class KnobTable:
+    """One generator's knobs and the rules between them (`between` sees
+    every knob already in its range and names what contradicts)."""
+
+    generator: str  # names the generator in messages: "aliencode's generator"
+    knobs: tuple[Knob, ...]
+    between: Callable[[Values], list[str]]
+
+    def knob(self, name: str) -> Knob:
+        return next(k for k in self.knobs if k.name == name)
+
+    def problems(self, values: Mapping[str, object]) -> list[str]:
+        """Every problem of `values` (knob name -> value), each naming the
+        option; [] when the generator may run."""
+        known = {k.name: k for k in self.knobs}
+        problems = []
+        for name, value in values.items():
+            found = known.get(name)
+            if found is None:
+                problems.append(
+                    f"unknown knob {name!r}; {self.generator}'s generator takes {', '.join(known)}"
+                )
+            elif (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not found.low <= value <= found.high
+            ):
+                shown = (
+                    repr(value)
+                    if isinstance(value, int) and len(str(value)) <= 20
+                    else f"a {type(value).__name__}"
+                )
+                problems.append(
+                    f"{found.option} must be an integer from {found.low} to {found.high}, "
+                    f"got {shown}"
+                )
+        if problems:
+            return problems
+        return self.between(lambda name: values.get(name, self.knob(name).default))
+
+
+def _aliencode_between(get: Values) -> list[str]:
+    if get("scoped") > get("altered") - 2:
+        return ["--scoped cannot exceed the altered rules beyond the keystone pair"]
+    if get("red_herrings") > get("altered") - get("scoped"):
+        return ["--red-herrings needs as many altered rules without a scope to shadow"]
+    return []
+
+
+def _alienlogic_between(get: Values) -> list[str]:
+    if get("unprovable") + get("first_order") > get("theorems"):
+        return ["--unprovable and --first-order together exceed --theorems"]
+    return []
+
+
+# Each language's registry entry names its table (episode/languages.py); both
+# stay here, in one light module, because `aliencode run` loads the CLI that
+# builds `world generate`'s options from them.
+ALIENCODE_KNOBS = KnobTable(
+    "aliencode",
+    (
         Knob(
             "altered",
             12,
@@ -74,7 +138,11 @@ KNOBS: dict[str, tuple[Knob, ...]] = {
             "Tasks of the bank, drawn from the template library (ids T01 ... T99).",
         ),
     ),
-    "alienlogic": (
+    _aliencode_between,
+)
+ALIENLOGIC_KNOBS = KnobTable(
+    "alienlogic",
+    (
         # a world holds 31-33 compatible patches that refuse some standard proof: 40 failed after 39
         # s of CPU
         Knob("patches", 24, 1, 30, "Patched rules (discovery targets)."),
@@ -92,52 +160,8 @@ KNOBS: dict[str, tuple[Knob, ...]] = {
         ),
         Knob("examples", 8, 0, 20, "Worked proofs shown with the manual."),
     ),
-}
-
-
-def knob(language: str, name: str) -> Knob:
-    return next(k for k in KNOBS[language] if k.name == name)
-
-
-def _between(language: str, values: Mapping[str, int]) -> list[str]:
-    """The rules between knobs (each knob already in its range)."""
-    get = lambda name: values.get(name, knob(language, name).default)  # noqa: E731
-    if language == "aliencode":
-        if get("scoped") > get("altered") - 2:
-            return ["--scoped cannot exceed the altered rules beyond the keystone pair"]
-        if get("red_herrings") > get("altered") - get("scoped"):
-            return ["--red-herrings needs as many altered rules without a scope to shadow"]
-        return []
-    if get("unprovable") + get("first_order") > get("theorems"):
-        return ["--unprovable and --first-order together exceed --theorems"]
-    return []
-
-
-def knob_problems(language: str, values: Mapping[str, object]) -> list[str]:
-    """Every problem of `values` (knob name -> value) for `language`'s
-    generator, each naming the option; [] when the generator may run."""
-    known = {k.name: k for k in KNOBS[language]}
-    problems = []
-    for name, value in values.items():
-        found = known.get(name)
-        if found is None:
-            problems.append(
-                f"unknown knob {name!r}; {language}'s generator takes {', '.join(known)}"
-            )
-        elif (
-            isinstance(value, bool)
-            or not isinstance(value, int)
-            or not found.low <= value <= found.high
-        ):
-            shown = (
-                repr(value)
-                if isinstance(value, int) and len(str(value)) <= 20
-                else f"a {type(value).__name__}"
-            )
-            problems.append(
-                f"{found.option} must be an integer from {found.low} to {found.high}, got {shown}"
-            )
-    return problems or _between(language, values)
+    _alienlogic_between,
+)
 
 
 def seed_problem(seed: str) -> str | None:

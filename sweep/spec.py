@@ -19,7 +19,7 @@ from pathlib import Path
 from alienworlds.episode.languages import LANGUAGES
 from alienworlds.episode.languages import language as language_entry
 from alienworlds.episode.protocol import CALLS_PER_ROUND, CONDITIONS, PASSES
-from alienworlds.generate.knobs import knob_problems, seed_problem
+from alienworlds.generate.knobs import seed_problem
 
 from . import limits
 from .bounded_toml import BoundsError
@@ -432,7 +432,7 @@ def _generated(
             f"(e.g. {{ altered = 6 }}), got {knobs!r}",
         )
         return []
-    knob_errors = knob_problems(language, knobs)
+    knob_errors = language_entry(language).knobs.load().problems(knobs)
     for problem in knob_errors:
         reader.problem(f"{where}.knobs", problem)
     if bad_seeds or knob_errors:

@@ -22,6 +22,10 @@ BANDS = ("apply", "interact", "scope", "engineer", "algorithm")
 FAMILIES = ("base", "nested", "ceiling", "coverage")
 REPRESENTATIONS = ("flat", "nested", "string")
 DEPTHS = ("single-step", "single-algorithm", "multi-stage")
+# The kinds whose band, family, representation and depth are checked against
+# the lists above: program tasks. A proof task's family is its own
+# (AlienLogic's theorem families), kept as written.
+CLASSIFIED_KINDS = ("synthesis", "prediction")
 
 
 class BankError(Exception):
@@ -223,7 +227,7 @@ def parse_bank(language: str, world: str, text: str, where: str) -> Bank:
             ("representation", REPRESENTATIONS),
             ("depth", DEPTHS),
         ):
-            if key in raw and raw[key] not in allowed and language == "aliencode":
+            if key in raw and raw[key] not in allowed and kind in CLASSIFIED_KINDS:
                 problems.append(f"{label}: key '{key}': expected one of {', '.join(allowed)}")
         if kind == "synthesis" and not (raw.get("reference") and raw.get("naive")):
             problems.append(f"{label}: a synthesis task needs 'reference' and 'naive'")

@@ -8,7 +8,7 @@ solutions. A strategy may offer several candidate answers for a task; it
 passes the task when any candidate passes, so the battery errs towards a
 higher floor, never a lower one.
 
-    validity = battery(world, bank)
+    validity = aliencode_battery(world, bank)  # each language's: its registry entry
     validity.floor                # the best strategy's accuracy, in percent
     validity.flagged              # AlienCode: tasks some strategy passes
     validity.as_dict()            # {"strategies": {NAME: {"accuracy", "passed"}},
@@ -29,18 +29,21 @@ if TYPE_CHECKING:
 
     from .bank import Bank
 
-__all__ = ["StrategyScore", "Validity", "battery", "chance_corrected", "reported_only", "tally"]
+__all__ = [
+    "StrategyScore",
+    "Validity",
+    "aliencode_battery",
+    "chance_corrected",
+    "reported_only",
+    "tally",
+]
 
 
-def battery(world: World, bank: Bank, limits: Limits | None = None) -> Validity:
-    """Run the language's trivial strategies on every task of `bank` (an
-    AlienCode bank's `[audit] report_only` strategies do not flag tasks)."""
-    if bank.language == "aliencode":
-        from .aliencode_validity import battery as run
+def aliencode_battery(world: World, bank: Bank, limits: Limits | None = None) -> Validity:
+    """AlienCode's trivial strategies on every task of `bank` (the bank's
+    `[audit] report_only` strategies do not flag tasks). The registry names
+    this, and AlienLogic's `alienlogic_validity.battery`, as each language's
+    battery (episode/languages.py)."""
+    from .aliencode_validity import battery
 
-        return run(world, bank, limits, reported=reported_only(bank))
-    if bank.language == "alienlogic":
-        from .alienlogic_validity import battery as run_logic
-
-        return run_logic(world, bank)
-    raise ValueError(f"no trivial strategies for language {bank.language!r}")
+    return battery(world, bank, limits, reported=reported_only(bank))

@@ -39,7 +39,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from alienworlds.generate.knobs import knob, knob_problems
+from alienworlds.generate.knobs import ALIENCODE_KNOBS
 from alienworlds.porting import Bounds, Porter
 from alienworlds.porting.compensation import Memo
 from alienworlds.porting.semantics import STANDARD
@@ -85,19 +85,17 @@ class GenerationError(Exception):
 
 @dataclass(frozen=True)
 class Knobs:
-    altered: int = knob(
-        "aliencode", "altered"
-    ).default  # rules that differ from the manual (the keystone pair included)
-    red_herrings: int = knob(
-        "aliencode", "red_herrings"
-    ).default  # IDENTITY rules shadowing an altered rule in a narrower scope
-    scoped: int = knob("aliencode", "scoped").default  # altered rules limited to one scope
-    renamed: int = knob("aliencode", "renamed").default  # keywords spelled with invented words
-    tasks: int = knob("aliencode", "tasks").default  # tasks of the bank
+    # rules that differ from the manual (the keystone pair included)
+    altered: int = ALIENCODE_KNOBS.knob("altered").default
+    # IDENTITY rules shadowing an altered rule in a narrower scope
+    red_herrings: int = ALIENCODE_KNOBS.knob("red_herrings").default
+    scoped: int = ALIENCODE_KNOBS.knob("scoped").default  # altered rules limited to one scope
+    renamed: int = ALIENCODE_KNOBS.knob("renamed").default  # keywords spelled with invented words
+    tasks: int = ALIENCODE_KNOBS.knob("tasks").default  # tasks of the bank
 
     def check(self) -> None:
         """Raise GenerationError unless every knob is in its range (see generate/knobs.py)."""
-        problems = knob_problems("aliencode", vars(self))
+        problems = ALIENCODE_KNOBS.problems(vars(self))
         if problems:
             raise GenerationError("; ".join(problems))
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 
-from alienworlds.generate.knobs import knob, knob_problems
+from alienworlds.generate.knobs import ALIENLOGIC_KNOBS
 from alienworlds.ruleset.phases import Phases
 from alienworlds.ruleset.world import World, parse_world
 from alienworlds.tasks.alienlogic_adaptive import Answerer, Grade, above_refusal, checker, passes
@@ -87,15 +87,15 @@ class GenerationError(Exception):
 
 @dataclass(frozen=True)
 class Knobs:
-    patches: int = knob("alienlogic", "patches").default
-    theorems: int = knob("alienlogic", "theorems").default
-    unprovable: int = knob("alienlogic", "unprovable").default
-    first_order: int = knob("alienlogic", "first_order").default  # provable first-order theorems
-    examples: int = knob("alienlogic", "examples").default
+    patches: int = ALIENLOGIC_KNOBS.knob("patches").default
+    theorems: int = ALIENLOGIC_KNOBS.knob("theorems").default
+    unprovable: int = ALIENLOGIC_KNOBS.knob("unprovable").default
+    first_order: int = ALIENLOGIC_KNOBS.knob("first_order").default  # provable first-order theorems
+    examples: int = ALIENLOGIC_KNOBS.knob("examples").default
 
     def check(self) -> None:
         """Raise GenerationError unless every knob is in its range (see generate/knobs.py)."""
-        problems = knob_problems("alienlogic", vars(self))
+        problems = ALIENLOGIC_KNOBS.problems(vars(self))
         if problems:
             raise GenerationError("; ".join(problems))
 

@@ -9,35 +9,21 @@ the registry itself (`LANGUAGES[...]`, `LANGUAGES.get(...)`) is the one
 sanctioned way and does not count, nor does episode/languages.py, which
 holds the entries.
 
-The few places that cannot use the registry are listed with their reason;
-any other place fails the test: add the difference to the registry's entry
-instead (docs/architecture.md, "Adding a language").
+No place outside the registry chooses: a difference between languages is a
+field of the registry's entry (or data that entry names, as a generator's
+knob table), and any place that chooses fails the test: add the difference
+to the entry instead (docs/architecture.md, "Adding a language").
 """
 
 from __future__ import annotations
 
 import ast
-from collections import Counter
 from pathlib import Path
 
 from test_import_graph import FOLDERS, ROOT
 
 NAMES = frozenset({"aliencode", "alienlogic"})
 REGISTRY = "episode/languages.py"
-
-# file -> places that cannot look a language up in the registry: below its
-# layer (it names the episode's environments), or on `aliencode run`'s path,
-# which must not load it (tests/aliencode/test_run_imports.py)
-OUTSIDE_THE_REGISTRY = {
-    # the generators' knobs, one table per language, and the rules between them
-    "generate/knobs.py": 4,
-    # which fields a bank must hold: AlienCode banks carry kinds and bands
-    "tasks/bank.py": 1,
-    # the trivial-strategy battery of each language (the bank's audit runs it)
-    "tasks/validity.py": 2,
-    # the knob options of `world generate` (on the run path), from that table
-    "cli/knob_options.py": 1,
-}
 
 
 def _names_language(node: ast.AST | None) -> bool:
@@ -101,8 +87,7 @@ def language_choices(root: Path) -> list[tuple[str, int, str]]:
 
 
 def test_only_the_registry_chooses_by_language():
-    found = Counter(name for name, _, _ in language_choices(ROOT))
-    assert dict(found) == OUTSIDE_THE_REGISTRY, language_choices(ROOT)
+    assert language_choices(ROOT) == []
 
 
 def test_the_counter_sees_each_kind_of_choice(tmp_path):

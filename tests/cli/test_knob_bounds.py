@@ -14,7 +14,8 @@ import alienworlds.generate.alienlogic as gen_logic
 import pytest
 from alienworlds.cli.aliencode import main as aliencode
 from alienworlds.cli.alienlogic import cli as alienlogic
-from alienworlds.generate.knobs import KNOBS, MAX_SEED_CHARS, knob_problems, seed_problem
+from alienworlds.episode.languages import language as language_entry
+from alienworlds.generate.knobs import ALIENCODE_KNOBS, MAX_SEED_CHARS, seed_problem
 from alienworlds.sweep import limits
 from click.testing import CliRunner
 from hypothesis import given, settings
@@ -23,6 +24,8 @@ from hypothesis import strategies as st
 from aliencode.sites import OPERATIONS
 
 COMMANDS = {"aliencode": (aliencode, gen_code), "alienlogic": (alienlogic, gen_logic)}
+# each language's table, as its registry entry names it
+KNOBS = {name: language_entry(name).knobs.load() for name in COMMANDS}
 
 
 class Reached(Exception):
@@ -39,7 +42,7 @@ def stub_generator(monkeypatch, language: str) -> None:
 @st.composite
 def consistent(draw, language: str) -> dict[str, int]:
     """Knobs the generator may be run with (the rules between them met)."""
-    ranges = {k.name: (k.low, k.high) for k in KNOBS[language]}
+    ranges = {k.name: (k.low, k.high) for k in KNOBS[language].knobs}
 
     def pick(name: str, high: int | None = None) -> int:
         low, top = ranges[name]
@@ -70,7 +73,9 @@ def knob_values(language: str):
     """Knobs the generator may be run with; or every knob in its range (the
     rules between knobs may fail); or each knob absent, in its range, just
     outside it, or far outside."""
-    inside = st.fixed_dictionaries({k.name: st.integers(k.low, k.high) for k in KNOBS[language]})
+    inside = st.fixed_dictionaries(
+        {k.name: st.integers(k.low, k.high) for k in KNOBS[language].knobs}
+    )
 
     def anywhere(knob):
         return st.one_of(
@@ -82,7 +87,7 @@ def knob_values(language: str):
     return st.one_of(
         consistent(language),
         inside,
-        st.fixed_dictionaries({}, optional={k.name: anywhere(k) for k in KNOBS[language]}),
+        st.fixed_dictionaries({}, optional={k.name: anywhere(k) for k in KNOBS[language].knobs}),
     )
 
 
@@ -109,7 +114,7 @@ def test_random_knobs_and_seeds_exit_2_exactly_when_a_check_fails(language, data
     with pytest.MonkeyPatch.context() as monkeypatch:
         stub_generator(monkeypatch, language)
         result = CliRunner().invoke(COMMANDS[language][0], args)
-    refused = seed_problem(seed) is not None or bool(knob_problems(language, values))
+    refused = seed_problem(seed) is not None or bool(KNOBS[language].problems(values))
     if refused:
         assert result.exit_code == 2, result.output
         assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -151,7 +156,7 @@ def test_help_names_every_knob_and_its_range(language):
         .invoke(COMMANDS[language][0], ["world", "generate", "--help"], terminal_width=1000)
         .output.split()
     )
-    for knob in KNOBS[language]:
+    for knob in KNOBS[language].knobs:
         assert (
             f"{knob.option} N" in shown
             and f"[default: {knob.default}; {knob.low}<=x<={knob.high}]" in shown
@@ -160,13 +165,13 @@ def test_help_names_every_knob_and_its_range(language):
 
 
 def test_every_operation_keyword_may_be_renamed():
-    assert next(k for k in KNOBS["aliencode"] if k.name == "renamed").high == len(OPERATIONS)
+    assert ALIENCODE_KNOBS.knob("renamed").high == len(OPERATIONS)
 
 
 @pytest.mark.parametrize("language", sorted(COMMANDS))
 def test_the_generators_defaults_are_the_tables(language):
     knobs = COMMANDS[language][1].Knobs()
-    assert vars(knobs) == {k.name: k.default for k in KNOBS[language]}
+    assert vars(knobs) == {k.name: k.default for k in KNOBS[language].knobs}
     knobs.check()
 
 
@@ -176,7 +181,7 @@ def test_the_generators_defaults_are_the_tables(language):
 def test_the_library_check_and_the_table_agree(language, data):
     values = data.draw(knob_values(language))
     knobs = COMMANDS[language][1].Knobs(**values)
-    problems = knob_problems(language, values)
+    problems = KNOBS[language].problems(values)
     if problems:
         with pytest.raises(COMMANDS[language][1].GenerationError):
             knobs.check()

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 import pytest
 from alienworlds.cli.aliencode import main
-from alienworlds.generate.knobs import KNOBS
+from alienworlds.generate.knobs import ALIENCODE_KNOBS
 from alienworlds.sweep import limits
 from alienworlds.sweep.plan import plan
 from alienworlds.sweep.spec import MAX_MESSAGE, MAX_PROBLEMS, SweepError, load_sweep
@@ -41,7 +41,7 @@ integers = st.one_of(
     st.integers(-(10**40), 10**40),
     st.sampled_from([2**63 - 1, 10**8, limits.SEED[1], limits.SEED[0] - 1]),
 )
-knob_names = st.sampled_from([k.name for k in KNOBS["aliencode"]] + ["no_such_knob"])
+knob_names = st.sampled_from([k.name for k in ALIENCODE_KNOBS.knobs] + ["no_such_knob"])
 generated_seeds = st.one_of(
     st.text(st.characters(exclude_categories=("Cc", "Cs")), min_size=1, max_size=8),
     st.text(max_size=8),

@@ -7,7 +7,7 @@ import json
 from alienworlds.ruleset import standard_world
 from alienworlds.tasks.aliencode_validity import count_expression, literal_free, string_literal
 from alienworlds.tasks.bank import load_bank
-from alienworlds.tasks.validity import battery, chance_corrected, tally
+from alienworlds.tasks.validity import aliencode_battery, chance_corrected, tally
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -48,7 +48,7 @@ def test_literal_free_keeps_the_manual_meaning():
 def test_demo_bank_battery():
     # demo: literals in functions +1 (D1), OVER is <, PLUCK from one,
     # ORDER descending except at top level.
-    v = battery(DEMO, load_bank("aliencode", "demo"))
+    v = aliencode_battery(DEMO, load_bank("aliencode", "demo"))
     passed = {name: list(s.passed) for name, s in v.strategies.items()}
     assert passed == {
         "naive": ["T1", "T4"],  # the bank's naive equals its reference there
@@ -114,7 +114,7 @@ def test_alienlogic_strategies():
     from alienlogic import load_world
 
     bank = load_bank("alienlogic", "main")
-    v = battery(load_world("main"), bank)
+    v = aliencode_battery(load_world("main"), bank)
     unprovable = [t.id for t in bank.tasks if t.extra.get("provable") is False]
     assert list(v.strategies["refuse-all"].passed) == unprovable
     # the standard proof passes the theorems that need no patch, and only provable ones
