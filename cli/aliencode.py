@@ -1,67 +1,338 @@
-"""The `aliencode` command line."""
+"""The `aliencode` command line: AlienCode's part of the shared commands
+(cli/scaffold.py) and its own, `run`, `port` and `world compare`."""
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from alienworlds.cli import shared
-from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
+from alienworlds.cli import scaffold, shared
 from alienworlds.cli.entry import run as run_cli
-from alienworlds.cli.knob_options import SEED_HELP, knob_options
-from alienworlds.cli.lazy import episode_commands
-from alienworlds.cli.param_types import SeedText
-from alienworlds.cli.shared import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK
+from alienworlds.cli.scaffold import BadInput, LanguageCommands, Refused, Report
+from alienworlds.cli.shared import EXIT_INTERNAL, EXIT_OK
 from alienworlds.cli.shared import EXIT_NO as EXIT_ERROR
 from alienworlds.generate.knobs import ALIENCODE_KNOBS
-from alienworlds.ruleset import Limits, WorldError
-from alienworlds.ruleset.inputs import InputError, read_input
+from alienworlds.ruleset import Limits
 
 from aliencode import __version__, run_source
 from aliencode.errors import AlienError
 from aliencode.runtime import RunResult
 from aliencode.world_schema import load
 
+if TYPE_CHECKING:
+    from alienworlds.ruleset.phases import Phases
+    from alienworlds.ruleset.world import World
+    from alienworlds.tasks.bank import Bank
+    from alienworlds.tasks.grade import Grade
+
 WORLD_HELP = shared.world_help("aliencode")
-
-
-def read_source(path: str) -> str:
-    """The text of FILE or standard input ('-'); exit 2 when unreadable."""
-    try:
-        return read_input(path, "program")
-    except InputError as exc:
-        fail(str(exc))
-    raise AssertionError("unreachable")
-
 
 # Ten times the default: a run this long still ends on its step count, well
 # before the wall-clock backstop, so its verdict does not depend on the machine.
 MOST_STEPS = 10 * Limits().max_steps
 
-
-def fail(message: str) -> None:
-    click.echo(f"aliencode: {message}", err=True)
-    sys.exit(EXIT_BAD_INPUT)
+fail = partial(scaffold.fail, "aliencode")
+read_source = partial(scaffold.read_answer, "aliencode", kind="program")
 
 
-def load_world_or_exit(spec: str | None):
+def load_world_or_exit(spec: str | None) -> World:
+    return scaffold.world_or_exit(COMMANDS, spec)
+
+
+def _render_manual(world: World, fmt: str) -> str:
+    from alienworlds.manuals.aliencode import render
+
+    return render(world, fmt)
+
+
+def _repl_backend(world: World) -> object:
+    from alienworlds.repl.aliencode_backend import AlienCodeBackend
+
+    return AlienCodeBackend(world)
+
+
+def _task_rows(world: World, bank: Bank) -> list[dict]:
+    from alienworlds.tasks.aliencode_disclosure import describe_inputs
+    from alienworlds.tasks.aliencode_grading import AlienCodeGrader, BankProblem
+
+    grader = AlienCodeGrader(world, bank)
+
+    def budget(task) -> dict[str, object]:
+        try:
+            found = grader.budget(task)
+        except BankProblem:
+            return {}
+        return {"budget": found.as_dict()} if found is not None else {}
+
+    return [
+        {
+            "id": t.id,
+            "kind": t.kind,
+            "band": t.band,
+            "family": t.family,
+            "prompt": t.prompt,
+            **({"example": t.example} if t.example else {}),
+            **({"program": t.program} if t.kind == "prediction" else {}),
+            **({"inputs": list(t.inputs[0])} if t.inputs else {}),
+            **(
+                {"example_inputs": describe_inputs(t.example_inputs, world, Limits())}
+                if t.example_inputs
+                else {}
+            ),
+            **budget(t),
+        }
+        for t in bank.tasks
+    ]
+
+
+def _task_lines(t: dict) -> list[str]:
+    lines = [f"{t['id']} [{t['kind']}, {t['band']}] {t['prompt']}"]
+    if t.get("example"):
+        lines.append(f"    example: {t['example']}")
+    if t.get("inputs"):
+        lines.append(
+            f"    inputs: {', '.join(t['inputs'])}"
+            + (f" (example: {t['example_inputs']})" if t.get("example_inputs") else "")
+        )
+    if t.get("budget"):
+        lines.append(
+            f"    budget: {t['budget']['tokens']} tokens of code, {t['budget']['steps']} "
+            "steps per run"
+        )
+    if t.get("program"):
+        lines.append(
+            "    program:\n"
+            + "\n".join("      " + line for line in str(t["program"]).strip().splitlines())
+        )
+    return lines
+
+
+def _grade(world: World, bank: Bank, task_id: str, answer: str) -> Grade:
+    from alienworlds.tasks.aliencode_grading import AlienCodeGrader, BankProblem
+
     try:
-        return load(spec)
-    except WorldError as exc:
-        for problem in exc.problems:
-            click.echo(f"aliencode: {problem}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+        return AlienCodeGrader(world, bank).grade(task_id, answer)
+    except BankProblem as exc:
+        raise BadInput(f"the task bank is broken: {exc}") from None
 
 
-@click.group(
-    cls=episode_commands("aliencode"), context_settings={"help_option_names": ["-h", "--help"]}
-)
-@click.version_option(__version__, prog_name="aliencode")
-def main() -> None:
-    """AlienCode: a small calculation language whose worlds hide their real rules.
+def _grade_lines(result: Grade, bank: Bank) -> list[str]:
+    lines = [f"{result.task}: {'pass' if result.passed else 'fail'}"]
+    if not result.calls:
+        lines.append(f"  the answer: {result.reason}")
+    prediction = bank.task(result.task).kind == "prediction"
+    for i, call in enumerate(result.calls, 1):
+        label = "prediction" if prediction else f"call {i}"
+        lines.append(f"  {label}: {'pass' if call.passed else 'fail'} ({call.reason})")
+    return lines
+
+
+def _describe_world(world: World) -> Report:
+    from aliencode.shadowing import inert_rules
+
+    rules = [
+        {
+            "id": r.id,
+            "name": r.name,
+            "target": r.target,
+            "actual": r.actual,
+            "scope": r.scope,
+            "red_herring": r.red_herring,
+        }
+        for r in world.rules
+    ]
+    lines = [f"world {world.name} ({world.hash}): {len(rules)} rules"]
+    for r in rules:
+        scope = "" if r["scope"] == "anywhere" else f"  [scope: {r['scope']}]"
+        lines.append(f"  {r['id']:<6} {r['target']:<14} {r['actual']}{scope}")
+    for standard, renamed in sorted(world.keywords.items()):
+        lines.append(f"  keyword {standard} is spelled {renamed}")
+    return Report(
+        problems=[i.message() for i in inert_rules(world)],
+        fields={"rules": rules, "keywords": dict(sorted(world.keywords.items()))},
+        lines=lines,
+    )
+
+
+def _audit_bank(
+    world: World, bank: Bank, problems: list[str], options: Mapping[str, object]
+) -> Report:
+    from alienworlds.tasks.aliencode_audit import audit
+
+    # the audit repeats the world's own problems (inert rules) among its own
+    report = audit(world, bank)
+    n = len(report.tasks)
+    lines = [
+        f"bank: {n} tasks, {len(report.examples)} worked examples; references pass "
+        f"{report.reference_pass}/{n}, "
+        f"naive solutions pass {report.naive_pass}/{n} in the world; audited in "
+        f"{report.seconds:.2f} s"
+    ]
+    for t in report.tasks:
+        lines.append(
+            f"  {t.id:<5} {t.kind:<10} {t.band:<9} {t.family:<8} {','.join(t.rules) or '-'}"
+        )
+    synthesis = [t for t in report.tasks if t.kind == "synthesis"]
+    covered = sum(bool(t.unavoidable) for t in synthesis)
+    lines.append(
+        f"route coverage: {covered}/{len(synthesis)} synthesis tasks use an operation or "
+        "literal that no manual route computes without an altered rule"
+    )
+    if report.validity is not None:
+        lines.append(report.validity.summary())
+    return Report(
+        problems=report.problems,
+        fields={
+            "tasks": [t.as_dict() for t in report.tasks],
+            "worked_examples": [
+                {"id": e["id"], "band": e["band"], "rules": e["rules"]} for e in report.examples
+            ],
+            "reference_pass": report.reference_pass,
+            "naive_pass": report.naive_pass,
+            "validity": report.validity.as_dict() if report.validity else None,
+            "seconds": round(report.seconds, 3),
+        },
+        lines=lines,
+    )
+
+
+def _generate(
+    seed: str, knobs: dict[str, int], out_dir: str, options: Mapping[str, object], phases: Phases
+) -> Report:
+    from alienworlds.generate.aliencode import GenerationError, Knobs, generate
+
+    try:
+        Knobs(**knobs).check()
+    except GenerationError as exc:
+        raise BadInput(str(exc)) from None
+    try:
+        result = generate(seed, Knobs(**knobs), phases)
+    except GenerationError as exc:
+        raise Refused(f"cannot generate: {exc}") from None
+    out = Path(out_dir)
+    written = {"world.toml": result.text, "bank.toml": result.bank_text}
+    for name, text in written.items():
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            (out / name).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise BadInput(
+                f"cannot write {out / name}: {exc.strerror or exc.__class__.__name__}"
+            ) from None
+    summary = {
+        "world": result.world.name,
+        "hash": result.world.hash,
+        "path": str(out / "world.toml"),
+        "bank": str(out / "bank.toml"),
+        "tasks": len(result.bank.tasks),
+        "schemes": dict(sorted(result.by_scheme.items())),
+        "draws": result.draws,
+        "rejected": dict(sorted(result.rejected.items())),
+        "world_draws": result.world_draws,
+        "worlds_rejected": dict(sorted(result.worlds_rejected.items())),
+        "templates_tried": result.templates_tried,
+        "templates_discarded": dict(sorted(result.templates_discarded.items())),
+        "seconds": round(result.seconds, 2),
+    }
+    worlds = f"{result.world_draws} world{'s' if result.world_draws != 1 else ''} drawn"
+    return Report(
+        fields=summary,
+        lines=[
+            f"wrote {summary['path']}: world {result.world.name} ({result.world.hash}), "
+            f"{len(result.world.rules)} rules, {result.draws} draws "
+            f"({sum(result.rejected.values())} rejected)",
+            f"wrote {summary['bank']}: {len(result.bank.tasks)} tasks, "
+            f"{len(result.bank.examples)} worked examples ({worlds})",
+        ],
+    )
+
+
+COMMANDS = LanguageCommands(
+    name="aliencode",
+    version=__version__,
+    summary="""AlienCode: a small calculation language whose worlds hide their real rules.
 
     Run programs under a world's hidden semantics. See `aliencode COMMAND --help`.
-    """
+    """,
+    answer_kind="program",
+    load_world=load,
+    manual_help="""Print the world's manual: the standard language in the world's keywords.
+
+    The manual never reveals a world's rules; it is the same for every world
+    that spells its keywords the same way.
+    """,
+    render_manual=_render_manual,
+    repl_help="""Explore a world by hand: definitions persist between entries, each
+    entry shows its output and probe-unit cost. Type :help inside.
+
+    Without a terminal, lines are read from standard input (scriptable).
+    Entries are kept in $XDG_DATA_HOME/alienworlds/aliencode_history
+    (~/.local/share/... by default); :history lists them.
+    """,
+    repl_backend=_repl_backend,
+    tasks_help="""List a world's held-out tasks: prompts, interfaces and answer budgets.
+
+    Solutions, private calls and private inputs are never shown; a
+    whole-program task names the inputs its program reads. A synthesis
+    task's budget (tokens of code, steps per run) is what its prompt states
+    and its grader enforces.
+    """,
+    task_rows=_task_rows,
+    task_lines=_task_lines,
+    grade_help="""Grade a reply to a task, from FILE or standard input, read as the
+    episode reads a model's reply: a program (synthesis) in a fenced block
+    or bare; a prediction in an ```output block or a `PREDICTION: ...` line.
+
+    Exit status: 0 pass, 1 fail, 2 bad input (unknown task or world).
+    """,
+    grade_json='{"task", "passed", "reason", "answer", "calls": [{"passed", "reason"}], '
+    '"verdict", "world_hash"}',
+    task_ids=lambda bank: [t.id for t in bank.tasks],
+    grade=_grade,
+    grade_lines=_grade_lines,
+    world_help="Inspect and compare worlds.",
+    check_help="""
+    Validate a world file, list its rules and keyword renamings, and audit its task bank.
+
+    A rule no program can observe is a problem: a red herring (IDENTITY)
+    must come before an altered rule of its site with a wider scope.
+
+    The audit runs every reference and naive solution, computes expected
+    outputs and each task's rules, checks the bank's promises, and runs the
+    trivial-strategy battery (naive, wrapped, literal-free, printer,
+    example-copy, variants): a task any of them passes is flagged.
+    Exit status: 0 all good, 1 the audit found problems, 2 the world or bank
+    is malformed (every problem is listed, naming the file, rule and key).
+    """,
+    describe_world=_describe_world,
+    audit_bank=_audit_bank,
+    generate_help="""Generate a fresh world and its task bank from a seed: DIR/world.toml
+    and DIR/bank.toml.
+
+    The same seed, knobs and generator version give the same files, byte for
+    byte. Every altered operation stays portable (the porting compiler ports
+    probe programs using it at top level, in a CRAFT and in loops), no two
+    rules behave alike, and indexing (PLUCK) and slicing (CARVE) are always
+    altered. The bank's tasks come from a template library written in the
+    manual's semantics; each reference is its template ported to the world.
+    `episode --world DIR/world.toml` and `world check DIR/world.toml` find
+    the bank beside the world. Exit status: 0 written, 1 the knobs cannot be
+    met by any world drawn, 2 bad input (a knob out of its range, knobs that
+    contradict each other, a seed --seed refuses).
+    """,
+    knobs=ALIENCODE_KNOBS,
+    out_help="Directory to write world.toml and bank.toml into (created if missing).",
+    generate_json="Print what was generated (name, hash, rules by perturbation scheme, draws, "
+    "rejections, the bank's draws) as JSON.",
+    generate=_generate,
+)
+
+main = scaffold.language_group(COMMANDS)
+WORLD = main.commands["world"]
 
 
 @main.command()
@@ -118,355 +389,7 @@ def write_out(text: str) -> None:
         buffer.flush()
 
 
-@main.command()
-@shared.world_option("aliencode")
-@shared.format_option()
-def manual(world_spec: str | None, fmt: str) -> None:
-    """Print the world's manual: the standard language in the world's keywords.
-
-    The manual never reveals a world's rules; it is the same for every world
-    that spells its keywords the same way.
-    """
-    from alienworlds.manuals.aliencode import render
-
-    click.echo(render(load_world_or_exit(world_spec), fmt), nl=False)
-
-
-@main.group()
-def world() -> None:
-    """Inspect and compare worlds."""
-
-
-@world.command("check")
-@click.argument("spec", metavar="PATH|NAME")
-@shared.json_option("the result")
-@shared.bank_option("The task bank to audit")
-def world_check(spec: str, as_json: bool, bank_file: str | None) -> None:
-    """Validate a world file, list its rules and keyword renamings, and audit its task bank.
-
-    A rule no program can observe is a problem: a red herring (IDENTITY)
-    must come before an altered rule of its site with a wider scope.
-
-    The audit runs every reference and naive solution, computes expected
-    outputs and each task's rules, checks the bank's promises, and runs the
-    trivial-strategy battery (naive, wrapped, literal-free, printer,
-    example-copy, variants): a task any of them passes is flagged.
-    Exit status: 0 all good, 1 the audit found problems, 2 the world or bank
-    is malformed (every problem is listed, naming the file, rule and key).
-    """
-    from alienworlds.ruleset import WorldError
-
-    from aliencode.world_schema import load as load_spec
-
-    try:
-        loaded = load_spec(spec)
-    except WorldError as exc:
-        if as_json:
-            shared.echo_json(
-                {
-                    "world": spec,
-                    "hash": None,
-                    "ok": False,
-                    "problems": [str(p) for p in exc.problems],
-                    "rules": [],
-                }
-            )
-        else:
-            for problem in exc.problems:
-                click.echo(f"aliencode: {problem}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
-    rules = [
-        {
-            "id": r.id,
-            "name": r.name,
-            "target": r.target,
-            "actual": r.actual,
-            "scope": r.scope,
-            "red_herring": r.red_herring,
-        }
-        for r in loaded.rules
-    ]
-    from aliencode.shadowing import inert_rules
-
-    inert = [i.message() for i in inert_rules(loaded)]
-    result: dict[str, object] = {
-        "world": loaded.name,
-        "hash": loaded.hash,
-        "ok": not inert,
-        "problems": inert,
-        "rules": rules,
-        "keywords": dict(sorted(loaded.keywords.items())),
-    }
-    bank = bank_or_exit("aliencode", loaded, bank_file, required=False)
-    result["bank_audit"] = "skipped" if bank is None else "done"
-    report = None
-    if bank is not None:
-        from alienworlds.tasks.aliencode_audit import audit
-
-        report = audit(loaded, bank)
-        result.update(
-            ok=not report.problems,
-            problems=report.problems,
-            tasks=[t.as_dict() for t in report.tasks],
-            worked_examples=[
-                {"id": e["id"], "band": e["band"], "rules": e["rules"]} for e in report.examples
-            ],
-            reference_pass=report.reference_pass,
-            naive_pass=report.naive_pass,
-            validity=report.validity.as_dict() if report.validity else None,
-            seconds=round(report.seconds, 3),
-        )
-    if as_json:
-        shared.echo_json(result)
-    else:
-        click.echo(f"world {loaded.name} ({loaded.hash}): {len(rules)} rules")
-        for r in rules:
-            scope = "" if r["scope"] == "anywhere" else f"  [scope: {r['scope']}]"
-            click.echo(f"  {r['id']:<6} {r['target']:<14} {r['actual']}{scope}")
-        for standard, renamed in sorted(loaded.keywords.items()):
-            click.echo(f"  keyword {standard} is spelled {renamed}")
-        if report is not None:
-            n = len(report.tasks)
-            click.echo(
-                f"bank: {n} tasks, {len(report.examples)} worked examples; references pass "
-                f"{report.reference_pass}/{n}, "
-                f"naive solutions pass {report.naive_pass}/{n} in the world; audited in "
-                f"{report.seconds:.2f} s"
-            )
-            for t in report.tasks:
-                click.echo(
-                    f"  {t.id:<5} {t.kind:<10} {t.band:<9} {t.family:<8} {','.join(t.rules) or '-'}"
-                )
-            synthesis = [t for t in report.tasks if t.kind == "synthesis"]
-            covered = sum(bool(t.unavoidable) for t in synthesis)
-            click.echo(
-                f"route coverage: {covered}/{len(synthesis)} synthesis tasks use an operation or "
-                "literal "
-                "that no manual route computes without an altered rule"
-            )
-            if report.validity is not None:
-                click.echo(report.validity.summary())
-        else:
-            click.echo(skipped_audit_note("aliencode", loaded))
-        for problem in result["problems"]:
-            click.echo(f"problem: {problem}")
-        click.echo("ok" if result["ok"] else f"{len(result['problems'])} problems")
-    sys.exit(EXIT_OK if result["ok"] else EXIT_ERROR)
-
-
-@main.command("tasks")
-@shared.world_option("aliencode")
-@shared.bank_option()
-@shared.json_option("the tasks")
-def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
-    """List a world's held-out tasks: prompts, interfaces and answer budgets.
-
-    Solutions, private calls and private inputs are never shown; a
-    whole-program task names the inputs its program reads. A synthesis
-    task's budget (tokens of code, steps per run) is what its prompt states
-    and its grader enforces.
-    """
-    loaded = load_world_or_exit(world_spec)
-    bank = bank_or_exit("aliencode", loaded, bank_file, required=True)
-    from alienworlds.tasks.aliencode_disclosure import describe_inputs
-    from alienworlds.tasks.aliencode_grading import AlienCodeGrader, BankProblem
-
-    grader = AlienCodeGrader(loaded, bank)
-
-    def budget(task) -> dict[str, object]:
-        try:
-            found = grader.budget(task)
-        except BankProblem:
-            return {}
-        return {"budget": found.as_dict()} if found is not None else {}
-
-    shown = [
-        {
-            "id": t.id,
-            "kind": t.kind,
-            "band": t.band,
-            "family": t.family,
-            "prompt": t.prompt,
-            **({"example": t.example} if t.example else {}),
-            **({"program": t.program} if t.kind == "prediction" else {}),
-            **({"inputs": list(t.inputs[0])} if t.inputs else {}),
-            **(
-                {"example_inputs": describe_inputs(t.example_inputs, loaded, Limits())}
-                if t.example_inputs
-                else {}
-            ),
-            **budget(t),
-        }
-        for t in bank.tasks
-    ]
-    if as_json:
-        shared.echo_json({"world": loaded.name, "hash": loaded.hash, "tasks": shown})
-        return
-    for t in shown:
-        click.echo(f"{t['id']} [{t['kind']}, {t['band']}] {t['prompt']}")
-        if t.get("example"):
-            click.echo(f"    example: {t['example']}")
-        if t.get("inputs"):
-            click.echo(
-                f"    inputs: {', '.join(t['inputs'])}"
-                + (f" (example: {t['example_inputs']})" if t.get("example_inputs") else "")
-            )
-        if t.get("budget"):
-            click.echo(
-                f"    budget: {t['budget']['tokens']} tokens of code, {t['budget']['steps']} "
-                "steps per run"
-            )
-        if t.get("program"):
-            click.echo(
-                "    program:\n"
-                + "\n".join("      " + line for line in str(t["program"]).strip().splitlines())
-            )
-
-
-@main.command()
-@click.argument("file", default="-", metavar="[FILE|-]")
-@shared.world_option("aliencode")
-@shared.task_option()
-@shared.bank_option()
-@shared.json_option(
-    '{"task", "passed", "reason", "answer", "calls": [{"passed", "reason"}], "verdict", '
-    '"world_hash"}'
-)
-def grade(
-    file: str, world_spec: str | None, task_id: str, bank_file: str | None, as_json: bool
-) -> None:
-    """Grade a reply to a task, from FILE or standard input, read as the
-    episode reads a model's reply: a program (synthesis) in a fenced block
-    or bare; a prediction in an ```output block or a `PREDICTION: ...` line.
-
-    Exit status: 0 pass, 1 fail, 2 bad input (unknown task or world).
-    """
-    from alienworlds.tasks.aliencode_grading import AlienCodeGrader, BankProblem
-
-    answer = read_source(file)
-    loaded = load_world_or_exit(world_spec)
-    bank = bank_or_exit("aliencode", loaded, bank_file, required=True)
-    try:
-        bank.task(task_id)
-    except KeyError:
-        fail(f"no task {task_id!r} in {bank.source} (tasks: {', '.join(t.id for t in bank.tasks)})")
-    try:
-        result = AlienCodeGrader(loaded, bank).grade(task_id, answer)
-    except BankProblem as exc:
-        fail(f"the task bank is broken: {exc}")
-    if as_json:
-        shared.echo_json(result.as_dict())
-    else:
-        click.echo(f"{result.task}: {'pass' if result.passed else 'fail'}")
-        if not result.calls:
-            click.echo(f"  the answer: {result.reason}")
-        prediction = bank.task(task_id).kind == "prediction"
-        for i, call in enumerate(result.calls, 1):
-            label = "prediction" if prediction else f"call {i}"
-            click.echo(f"  {label}: {'pass' if call.passed else 'fail'} ({call.reason})")
-    sys.exit(EXIT_OK if result.passed else EXIT_ERROR)
-
-
-@world.command("generate")
-@click.option("--seed", required=True, type=SeedText(), metavar="S", help=SEED_HELP)
-@knob_options(ALIENCODE_KNOBS)
-@click.option(
-    "--out",
-    "out_dir",
-    required=True,
-    type=click.Path(file_okay=False),
-    metavar="DIR",
-    help="Directory to write world.toml and bank.toml into (created if missing).",
-)
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print what was generated (name, hash, rules by perturbation scheme, draws, "
-    "rejections, the bank's draws) as JSON.",
-)
-def world_generate(
-    seed: str,
-    altered: int,
-    red_herrings: int,
-    scoped: int,
-    renamed: int,
-    tasks: int,
-    out_dir: str,
-    as_json: bool,
-) -> None:
-    """Generate a fresh world and its task bank from a seed: DIR/world.toml
-    and DIR/bank.toml.
-
-    The same seed, knobs and generator version give the same files, byte for
-    byte. Every altered operation stays portable (the porting compiler ports
-    probe programs using it at top level, in a CRAFT and in loops), no two
-    rules behave alike, and indexing (PLUCK) and slicing (CARVE) are always
-    altered. The bank's tasks come from a template library written in the
-    manual's semantics; each reference is its template ported to the world.
-    `episode --world DIR/world.toml` and `world check DIR/world.toml` find
-    the bank beside the world. Exit status: 0 written, 1 the knobs cannot be
-    met by any world drawn, 2 bad input (a knob out of its range, knobs that
-    contradict each other, a seed --seed refuses).
-    """
-    from pathlib import Path
-
-    from alienworlds.generate.aliencode import GenerationError, Knobs, generate
-    from alienworlds.ruleset.phases import Phases
-
-    knobs = Knobs(
-        altered=altered, red_herrings=red_herrings, scoped=scoped, renamed=renamed, tasks=tasks
-    )
-    try:
-        knobs.check()
-    except GenerationError as exc:
-        fail(str(exc))
-    phases = Phases(lambda line: click.echo(line, err=True), "aliencode world generate: ")
-    try:
-        result = generate(seed, knobs, phases)
-    except GenerationError as exc:
-        click.echo(f"aliencode: cannot generate: {exc}", err=True)
-        sys.exit(EXIT_ERROR)
-    out = Path(out_dir)
-    written = {"world.toml": result.text, "bank.toml": result.bank_text}
-    for name, text in written.items():
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            (out / name).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            fail(f"cannot write {out / name}: {exc.strerror or exc.__class__.__name__}")
-    summary = {
-        "world": result.world.name,
-        "hash": result.world.hash,
-        "path": str(out / "world.toml"),
-        "bank": str(out / "bank.toml"),
-        "tasks": len(result.bank.tasks),
-        "schemes": dict(sorted(result.by_scheme.items())),
-        "draws": result.draws,
-        "rejected": dict(sorted(result.rejected.items())),
-        "world_draws": result.world_draws,
-        "worlds_rejected": dict(sorted(result.worlds_rejected.items())),
-        "templates_tried": result.templates_tried,
-        "templates_discarded": dict(sorted(result.templates_discarded.items())),
-        "seconds": round(result.seconds, 2),
-    }
-    if as_json:
-        shared.echo_json(summary)
-    else:
-        click.echo(
-            f"wrote {summary['path']}: world {result.world.name} ({result.world.hash}), "
-            f"{len(result.world.rules)} rules, {result.draws} draws "
-            f"({sum(result.rejected.values())} rejected)"
-        )
-        click.echo(
-            f"wrote {summary['bank']}: {len(result.bank.tasks)} tasks, "
-            f"{len(result.bank.examples)} worked examples "
-            f"({result.world_draws} world{'s' if result.world_draws != 1 else ''} drawn)"
-        )
-    sys.exit(EXIT_OK)
-
-
-@world.command("compare")
+@WORLD.command("compare")
 @click.option(
     "--site",
     required=True,
@@ -585,22 +508,6 @@ def port(
     else:
         click.echo(ported.source, nl=False)
     sys.exit(EXIT_OK)
-
-
-@main.command()
-@shared.world_option("aliencode")
-def repl(world_spec: str | None) -> None:
-    """Explore a world by hand: definitions persist between entries, each
-    entry shows its output and probe-unit cost. Type :help inside.
-
-    Without a terminal, lines are read from standard input (scriptable).
-    Entries are kept in $XDG_DATA_HOME/alienworlds/aliencode_history
-    (~/.local/share/... by default); :history lists them.
-    """
-    from alienworlds.repl.aliencode_backend import AlienCodeBackend
-    from alienworlds.repl.shell import start
-
-    start(AlienCodeBackend(load_world_or_exit(world_spec)))
 
 
 def entry(argv: list[str] | None = None) -> None:

@@ -1,22 +1,25 @@
-"""The `alienlogic` command line."""
+"""The `alienlogic` command line: AlienLogic's part of the shared commands
+(cli/scaffold.py) and its own, `check`, `prove` and `certify`."""
 
 from __future__ import annotations
 
 import sys
 from collections import Counter
+from collections.abc import Mapping
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from alienworlds.cli import shared
-from alienworlds.cli.banks import bank_or_exit, skipped_audit_note
+from alienworlds.cli import scaffold, shared
+from alienworlds.cli.banks import bank_or_exit
 from alienworlds.cli.entry import run as run_cli
-from alienworlds.cli.knob_options import SEED_HELP, knob_options
-from alienworlds.cli.lazy import episode_commands
-from alienworlds.cli.param_types import Seconds, SeedText
+from alienworlds.cli.param_types import Seconds
+from alienworlds.cli.scaffold import BadInput, LanguageCommands, Refused, Report
 from alienworlds.cli.shared import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_OK
 from alienworlds.cli.shared import EXIT_NO as EXIT_REJECTED
 from alienworlds.generate.knobs import ALIENLOGIC_KNOBS
-from alienworlds.ruleset.inputs import InputError, read_input
-from alienworlds.ruleset.world import World, WorldError
+from alienworlds.ruleset.world import World
 
 from alienlogic import __version__
 from alienlogic.errors import ProofSyntaxError
@@ -25,309 +28,25 @@ from alienlogic.parser import parse_formula, parse_formulas
 from alienlogic.proof import Theorem
 from alienlogic.worlds import audit, load_world
 
+if TYPE_CHECKING:
+    from alienworlds.ruleset.phases import Phases
+    from alienworlds.tasks.bank import Bank
+    from alienworlds.tasks.grade import Grade
+
 LONGEST = 3600.0  # seconds a search may be given per theorem
 
 WORLD_HELP = shared.world_help("alienlogic")
 
-
-def fail(message: str) -> None:
-    click.echo(f"alienlogic: {message}", err=True)
-    sys.exit(EXIT_BAD_INPUT)
-
-
-def read_text(path: str) -> str:
-    """The text of FILE or standard input ('-'); exit 2 when unreadable."""
-    try:
-        return read_input(path, "proof")
-    except InputError as exc:
-        fail(str(exc))
-    raise AssertionError("unreachable")
+fail = partial(scaffold.fail, "alienlogic")
+read_text = partial(scaffold.read_answer, "alienlogic", kind="proof")
 
 
 def world_or_exit(spec: str | None) -> World:
-    try:
-        return load_world(spec)
-    except WorldError as exc:
-        for problem in exc.problems:
-            click.echo(f"alienlogic: {problem}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+    return scaffold.world_or_exit(COMMANDS, spec)
 
 
-@click.group(
-    cls=episode_commands("alienlogic"), context_settings={"help_option_names": ["-h", "--help"]}
-)
-@click.version_option(__version__, prog_name="alienlogic")
-def cli() -> None:
-    """AlienLogic: a Fitch-style proof checker whose worlds patch the rules.
-
-    Check proofs under a world's hidden side conditions. See `alienlogic COMMAND --help`.
-    """
-
-
-@cli.command()
-@click.argument("file", default="-", metavar="[FILE|-]")
-@shared.world_option("alienlogic")
-@shared.json_option("the verdict")
-@click.option(
-    "--detail", is_flag=True, help="Also show what went wrong and the rule's name (for authors)."
-)
-def check(file: str, world_spec: str | None, as_json: bool, detail: bool) -> None:
-    """Check a proof from FILE (or standard input).
-
-    Exit status: 0 accepted, 1 rejected (a parse error included), 2 bad input.
-    """
-    text = read_text(file)
-    world = world_or_exit(world_spec)
-    verdict = check_proof(text, world)
-    if as_json:
-        shared.echo_json(verdict.as_dict(detail))
-    else:
-        click.echo(verdict.summary(detail))
-    sys.exit(EXIT_OK if verdict.accepted else EXIT_REJECTED)
-
-
-@cli.command()
-@shared.world_option("alienlogic")
-@shared.format_option()
-def manual(world_spec: str | None, fmt: str) -> None:
-    """Print the manual of a world (it states the standard rules only)."""
-    from alienworlds.manuals.alienlogic import (
-        render,
-    )  # manuals depend on the language, not the reverse
-
-    click.echo(render(world_or_exit(world_spec), fmt), nl=False)
-
-
-@cli.group()
-def world() -> None:
-    """Inspect world files."""
-
-
-@world.command("check")
-@click.argument("spec", metavar="PATH|NAME")
-@shared.json_option("the result")
-@shared.bank_option("The task bank to audit")
-@click.option(
-    "--no-prover", "no_prover", is_flag=True, help="Skip the prover's confirmations (faster)."
-)
-def world_check(spec: str, as_json: bool, bank_file: str | None, no_prover: bool) -> None:
-    """Validate a world, list its rules, and audit its task bank.
-
-    The audit checks every reference proof (accepted), naive proof (accepted
-    in the standard calculus, refused here) and certificate (re-checked),
-    computes each task's rules, runs the prover (its own proof of every
-    provable theorem; a standard proof and no world proof of every
-    unprovable one), checks the bank's promises and reports the trivial
-    strategies (refuse-all, standard-proof) and the floor they set. Exit status: 0 all
-    good, 1 problems found, 2 the world or bank is malformed.
-    """
-    try:
-        w = load_world(spec)
-    except WorldError as exc:
-        problems = [str(p) for p in exc.problems]
-        if as_json:
-            shared.echo_json(
-                {"world": spec, "hash": None, "ok": False, "problems": problems, "rules": []}
-            )
-        else:
-            for p in problems:
-                click.echo(f"alienlogic: {p}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
-    problems = audit(w)
-    rules = [
-        {
-            "id": r.id,
-            "name": r.name,
-            "target": r.target,
-            "disabled": r.disabled,
-            "require": r.require,
-            "conclusion": r.conclusion,
-        }
-        for r in w.rules
-    ]
-    result: dict[str, object] = {
-        "world": w.name,
-        "hash": w.hash,
-        "ok": not problems,
-        "problems": problems,
-        "rules": rules,
-    }
-    bank = bank_or_exit("alienlogic", w, bank_file, required=False)
-    result["bank_audit"] = "skipped" if bank is None else "done"
-    report = None
-    if bank is not None:
-        from alienworlds.tasks.alienlogic_audit import audit as audit_bank
-        from alienworlds.tasks.bank import BankError
-
-        try:
-            report = audit_bank(w, bank, prover=not no_prover)
-        except BankError as exc:
-            for problem in exc.problems:
-                click.echo(f"alienlogic: {problem}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
-        from alienworlds.tasks.alienlogic_validity import battery
-
-        validity = battery(w, bank)
-        problems = problems + report.problems
-        result.update(
-            ok=not problems,
-            problems=problems,
-            tasks=[t.as_dict() for t in report.tasks],
-            worked_examples=report.examples,
-            **report.summary(),
-            validity=validity.as_dict(),
-            seconds=round(report.seconds + validity.seconds, 3),
-        )
-    if as_json:
-        shared.echo_json(result)
-    else:
-        click.echo(f"world {w.name} ({w.hash}): {len(rules)} rule{'s' if len(rules) != 1 else ''}")
-        for r in rules:
-            parts = ["disabled"] if r["disabled"] else []
-            parts += [f"{k} {r[k]}" for k in ("require", "conclusion") if r[k]]
-            click.echo(f"  {r['id']:<6} {r['target']:<9} {'; '.join(parts)}")
-        if report is not None:
-            s = report.summary()
-            n = len(report.tasks)
-            click.echo(
-                f"bank: {n} tasks, {len(report.examples)} worked examples; references pass "
-                f"{s['reference_pass']}/{s['provable']}, "
-                f"certificates hold {s['certified']}/{s['unprovable']}, naive proofs refused "
-                f"{s['naive_refused']}, "
-                f"the standard calculus proves {s['standard_proves']}/{s['unprovable']} "
-                "unprovable theorems"
-            )
-            if "prover" in s:
-                pr = s["prover"]
-                click.echo(
-                    f"prover: proves {pr['world_proves']}/{s['provable']} provable theorems in "
-                    "the world, "
-                    f"{pr['standard_proves_unprovable']}/{s['unprovable']} unprovable ones in "
-                    "the standard calculus, "
-                    f"none of them in the world ({pr['world_blocked']}/{s['unprovable']} blocked)"
-                )
-            click.echo(validity.summary())
-            click.echo(f"audited in {report.seconds + validity.seconds:.2f} s")
-            for t in report.tasks:
-                kind = "first-order" if t.first_order else "propositional"
-                click.echo(
-                    f"  {t.id:<5} {t.family:<12} "
-                    f"{'provable' if t.provable else 'unprovable':<11} {kind:<14} "
-                    f"{','.join(t.rules) or '-'}"
-                )
-        else:
-            click.echo(skipped_audit_note("alienlogic", w))
-        for p in problems:
-            click.echo(f"problem: {p}")
-        click.echo(
-            "ok" if not problems else f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
-        )
-    sys.exit(EXIT_OK if not problems else EXIT_REJECTED)
-
-
-@world.command("generate")
-@click.option("--seed", required=True, type=SeedText(), metavar="S", help=SEED_HELP)
-@click.option(
-    "--out",
-    "out_dir",
-    required=True,
-    type=click.Path(file_okay=False),
-    metavar="DIR",
-    help="Where world.toml, bank.toml and certificates/ go.",
-)
-@knob_options(ALIENLOGIC_KNOBS)
-@click.option(
-    "--force",
-    is_flag=True,
-    help="Replace the world.toml, bank.toml and certificates/ already in DIR.",
-)
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="Print what was generated and how (labels, CPU seconds by stage) as JSON.",
-)
-def world_generate(
-    seed, out_dir, patches, theorems, unprovable, first_order, examples, force, as_json
-) -> None:
-    """Generate a fresh private world: DIR/world.toml, DIR/bank.toml and
-    DIR/certificates/, the same bytes for the same seed and generator version.
-
-    Patches are drawn from schemes of side conditions; theorems from
-    templates and random formulas are labelled provable (a proof the world's
-    checker accepts) or unprovable (a certificate the independent re-checker
-    accepts, and no proof by bounded search), or discarded. The files are
-    written only once they pass the same audit as `world check`. Exit
-    status: 0 written, 1 the knobs cannot be met (or the audit failed),
-    2 bad input (a knob out of its range, knobs that contradict each other,
-    a seed --seed refuses).
-    """
-    import time
-    from pathlib import Path
-
-    from alienworlds.generate.alienlogic import VERSION, GenerationError, Knobs, generate, write
-    from alienworlds.ruleset.phases import Phases
-
-    knobs = Knobs(
-        patches=patches,
-        theorems=theorems,
-        unprovable=unprovable,
-        first_order=first_order,
-        examples=examples,
-    )
-    start = time.perf_counter()
-    try:
-        knobs.check()
-    except GenerationError as exc:
-        fail(str(exc))
-    phases = Phases(lambda line: click.echo(line, err=True), "alienlogic world generate: ")
-    try:
-        generated = generate(seed, knobs, phases)
-        with phases.phase("auditing the files before they are written"):
-            write(generated, Path(out_dir), force=force, seconds=generated.stats.seconds)
-    except FileExistsError as exc:
-        fail(str(exc))
-    except GenerationError as exc:
-        click.echo(f"alienlogic: {exc}", err=True)
-        sys.exit(EXIT_REJECTED)
-    stats = generated.stats
-    summary = {
-        "world": generated.name,
-        "hash": generated.world.hash,
-        "out": out_dir,
-        "generator_version": VERSION,
-        "patches": len(generated.world.rules),
-        "families": generated.families,
-        **stats.as_dict(),
-        "wall_seconds": round(time.perf_counter() - start, 1),
-    }
-    if as_json:
-        shared.echo_json(summary)
-        return
-    final = stats.final
-    click.echo(
-        f"world {generated.name} ({generated.world.hash}) written to {out_dir} (generator "
-        f"version {VERSION})"
-    )
-    click.echo(
-        f"  {len(generated.world.rules)} patches; {theorems} theorems: "
-        + ", ".join(f"{n} {f}" for f, n in generated.families.items())
-    )
-    click.echo(
-        f"  labelled {final.drawn} candidates: "
-        + ", ".join(f"{n} {k}" for k, n in sorted(final.labels.items()))
-        + f" ({100 * final.unresolved_share:.0f}% discarded as unresolved); {stats.trials.drawn} "
-        "more while drawing patches"
-    )
-    click.echo(
-        "  CPU seconds: "
-        + ", ".join(f"{k} {v:.1f}" for k, v in sorted(stats.seconds.items()))
-        + f"; wall {summary['wall_seconds']} s"
-    )
-    click.echo("  audit: ok (the same as `alienlogic world check DIR/world.toml`)")
-
-
-def _logic_tasks_or_exit(bank):
+def _logic_tasks_or_exit(bank: Bank) -> dict:
+    """The bank's tasks as theorems, by id; exit 2 listing every problem."""
     from alienworlds.tasks.alienlogic_grading import logic_tasks
     from alienworlds.tasks.bank import BankError
 
@@ -362,63 +81,272 @@ def _theorem(
         fail(f"not a formula: {exc}")
 
 
-@cli.command("tasks")
-@shared.world_option("alienlogic")
-@shared.bank_option()
-@shared.json_option("the tasks")
-def list_tasks(world_spec: str | None, bank_file: str | None, as_json: bool) -> None:
-    """List a world's held-out theorems: prompts, premises and goals only.
+def _render_manual(world: World, fmt: str) -> str:
+    from alienworlds.manuals.alienlogic import render  # manuals depend on the language
 
-    References, naive proofs, certificates and provability are never shown.
-    """
-    w = world_or_exit(world_spec)
-    bank = bank_or_exit("alienlogic", w, bank_file, required=True)
-    tasks = _logic_tasks_or_exit(bank)
-    shown = [
+    return render(world, fmt)
+
+
+def _repl_backend(world: World) -> object:
+    from alienworlds.repl.alienlogic_backend import AlienLogicBackend
+
+    return AlienLogicBackend(world)
+
+
+def _task_rows(world: World, bank: Bank) -> list[dict]:
+    return [
         {
             "id": t.id,
             "prompt": t.prompt,
             "premises": [str(p) for p in t.theorem.premises],
             "goal": str(t.theorem.goal),
         }
-        for t in tasks.values()
+        for t in _logic_tasks_or_exit(bank).values()
     ]
-    if as_json:
-        shared.echo_json({"world": w.name, "hash": w.hash, "tasks": shown})
-        return
-    for t in shown:
-        click.echo(f"{t['id']}: {', '.join(t['premises']) or '(no premises)'} ⊢ {t['goal']}")
 
 
-@cli.command()
-@click.argument("file", default="-", metavar="[FILE|-]")
-@shared.world_option("alienlogic")
-@shared.task_option()
-@shared.bank_option()
-@shared.json_option('{"task", "passed", "reason", "answer", "calls": [], "verdict", "world_hash"}')
-def grade(
-    file: str, world_spec: str | None, task_id: str, bank_file: str | None, as_json: bool
-) -> None:
-    """Grade an answer: model text holding one proof block (PROOF … END) or
+def _grade(world: World, bank: Bank, task_id: str, answer: str) -> Grade:
+    from alienworlds.tasks.alienlogic_grading import AlienLogicGrader
+
+    return AlienLogicGrader(world, bank).grade(task_id, answer)
+
+
+def _describe_world(world: World) -> Report:
+    rules = [
+        {
+            "id": r.id,
+            "name": r.name,
+            "target": r.target,
+            "disabled": r.disabled,
+            "require": r.require,
+            "conclusion": r.conclusion,
+        }
+        for r in world.rules
+    ]
+    lines = [
+        f"world {world.name} ({world.hash}): {len(rules)} rule{'s' if len(rules) != 1 else ''}"
+    ]
+    for r in rules:
+        parts = ["disabled"] if r["disabled"] else []
+        parts += [f"{k} {r[k]}" for k in ("require", "conclusion") if r[k]]
+        lines.append(f"  {r['id']:<6} {r['target']:<9} {'; '.join(parts)}")
+    return Report(problems=audit(world), fields={"rules": rules}, lines=lines)
+
+
+def _audit_bank(
+    world: World, bank: Bank, problems: list[str], options: Mapping[str, object]
+) -> Report:
+    from alienworlds.tasks.alienlogic_audit import audit as audit_bank
+    from alienworlds.tasks.alienlogic_validity import battery
+    from alienworlds.tasks.bank import BankError
+
+    try:
+        report = audit_bank(world, bank, prover=not options["no_prover"])
+    except BankError as exc:
+        raise BadInput(*exc.problems) from None
+    validity = battery(world, bank)
+    s = report.summary()
+    n = len(report.tasks)
+    lines = [
+        f"bank: {n} tasks, {len(report.examples)} worked examples; references pass "
+        f"{s['reference_pass']}/{s['provable']}, "
+        f"certificates hold {s['certified']}/{s['unprovable']}, naive proofs refused "
+        f"{s['naive_refused']}, "
+        f"the standard calculus proves {s['standard_proves']}/{s['unprovable']} "
+        "unprovable theorems"
+    ]
+    if "prover" in s:
+        pr = s["prover"]
+        lines.append(
+            f"prover: proves {pr['world_proves']}/{s['provable']} provable theorems in "
+            "the world, "
+            f"{pr['standard_proves_unprovable']}/{s['unprovable']} unprovable ones in "
+            "the standard calculus, "
+            f"none of them in the world ({pr['world_blocked']}/{s['unprovable']} blocked)"
+        )
+    lines.append(validity.summary())
+    lines.append(f"audited in {report.seconds + validity.seconds:.2f} s")
+    for t in report.tasks:
+        kind = "first-order" if t.first_order else "propositional"
+        lines.append(
+            f"  {t.id:<5} {t.family:<12} "
+            f"{'provable' if t.provable else 'unprovable':<11} {kind:<14} "
+            f"{','.join(t.rules) or '-'}"
+        )
+    return Report(
+        problems=problems + report.problems,
+        fields={
+            "tasks": [t.as_dict() for t in report.tasks],
+            "worked_examples": report.examples,
+            **s,
+            "validity": validity.as_dict(),
+            "seconds": round(report.seconds + validity.seconds, 3),
+        },
+        lines=lines,
+    )
+
+
+def _generate(
+    seed: str, knobs: dict[str, int], out: str, options: Mapping[str, object], phases: Phases
+) -> Report:
+    import time
+
+    from alienworlds.generate.alienlogic import VERSION, GenerationError, Knobs, generate, write
+
+    start = time.perf_counter()
+    try:
+        Knobs(**knobs).check()
+    except GenerationError as exc:
+        raise BadInput(str(exc)) from None
+    try:
+        generated = generate(seed, Knobs(**knobs), phases)
+        with phases.phase("auditing the files before they are written"):
+            write(generated, Path(out), force=options["force"], seconds=generated.stats.seconds)
+    except FileExistsError as exc:
+        raise BadInput(str(exc)) from None
+    except GenerationError as exc:
+        raise Refused(str(exc)) from None
+    stats = generated.stats
+    summary = {
+        "world": generated.name,
+        "hash": generated.world.hash,
+        "out": out,
+        "generator_version": VERSION,
+        "patches": len(generated.world.rules),
+        "families": generated.families,
+        **stats.as_dict(),
+        "wall_seconds": round(time.perf_counter() - start, 1),
+    }
+    final = stats.final
+    return Report(
+        fields=summary,
+        lines=[
+            f"world {generated.name} ({generated.world.hash}) written to {out} (generator "
+            f"version {VERSION})",
+            f"  {len(generated.world.rules)} patches; {knobs['theorems']} theorems: "
+            + ", ".join(f"{n} {f}" for f, n in generated.families.items()),
+            f"  labelled {final.drawn} candidates: "
+            + ", ".join(f"{n} {k}" for k, n in sorted(final.labels.items()))
+            + f" ({100 * final.unresolved_share:.0f}% discarded as unresolved); "
+            f"{stats.trials.drawn} more while drawing patches",
+            "  CPU seconds: "
+            + ", ".join(f"{k} {v:.1f}" for k, v in sorted(stats.seconds.items()))
+            + f"; wall {summary['wall_seconds']} s",
+            "  audit: ok (the same as `alienlogic world check DIR/world.toml`)",
+        ],
+    )
+
+
+COMMANDS = LanguageCommands(
+    name="alienlogic",
+    version=__version__,
+    summary="""AlienLogic: a Fitch-style proof checker whose worlds patch the rules.
+
+    Check proofs under a world's hidden side conditions. See `alienlogic COMMAND --help`.
+    """,
+    answer_kind="proof",
+    load_world=load_world,
+    manual_help="Print the manual of a world (it states the standard rules only).",
+    render_manual=_render_manual,
+    repl_help="""Check proofs by hand: type or paste PROOF … END and see the verdict an
+    agent would see. :detail toggles author detail; :help lists commands.
+
+    Without a terminal, lines are read from standard input (scriptable).
+    Entries are kept in $XDG_DATA_HOME/alienworlds/alienlogic_history
+    (~/.local/share/... by default); :history lists them.
+    """,
+    repl_backend=_repl_backend,
+    tasks_help="""List a world's held-out theorems: prompts, premises and goals only.
+
+    References, naive proofs, certificates and provability are never shown.
+    """,
+    task_rows=_task_rows,
+    task_lines=lambda t: [
+        f"{t['id']}: {', '.join(t['premises']) or '(no premises)'} ⊢ {t['goal']}"
+    ],
+    grade_help="""Grade an answer: model text holding one proof block (PROOF … END) or
     the refusal line `ANSWER: UNPROVABLE`, from FILE or standard input.
 
     A provable theorem passes only with an accepted proof of exactly its
     premises and goal; an unprovable one only with a clean refusal; a proof
     and a refusal together, or several proofs, fail as ambiguous.
     Exit status: 0 pass, 1 fail, 2 bad input (unknown task or world).
-    """
-    from alienworlds.tasks.alienlogic_grading import AlienLogicGrader
+    """,
+    grade_json='{"task", "passed", "reason", "answer", "calls": [], "verdict", "world_hash"}',
+    task_ids=lambda bank: list(_logic_tasks_or_exit(bank)),
+    grade=_grade,
+    grade_lines=lambda result, bank: [
+        f"{result.task}: {'pass' if result.passed else 'fail'} ({result.reason})"
+    ],
+    world_help="Inspect world files.",
+    check_help="""Validate a world, list its rules, and audit its task bank.
 
-    answer = read_text(file)
-    w = world_or_exit(world_spec)
-    bank = bank_or_exit("alienlogic", w, bank_file, required=True)
-    _task_or_exit(_logic_tasks_or_exit(bank), task_id, bank)
-    result = AlienLogicGrader(w, bank).grade(task_id, answer)
+    The audit checks every reference proof (accepted), naive proof (accepted
+    in the standard calculus, refused here) and certificate (re-checked),
+    computes each task's rules, runs the prover (its own proof of every
+    provable theorem; a standard proof and no world proof of every
+    unprovable one), checks the bank's promises and reports the trivial
+    strategies (refuse-all, standard-proof) and the floor they set. Exit status: 0 all
+    good, 1 problems found, 2 the world or bank is malformed.
+    """,
+    describe_world=_describe_world,
+    audit_bank=_audit_bank,
+    check_options=(
+        click.option(
+            "--no-prover",
+            "no_prover",
+            is_flag=True,
+            help="Skip the prover's confirmations (faster).",
+        ),
+    ),
+    generate_help="""Generate a fresh private world: DIR/world.toml, DIR/bank.toml and
+    DIR/certificates/, the same bytes for the same seed and generator version.
+
+    Patches are drawn from schemes of side conditions; theorems from
+    templates and random formulas are labelled provable (a proof the world's
+    checker accepts) or unprovable (a certificate the independent re-checker
+    accepts, and no proof by bounded search), or discarded. The files are
+    written only once they pass the same audit as `world check`. Exit
+    status: 0 written, 1 the knobs cannot be met (or the audit failed),
+    2 bad input (a knob out of its range, knobs that contradict each other,
+    a seed --seed refuses).
+    """,
+    knobs=ALIENLOGIC_KNOBS,
+    out_help="Where world.toml, bank.toml and certificates/ go.",
+    generate_json="Print what was generated and how (labels, CPU seconds by stage) as JSON.",
+    generate=_generate,
+    generate_options=(
+        click.option(
+            "--force",
+            is_flag=True,
+            help="Replace the world.toml, bank.toml and certificates/ already in DIR.",
+        ),
+    ),
+)
+
+cli = scaffold.language_group(COMMANDS)
+
+
+@cli.command("check")
+@click.argument("file", default="-", metavar="[FILE|-]")
+@shared.world_option("alienlogic")
+@shared.json_option("the verdict")
+@click.option(
+    "--detail", is_flag=True, help="Also show what went wrong and the rule's name (for authors)."
+)
+def check(file: str, world_spec: str | None, as_json: bool, detail: bool) -> None:
+    """Check a proof from FILE (or standard input).
+
+    Exit status: 0 accepted, 1 rejected (a parse error included), 2 bad input.
+    """
+    text = read_text(file)
+    world = world_or_exit(world_spec)
+    verdict = check_proof(text, world)
     if as_json:
-        shared.echo_json(result.as_dict())
+        shared.echo_json(verdict.as_dict(detail))
     else:
-        click.echo(f"{result.task}: {'pass' if result.passed else 'fail'} ({result.reason})")
-    sys.exit(EXIT_OK if result.passed else EXIT_REJECTED)
+        click.echo(verdict.summary(detail))
+    sys.exit(EXIT_OK if verdict.accepted else EXIT_REJECTED)
 
 
 @cli.command()
@@ -813,22 +741,6 @@ def prove_command(
 def main(argv: list[str] | None = None) -> None:
     """The console script: `cli` without tracebacks, streams guarded (see entry.py)."""
     run_cli(cli, "alienlogic", argv, internal=EXIT_INTERNAL)
-
-
-@cli.command()
-@shared.world_option("alienlogic")
-def repl(world_spec: str | None) -> None:
-    """Check proofs by hand: type or paste PROOF … END and see the verdict an
-    agent would see. :detail toggles author detail; :help lists commands.
-
-    Without a terminal, lines are read from standard input (scriptable).
-    Entries are kept in $XDG_DATA_HOME/alienworlds/alienlogic_history
-    (~/.local/share/... by default); :history lists them.
-    """
-    from alienworlds.repl.alienlogic_backend import AlienLogicBackend
-    from alienworlds.repl.shell import start
-
-    start(AlienLogicBackend(world_or_exit(world_spec)))
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ ALLOWED = (
     "alienworlds.cli.knob_options",
     "alienworlds.cli.lazy",
     "alienworlds.cli.param_types",
+    "alienworlds.cli.scaffold",  # the shared commands, built at start-up; they import when run
     "alienworlds.cli.shared",  # json and click only: options, exit statuses, JSON style
     "alienworlds.cli.streams",
     "alienworlds.ruleset",
