@@ -134,17 +134,7 @@ def _grade_lines(result: Grade, bank: Bank) -> list[str]:
 def _describe_world(world: World) -> Report:
     from aliencode.shadowing import inert_rules
 
-    rules = [
-        {
-            "id": r.id,
-            "name": r.name,
-            "target": r.target,
-            "actual": r.actual,
-            "scope": r.scope,
-            "red_herring": r.red_herring,
-        }
-        for r in world.rules
-    ]
+    rules = scaffold.rule_rows(world, ("id", "name", "target", "actual", "scope", "red_herring"))
     lines = [f"world {world.name} ({world.hash}): {len(rules)} rules"]
     for r in rules:
         scope = "" if r["scope"] == "anywhere" else f"  [scope: {r['scope']}]"

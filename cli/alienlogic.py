@@ -112,17 +112,7 @@ def _grade(world: World, bank: Bank, task_id: str, answer: str) -> Grade:
 
 
 def _describe_world(world: World) -> Report:
-    rules = [
-        {
-            "id": r.id,
-            "name": r.name,
-            "target": r.target,
-            "disabled": r.disabled,
-            "require": r.require,
-            "conclusion": r.conclusion,
-        }
-        for r in world.rules
-    ]
+    rules = scaffold.rule_rows(world, ("id", "name", "target", "disabled", "require", "conclusion"))
     lines = [
         f"world {world.name} ({world.hash}): {len(rules)} rule{'s' if len(rules) != 1 else ''}"
     ]

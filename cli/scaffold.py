@@ -131,6 +131,11 @@ def world_or_exit(commands: LanguageCommands, spec: str | None) -> World:
         sys.exit(EXIT_BAD_INPUT)
 
 
+def rule_rows(world: World, fields: tuple[str, ...]) -> list[dict[str, object]]:
+    """`world check`'s listing of the world's rules: the named fields of each."""
+    return [{name: getattr(rule, name) for name in fields} for rule in world.rules]
+
+
 def _answers(language: str, body: Callable) -> Callable:
     """`body` with BadInput and Refused turned into their exit statuses."""
 
