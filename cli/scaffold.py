@@ -65,7 +65,9 @@ class Report:
 Decorator = Callable[[Callable], Callable]
 
 
-@dataclass(frozen=True)
+# eq=False: an entry is compared by identity, and `aliencode run` builds it at
+# start-up, where a generated __eq__ over 30 fields costs a millisecond
+@dataclass(frozen=True, eq=False)
 class LanguageCommands:
     """One language's part of the shared commands. Help texts are the
     commands' own; the functions are called only when a command runs, and
