@@ -339,17 +339,31 @@ def check(file: str, world_spec: str | None, as_json: bool, detail: bool) -> Non
     sys.exit(EXIT_OK if verdict.accepted else EXIT_REJECTED)
 
 
+def _theorem_options(command):
+    """--world and the theorem `prove` and `certify` work on: a bank task's
+    (--task, --bank) or one stated with --premises and --goal."""
+    for option in reversed(
+        (
+            shared.world_option("alienlogic"),
+            click.option("--task", "task_id", metavar="ID", help="A task of the world's bank."),
+            click.option(
+                "--premises", metavar="FORMULAS", help="Comma-separated premises (with --goal)."
+            ),
+            click.option("--goal", metavar="FORMULA", help="The goal (instead of --task)."),
+            click.option(
+                "--bank",
+                "bank_file",
+                type=click.Path(dir_okay=False),
+                help="Task bank file (default: the world's shipped bank).",
+            ),
+        )
+    ):
+        command = option(command)
+    return command
+
+
 @cli.command()
-@shared.world_option("alienlogic")
-@click.option("--task", "task_id", metavar="ID", help="A task of the world's bank.")
-@click.option("--premises", metavar="FORMULAS", help="Comma-separated premises (with --goal).")
-@click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
-@click.option(
-    "--bank",
-    "bank_file",
-    type=click.Path(dir_okay=False),
-    help="Task bank file (default: the world's shipped bank).",
-)
+@_theorem_options
 @click.option(
     "--check",
     "check_file",
@@ -586,16 +600,7 @@ def _certify_all(
 
 
 @cli.command("prove")
-@shared.world_option("alienlogic")
-@click.option("--task", "task_id", metavar="ID", help="A task of the world's bank.")
-@click.option("--premises", metavar="FORMULAS", help="Comma-separated premises (with --goal).")
-@click.option("--goal", metavar="FORMULA", help="The goal (instead of --task).")
-@click.option(
-    "--bank",
-    "bank_file",
-    type=click.Path(dir_okay=False),
-    help="Task bank file (default: the world's shipped bank).",
-)
+@_theorem_options
 @click.option(
     "--all",
     "all_tasks",

@@ -111,10 +111,11 @@ def test_tally_and_chance_correction():
 
 
 def test_alienlogic_strategies():
-    from alienlogic import load_world
+    from alienworlds.episode.languages import language
 
+    entry = language("alienlogic")
     bank = load_bank("alienlogic", "main")
-    v = aliencode_battery(load_world("main"), bank)
+    v = entry.battery.load()(entry.load_world("main"), bank)  # the registry's battery
     unprovable = [t.id for t in bank.tasks if t.extra.get("provable") is False]
     assert list(v.strategies["refuse-all"].passed) == unprovable
     # the standard proof passes the theorems that need no patch, and only provable ones
