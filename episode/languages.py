@@ -4,11 +4,14 @@ named in one place.
 A language is one `Language` entry: how to load its worlds, the episode
 environment, the grader, the world generator and its knobs, the
 trivial-strategy battery, the hypothesis engine that scores exploration,
-and the classes behind the agent names every language shares (`explorer`, `explorer-random`, `explorer-fixed`). Entries are
-references ("package.module:attribute", see `ruleset.references`), imported
-only when used, so listing a language costs nothing. A new language is one
-more entry here (or `register` from outside the package); nothing else
-chooses by language's name.
+and the classes behind the agent names every language shares (`explorer`,
+`explorer-random`, `explorer-fixed`). Entries are references
+("package.module:attribute", see `ruleset.references`), imported only when
+used, so listing a language costs nothing. A new language is one more entry
+here (or `register` from outside the package), its command line's
+`LanguageCommands` (cli/scaffold.py) and its own packages
+(docs/architecture.md, "Adding a language"); nothing else chooses by
+language's name.
 
 The registry sits in the episode layer because the parts it names reach up
 to the episode environments and the explorers; the layers below take what

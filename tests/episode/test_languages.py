@@ -6,7 +6,6 @@ from dataclasses import fields, replace
 
 import pytest
 from alienworlds.episode.environment_loader import make_environment
-from alienworlds.generate.knobs import KnobTable
 from alienworlds.episode.languages import (
     LANGUAGES,
     SHARED_AGENTS,
@@ -16,6 +15,7 @@ from alienworlds.episode.languages import (
     load_world,
     register,
 )
+from alienworlds.generate.knobs import KnobTable
 from alienworlds.ruleset.references import Reference
 
 
