@@ -13,6 +13,7 @@ It runs a click group so that nothing reaches the user as a traceback:
 
 from __future__ import annotations
 
+import gc
 import sys
 
 import click
@@ -89,4 +90,8 @@ def run(group: click.Group, prog: str, argv: list[str] | None = None, internal: 
     if lost is not None:
         _say(f"{prog}: {lost}")
         status = streams.EXIT_STREAM
+    # The command is over and all it built is garbage: frozen, the interpreter's
+    # exit skips it instead of tracing it in several full collections (2 s of
+    # silence after a bank audit).
+    gc.freeze()
     sys.exit(status)

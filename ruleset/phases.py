@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-HEARTBEAT = 1.5  # seconds between the lines of a running phase: a silence stays under 2 s
+HEARTBEAT = 1.0  # seconds between the lines of a running phase: a silence stays under 2 s
+# even when a long collection or compile holds the interpreter lock for most of a second
 
 
 @dataclass

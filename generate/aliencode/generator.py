@@ -107,21 +107,22 @@ def generate(seed: str, knobs: Knobs | None = None, phases: Phases | None = None
                 with phases.phase(f"drawing world {fresh + 1}"):
                     drawer.run()
             continue
-        text = bank_toml(
-            world.name,
-            bank,
-            VERSION,
-            _settings(knobs),
-            attempt + 1,
-            rejected,
-            len(world.rules),
-            sum(r.red_herring for r in world.rules),
-            reported(world),
-        )
-        try:
-            loaded = parse_bank("aliencode", world.name, text, "bank.toml")
-        except BankError as exc:
-            raise GenerationError(f"the written bank does not read back: {exc}") from None
+        with phases.phase("writing the bank and reading it back"):
+            text = bank_toml(
+                world.name,
+                bank,
+                VERSION,
+                _settings(knobs),
+                attempt + 1,
+                rejected,
+                len(world.rules),
+                sum(r.red_herring for r in world.rules),
+                reported(world),
+            )
+            try:
+                loaded = parse_bank("aliencode", world.name, text, "bank.toml")
+            except BankError as exc:
+                raise GenerationError(f"the written bank does not read back: {exc}") from None
         if [t.id for t in loaded.tasks] != [c.task.id for c in bank.tasks] or any(
             _fields(a) != _fields(b.task) for a, b in zip(loaded.tasks, bank.tasks)
         ):

@@ -11,9 +11,14 @@ import textwrap
 import pytest
 
 GROUP = textwrap.dedent('''
+    import atexit
+    import gc
     import sys
     import click
     from alienworlds.cli.entry import run
+
+    if sys.argv[2:] == ["garbage"]:  # runs after run() has ended the command
+        atexit.register(lambda: print(f"frozen {gc.get_freeze_count()}", file=sys.stderr))
 
     @click.group()
     def group():
@@ -36,6 +41,13 @@ GROUP = textwrap.dedent('''
             click.get_current_context().exit(5)
         if how == "click-error":
             raise click.ClickException("a click error")
+        if how == "garbage":  # cycles only the cyclic collector can free
+            global kept
+            kept = []
+            for _ in range(1000):
+                cycle = []
+                cycle.append(cycle)
+                kept.append(cycle)
         if how == "interrupt":
             raise KeyboardInterrupt
         if how == "swallowed":
@@ -94,3 +106,10 @@ def test_a_usage_error_names_the_command_and_its_help():
         2,
         ["demo end: Missing argument 'HOW'. Try 'demo end --help'."],
     )
+
+
+def test_what_a_command_leaves_is_frozen_so_the_exit_does_not_trace_it():
+    code, out, error = run(["end", "garbage"])
+    assert (code, out) == (0, "done\n")
+    frozen = int(error.split("frozen ")[1])
+    assert frozen >= 1000  # at least the command's own cycles

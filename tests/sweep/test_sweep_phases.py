@@ -39,7 +39,7 @@ def phases(stderr: str) -> list[str]:
     return [
         re.sub(r": done in \d+\.\d s$", ": done", line)
         for line in stderr.splitlines()
-        if not line.endswith(" so far")
+        if not re.search(r": \d+ s so far( · .*)?$", line)  # " · 1 of 2 up" at start-up
     ]
 
 
@@ -90,7 +90,7 @@ def test_each_phase_of_a_sweep_names_itself(tmp_path):
 def test_a_slow_pool_start_up_says_how_far_it_got_until_the_workers_are_up():
     lines: list[str] = []
     ticks = iter(range(100))  # each look at the clock is one second later
-    phases = Phases(lines.append, prefix="sweep: ", clock=lambda: float(next(ticks)))
+    phases = Phases(lines.append, prefix="sweep: ", heartbeat=2.0, clock=lambda: float(next(ticks)))
     ready: queue.Queue[int] = queue.Queue()
     ready.put(101)  # one of the two workers is up at once, the other never
     signals = iter([None, None, None, None, 2])  # the sweep is stopped at the fifth look
