@@ -215,10 +215,11 @@ def _while(test: ast.expr, body: list[ast.stmt], pos: s.Pos, test_pos: s.Pos) ->
 
 
 def _tick(weight: int, pos: s.Pos) -> list[ast.stmt]:
+    # float constants: the budget is a float (run_meter.py)
     budget = ast.Attribute(_name("_m"), "budget", ast.Store())
-    charge = ast.AugAssign(budget, ast.Sub(), ast.Constant(weight))
+    charge = ast.AugAssign(budget, ast.Sub(), ast.Constant(float(weight)))
     test = ast.Compare(
-        ast.Attribute(_name("_m"), "budget", ast.Load()), [ast.Lt()], [ast.Constant(0)]
+        ast.Attribute(_name("_m"), "budget", ast.Load()), [ast.Lt()], [ast.Constant(0.0)]
     )
     check = ast.If(
         test, [ast.Expr(ast.Call(ast.Attribute(_name("_m"), "checkpoint", ast.Load()), [], []))], []

@@ -25,6 +25,7 @@ from .compiler import FILENAME, PREFIX, Program
 from .errors import NAME_CHARS, AlienError, short
 from .native import SUM
 from .operations import build
+from .run_meter import RunMeter
 
 
 @dataclass
@@ -66,7 +67,7 @@ class Session:
     def __post_init__(self) -> None:
         from alienworlds.ruleset import Limits
 
-        self.meter = Meter(self.limits or Limits())
+        self.meter = RunMeter(self.limits or Limits())
         self.base = self.meter.limits  # a run's max_steps lowers these for that run only
         self.namespace = build(self.meter, self.output)
         self.meter.roots = partial(_roots, self.namespace)
