@@ -52,7 +52,7 @@ from .walk import LITERAL_SITES
 
 FILENAME = "<aliencode>"
 PREFIX = "a_"
-DEPTH = "_d"  # hidden first parameter of every generated function
+DEPTH = "_d"  # hidden first parameter of every generated function: the calls left below
 MAX_NESTING = 500  # blocks plus expressions, one inside another
 MAX_LOOPS = 20  # nested loops in one function (the host's static block limit)
 
@@ -215,10 +215,11 @@ def _while(test: ast.expr, body: list[ast.stmt], pos: s.Pos, test_pos: s.Pos) ->
 
 
 def _tick(weight: int, pos: s.Pos) -> list[ast.stmt]:
+    # float constants: the budget is a float (run_meter.py)
     budget = ast.Attribute(_name("_m"), "budget", ast.Store())
-    charge = ast.AugAssign(budget, ast.Sub(), ast.Constant(weight))
+    charge = ast.AugAssign(budget, ast.Sub(), ast.Constant(float(weight)))
     test = ast.Compare(
-        ast.Attribute(_name("_m"), "budget", ast.Load()), [ast.Lt()], [ast.Constant(0)]
+        ast.Attribute(_name("_m"), "budget", ast.Load()), [ast.Lt()], [ast.Constant(0.0)]
     )
     check = ast.If(
         test, [ast.Expr(ast.Call(ast.Attribute(_name("_m"), "checkpoint", ast.Load()), [], []))], []
@@ -406,10 +407,11 @@ class Compiler:
             )
         self._binds((st.name,), ctx)
         inner = Context(True, False)
-        # Call depth travels as a hidden first argument: no shared counter to
-        # restore on the way out.
+        # The calls still allowed below this one travel as a hidden first
+        # argument: no shared counter to restore on the way out, and the
+        # check compares with a constant.
         prologue = _tick(_weight(st.body, self._extra(inner)), st.pos)
-        too_deep = ast.Compare(_name(DEPTH), [ast.Gt()], [_name("_MAXD")])
+        too_deep = ast.Compare(_name(DEPTH), [ast.Lt()], [ast.Constant(0)])
         prologue.append(_at(ast.If(too_deep, [ast.Expr(_call("_depth_exceeded", []))], []), st.pos))
         params = [ast.arg(DEPTH), *(ast.arg(PREFIX + p) for p in st.params)]
         args = ast.arguments(
@@ -485,10 +487,11 @@ class Compiler:
 
     @staticmethod
     def _depth(ctx: Context) -> ast.expr:
-        """The call depth a call made here runs at."""
+        """The calls left below a call made here (the run's depth limit
+        less its depth; negative past the limit)."""
         if not ctx.in_function:
-            return ast.Constant(1)
-        return ast.BinOp(_name(DEPTH), ast.Add(), ast.Constant(1))
+            return _name("_TOPD")
+        return ast.BinOp(_name(DEPTH), ast.Sub(), ast.Constant(1))
 
     def literal(self, site: str, value: object, pos: s.Pos, ctx: Context) -> ast.expr:
         rule = self.bindings.rule_for(site, ctx)

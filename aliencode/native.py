@@ -118,6 +118,8 @@ class NativeTrees:
             return default
         left, right = (self._tree(a) for a in args)
         if left is None or right is None or not self._fits(op, left, right):
+            if op in _ARITHMETIC_SUM and isinstance(default, ast.Call):
+                return sum_form(op, args[0], args[1], self.bound)
             return default
         if not isinstance(default, ast.Call):
             # Already native. A division by a constant is a tree a larger one
@@ -170,6 +172,45 @@ class NativeTrees:
         else:
             self._needs(left, False, needs)
             self._needs(right, False, needs)
+
+
+# `+` and `-` of two values neither of which is a tree (a call's result, an
+# element read): the host computes the sum, and only a small integer result
+# skips the checked operator's remaining work (`_sum_rest`, operations.py),
+# which is all `add` and `sub` do after the host's own sum. A host TypeError
+# or OverflowError is reported at the operation as theirs is (runtime.py).
+# The result waits in `SUM`, a local the memory census leaves out
+# (runtime.py): it stays bound only to a small integer, which no census
+# could count and no held value is, because the other results are handed on
+# as the temporary is cleared. So a census sees what it saw when the
+# checked operator held the result in its own frame.
+SUM, SUM_REST = "_s", "_sum_rest"
+_ARITHMETIC_SUM = ("+", "-")
+ONE_DIGIT = (1 << 30) - 1  # the host compares integers this small in one instruction
+
+
+def sum_form(op: str, left: ast.expr, right: ast.expr, bound: int) -> ast.expr:
+    """`_s if (_s := left op right).__class__ is _int and -K <= _s <= K
+    else _sum_rest(_s, _s := None)`, K the smaller of one host digit and
+    the integer-size limit."""
+    small = min(ONE_DIGIT, bound - 1)
+
+    def held() -> ast.expr:
+        return ast.Name(SUM, ast.Load())
+
+    total = ast.NamedExpr(ast.Name(SUM, ast.Store()), ast.BinOp(left, _ARITHMETIC[op](), right))
+    kind = ast.Attribute(total, "__class__", ast.Load())
+    guard = ast.BoolOp(
+        ast.And(),
+        [
+            ast.Compare(kind, [ast.Is()], [ast.Name(INT_TYPE, ast.Load())]),
+            ast.Compare(held(), [ast.LtE()], [ast.Constant(small)]),
+            ast.Compare(held(), [ast.GtE()], [ast.Constant(-small)]),
+        ],
+    )
+    cleared = ast.NamedExpr(ast.Name(SUM, ast.Store()), ast.Constant(None))
+    rest = ast.Call(ast.Name(SUM_REST, ast.Load()), [held(), cleared], [])
+    return ast.IfExp(guard, held(), rest)
 
 
 def _native(tree: Tree) -> ast.expr:
@@ -276,7 +317,7 @@ _PURE_NODES = (
     ast.unaryop,
 )
 # Helpers that call no program function and change no list in place.
-_PURE_HELPERS = frozenset({"_beyond", "_s_FUSE", "_s_NADIR", "_s_APEX", "_fail", LENGTH})
+_PURE_HELPERS = frozenset({"_beyond", SUM_REST, "_s_FUSE", "_s_NADIR", "_s_APEX", "_fail", LENGTH})
 
 
 def _pure(value: ast.expr) -> bool:
@@ -299,7 +340,7 @@ def _pure(value: ast.expr) -> bool:
             if node.attr != "__class__":
                 return False
         elif isinstance(node, ast.NamedExpr):
-            if node.target.id != "_t":
+            if node.target.id not in ("_t", SUM):
                 return False
         elif isinstance(node, ast.Name):
             if not isinstance(node.ctx, (ast.Load, ast.Store)):

@@ -223,6 +223,18 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
             meter.hold(value, size(value))
         return value
 
+    def sum_rest(value, _cleared):
+        """What `add` and `sub` do with a host sum that is not a small
+        integer (native.py, `sum_form`; `_cleared` is the emptied temporary)."""
+        cls = value.__class__
+        if cls is int:
+            if -big < value < big:
+                return value
+            raise LimitExceeded(f"integer size of {limits.max_int_bits} bits")
+        if cls is float:
+            return value
+        return checked(value)
+
     def depth_exceeded():
         raise LimitExceeded(f"call depth of {limits.max_depth}")
 
@@ -246,8 +258,10 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         _fail=fail,
         _depth_exceeded=depth_exceeded,
         _m=meter,
-        _MAXD=limits.max_depth,
+        # Generated functions count the calls left below them (compiler.py).
+        _TOPD=limits.max_depth - 1,
         _beyond=beyond,
+        _sum_rest=sum_rest,
         # what the guards of native code read (native.py)
         _int=int,
         _list=list,

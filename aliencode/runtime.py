@@ -10,6 +10,7 @@ read from the innermost generated frame of the traceback. Nothing of the host
 
 from __future__ import annotations
 
+import dis
 import re
 import sys
 import threading
@@ -22,7 +23,9 @@ from alienworlds.ruleset import LanguageError, Meter
 
 from .compiler import FILENAME, PREFIX, Program
 from .errors import NAME_CHARS, AlienError, short
+from .native import SUM
 from .operations import build
+from .run_meter import RunMeter
 
 
 @dataclass
@@ -64,7 +67,7 @@ class Session:
     def __post_init__(self) -> None:
         from alienworlds.ruleset import Limits
 
-        self.meter = Meter(self.limits or Limits())
+        self.meter = RunMeter(self.limits or Limits())
         self.base = self.meter.limits  # a run's max_steps lowers these for that run only
         self.namespace = build(self.meter, self.output)
         self.meter.roots = partial(_roots, self.namespace)
@@ -96,14 +99,15 @@ def execute(program: Program) -> RunResult:
 
 def _roots(namespace: dict[str, object]) -> list[object]:
     """What a running program can reach (for the memory census): its
-    variables, and the locals of its active calls (generated frames)."""
+    variables, and the locals of its active calls (generated frames) but
+    the native sums' temporary (native.py, `sum_form`)."""
     values = [value for name, value in namespace.items() if name.startswith(PREFIX)]
     frame = sys._getframe(1)
     while frame is not None:
         code = frame.f_code
         if code.co_filename == FILENAME and code.co_flags & CO_OPTIMIZED:
             local = frame.f_locals
-            values.extend(local.values())
+            values.extend(value for name, value in local.items() if name != SUM)
             if type(local) is dict:
                 local.clear()  # the host's snapshot of the locals would keep old values alive
         frame = frame.f_back
@@ -200,6 +204,17 @@ def _position(tb: TracebackType | None, skip: int = 0) -> tuple[int | None, int 
     return found.tb_lineno, None, innermost
 
 
+def _in_native_sum(tb: TracebackType | None) -> bool:
+    """Whether the innermost frame failed in a native sum's host operator
+    (native.py, `sum_form`): its result is stored next into SUM."""
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    following = [i for i in dis.get_instructions(tb.tb_frame.f_code) if i.offset > tb.tb_lasti]
+    return any(i.opname.startswith("STORE_") and i.argval == SUM for i in following[:2])
+
+
 _PY_TYPES = {
     "int": "int",
     "float": "float",
@@ -284,6 +299,12 @@ def to_alien_error(exc: BaseException, program: Program) -> AlienError:
         if from_generated and (line, column) in program.op_sites:
             message = f"{program.op_sites[(line, column)]}: {message}"
         return AlienError("OverflowError", message, line, column)
+    if from_generated and isinstance(exc, TypeError) and _in_native_sum(exc.__traceback__):
+        # what `add` and `sub` raise, wherever the program defining the sum was compiled
+        message = _native_operand_message(str(exc))
+        if (line, column) in program.op_sites:
+            message = f"{program.op_sites[(line, column)]}: {message}"
+        return AlienError("TypeError", message, line, column)
     if from_generated and isinstance(exc, TypeError) and (line, column) in program.op_sites:
         return AlienError(
             "TypeError",
