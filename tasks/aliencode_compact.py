@@ -49,6 +49,7 @@ from functools import lru_cache
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
 from aliencode.unparse import UnparseError, string_literal, unparse
+from aliencode.walk import StatementMapper
 
 from .aliencode_budget import Budget
 from .bank import Task
@@ -557,7 +558,7 @@ def _number(value: int) -> str:
 
 
 @dataclass
-class Rewriter:
+class Rewriter(StatementMapper):
     """Reroutes the plan's operations and literals; records the numbers and
     EMIT arities the library must then define."""
 
@@ -594,28 +595,6 @@ class Rewriter:
             self.emits.add(len(args))
             return _call(f"zq_EMIT{len(args)}", args)
         return _call(PREFIX + key, args)
-
-    def body(self, stmts: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
-        return tuple(self.stmt(st) for st in stmts)
-
-    def stmt(self, st: s.Stmt) -> s.Stmt:
-        if isinstance(st, s.Set):
-            return replace(st, values=tuple(self.expr(v) for v in st.values))
-        if isinstance(st, s.ExprStmt):
-            return replace(st, expr=self.expr(st.expr))
-        if isinstance(st, s.Deliver):
-            return st if st.value is None else replace(st, value=self.expr(st.value))
-        if isinstance(st, s.If):
-            branches = tuple((self.expr(c), self.body(b)) for c, b in st.branches)
-            default = None if st.default is None else self.body(st.default)
-            return replace(st, branches=branches, default=default)
-        if isinstance(st, s.While):
-            return replace(st, cond=self.expr(st.cond), body=self.body(st.body))
-        if isinstance(st, s.Sweep):
-            return replace(st, iterable=self.expr(st.iterable), body=self.body(st.body))
-        if isinstance(st, s.Craft):
-            return replace(st, body=self.body(st.body))
-        return st
 
 
 def _emit_source(arity: int) -> str:
