@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from . import syntax as s
 
 LITERAL_SITES = {
@@ -36,3 +38,40 @@ def node_count(node: object) -> int:
         total += 1
         stack.extend(s.children(current))
     return total
+
+
+class StatementMapper:
+    """Rebuilds statements with every expression mapped by `expr` and every
+    SWEEP by `sweep`; both are identities here, for subclasses to override.
+
+    Blocks are visited in source order (a SWEEP's iterable before its body),
+    since a subclass may record what it meets and name things in that order.
+    """
+
+    def expr(self, e: s.Expr) -> s.Expr:
+        return e
+
+    def body(self, stmts: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
+        return tuple(self.stmt(st) for st in stmts)
+
+    def stmt(self, st: s.Stmt) -> s.Stmt:
+        if isinstance(st, s.Set):
+            return replace(st, values=tuple(self.expr(v) for v in st.values))
+        if isinstance(st, s.ExprStmt):
+            return replace(st, expr=self.expr(st.expr))
+        if isinstance(st, s.Deliver):
+            return st if st.value is None else replace(st, value=self.expr(st.value))
+        if isinstance(st, s.If):
+            branches = tuple((self.expr(c), self.body(b)) for c, b in st.branches)
+            default = None if st.default is None else self.body(st.default)
+            return replace(st, branches=branches, default=default)
+        if isinstance(st, s.While):
+            return replace(st, cond=self.expr(st.cond), body=self.body(st.body))
+        if isinstance(st, s.Sweep):
+            return self.sweep(st)
+        if isinstance(st, s.Craft):
+            return replace(st, body=self.body(st.body))
+        return st
+
+    def sweep(self, st: s.Sweep) -> s.Stmt:
+        return replace(st, iterable=self.expr(st.iterable), body=self.body(st.body))

@@ -27,6 +27,7 @@ from functools import cache
 
 from aliencode import World, parse
 from aliencode import syntax as s
+from aliencode.walk import StatementMapper
 
 from .aliencode_budget import Budget
 from .aliencode_compact import calibrated, kind, kinds_of, solutions
@@ -61,7 +62,7 @@ def _list_craft(arity: int) -> s.Craft:
     )
 
 
-class Avoider:
+class Avoider(StatementMapper):
     """Rewrites one tree: lists of several values through zq_LIST helpers,
     walks of what is not surely a list by `walk` ("index", "chars" or None)."""
 
@@ -81,28 +82,6 @@ class Avoider:
             self.arities.add(len(args))
             return s.Call(s.Name(f"zq_LIST{len(args)}", POS), args, e.pos)
         return replace(e, args=args)
-
-    def body(self, stmts: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
-        return tuple(self.stmt(st) for st in stmts)
-
-    def stmt(self, st: s.Stmt) -> s.Stmt:
-        if isinstance(st, s.Set):
-            return replace(st, values=tuple(map(self.expr, st.values)))
-        if isinstance(st, s.ExprStmt):
-            return replace(st, expr=self.expr(st.expr))
-        if isinstance(st, s.Deliver):
-            return st if st.value is None else replace(st, value=self.expr(st.value))
-        if isinstance(st, s.If):
-            branches = tuple((self.expr(c), self.body(b)) for c, b in st.branches)
-            default = None if st.default is None else self.body(st.default)
-            return replace(st, branches=branches, default=default)
-        if isinstance(st, s.While):
-            return replace(st, cond=self.expr(st.cond), body=self.body(st.body))
-        if isinstance(st, s.Craft):
-            return replace(st, body=self.body(st.body))
-        if isinstance(st, s.Sweep):
-            return self.sweep(st)
-        return st
 
     def sweep(self, st: s.Sweep) -> s.Sweep:
         seq = self.expr(st.iterable)

@@ -49,6 +49,7 @@ from functools import lru_cache
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
 from aliencode.unparse import UnparseError, string_literal, unparse
+from aliencode.walk import StatementMapper
 
 from .aliencode_budget import Budget
 from .bank import Task
@@ -384,22 +385,31 @@ REORDERED = {
 ORDERED_PROBES = frozenset({"PLUCK", "CARVE2", "CARVE3", "GATHER"})
 
 
+# How a mended calibrator reads a test list back: by EXPEL (its last
+# element), or as the last value a SWEEP over it walks (see _swept). A world
+# may change one reader and not the other.
+READERS = ("EXPEL", "SWEEP")
+
+
 @lru_cache(maxsize=128)
-def forms_of(key: str, mended: bool = False) -> tuple[str, ...]:
+def forms_of(key: str, mended: str = "") -> tuple[str, ...]:
     """The helper's forms (none for INT, BOOL, STR and EMIT, which are not
-    helpers); `mended`: their test lists built by the calibrated STRAND."""
+    helpers); `mended` (a reader of READERS, "" for none): their test lists
+    built by the calibrated STRAND and read back by that reader."""
     op = key.rstrip("0123456789")
     if op not in REORDERED or op == key:
         forms = HELPERS.get(key, ())
-        return tuple(map(_mend, forms)) if mended and key in ORDERED_PROBES else forms
-    params = [f"a{i}" for i in range(int(key[len(op) :]))]
-    test = "\n".join("    " + line for line in REORDERED[op])
-    return (
-        f"""CRAFT zq_{key}({", ".join(params)}):
+        forms = tuple(map(_mend, forms)) if mended and key in ORDERED_PROBES else forms
+    else:
+        params = [f"a{i}" for i in range(int(key[len(op) :]))]
+        test = "\n".join("    " + line for line in REORDERED[op])
+        forms = (
+            f"""CRAFT zq_{key}({", ".join(params)}):
 {test}
         DELIVER {op}({", ".join(reversed(params))})
     DELIVER {op}({", ".join(params)})""",
-    )
+        )
+    return tuple(map(_swept, forms)) if mended == "SWEEP" else forms
 
 
 _NUMBER = re.compile(r"\bzq_c(\d+)\b")
@@ -425,13 +435,46 @@ def _mend(text: str) -> str:
     return "".join(out) + text[at:]
 
 
-def needs(key: str, form: int, mended: bool) -> tuple[str, ...]:
+_TESTS = re.compile(r"^( *)(UPON |SET )", re.MULTILINE)
+_EXPEL = re.compile(r"(?<![@\w])EXPEL\(")
+SWEPT = "zq_x"  # the name a test's SWEEP leaves on the last value it walked
+
+
+def _closing(text: str, start: int) -> int:
+    """The position of the parenthesis closing the call whose arguments start at `start`."""
+    depth, end = 0, start
+    while depth or text[end] != ")":
+        depth += {"(": 1, ")": -1}.get(text[end], 0)
+        end += 1
+    return end
+
+
+def _swept(text: str) -> str:
+    """A helper's text with each test that reads a list back by EXPEL (an
+    UPON's condition or a SET's value) reading it as the last value a SWEEP
+    over the list walks: the same value under the manual, but not in a
+    world that changes EXPEL and leaves SWEEP alone."""
+    lines = []
+    for line in text.split("\n"):
+        test = _TESTS.match(line)
+        found = _EXPEL.search(line) if test else None
+        if found is None:
+            lines.append(line)
+            continue
+        end = _closing(line, found.end())
+        indent = test.group(1)
+        lines += [f"{indent}SWEEP {SWEPT} IN {line[found.end() : end]}:", f"{indent}    IDLE"]
+        lines.append(line[: found.start()] + SWEPT + line[end + 1 :])
+    return "\n".join(lines)
+
+
+def needs(key: str, form: int, mended: str) -> tuple[str, ...]:
     """The helpers one form of `key` calls whether or not a plan includes them."""
     found = forms_of(key, mended)
     return tuple(dict.fromkeys(_NEEDS.findall(found[form]))) if found else ()
 
 
-def closure(forms: dict[str, int], mended: bool) -> dict[str, int]:
+def closure(forms: dict[str, int], mended: str) -> dict[str, int]:
     """`forms` with every helper they need (first form), each before what needs it."""
     out: dict[str, int] = {}
     for key, form in forms.items():
@@ -533,7 +576,7 @@ class Plan:
     forms: tuple[tuple[str, int], ...] = ()
     emit: str = "raw"  # "raw" | "joined": see _emit_modes
     wrap: bool = False
-    mended: bool = False  # see Usage.mended
+    mended: str = ""  # see Usage.mended
 
     @property
     def keys(self) -> frozenset[str]:
@@ -557,7 +600,7 @@ def _number(value: int) -> str:
 
 
 @dataclass
-class Rewriter:
+class Rewriter(StatementMapper):
     """Reroutes the plan's operations and literals; records the numbers and
     EMIT arities the library must then define."""
 
@@ -594,28 +637,6 @@ class Rewriter:
             self.emits.add(len(args))
             return _call(f"zq_EMIT{len(args)}", args)
         return _call(PREFIX + key, args)
-
-    def body(self, stmts: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
-        return tuple(self.stmt(st) for st in stmts)
-
-    def stmt(self, st: s.Stmt) -> s.Stmt:
-        if isinstance(st, s.Set):
-            return replace(st, values=tuple(self.expr(v) for v in st.values))
-        if isinstance(st, s.ExprStmt):
-            return replace(st, expr=self.expr(st.expr))
-        if isinstance(st, s.Deliver):
-            return st if st.value is None else replace(st, value=self.expr(st.value))
-        if isinstance(st, s.If):
-            branches = tuple((self.expr(c), self.body(b)) for c, b in st.branches)
-            default = None if st.default is None else self.body(st.default)
-            return replace(st, branches=branches, default=default)
-        if isinstance(st, s.While):
-            return replace(st, cond=self.expr(st.cond), body=self.body(st.body))
-        if isinstance(st, s.Sweep):
-            return replace(st, iterable=self.expr(st.iterable), body=self.body(st.body))
-        if isinstance(st, s.Craft):
-            return replace(st, body=self.body(st.body))
-        return st
 
 
 def _emit_source(arity: int) -> str:
@@ -775,7 +796,7 @@ def _inline_once(body: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
 
 
 @lru_cache(maxsize=1024)
-def _form_tokens(key: str, form: int, mended: bool = False) -> int:
+def _form_tokens(key: str, form: int, mended: str = "") -> int:
     return _piece_tokens(forms_of(key, mended)[form].replace("@", ""))
 
 
@@ -784,7 +805,7 @@ def _piece_tokens(piece: str) -> int:
 
 
 @lru_cache(maxsize=1024)
-def _form_numbers(key: str, form: int, mended: bool = False) -> frozenset[int]:
+def _form_numbers(key: str, form: int, mended: str = "") -> frozenset[int]:
     return frozenset(_numbers_in(forms_of(key, mended)[form]))
 
 
@@ -804,8 +825,9 @@ class Usage:
     kinds: dict[str, str]  # see kinds_of
     strings: int  # distinct string literals that read differently backwards
     # a calibrator that mends its own tests: test lists by the calibrated
-    # STRAND (see _mend), constants relative to GAUGE("") (see library)
-    mended: bool = False
+    # STRAND (see _mend) read back by this reader of READERS ("" for an
+    # unmended one), constants relative to GAUGE("") (see library)
+    mended: str = ""
 
     def estimate(self, base: int, forms: dict[str, int]) -> int:
         """The answer's tokens for helpers `forms`, `base` being those of the solution as it is."""
@@ -832,7 +854,7 @@ class Usage:
         return total + sum(_constant_tokens(v) for v in _needed(numbers))
 
 
-def usage(tree: s.Program, mended: bool = False) -> Usage:
+def usage(tree: s.Program, mended: str = "") -> Usage:
     counts: dict[str, int] = {}
     ints: set[int] = set()
     extent1 = 0
@@ -925,15 +947,18 @@ def solutions(task: Task, world: World) -> list[s.Program]:
     return trees
 
 
-def answers(task: Task, world: World, budget: Budget | None, mended: bool = False) -> list[str]:
+def answers(
+    task: Task, world: World, budget: Budget | None, mended: bool = False, reader: str = "EXPEL"
+) -> list[str]:
     """Candidate answers for a synthesis task (none for a prediction), each
     within the token budget (its steps are not checked): the naive solution
     and each variant, with helpers added in each order of `orders`, printing
     each way of `_emit_modes`, in place or (a whole program) in a CRAFT.
-    `mended`: helpers that mend their own tests (see Usage.mended)."""
+    `mended`: helpers that mend their own tests, reading their test lists
+    back by `reader` (see Usage.mended)."""
     if task.kind != "synthesis" or budget is None:
         return []
-    return calibrated(solutions(task, world), task, world, budget, mended)
+    return calibrated(solutions(task, world), task, world, budget, mended, reader=reader)
 
 
 def calibrated(
@@ -943,11 +968,15 @@ def calibrated(
     budget: Budget,
     mended: bool = False,
     first: tuple[str, ...] = (),
+    reader: str = "EXPEL",
 ) -> list[str]:
     """`answers` for these trees; `first`: helpers every allocation tries before the rest."""
+    if reader not in READERS:
+        raise ValueError(f"unknown reader {reader!r}: one of {', '.join(READERS)}")
+    mend = reader if mended else ""
     out: list[str] = []
     for tree in trees:
-        use = usage(tree, mended)
+        use = usage(tree, mend)
         for wrap in (False, True) if task.whole_program else (False,):
             base = count(build(tree, task, Plan((), "raw", wrap), use.kinds))
             tried: set[Plan] = set()
@@ -956,7 +985,7 @@ def calibrated(
                 for emit in _emit_modes(use):
                     order = [k for k in by if k != "EMIT" or emit != "raw"]
                     forms = allocate(use, base, budget.tokens, order)
-                    plan = Plan(tuple(forms.items()), emit, wrap, mended)
+                    plan = Plan(tuple(forms.items()), emit, wrap, mend)
                     if plan in tried:
                         continue
                     tried.add(plan)

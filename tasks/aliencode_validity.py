@@ -33,6 +33,9 @@
 * `calibrating-avoidant` (tasks/aliencode_calibrating_avoidant.py): lists of
   several values built by ANNEX, sequences walked as lists of their
   elements, and the rest calibrated as `mended-calibrating` does.
+* `sweep-mended-calibrating` (tasks/aliencode_compact.py, reader `SWEEP`):
+  `mended-calibrating` reading its test lists back as the last value a SWEEP
+  walks instead of by EXPEL.
 
 A prediction task is answered with the manual's output (`naive`, `printer`)
 or a worked example's output (`example-copy`).
@@ -78,6 +81,7 @@ STRATEGIES = (
     "avoidant",
     "mended-calibrating",
     "calibrating-avoidant",
+    "sweep-mended-calibrating",
 )
 WRAPPER = "trivial_main"
 PRINTER = "trivial_print"
@@ -336,6 +340,8 @@ def candidates(
         out["mended-calibrating"] = compact(task, world, budget, mended=True)
     if "calibrating-avoidant" in strategies:
         out["calibrating-avoidant"] = calibrating_avoidant(task, world, budget)
+    if "sweep-mended-calibrating" in strategies:
+        out["sweep-mended-calibrating"] = compact(task, world, budget, mended=True, reader="SWEEP")
     return {name: answers for name, answers in out.items() if name in strategies}
 
 

@@ -62,7 +62,13 @@ from .schemes import is_resistant
 # world without a calibration-resistant rule (fewer than three altered rules
 # leave no room for one): nothing there resists the adaptive strategies, so
 # its bank reports them under [audit] report_only and they count in its floor.
-ADAPTIVE = ("compact-calibrating", "avoidant", "mended-calibrating", "calibrating-avoidant")
+ADAPTIVE = (
+    "compact-calibrating",
+    "avoidant",
+    "mended-calibrating",
+    "calibrating-avoidant",
+    "sweep-mended-calibrating",
+)
 # The battery runs in stages, each only on a task no earlier stage flagged:
 # the fixed strategies first (cheap), then the adaptive ones by how often
 # they pass per second of work; `self-calibrating` writes the largest
@@ -70,6 +76,7 @@ ADAPTIVE = ("compact-calibrating", "avoidant", "mended-calibrating", "calibratin
 LAST = (
     "compact-calibrating",
     "mended-calibrating",
+    "sweep-mended-calibrating",
     "avoidant",
     "calibrating-avoidant",
     "self-calibrating",

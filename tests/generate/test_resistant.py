@@ -95,9 +95,10 @@ def test_every_strategy_flags_in_a_world_with_a_resistant_rule_and_the_costly_on
     assert reported(world) == ()
     staged = [n for stage in stages(world) for n in stage]
     assert sorted(staged) == sorted(STRATEGIES)
-    assert staged[-5:] == [
+    assert staged[-6:] == [
         "compact-calibrating",
         "mended-calibrating",
+        "sweep-mended-calibrating",
         "avoidant",
         "calibrating-avoidant",
         "self-calibrating",

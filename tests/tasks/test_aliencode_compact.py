@@ -1,7 +1,9 @@
 """The budget-aware calibrating strategy (tasks.aliencode_compact), plain and
-mended: every candidate fits its task's answer budget, prints what the manual
-says, and never depends on a world's rules; its helpers undo the changes they
-test for, and the mended ones also those that turn their tests around."""
+mended (reading its tests back by EXPEL or by SWEEP): every candidate fits
+its task's answer budget, prints what the manual says, and never depends on a
+world's rules; its helpers undo the changes they test for, the mended ones
+also those that turn their tests around, and the SWEEP-reading ones also a
+reader changed to agree with a turned builder."""
 
 from dataclasses import replace
 
@@ -16,6 +18,8 @@ from aliencode.parser import token_count
 from aliencode.world_schema import load
 
 SAMPLE = slice(None, None, 6)  # every sixth task of the main bank keeps the tests fast
+# plain, mended reading back by EXPEL, mended reading back by SWEEP
+MODES = [(False, "EXPEL"), (True, "EXPEL"), (True, "SWEEP")]
 
 
 @pytest.fixture(scope="module")
@@ -34,34 +38,35 @@ def _shown(task: Task) -> Task:
     return replace(task, inputs=(task.example_inputs,) if task.example_inputs else ())
 
 
-@pytest.mark.parametrize("mended", [False, True])
-def test_every_candidate_fits_the_budget(main, mended):
+@pytest.mark.parametrize("mended, reader", MODES)
+def test_every_candidate_fits_the_budget(main, mended, reader):
     world, _, tasks = main
     for task, budget in tasks.values():
-        candidates = answers(task, world, budget, mended)
+        candidates = answers(task, world, budget, mended, reader)
         assert candidates, task.id
         for answer in candidates:
             assert token_count(answer) <= budget.tokens, (task.id, answer)
             assert count(parse(answer, world.keywords)) == token_count(answer)
 
 
-@pytest.mark.parametrize("mended", [False, True])
-def test_candidates_print_what_the_manual_says(main, mended):
+@pytest.mark.parametrize("mended, reader", MODES)
+def test_candidates_print_what_the_manual_says(main, mended, reader):
     world, grader, tasks = main
     manual = manual_world(world)
     for task, budget in tasks.values():
         shown = _shown(task)
         want = outcomes(manual, grader.limits, task.naive, shown)
-        for answer in answers(task, world, budget, mended):
+        for answer in answers(task, world, budget, mended, reader):
             assert outcomes(manual, grader.limits, answer, shown) == want, (task.id, answer)
 
 
-@pytest.mark.parametrize("mended", [False, True])
-def test_answers_never_depend_on_the_rules(main, mended):
+@pytest.mark.parametrize("mended, reader", MODES)
+def test_answers_never_depend_on_the_rules(main, mended, reader):
     world, _, tasks = main
     bare = replace(world, rules=())
     for task, budget in tasks.values():
-        assert answers(task, world, budget, mended) == answers(task, bare, budget, mended), task.id
+        got = answers(task, world, budget, mended, reader)
+        assert got == answers(task, bare, budget, mended, reader), task.id
 
 
 def test_prediction_tasks_get_no_answers(main):
@@ -207,3 +212,48 @@ def test_mended_helpers_undo_what_turns_the_plain_ones_tests_around(tmp_path):
     mended = [outcomes(world, limits, a, task) for a in answers(task, world, budget, True)]
     assert want not in plain
     assert want in mended
+
+
+# The reader agrees with the builder in CRAFT bodies: a list built there comes
+# out backwards and EXPEL takes its first element, so a test that builds a
+# list and reads it back by EXPEL sees nothing; the last value a SWEEP walks
+# still shows the order.
+AGREEING = (
+    TURNED
+    + """
+[[rules]]
+id = "U4"
+name = "EXPEL takes the first element in functions"
+target = "EXPEL"
+actual = "0"
+scope = "function"
+"""
+)
+
+
+def test_sweep_reading_helpers_see_what_an_agreeing_reader_hides(tmp_path):
+    path = tmp_path / "world.toml"
+    path.write_text(AGREEING)
+    world = load(str(path))
+    task = Task(
+        id="Z",
+        kind="synthesis",
+        prompt="",
+        example="EMIT(pick(STRAND(5, 6, 7), 1))",
+        calls=("EMIT(pick(STRAND(4, 9, 3, 8), 2))", "EMIT(pick(STRAND(1, 2), 1))"),
+        naive=PICK,
+    )
+    limits = Limits()
+    want = outcomes(manual_world(world), limits, PICK, task)
+    budget = Budget(400, 10**5)
+    by_expel = [outcomes(world, limits, a, task) for a in answers(task, world, budget, True)]
+    swept = answers(task, world, budget, True, "SWEEP")
+    assert want not in by_expel
+    assert want in [outcomes(world, limits, a, task) for a in swept]
+
+
+def test_an_unknown_reader_is_refused(main):
+    world, _, tasks = main
+    task, budget = next(iter(tasks.values()))
+    with pytest.raises(ValueError, match="unknown reader 'PLUCK'"):
+        answers(task, world, budget, True, "PLUCK")

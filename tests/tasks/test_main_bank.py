@@ -126,6 +126,7 @@ def test_every_strategy_stays_at_zero(report):
         "avoidant",
         "mended-calibrating",
         "calibrating-avoidant",
+        "sweep-mended-calibrating",
     }
     assert validity.reported == () and validity.flagged == ()
     assert all(score.passed == () for score in validity.strategies.values())

@@ -69,6 +69,8 @@ def test_demo_bank_battery():
         "mended-calibrating": ["T3", "T4", "T6"],
         # T4 has a list of several values, built by ANNEX; the others none or no room
         "calibrating-avoidant": ["T4"],
+        # demo's EXPEL follows the manual, so reading tests back by SWEEP changes nothing
+        "sweep-mended-calibrating": ["T3", "T4", "T6"],
     }
     assert v.floor == round(100 * 4 / 6, 4)
     assert v.flagged == ("T1", "T2", "T3", "T4", "T6")
@@ -85,7 +87,8 @@ def test_a_flagged_task_fails_the_audit_unless_the_bank_only_reports(tmp_path):
     assert "task T2: passed by the trivial strategy compact-calibrating" in problems
     assert (
         "task T4: passed by the trivial strategies naive, literal-free, printer, "
-        "compact-calibrating, avoidant, mended-calibrating, calibrating-avoidant" in problems
+        "compact-calibrating, avoidant, mended-calibrating, calibrating-avoidant, "
+        "sweep-mended-calibrating" in problems
     )
     assert not any("T5" in p for p in problems)
     # a strategy the bank reports only counts in the floor and flags nothing
@@ -94,7 +97,7 @@ def test_a_flagged_task_fails_the_audit_unless_the_bank_only_reports(tmp_path):
     assert not any(p.startswith("task T2:") for p in report.problems)
     assert (
         "task T6: passed by the trivial strategies literal-free, compact-calibrating, avoidant, "
-        "mended-calibrating" in report.problems
+        "mended-calibrating, sweep-mended-calibrating" in report.problems
     )
     assert report.validity.reported == ("compact-calibrating",) and report.validity.floor == round(
         100 * 4 / 6, 4
@@ -146,6 +149,7 @@ def test_world_check_json_reports_validity():
         "avoidant",
         "mended-calibrating",
         "calibrating-avoidant",
+        "sweep-mended-calibrating",
     }
 
 

@@ -1,0 +1,91 @@
+"""The shared tree walks of aliencode/walk.py."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given
+from test_properties import PROPERTY, programs
+
+from aliencode import parse
+from aliencode import syntax as s
+from aliencode.errors import AlienSyntaxError
+from aliencode.walk import StatementMapper, node_count
+
+
+def _tree(source: str) -> s.Program | None:
+    try:
+        return parse(source, {})
+    except AlienSyntaxError:
+        return None
+
+
+class Bumper(StatementMapper):
+    """Adds one to every integer literal it is shown and counts them."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def expr(self, e: s.Expr) -> s.Expr:
+        if isinstance(e, s.IntLit):
+            self.seen += 1
+            return replace(e, value=e.value + 1)
+        if isinstance(e, (s.OpCall, s.Call)):
+            mapped = replace(e, args=tuple(map(self.expr, e.args)))
+            return replace(mapped, func=self.expr(e.func)) if isinstance(e, s.Call) else mapped
+        return e
+
+
+def _ints(node: object) -> list[int]:
+    found, stack = [], [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, s.IntLit):
+            found.append(current.value)
+        stack.extend(s.children(current))
+    return sorted(found)
+
+
+@PROPERTY
+@given(programs())
+def test_the_identity_mapper_rebuilds_the_same_tree(source: str) -> None:
+    tree = _tree(source)
+    if tree is None:
+        return
+    assert s.Program(StatementMapper().body(tree.body)) == tree
+
+
+@PROPERTY
+@given(programs())
+def test_every_expression_of_every_statement_reaches_expr(source: str) -> None:
+    tree = _tree(source)
+    if tree is None:
+        return
+    bumper = Bumper()
+    mapped = s.Program(bumper.body(tree.body))
+    assert bumper.seen == len(_ints(tree))
+    assert _ints(mapped) == [v + 1 for v in _ints(tree)]
+    assert node_count(mapped) == node_count(tree)
+
+
+def test_sweep_is_its_own_hook_and_visits_the_iterable_first() -> None:
+    order: list[str] = []
+
+    class Recorder(StatementMapper):
+        def expr(self, e: s.Expr) -> s.Expr:
+            if isinstance(e, s.Name):
+                order.append(e.id)
+            for arg in e.args if isinstance(e, s.OpCall) else ():
+                self.expr(arg)
+            return e
+
+    class Reverser(StatementMapper):
+        def sweep(self, st: s.Sweep) -> s.Stmt:
+            body = self.body(st.body)
+            return replace(st, iterable=s.OpCall("ORDER", "", (st.iterable,), st.pos), body=body)
+
+    tree = parse("SWEEP x IN xs:\n    EMIT(y)\nEMIT(z)", {})
+    Recorder().body(tree.body)
+    assert order == ["xs", "y", "z"]
+    swept = Reverser().body(tree.body)[0]
+    assert isinstance(swept.iterable, s.OpCall) and swept.iterable.op == "ORDER"
