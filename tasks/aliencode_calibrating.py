@@ -50,8 +50,8 @@ from functools import lru_cache
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
 from aliencode.sites import COMPARISON
-from aliencode.unparse import unparse
 
+from .aliencode_statement_memo import program_text
 from .bank import Task
 
 PREFIX = "cal_"
@@ -801,7 +801,7 @@ def rewritten(
         for piece in library_pieces(rewriter.keys, rewriter.literals, emit)
         for st in _parsed(piece)
     )
-    return unparse(s.Program(lib + body), world.keywords)
+    return program_text(lib + body, world.keywords)
 
 
 def _shows_tuples(task: Task, world: World) -> bool:
