@@ -755,6 +755,15 @@ def count(node: object) -> int:
     return 1
 
 
+_COUNTED = IdentityMemo()
+
+
+def tokens(program: s.Program) -> int:
+    """`count(program)`, each top-level statement counted once: candidates
+    share their library statements."""
+    return sum(_COUNTED.get(st, None, lambda st=st: count(st)) for st in program.body)
+
+
 def _block(body: tuple[s.Stmt, ...]) -> int:
     return sum(map(count, body)) if body else 1
 
@@ -979,7 +988,7 @@ def calibrated(
     for tree in trees:
         use = usage(tree, mended)
         for wrap in (False, True) if task.whole_program else (False,):
-            base = count(build(tree, task, Plan((), "raw", wrap), use.kinds))
+            base = tokens(build(tree, task, Plan((), "raw", wrap), use.kinds))
             tried: set[Plan] = set()
             for by in orders(use):
                 by = [*first, *(k for k in by if k not in first)]
@@ -1008,7 +1017,7 @@ def _fitting(
     estimate does not count constants written in place)."""
     forms = list(plan.forms)
     program = build(tree, task, plan, use.kinds)
-    while count(program) > budget.tokens:
+    while tokens(program) > budget.tokens:
         if not forms:
             return None
         forms.pop()
@@ -1021,7 +1030,7 @@ def _fitting(
             if use.estimate(base, dict(trial.forms)) > budget.tokens + SHORTFALL:
                 continue
             more = build(tree, task, trial, use.kinds)
-            if count(more) <= budget.tokens:
+            if tokens(more) <= budget.tokens:
                 forms, program = list(trial.forms), more
                 break
     return program

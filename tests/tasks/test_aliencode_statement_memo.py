@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from alienworlds.tasks import aliencode_statement_memo as memo
-from alienworlds.tasks.aliencode_compact import CONSTANT, Rewriter, _inline_once, _walk
+from alienworlds.tasks.aliencode_compact import (
+    CONSTANT,
+    Rewriter,
+    _inline_once,
+    _walk,
+    count,
+    tokens,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -84,3 +91,10 @@ def test_inlining_keeps_untouched_statements_and_matches_a_full_rewrite(body):
         names = {n.id for n in _walk(st_) if isinstance(n, s.Name)}
         if st_ in body and not names & inlined:
             assert any(st_ is original for original in body)
+
+
+@settings(max_examples=100, deadline=None)
+@given(bodies)
+def test_tokens_counted_by_statement_are_the_programs_count(body):
+    program = s.Program(body)
+    assert tokens(program) == count(program) == tokens(program)
