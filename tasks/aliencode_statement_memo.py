@@ -22,7 +22,7 @@ from aliencode import syntax as s
 from aliencode.unparse import unparse
 
 T = TypeVar("T")
-LIMIT = 20_000  # entries kept per memo before it starts afresh (bounds memory, not results)
+LIMIT = 4096  # entries kept per memo before it starts afresh (bounds memory, not results)
 
 
 class IdentityMemo:
