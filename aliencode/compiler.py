@@ -738,6 +738,9 @@ def compile_program(
                 # reach a user; the run reports such mistakes as AlienErrors.
                 warnings.simplefilter("ignore")
                 code = compile(module, FILENAME, "exec", dont_inherit=True)
+            # freed before the cycle collector resumes, which would otherwise
+            # walk the whole host tree once before it is dropped
+            del module
     except AlienSyntaxError:
         raise
     except RecursionError:

@@ -49,9 +49,10 @@ from functools import lru_cache
 
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
+from aliencode.parser import token_count
 from aliencode.sites import COMPARISON
-from aliencode.unparse import unparse
 
+from .aliencode_statement_memo import program_text
 from .bank import Task
 
 PREFIX = "cal_"
@@ -801,7 +802,7 @@ def rewritten(
         for piece in library_pieces(rewriter.keys, rewriter.literals, emit)
         for st in _parsed(piece)
     )
-    return unparse(s.Program(lib + body), world.keywords)
+    return program_text(lib + body, world.keywords)
 
 
 def _shows_tuples(task: Task, world: World) -> bool:
@@ -809,6 +810,16 @@ def _shows_tuples(task: Task, world: World) -> bool:
     knot = world.surface("KNOT")
     shown = (task.prompt, task.example)
     return any(re.search(rf"\b{re.escape(knot)}\b", text or "") for text in shown)
+
+
+@lru_cache(maxsize=1)
+def least_tokens() -> int:
+    """Tokens every answer of this strategy holds at least: an answer is the
+    kernel (with at least the numbers 0, 1 and 2, each further number adding
+    lines), the blocks and the rewritten solution, and a token count only
+    grows as statements are added. The battery skips the strategy on a task
+    whose answer budget is below this: every answer would fail uncompiled."""
+    return token_count(program_text(_parsed(_kernel({0, 1, 2})), {}))
 
 
 def answers(task: Task, world: World) -> list[str]:

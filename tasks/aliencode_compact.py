@@ -48,10 +48,11 @@ from functools import lru_cache
 
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
-from aliencode.unparse import UnparseError, string_literal, unparse
+from aliencode.unparse import UnparseError, string_literal
 from aliencode.walk import StatementMapper
 
 from .aliencode_budget import Budget
+from .aliencode_statement_memo import IdentityMemo, program_text
 from .bank import Task
 
 PREFIX = "zq_"
@@ -468,8 +469,10 @@ def _swept(text: str) -> str:
     return "\n".join(lines)
 
 
+@lru_cache(maxsize=1024)
 def needs(key: str, form: int, mended: str) -> tuple[str, ...]:
-    """The helpers one form of `key` calls whether or not a plan includes them."""
+    """The helpers one form of `key` calls whether or not a plan includes them
+    (cached: every estimate of every allocation asks, for each key)."""
     found = forms_of(key, mended)
     return tuple(dict.fromkeys(_NEEDS.findall(found[form]))) if found else ()
 
@@ -490,11 +493,16 @@ SAFE_SECOND = {"AKIN", "APART", "NEGATE"}  # BOND/RIFT operands that cannot fail
 # -- what a solution uses -------------------------------------------------------------------
 
 
-def _walk(node: object):
-    """The node and everything under it."""
-    yield node
-    for child in s.children(node):
-        yield from _walk(child)
+def _walk(node: object) -> list[object]:
+    """The node and everything under it, in preorder (a loop: nested
+    generators cost a frame per level for every node of every candidate)."""
+    out: list[object] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        stack.extend(reversed(s.children(current)))
+    return out
 
 
 def _harmless(e: s.Expr) -> bool:
@@ -736,7 +744,7 @@ def build(tree: s.Program, task: Task, plan: Plan, kinds: dict[str, str]) -> s.P
 def render(program: s.Program, keywords: dict[str, str]) -> str | None:
     """The program's source in the world's keywords (None if a float cannot be spelt)."""
     try:
-        return unparse(program, keywords)
+        return program_text(program.body, keywords)
     except UnparseError:
         return None
 
@@ -768,6 +776,15 @@ def count(node: object) -> int:
     return 1
 
 
+_COUNTED = IdentityMemo()
+
+
+def tokens(program: s.Program) -> int:
+    """`count(program)`, each top-level statement counted once: candidates
+    share their library statements."""
+    return sum(_COUNTED.get(st, None, lambda st=st: count(st)) for st in program.body)
+
+
 def _block(body: tuple[s.Stmt, ...]) -> int:
     return sum(map(count, body)) if body else 1
 
@@ -776,10 +793,11 @@ def _inline_once(body: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
     """Constants used once written where they are used: a name and its
     definition cost more tokens than the expression. Their expressions read
     lengths of one-character strings only, so no scoped rule changes them."""
+    named = [_constants_named(st) for st in body]
     uses: dict[str, int] = {}
-    for node in _walk(s.Program(body)):
-        if isinstance(node, s.Name) and node.id.startswith(CONSTANT):
-            uses[node.id] = uses.get(node.id, 0) + 1
+    for found in named:
+        for name, n in found.items():
+            uses[name] = uses.get(name, 0) + n
     # a constant's expression may name an earlier constant used once: resolved in order
     resolver = Rewriter(frozenset())
     for st in body:
@@ -788,8 +806,29 @@ def _inline_once(body: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
             resolver.names[name] = resolver.expr(st.values[0])
     if not resolver.names:
         return body
-    kept = (st for st in body if not (isinstance(st, s.Set) and st.targets[0] in resolver.names))
-    return resolver.body(tuple(kept))
+    # a statement naming no inlined constant is kept as it is (the rewrite
+    # would copy it unchanged), so shared library statements stay shared
+    return tuple(
+        resolver.stmt(st) if any(name in resolver.names for name in found) else st
+        for st, found in zip(body, named)
+        if not (isinstance(st, s.Set) and st.targets[0] in resolver.names)
+    )
+
+
+_NAMED = IdentityMemo()
+
+
+def _constants_named(st: s.Stmt) -> dict[str, int]:
+    """How often each constant's name occurs in a statement."""
+
+    def count_names() -> dict[str, int]:
+        found: dict[str, int] = {}
+        for node in _walk(st):
+            if isinstance(node, s.Name) and node.id.startswith(CONSTANT):
+                found[node.id] = found.get(node.id, 0) + 1
+        return found
+
+    return _NAMED.get(st, None, count_names)
 
 
 # -- allocation: what the spare tokens buy -------------------------------------------------
@@ -978,7 +1017,7 @@ def calibrated(
     for tree in trees:
         use = usage(tree, mend)
         for wrap in (False, True) if task.whole_program else (False,):
-            base = count(build(tree, task, Plan((), "raw", wrap), use.kinds))
+            base = tokens(build(tree, task, Plan((), "raw", wrap), use.kinds))
             tried: set[Plan] = set()
             for by in orders(use):
                 by = [*first, *(k for k in by if k not in first)]
@@ -1007,7 +1046,7 @@ def _fitting(
     estimate does not count constants written in place)."""
     forms = list(plan.forms)
     program = build(tree, task, plan, use.kinds)
-    while count(program) > budget.tokens:
+    while tokens(program) > budget.tokens:
         if not forms:
             return None
         forms.pop()
@@ -1020,7 +1059,7 @@ def _fitting(
             if use.estimate(base, dict(trial.forms)) > budget.tokens + SHORTFALL:
                 continue
             more = build(tree, task, trial, use.kinds)
-            if count(more) <= budget.tokens:
+            if tokens(more) <= budget.tokens:
                 forms, program = list(trial.forms), more
                 break
     return program

@@ -21,6 +21,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from itertools import zip_longest
 
 from alienworlds.ruleset import standard_world
@@ -248,6 +249,12 @@ class AlienCodeGrader:
     # replies that differ only around the answer share its grade
     _grades: dict[tuple[str, str], Grade] = field(default_factory=dict, repr=False)
 
+    @cached_property
+    def world_hash(self) -> str:
+        """The world's hash, stamped on every grade (computing it serialises the
+        whole world; a battery grades thousands of answers)."""
+        return self.world.hash
+
     def compiled(self, source: str, role: str) -> Program:
         """Compile bank code once (calls, references, prediction programs)."""
         key = (role, source)
@@ -324,7 +331,7 @@ class AlienCodeGrader:
         task = self.bank.task(task_id)
         reading = read_answer(task, text, self.world.keywords)
         if reading.answer is None:
-            return Grade(task.id, False, reading.problem, self.world.hash)
+            return Grade(task.id, False, reading.problem, self.world_hash)
         key = (task.id, reading.answer)
         if key not in self._grades:
             self._grades[key] = self.grade_answer(task_id, reading.answer)
@@ -343,11 +350,11 @@ class AlienCodeGrader:
             submission, error = self._submission(task, answer)
             if submission is None:
                 # it fails as a whole, before any private run: said once, with no calls
-                return Grade(task.id, False, error, self.world.hash, answer)
+                return Grade(task.id, False, error, self.world_hash, answer)
             calls = tuple(self._synthesis(task, submission, expected, stop_at_failure))
         failed = [c.reason for c in calls if not c.passed]
         return Grade(
-            task.id, not failed, failed[0] if failed else "ok", self.world.hash, answer, calls
+            task.id, not failed, failed[0] if failed else "ok", self.world_hash, answer, calls
         )
 
     def _submission(self, task: Task, answer: str) -> tuple[Program | None, str | None]:

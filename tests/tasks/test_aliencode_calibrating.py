@@ -6,11 +6,12 @@ from dataclasses import replace
 
 import pytest
 from alienworlds.ruleset import standard_world
-from alienworlds.tasks.aliencode_calibrating import answers, library, rewritten
-from alienworlds.tasks.bank import Task
+from alienworlds.tasks.aliencode_calibrating import answers, least_tokens, library, rewritten
+from alienworlds.tasks.bank import Task, load_bank, own_bank_path
 
 from aliencode import parse, run_source
 from aliencode import syntax as s
+from aliencode.parser import token_count
 from aliencode.world_schema import load
 
 STANDARD = standard_world("aliencode")
@@ -222,3 +223,37 @@ def test_answers_never_read_the_rules(skewed):
     task = replace(task, variants=(SUM_PROGRAM.replace("SHATTER(t, x)", "SHATTER(x, t)"),))
     blind = replace(skewed, rules=Untouchable(skewed.rules))
     assert answers(task, blind) == answers(task, skewed) == answers(task, STANDARD)
+
+
+@pytest.mark.parametrize("world_name", ["main", "demo"])
+def test_every_answer_holds_at_least_the_kernel_s_tokens(world_name):
+    # the battery skips the strategy on a budget below least_tokens(): that must
+    # only ever skip answers that are over it
+    world = load(world_name)
+    bank = load_bank("aliencode", world.name, own_bank_path("aliencode", world))
+    counts = [token_count(answer) for task in bank.tasks for answer in answers(task, world)]
+    assert counts and min(counts) >= least_tokens()
+
+
+def test_the_battery_skips_the_strategy_only_below_the_kernel(monkeypatch):
+    import alienworlds.tasks.aliencode_validity as validity
+
+    world = load("demo")
+    bank = load_bank("aliencode", world.name, own_bank_path("aliencode", world))
+    asked: list[bool] = []  # whether a synthesis task's candidates include the strategy
+    original = validity.candidates
+
+    def spy(task, world, limits, outputs, strategies, budget):
+        if task.kind == "synthesis":
+            asked.append("self-calibrating" in strategies)
+        return original(task, world, limits, outputs, strategies, budget)
+
+    monkeypatch.setattr(validity, "candidates", spy)
+    monkeypatch.setattr(validity, "least_tokens", lambda: 10**9)
+    skipped = validity.battery(world, bank)
+    assert asked and not any(asked)
+    monkeypatch.setattr(validity, "least_tokens", lambda: 0)
+    asked.clear()
+    kept = validity.battery(world, bank)
+    assert asked and all(asked)
+    assert skipped.as_dict() == kept.as_dict()
