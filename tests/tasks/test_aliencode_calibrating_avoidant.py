@@ -128,21 +128,10 @@ SPELL = """CRAFT spell(w):
 """
 
 
-def test_it_passes_where_avoiding_is_needed(tmp_path):
-    path = tmp_path / "world.toml"
-    path.write_text(ROTATED)
-    world = load(str(path))
-    task = Task(
-        id="Z",
-        kind="synthesis",
-        prompt="",
-        example='EMIT(spell("ab"))',
-        calls=('EMIT(spell("xyz"))', 'EMIT(spell("pq"))'),
-        naive=SPELL,
-    )
-    limits = Limits()
-    want = outcomes(manual_world(world), limits, SPELL, task)
+def test_it_passes_where_avoiding_is_needed(synthesis_case):
+    calls = ('EMIT(spell("xyz"))', 'EMIT(spell("pq"))')
+    case = synthesis_case(ROTATED, SPELL, 'EMIT(spell("ab"))', calls)
     budget = Budget(300, 10**5)
-    mended = [outcomes(world, limits, a, task) for a in compact(task, world, budget, True)]
-    assert want not in mended
-    assert want in [outcomes(world, limits, a, task) for a in answers(task, world, budget)]
+    mended = [case.outcomes(a) for a in compact(case.task, case.world, budget, True)]
+    assert case.want not in mended
+    assert case.want in [case.outcomes(a) for a in answers(case.task, case.world, budget)]

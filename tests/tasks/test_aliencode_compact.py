@@ -193,25 +193,16 @@ PICK = """CRAFT pick(xs, i):
 """
 
 
-def test_mended_helpers_undo_what_turns_the_plain_ones_tests_around(tmp_path):
-    path = tmp_path / "world.toml"
-    path.write_text(TURNED)
-    world = load(str(path))
-    task = Task(
-        id="Y",
-        kind="synthesis",
-        prompt="",
-        example="EMIT(pick(STRAND(5, 6, 7), 1))",
-        calls=("EMIT(pick(STRAND(4, 9, 3, 8), 2))", "EMIT(pick(STRAND(1, 2), 1))"),
-        naive=PICK,
-    )
-    limits = Limits()
-    want = outcomes(manual_world(world), limits, PICK, task)
+PICK_CALLS = ("EMIT(pick(STRAND(4, 9, 3, 8), 2))", "EMIT(pick(STRAND(1, 2), 1))")
+
+
+def test_mended_helpers_undo_what_turns_the_plain_ones_tests_around(synthesis_case):
+    case = synthesis_case(TURNED, PICK, "EMIT(pick(STRAND(5, 6, 7), 1))", PICK_CALLS)
     budget = Budget(400, 10**5)
-    plain = [outcomes(world, limits, answer, task) for answer in answers(task, world, budget)]
-    mended = [outcomes(world, limits, a, task) for a in answers(task, world, budget, True)]
-    assert want not in plain
-    assert want in mended
+    plain = [case.outcomes(a) for a in answers(case.task, case.world, budget)]
+    mended = [case.outcomes(a) for a in answers(case.task, case.world, budget, True)]
+    assert case.want not in plain
+    assert case.want in mended
 
 
 # The reader agrees with the builder in CRAFT bodies: a list built there comes
@@ -231,25 +222,13 @@ scope = "function"
 )
 
 
-def test_sweep_reading_helpers_see_what_an_agreeing_reader_hides(tmp_path):
-    path = tmp_path / "world.toml"
-    path.write_text(AGREEING)
-    world = load(str(path))
-    task = Task(
-        id="Z",
-        kind="synthesis",
-        prompt="",
-        example="EMIT(pick(STRAND(5, 6, 7), 1))",
-        calls=("EMIT(pick(STRAND(4, 9, 3, 8), 2))", "EMIT(pick(STRAND(1, 2), 1))"),
-        naive=PICK,
-    )
-    limits = Limits()
-    want = outcomes(manual_world(world), limits, PICK, task)
+def test_sweep_reading_helpers_see_what_an_agreeing_reader_hides(synthesis_case):
+    case = synthesis_case(AGREEING, PICK, "EMIT(pick(STRAND(5, 6, 7), 1))", PICK_CALLS)
     budget = Budget(400, 10**5)
-    by_expel = [outcomes(world, limits, a, task) for a in answers(task, world, budget, True)]
-    swept = answers(task, world, budget, True, "SWEEP")
-    assert want not in by_expel
-    assert want in [outcomes(world, limits, a, task) for a in swept]
+    by_expel = [case.outcomes(a) for a in answers(case.task, case.world, budget, True)]
+    swept = answers(case.task, case.world, budget, True, "SWEEP")
+    assert case.want not in by_expel
+    assert case.want in [case.outcomes(a) for a in swept]
 
 
 def test_an_unknown_reader_is_refused(main):
