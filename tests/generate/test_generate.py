@@ -29,10 +29,11 @@ from aliencode.world_schema import SCHEMA
 SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2, tasks=5)
 # Each world's audit runs the adaptive strategies, and a version 5 world keeps a
 # task only when every strategy fails it (10-50 s a world), so the suite checks
-# four seeds; benchmarks/generated_worlds.py runs a hundred.
+# three seeds; benchmarks/generated_worlds.py runs a hundred.
 # Seeds whose small world has a bank: at version 6 (the two stronger strategies flag too)
-# test-2, test-3 and test-7 of test-0..9 find none in 20 worlds (docs/generated-worlds.md).
-SEEDS = ["test-0", "test-1", "test-4", "test-5"]
+# test-2, test-3 and test-7 of test-0..9 find none in 20 worlds (docs/generated-worlds.md);
+# test-0 has one too but is left out for the suite's time.
+SEEDS = ["test-5", "test-1", "test-4"]
 
 
 @cache
@@ -92,7 +93,7 @@ def test_a_generated_world_loads_renders_and_keeps_its_promises(seed, tmp_path):
     assert f'generator = "{VERSION}"' in result.bank_text
 
 
-@pytest.mark.parametrize("seed", SEEDS[:4])
+@pytest.mark.parametrize("seed", SEEDS)
 def test_every_altered_site_is_portable_when_checked_afresh(seed):
     world = generated(seed).world
     porter = Porter(world)

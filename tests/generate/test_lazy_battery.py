@@ -21,7 +21,9 @@ def eager(self, template, wanted):
     return verdict if isinstance(verdict, Candidate) and wanted(found) else None
 
 
-@pytest.mark.parametrize("seed", ["test-0", "lazy-1"])
+# one seed: test-0 took 98 s of the suite for the same comparison (the eager draw judges
+# every task made); benchmarks/generated_worlds.py draws many more seeds
+@pytest.mark.parametrize("seed", ["lazy-1"])
 def test_the_lazy_battery_draws_the_same_bank(seed, monkeypatch):
     lazy = generate(seed, SMALL)
     monkeypatch.setattr(bank_draw._Drawer, "candidate", eager)
