@@ -231,7 +231,8 @@ class _Drawer:
             )
         # the bank counts why every template tried made no task, so the battery
         # runs now for the tasks no pass wanted
-        verdicts = [v.verdict() if isinstance(v, Drafted) else v for v in self.made.values()]
+        with self.phases.phase("judging the templates no pass picked (for the bank's counts)"):
+            verdicts = [v.verdict() if isinstance(v, Drafted) else v for v in self.made.values()]
         discarded = Counter(v for v in verdicts if isinstance(v, str))
         ordered = sorted(self.picked, key=lambda c: BANDS.index(c.template.band))
         tasks = [replace(c, task=replace(c.task, id=f"T{k:02d}")) for k, c in enumerate(ordered, 1)]
