@@ -14,6 +14,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from aliencode.operations import SAME_AS_OPERATOR
+from aliencode.sites import ARITHMETIC as ARITHMETIC_SITES
+
 LITERAL = "literal"
 INDEXING = "indexing"
 ARITHMETIC = "arithmetic"
@@ -40,15 +43,8 @@ class Draft:
 
 Proposer = Callable[[random.Random], Draft]
 
-_ARITH = {
-    "SHATTER": "+",
-    "WEAVE": "-",
-    "PARE": "*",
-    "FRACTURE": "/",
-    "COIL": "**",
-    "RESIDUE": "%",
-    "HALVE": "//",
-}
+# the arithmetic sites' operators, in aliencode/sites.py's order (the draw picks from it)
+_ARITH = {site: SAME_AS_OPERATOR[site] for site in ARITHMETIC_SITES}
 _ARITH_WORDS = {
     "+": "adds",
     "-": "subtracts",
