@@ -47,7 +47,8 @@ def run_source(source: str, world: World | None = None, limits: Limits | None = 
         program = compile_source(source, world, limits, deadline)
     except AlienSyntaxError as exc:
         return RunResult("", exc, 0, 0)
-    return Session(limits).execute(program, deadline)
+    with Session(limits) as session:
+        return session.execute(program, deadline)
 
 
 __all__ = [

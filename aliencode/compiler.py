@@ -37,12 +37,12 @@ from alienworlds.ruleset import (
 from alienworlds.ruleset.compile import CompiledRule, op_identifier
 from alienworlds.ruleset.expr import Call, Expr, walk
 from alienworlds.ruleset.expr import parse as parse_rule
+from alienworlds.ruleset.host_locations import fill_locations
 from alienworlds.ruleset.world import Rule
 
 from . import syntax as s
 from .errors import AlienSyntaxError, short
 from .inline import in_place_form, operator_call, splice, spliceable
-from .locations import fill_locations
 from .metering import units as probe_units
 from .native import NativeTrees, append_form
 from .operations import SAME_AS_OPERATOR, literal_ok

@@ -138,26 +138,32 @@ def _simple(node: ast.expr) -> bool:
 def spliceable(expr: Expr, operands: dict[str, ast.expr]) -> bool:
     """Whether splicing keeps each operand's evaluation exactly as a call would."""
     order: list[str] = []
-
-    def visit(node: Expr, guarded: bool) -> bool:
-        if isinstance(node, Sym):
-            if not _simple(operands[node.name]):
-                if guarded:
-                    return False
-                order.append(node.name)
-            return True
-        if isinstance(node, Call):
-            # Only the first operand of and/or/if is always evaluated.
-            return all(
-                visit(arg, guarded or (node.op in _SHORT and i > 0))
-                for i, arg in enumerate(node.args)
-            )
-        return True
-
-    if not visit(expr, False):
+    if not _visit_operands(expr, operands, False, order):
         return False
     needed = [name for name, code in operands.items() if not _simple(code)]
     return order == needed
+
+
+def _visit_operands(
+    node: Expr, operands: dict[str, ast.expr], guarded: bool, order: list[str]
+) -> bool:
+    """Whether no unguarded-only operand is evaluated conditionally; appends
+    the operands that are not simple in evaluation order. (A module-level
+    function: a recursive closure is a reference cycle, left to the host's
+    cycle collector once per compiled site.)"""
+    if isinstance(node, Sym):
+        if not _simple(operands[node.name]):
+            if guarded:
+                return False
+            order.append(node.name)
+        return True
+    if isinstance(node, Call):
+        # Only the first operand of and/or/if is always evaluated.
+        return all(
+            _visit_operands(arg, operands, guarded or (node.op in _SHORT and i > 0), order)
+            for i, arg in enumerate(node.args)
+        )
+    return True
 
 
 def splice(

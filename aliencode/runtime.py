@@ -72,6 +72,20 @@ class Session:
         self.namespace = build(self.meter, self.output)
         self.meter.roots = partial(_roots, self.namespace)
 
+    def close(self) -> None:
+        """Drop the namespace; a closed session runs nothing more. A run's
+        functions and its namespace refer to each other (and the meter, which
+        the operators hold, to the namespace): cleared, they are freed at once
+        rather than left to the host's cycle collector, whose full passes took
+        a fifth of a world check that runs thousands of short sessions."""
+        self.namespace.clear()
+
+    def __enter__(self) -> Session:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def execute(
         self, program: Program, deadline: float | None = None, max_steps: int | None = None
     ) -> RunResult:
@@ -94,7 +108,8 @@ class Session:
 
 def execute(program: Program) -> RunResult:
     """Run a program once in a fresh namespace."""
-    return Session(program.limits).execute(program)
+    with Session(program.limits) as session:
+        return session.execute(program)
 
 
 def _roots(namespace: dict[str, object]) -> list[object]:

@@ -152,9 +152,10 @@ def _audit_bank(
     world: World, bank: Bank, problems: list[str], options: Mapping[str, object]
 ) -> Report:
     from alienworlds.tasks.aliencode_audit import audit
+    from alienworlds.tasks.forked_map import usable_cores
 
     # the audit repeats the world's own problems (inert rules) among its own
-    report = audit(world, bank)
+    report = audit(world, bank, jobs=options["jobs"] or usable_cores())
     n = len(report.tasks)
     lines = [
         f"bank: {n} tasks, {len(report.examples)} worked examples; references pass "
@@ -285,6 +286,16 @@ COMMANDS = LanguageCommands(
     grade=_grade,
     grade_lines=_grade_lines,
     world_help="Inspect and compare worlds.",
+    check_options=(
+        click.option(
+            "--jobs",
+            type=click.IntRange(1, 256),
+            default=None,
+            metavar="N",
+            help="Processes judging the battery's answers at once (default: the number of "
+            "cores); the report is the same for any N.",
+        ),
+    ),
     check_help="""
     Validate a world file, list its rules and keyword renamings, and audit its task bank.
 
@@ -293,8 +304,10 @@ COMMANDS = LanguageCommands(
 
     The audit runs every reference and naive solution, computes expected
     outputs and each task's rules, checks the bank's promises, and runs the
-    trivial-strategy battery (naive, wrapped, literal-free, printer,
-    example-copy, variants): a task any of them passes is flagged.
+    battery of trivial and adaptive strategies that know nothing of the
+    world (naive, wrapped, literal-free, printer, example-copy, variants and
+    six that calibrate or avoid at run time; docs/validity.md lists them):
+    a task any of them passes is flagged.
     Exit status: 0 all good, 1 the audit found problems, 2 the world or bank
     is malformed (every problem is listed, naming the file, rule and key).
     """,

@@ -16,6 +16,7 @@ from functools import cache
 
 from .errors import RuleSyntaxError
 from .expr import Call, Const, Expr, Identity, Sym, parse, to_text, walk
+from .host_locations import fill_locations
 from .limits import Limits, Meter
 from .operators import ARITY, make_operators
 
@@ -103,30 +104,34 @@ def to_python(
     ones (a node may not appear twice in one tree), so splicing large operand
     code costs nothing when, as splicing requires, it is used once. `used`
     names the symbols already placed (share it between parts of one tree)."""
-    used = set() if used is None else used
+    return _build(expr, symbols, call, set() if used is None else used)
 
-    def build(e: Expr) -> ast.expr:
-        if isinstance(e, Const):
-            return ast.Constant(e.value)
-        if isinstance(e, Sym):
-            if e.name in used:
-                return copy_node(symbols[e.name])
-            used.add(e.name)
-            return symbols[e.name]
-        if isinstance(e, Identity):
-            raise ValueError(
-                "IDENTITY has no code of its own; the caller uses the standard semantics"
-            )
-        args = [build(a) for a in e.args]
-        if e.op == "and":
-            return ast.BoolOp(ast.And(), args)
-        if e.op == "or":
-            return ast.BoolOp(ast.Or(), args)
-        if e.op == "if":
-            return ast.IfExp(test=args[0], body=args[1], orelse=args[2])
-        return call(e.op, args)
 
-    return build(expr)
+def _build(
+    e: Expr,
+    symbols: Mapping[str, ast.expr],
+    call: Callable[[str, list[ast.expr]], ast.expr],
+    used: set[str],
+) -> ast.expr:
+    # module level, not a closure: a recursive closure is a reference cycle
+    # that only the host's cycle collector frees, once per compiled rule site
+    if isinstance(e, Const):
+        return ast.Constant(e.value)
+    if isinstance(e, Sym):
+        if e.name in used:
+            return copy_node(symbols[e.name])
+        used.add(e.name)
+        return symbols[e.name]
+    if isinstance(e, Identity):
+        raise ValueError("IDENTITY has no code of its own; the caller uses the standard semantics")
+    args = [_build(a, symbols, call, used) for a in e.args]
+    if e.op == "and":
+        return ast.BoolOp(ast.And(), args)
+    if e.op == "or":
+        return ast.BoolOp(ast.Or(), args)
+    if e.op == "if":
+        return ast.IfExp(test=args[0], body=args[1], orelse=args[2])
+    return call(e.op, args)
 
 
 def copy_node(node):
@@ -192,7 +197,7 @@ def compile_rule(
         body=body,
     )
     tree = ast.Expression(lam)
-    ast.fix_missing_locations(tree)
+    fill_locations(tree)
     return CompiledRule(to_text(expr), tuple(params), compile(tree, "<rule>", "eval"))
 
 

@@ -192,7 +192,9 @@ def _keystone(rule_ids: list[str], world: World, targets: set[str]) -> bool:
     return any(world.rule(r).target in targets for r in rule_ids)
 
 
-def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
+def audit(world: World, bank: Bank, limits: Limits | None = None, jobs: int = 1) -> Audit:
+    """The bank audited in `world` (`jobs`: processes judging the trivial
+    strategies' answers at once; the report is the same)."""
     start = time.perf_counter()
     limits = limits or Limits()
     report = Audit(world)
@@ -272,17 +274,19 @@ def audit(world: World, bank: Bank, limits: Limits | None = None) -> Audit:
         )
     _check_coverage(report)
     _check_requirements(report, bank)
-    _check_validity(report, bank, grader, limits)
+    _check_validity(report, bank, grader, limits, jobs)
     report.seconds = time.perf_counter() - start
     return report
 
 
-def _check_validity(report: Audit, bank: Bank, grader: AlienCodeGrader, limits: Limits) -> None:
+def _check_validity(
+    report: Audit, bank: Bank, grader: AlienCodeGrader, limits: Limits, jobs: int = 1
+) -> None:
     """Run the trivial-strategy battery: a task some strategy passes measures
     nothing (a bank may only report this, with [audit] validity = "report")."""
     outputs = [str(e["output"]) for e in report.examples]
     report.validity = battery(
-        report.world, bank, limits, grader, outputs, reported=reported_only(bank)
+        report.world, bank, limits, grader, outputs, reported=reported_only(bank), jobs=jobs
     )
     if bank.requirements.get("validity") == "report":
         return

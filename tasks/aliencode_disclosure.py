@@ -27,11 +27,11 @@ def input_values(table: dict[str, str], world: World, limits: Limits) -> dict[st
     out = {}
     for name, expr in table.items():
         try:
-            result = Session(limits).execute(
-                compile_source(
-                    f"{world.surface('EMIT')}({world.surface('STRAND')}(({expr})))", manual, limits
-                )
+            program = compile_source(
+                f"{world.surface('EMIT')}({world.surface('STRAND')}(({expr})))", manual, limits
             )
+            with Session(limits) as session:
+                result = session.execute(program)
         except AlienSyntaxError as exc:
             out[name] = f"<{exc}>"
             continue

@@ -56,11 +56,11 @@ def run_pair(
     setup: Program | None, program: Program, limits: Limits
 ) -> tuple[RunResult | None, RunResult]:
     """Run `setup` (output discarded) then `program` in one namespace."""
-    session = Session(limits)
-    first = session.execute(setup) if setup is not None else None
-    if first is not None and first.error is not None:
-        return first, first
-    return first, session.execute(program)
+    with Session(limits) as session:
+        first = session.execute(setup) if setup is not None else None
+        if first is not None and first.error is not None:
+            return first, first
+        return first, session.execute(program)
 
 
 def manual_world(world: World) -> World:
@@ -278,7 +278,8 @@ class AlienCodeGrader:
         if task.id in self._expected:
             return self._expected[task.id]
         if task.kind == "prediction":
-            result = Session(self.limits).execute(self.compiled(task.program, "program"))
+            with Session(self.limits) as session:
+                result = session.execute(self.compiled(task.program, "program"))
             outputs = [result.text()]
         else:
             try:
@@ -398,16 +399,16 @@ class AlienCodeGrader:
         """One private run, as run_pair, with the answer's parts capped just
         past the budget (enough to know it is over); also the steps the
         answer used (an input binding's are not its own)."""
-        session = Session(self.limits)
         cap = budget.steps + 1
-        first = (
-            session.execute(setup, max_steps=cap if answer_first else None)
-            if setup is not None
-            else None
-        )
-        if first is not None and first.error is not None:
-            return first, first, first.steps if answer_first else 0
-        result = session.execute(program, max_steps=cap)
+        with Session(self.limits) as session:
+            first = (
+                session.execute(setup, max_steps=cap if answer_first else None)
+                if setup is not None
+                else None
+            )
+            if first is not None and first.error is not None:
+                return first, first, first.steps if answer_first else 0
+            result = session.execute(program, max_steps=cap)
         return (
             first,
             result,

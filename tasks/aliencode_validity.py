@@ -68,6 +68,7 @@ from .aliencode_grading import (
 )
 from .bank import Bank, Task
 from .compare import normalise
+from .forked_map import forked_map
 from .validity_result import Validity, tally
 
 STRATEGIES = (
@@ -213,7 +214,8 @@ def manual_prediction(task: Task, world: World, limits: Limits) -> str | None:
     manual = manual_world(world)
     try:
         if task.kind == "prediction":
-            return Session(limits).execute(compile_source(task.program, manual, limits)).text()
+            with Session(limits) as session:
+                return session.execute(compile_source(task.program, manual, limits)).text()
         naive = compile_source(task.naive, manual, limits)
         if task.calls:
             if not task.example:
@@ -354,41 +356,25 @@ def battery(
     worked_outputs: list[str] | None = None,
     strategies: tuple[str, ...] = STRATEGIES,
     reported: tuple[str, ...] = (),
+    jobs: int = 1,
 ) -> Validity:
     """The named strategies on every task; every task some strategy passes
-    is flagged, unless only `reported` strategies pass it."""
+    is flagged, unless only `reported` strategies pass it. `jobs`: worker
+    processes judging tasks at once (the verdicts are the same)."""
     start = time.perf_counter()
     limits = limits or Limits()
     grader = grader or AlienCodeGrader(world, bank, limits)
     if worked_outputs is None:
         worked_outputs = [program_output(world, limits, e.program) for e in bank.examples]
+    outputs = worked_outputs
+
+    def judged(task: Task) -> list[str]:
+        return passing(task, world, limits, grader, outputs, strategies)
+
     passed: dict[str, set[str]] = {name: set() for name in strategies}
-    for task in bank.tasks:
-        try:
-            expected = grader.expected(task)
-        except BankProblem:
-            continue  # a broken task is the audit's problem; nothing to measure
-        skip_constants = bool(set(CONSTANT) & set(strategies)) and constants_fail(
-            task, expected, world
-        )
-        verdicts: dict[str, bool] = {}
-        budget = grader.budget(task)
-        # every self-calibrating answer is over a budget below its kernel: it
-        # fails uncompiled, so its answers are not even written
-        hopeless = budget is not None and budget.tokens < least_tokens()
-        made = tuple(n for n in strategies if not (hopeless and n == "self-calibrating"))
-        shown = candidates(task, world, limits, worked_outputs, made, budget)
-        for name, answers in shown.items():
-            if name in CONSTANT and skip_constants:
-                continue  # they fail, provably (see constants_fail)
-            for answer in answers:
-                if answer not in verdicts:
-                    verdicts[answer] = grader.grade_answer(
-                        task.id, answer, stop_at_failure=True
-                    ).passed
-                if verdicts[answer]:
-                    passed[name].add(task.id)
-                    break
+    for task, names in zip(bank.tasks, forked_map(judged, bank.tasks, jobs)):
+        for name in names:
+            passed[name].add(task.id)
     return tally(
         [t.id for t in bank.tasks],
         passed,
@@ -396,3 +382,38 @@ def battery(
         seconds=time.perf_counter() - start,
         reported=reported,
     )
+
+
+def passing(
+    task: Task,
+    world: World,
+    limits: Limits,
+    grader: AlienCodeGrader,
+    worked_outputs: list[str],
+    strategies: tuple[str, ...],
+) -> list[str]:
+    """The named strategies that pass `task` (none for a broken task: that
+    is the audit's problem, nothing to measure)."""
+    try:
+        expected = grader.expected(task)
+    except BankProblem:
+        return []
+    skip_constants = bool(set(CONSTANT) & set(strategies)) and constants_fail(task, expected, world)
+    verdicts: dict[str, bool] = {}
+    budget = grader.budget(task)
+    # every self-calibrating answer is over a budget below its kernel: it
+    # fails uncompiled, so its answers are not even written
+    hopeless = budget is not None and budget.tokens < least_tokens()
+    made = tuple(n for n in strategies if not (hopeless and n == "self-calibrating"))
+    shown = candidates(task, world, limits, worked_outputs, made, budget)
+    names = []
+    for name, answers in shown.items():
+        if name in CONSTANT and skip_constants:
+            continue  # they fail, provably (see constants_fail)
+        for answer in answers:
+            if answer not in verdicts:
+                verdicts[answer] = grader.grade_answer(task.id, answer, stop_at_failure=True).passed
+            if verdicts[answer]:
+                names.append(name)
+                break
+    return names

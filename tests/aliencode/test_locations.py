@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import ast
 
+from alienworlds.ruleset.host_locations import fill_locations
 from alienworlds.tasks.bank import load_bank, own_bank_path
 from hypothesis import given, settings
 from test_native import MAIN, STANDARD, programs
 
 from aliencode import Limits, parse
 from aliencode.compiler import Compiler
-from aliencode.locations import fill_locations
 from aliencode.world_schema import load
 
 

@@ -135,3 +135,16 @@ def test_a_shipped_world_named_or_given_by_path_keeps_its_shipped_bank():
         bank_path("aliencode", "demo")
     )
     assert make_environment("aliencode", "demo").bank.source == str(bank_path("aliencode", "demo"))
+
+
+def test_world_check_reports_the_same_for_any_number_of_jobs():
+    def checked(*jobs: str) -> dict:
+        result = CliRunner().invoke(aliencode, ["world", "check", "demo", "--json", *jobs])
+        data = json.loads(result.stdout)
+        data.pop("seconds", None)
+        data["validity"].pop("seconds", None)
+        return data
+
+    assert checked("--jobs", "1") == checked("--jobs", "2") == checked()
+    refused = CliRunner().invoke(aliencode, ["world", "check", "demo", "--jobs", "0"])
+    assert refused.exit_code == 2 and "--jobs" in refused.output

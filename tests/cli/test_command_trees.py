@@ -30,6 +30,8 @@ INTENDED = {
     ("aliencode", "run|check", "--max-steps"): "programs have a step budget; proofs do not",
     ("alienlogic", "run|check", "--detail"): "a rejected proof can name the broken rule",
     ("alienlogic", "world check", "--no-prover"): "the bank audit's prover is optional",
+    ("aliencode", "world check", "--jobs"): "the battery of adaptive answers is judged in "
+    "processes (AlienLogic's whole audit takes seconds)",
     ("alienlogic", "world generate", "--force"): "writes into a non-empty folder (certificates)",
     **{
         (language, "world generate", option): "the generator's knobs (generate/knobs.py)"

@@ -9,6 +9,7 @@ import sys
 import textwrap
 
 import pytest
+from alienworlds.cli.entry import YOUNG_COLLECTION
 
 GROUP = textwrap.dedent('''
     import atexit
@@ -48,6 +49,8 @@ GROUP = textwrap.dedent('''
                 cycle = []
                 cycle.append(cycle)
                 kept.append(cycle)
+        if how == "threshold":
+            click.echo(f"young collection after {gc.get_threshold()[0]}", err=True)
         if how == "interrupt":
             raise KeyboardInterrupt
         if how == "swallowed":
@@ -113,3 +116,9 @@ def test_what_a_command_leaves_is_frozen_so_the_exit_does_not_trace_it():
     assert (code, out) == (0, "done\n")
     frozen = int(error.split("frozen ")[1])
     assert frozen >= 1000  # at least the command's own cycles
+
+
+def test_a_command_runs_with_the_young_collection_spaced_out():
+    """The host's default is 700 (see cli/entry.py for why)."""
+    code, _, error = run(["end", "threshold"])
+    assert (code, error.splitlines()) == (0, [f"young collection after {YOUNG_COLLECTION}"])

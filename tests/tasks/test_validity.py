@@ -216,3 +216,12 @@ def test_constants_fail_needs_two_runs_that_differ_only_in_their_inputs():
     assert constants_fail(task, ["1", "[2]"], STANDARD)
     assert call_shape("EMIT(f(g(1)))", STANDARD) is None  # an argument that calls could print
     assert call_shape("EMIT(f(1))", STANDARD) == call_shape("EMIT(f(\n  2))", STANDARD)
+
+
+def test_the_battery_in_several_processes_gives_the_same_verdicts():
+    from alienworlds.tasks.aliencode_validity import battery
+
+    bank = load_bank("aliencode", "demo")
+    alone, forked = battery(DEMO, bank, jobs=1).as_dict(), battery(DEMO, bank, jobs=3).as_dict()
+    assert alone == forked
+    assert alone["flagged"]  # demo's bank only reports: there is something to agree on
