@@ -44,7 +44,7 @@ from .errors import AlienSyntaxError, short
 from .inline import in_place_form, operator_call, splice, spliceable
 from .locations import fill_locations
 from .metering import units as probe_units
-from .native import NativeTrees, append_form
+from .native import LEAF, NativeTrees, append_form
 from .operations import SAME_AS_OPERATOR, literal_ok
 from .parser import CLOCK_EVERY, internal_error, time_limit
 from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
@@ -64,6 +64,9 @@ class Context:
     in_function: bool = False
     in_loop: bool = False  # inside a loop body of the current function
     loops: int = 0  # loops around this point in the current function
+    # Host names that certainly hold an integer within native.LEAF here (a
+    # SWEEP's name over a standard EXTENT, see `Compiler._counter`).
+    ints: frozenset[str] = frozenset()
 
     def matches(self, scope: str) -> bool:
         if scope == "anywhere":
@@ -336,12 +339,12 @@ class Compiler:
         if not ctx.in_function:
             self.top_names.update(PREFIX + name for name in names)
 
-    def _loop_body(self, ctx: Context, pos: s.Pos) -> Context:
+    def _loop_body(self, ctx: Context, pos: s.Pos, ints: frozenset[str] = frozenset()) -> Context:
         if ctx.loops >= MAX_LOOPS:
             raise AlienSyntaxError(
                 f"too many nested loops (at most {MAX_LOOPS} in one function)", pos.line, pos.column
             )
-        return Context(ctx.in_function, True, ctx.loops + 1)
+        return Context(ctx.in_function, True, ctx.loops + 1, ctx.ints | ints)
 
     def set_stmt(self, st: s.Set, ctx: Context) -> ast.stmt:
         names, values = st.targets, st.values
@@ -394,11 +397,31 @@ class Compiler:
         if rule is not None:
             seq = _call(self.bindings.function_name(rule), [seq])
         walked = _at(_call("_s_SWEEP", [seq]), st.pos)
-        body_ctx = self._loop_body(ctx, st.pos)
+        body_ctx = self._loop_body(ctx, st.pos, self._counter(st, seq))
         body = _tick(_weight(st.body, self._extra(body_ctx)), st.pos) + self.block(
             st.body, body_ctx
         )
         return _at(ast.For(target, walked, body, []), st.pos)
+
+    def _counter(self, st: s.Sweep, seq: ast.expr) -> frozenset[str]:
+        """The SWEEP's name, when it certainly holds an integer within
+        native.LEAF throughout the body: the loop walks the standard EXTENT
+        from an integer constant (a fresh list of consecutive integers no
+        name refers to, at most max_length of them) and the body never
+        binds the name. Native trees then read it without a guard."""
+        if not (
+            len(st.names) == 1
+            and isinstance(seq, ast.Call)
+            and isinstance(seq.func, ast.Name)
+            and seq.func.id == RANGE
+            and len(seq.args) == 2
+            and isinstance(seq.args[0], ast.Constant)
+            and type(seq.args[0].value) is int
+            and abs(seq.args[0].value) + self.limits.max_length <= LEAF
+        ):
+            return frozenset()
+        name = st.names[0]
+        return frozenset() if name in _bound_within(st.body) else frozenset({PREFIX + name})
 
     def craft(self, st: s.Craft, ctx: Context) -> list[ast.stmt]:
         if len(set(st.params)) != len(st.params):
@@ -556,6 +579,8 @@ class Compiler:
             operands = args
         if e.op == "STRAIN":
             operands = [_call("_at_depth", [operands[0], self._depth(ctx)]), operands[1]]
+        if self.trees is not None:
+            self.trees.known = ctx.ints
         rule = self.bindings.rule_for(e.op, ctx)
         if rule is None:
             if e.op in SAME_AS_OPERATOR:
@@ -640,6 +665,25 @@ class Compiler:
 
 
 TOP = "_top"  # the function the top level runs in
+RANGE = op_identifier("range")  # the standard EXTENT, whatever rule it was written in
+
+
+def _bound_within(body: tuple[s.Stmt, ...]) -> set[str]:
+    """Every name a SET, SWEEP or CRAFT binds anywhere in `body`, nested
+    blocks and functions included (a superset of what can rebind a name of
+    the block's own scope)."""
+    bound: set[str] = set()
+    stack: list[object] = list(body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, s.Set):
+            bound.update(node.targets)
+        elif isinstance(node, s.Sweep):
+            bound.update(node.names)
+        elif isinstance(node, s.Craft):
+            bound.add(node.name)
+        stack.extend(s.children(node))
+    return bound
 
 
 def _as_function(body: list[ast.stmt], bound: set[str]) -> list[ast.stmt]:

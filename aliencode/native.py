@@ -91,6 +91,10 @@ class NativeTrees:
     def __init__(self, bound: int) -> None:
         self.bound = bound  # integers lie strictly within ±bound
         self._trees: dict[int, tuple[ast.expr, Tree]] = {}
+        # Names that certainly hold an integer within LEAF where the
+        # operation being built stands (the compiler's Context.ints): a guard
+        # asks nothing of them but, as a divisor, that they are not zero.
+        self.known: frozenset[str] = frozenset()
 
     def _tree(self, node: ast.expr) -> Tree | None:
         found = self._trees.get(id(node))
@@ -112,7 +116,7 @@ class NativeTrees:
         form when `op` and its operands make an integer tree."""
         default = checked(args)
         if op == "get" and len(args) == 2:
-            return subscript_form(args[0], args[1], default)
+            return subscript_form(args[0], args[1], default, self.known)
         if op == "len" and len(args) == 1:
             return length_form(args[0], default)
         if len(args) != 2 or (op not in _ARITHMETIC and op not in _COMPARE):
@@ -135,7 +139,8 @@ class NativeTrees:
         self._needs(tree, False, needs)
         if not needs:
             return default
-        native = ast.IfExp(_guard(needs.values()), _native(tree), tree.checked)
+        tests = _guard(needs.values(), self.known)
+        native = _native(tree) if not tests else ast.IfExp(_all(tests), _native(tree), tree.checked)
         if op in _ARITHMETIC:
             self._trees[id(native)] = (native, tree)
         return native
@@ -231,21 +236,34 @@ def _native(tree: Tree) -> ast.expr:
     return ast.Compare(left, [_COMPARE[tree.op]()], [right])
 
 
-def _guard(needs) -> ast.expr:
+# The guard's bound on a name: within LEAF, tested as one host digit (the
+# host compares such integers with one specialized instruction, a constant
+# beyond it the generic way, a tenth of an iteration of a counting loop).
+# A larger integer takes the checked path, which is always faithful.
+GUARD_BOUND = min(LEAF - 1, ONE_DIGIT)
+
+
+def _guard(needs, known: frozenset[str]) -> list[ast.expr]:
+    """The tests of a guard, in evaluation order (none: the native form
+    needs no guard)."""
     tests: list[ast.expr] = []
     for need in needs:
 
         def name(need: _Need = need) -> ast.expr:
             return _located(ast.Name(need.node.id, ast.Load()), need.node)
 
-        kind = ast.Attribute(name(), "__class__", ast.Load())
-        tests.append(ast.Compare(kind, [ast.Is()], [ast.Name(INT_TYPE, ast.Load())]))
-        if need.bounded:
-            tests.append(
-                ast.Compare(ast.Constant(-LEAF), [ast.Lt(), ast.Lt()], [name(), ast.Constant(LEAF)])
-            )
+        if need.node.id not in known:
+            kind = ast.Attribute(name(), "__class__", ast.Load())
+            tests.append(ast.Compare(kind, [ast.Is()], [ast.Name(INT_TYPE, ast.Load())]))
+            if need.bounded:
+                tests.append(ast.Compare(name(), [ast.LtE()], [ast.Constant(GUARD_BOUND)]))
+                tests.append(ast.Compare(name(), [ast.GtE()], [ast.Constant(-GUARD_BOUND)]))
         if need.nonzero:
             tests.append(name())
+    return tests
+
+
+def _all(tests: list[ast.expr]) -> ast.expr:
     return tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
 
 
@@ -273,22 +291,24 @@ def _readable(node: ast.expr, kinds: tuple[type, ...]) -> bool:
     return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
 
 
-def subscript_form(seq: ast.expr, index: ast.expr, checked: ast.expr) -> ast.expr:
+def subscript_form(
+    seq: ast.expr, index: ast.expr, checked: ast.expr, known: frozenset[str] = frozenset()
+) -> ast.expr:
     """`seq[index]` under a guard that `seq` holds a sequence and `index` an
-    integer, else `checked` (itself when the operands are not names or
-    constants of those types)."""
+    integer (unless `known` says so), else `checked` (itself when the
+    operands are not names or constants of those types)."""
     if not _readable(seq, (str, tuple)) or not _readable(index, (int,)):
         return checked
     tests = [t for t in (_sequence_test(seq),) if t is not None]
-    if isinstance(index, ast.Name):
+    if isinstance(index, ast.Name) and index.id not in known:
         name = _located(ast.Name(index.id, ast.Load()), index)
         kind = ast.Attribute(name, "__class__", ast.Load())
         tests.append(ast.Compare(kind, [ast.Is()], [ast.Name(INT_TYPE, ast.Load())]))
-    if not tests:
-        return checked
     native = ast.Subscript(_copy(seq), _copy(index), ast.Load())
-    guard = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
-    return ast.IfExp(guard, native, checked)
+    if not tests:
+        # a sequence constant read at a known integer needs no guard
+        return native if isinstance(index, ast.Name) else checked
+    return ast.IfExp(_all(tests), native, checked)
 
 
 def length_form(seq: ast.expr, checked: ast.expr) -> ast.expr:

@@ -291,3 +291,58 @@ def test_a_census_leaves_out_the_native_sums_temporary():
     assert ("_s :=" in _generated(source)) == native_module.NATIVE_SUMS
     assert found[0][1] > 0  # a census ran
     assert found[0] == found[1]
+
+
+# A SWEEP over a standard EXTENT from an integer constant binds integers
+# within LEAF: native trees and reads of its name need no guard on it,
+# unless the body may rebind the name.
+LOOP_BOUNDS = st.sampled_from(
+    ["3", "0, 4", "-3, 2", "5, 2", str(LEAF - 100_001) + ", " + str(LEAF - 99_998), "NO, 3"]
+)
+LOOP_BODIES = st.sampled_from(
+    [
+        "ANNEX(xs, RESIDUE(PARE(k, 7919), 10007))",
+        "ANNEX(xs, HALVE(PARE(k, k), 3))",
+        "ANNEX(xs, PLUCK(s, k))",
+        "ANNEX(xs, RESIDUE(100, k))",
+        "ANNEX(xs, PLUCK(KNOT(1, 2, 3), k))",
+        "ANNEX(xs, UNDER(k, 2))",
+        "SET k AS SHATTER(k, 1.5)\n    ANNEX(xs, PARE(k, 3))",
+        'ANNEX(xs, PARE(k, 3))\n    SET k AS "a"',
+        'SWEEP k IN KNOT("a"):\n        ANNEX(xs, k)\n    ANNEX(xs, RESIDUE(k, 2))',
+        'SET k AS "a"\n    ANNEX(xs, RESIDUE(k, 3))',
+        "SET k AS PARE(SHATTER(k, 1), 10000000000000000000000)\n    ANNEX(xs, PARE(k, k))",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(LOOP_BOUNDS, LOOP_BODIES, st.booleans(), st.sampled_from([STANDARD, MAIN]))
+def test_a_counting_loops_name_is_read_natively_without_a_guard(bounds, body, in_function, world):
+    lines = [
+        'SET s AS "abc"',
+        "SET xs AS STRAND()",
+        f"SWEEP k IN EXTENT({bounds}):\n    {body}",
+        "EMIT(xs)",
+        "SET big AS PARE(STRAND(0), 10000)",
+    ]
+    if in_function:
+        inner = "\n".join("    " + line.replace("\n", "\n    ") for line in lines)
+        source = f"CRAFT f():\n{inner}\n    DELIVER 0\nEMIT(f())"
+    else:
+        source = "\n".join(lines)
+    for sites in (True, False):
+        assert outcome(source, world, True, sites) == outcome(source, world, False, sites), source
+
+
+def test_a_counting_loops_name_has_no_guard_unless_the_body_rebinds_it():
+    for loop in ("SWEEP k IN EXTENT(9):", "SWEEP k IN EXTENT(n):", "SWEEP k IN EXTENT(-4, n):"):
+        code = _generated(f"SET xs AS STRAND()\n{loop}\n    ANNEX(xs, PARE(k, 7))")
+        assert "a_xs.append(a_k * 7)" in code, loop
+    for loop in ("SWEEP k IN xs:", "SWEEP k IN EXTENT(n, 9):", "SWEEP k, j IN INDEX(xs):"):
+        code = _generated(f"SET xs AS STRAND()\n{loop}\n    ANNEX(xs, PARE(k, 7))")
+        assert "a_k.__class__ is _int" in code, loop
+    rebound = _generated("SWEEP k IN EXTENT(9):\n    SET y AS PARE(k, 7)\n    SET k AS 1.5")
+    assert "a_k.__class__ is _int" in rebound
+    beyond = _generated(f"SWEEP k IN EXTENT({LEAF}, {LEAF + 1}):\n    SET y AS PARE(k, 7)")
+    assert "a_k.__class__ is _int" in beyond
