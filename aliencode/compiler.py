@@ -44,7 +44,7 @@ from .errors import AlienSyntaxError, short
 from .inline import in_place_form, operator_call, splice, spliceable
 from .locations import fill_locations
 from .metering import units as probe_units
-from .native import LEAF, NativeTrees, append_form
+from .native import LEAF, NativeTrees, append_form, append_statements
 from .operations import SAME_AS_OPERATOR, literal_ok
 from .parser import CLOCK_EVERY, internal_error, time_limit
 from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
@@ -272,6 +272,8 @@ class Compiler:
         # Names the top level binds: its variables, loop names and CRAFTs, and
         # the native sums' temporary (inline.py), wherever it is used.
         self.top_names: set[str] = {"_t"}
+        # ANNEX calls with a statement form (native.py, `append_statements`)
+        self._appends: dict[int, tuple[ast.expr, list[ast.stmt]]] = {}
 
     # -- steps -----------------------------------------------------------------
 
@@ -302,7 +304,11 @@ class Compiler:
         if isinstance(st, s.Set):
             return [self.set_stmt(st, ctx)]
         if isinstance(st, s.ExprStmt):
-            return [_at(ast.Expr(self.expr(st.expr, ctx)), st.pos)]
+            value = self.expr(st.expr, ctx)
+            appending = self._appends.pop(id(value), None)
+            if appending is not None and appending[0] is value:
+                return [_at(part, st.expr.pos) for part in appending[1]]
+            return [_at(ast.Expr(value), st.pos)]
         if isinstance(st, s.If):
             return [self.if_stmt(st, ctx)]
         if isinstance(st, s.Sweep):
@@ -590,7 +596,12 @@ class Compiler:
                 )
             checked = self._standard(e.op, args, operands)
             if e.op == "ANNEX" and self.native:
-                return _at(append_form(operands[0], operands[1], checked), e.pos)
+                node = _at(append_form(operands[0], operands[1], checked), e.pos)
+                statements = append_statements(operands[0], operands[1], _at(checked, e.pos))
+                if statements is not None:
+                    # taken instead if the call stands as a statement
+                    self._appends[id(node)] = (node, statements)
+                return node
             return _at(checked, e.pos)
         expr = self.bindings.expression(rule)
         named = dict(zip(op.operands, operands))

@@ -399,6 +399,31 @@ def append_form(seq: ast.expr, value: ast.expr, checked: ast.expr) -> ast.expr:
     return ast.IfExp(guard, append, checked)
 
 
+# ANNEX as a statement needs no guard before appending: `seq.append` fails
+# with the host's AttributeError for anything but a list, before `value` is
+# evaluated, and the checked helper then reports it; a list the append took
+# beyond the length limit loses the element again, and the limit is
+# reported (`_annex_over`, operations.py), as the checked helper would have.
+ATTRIBUTE_ERROR, OVER_LENGTH = "_AttributeError", "_annex_over"
+
+
+def append_statements(seq: ast.expr, value: ast.expr, checked: ast.expr) -> list[ast.stmt] | None:
+    """ANNEX(seq, value) standing as a statement, natively: None where
+    `append_form` would keep `checked`."""
+    if not isinstance(seq, ast.Name) or not _pure(value):
+        return None
+
+    def name() -> ast.expr:
+        return _located(ast.Name(seq.id, ast.Load()), seq)
+
+    append = ast.Call(ast.Attribute(name(), "append", ast.Load()), [_copy(value)], [])
+    handler = ast.ExceptHandler(ast.Name(ATTRIBUTE_ERROR, ast.Load()), None, [ast.Expr(checked)])
+    length = ast.Call(ast.Name(LENGTH, ast.Load()), [name()], [])
+    too_long = ast.Compare(length, [ast.Gt()], [ast.Name(MAX_LENGTH, ast.Load())])
+    undo = ast.Expr(ast.Call(ast.Name(OVER_LENGTH, ast.Load()), [name()], []))
+    return [ast.Try([ast.Expr(append)], [handler], [], []), ast.If(too_long, [undo], [])]
+
+
 def _copy(node: ast.expr) -> ast.expr:
     """A deep copy keeping positions (a node may not appear twice in a tree)."""
     copied = type(node)(**{k: _copy_field(v) for k, v in ast.iter_fields(node)})

@@ -72,6 +72,12 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
             raise LimitExceeded(f"sequence length of {max_len}")
         seq.append(val)
 
+    def annex_over(seq):
+        """A native append took `seq` beyond the length limit (native.py,
+        `append_statements`): take the element back, report the limit."""
+        seq.pop()
+        raise LimitExceeded(f"sequence length of {max_len}")
+
     def prepend(seq, val):
         need_list(seq)
         if len(seq) >= max_len:
@@ -268,6 +274,8 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         _len=len,
         _seqs=frozenset({list, tuple, str}),
         _MAXLEN=max_len,
+        _annex_over=annex_over,
+        _AttributeError=AttributeError,
     )
     return namespace
 

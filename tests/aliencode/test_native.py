@@ -346,3 +346,52 @@ def test_a_counting_loops_name_has_no_guard_unless_the_body_rebinds_it():
     assert "a_k.__class__ is _int" in rebound
     beyond = _generated(f"SWEEP k IN EXTENT({LEAF}, {LEAF + 1}):\n    SET y AS PARE(k, 7)")
     assert "a_k.__class__ is _int" in beyond
+
+
+ANNEXED = st.sampled_from(
+    ["STRAND()", "STRAND(1, 2, 3)", "KNOT(1, 2)", '"abc"', "7", "none", "2.5", "YES", "keep"]
+)
+ANNEX_VALUES = st.sampled_from(["k", "PARE(k, 2)", 'FUSE("w", k)', "RESIDUE(k, 0)", "zz", "xs"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANNEXED, ANNEX_VALUES, st.integers(0, 6), st.booleans(), st.booleans())
+def test_annex_as_a_statement_behaves_as_the_checked_helper(
+    start, value, rounds, in_function, sites
+):
+    """The statement form (native.py, `append_statements`) on every kind of
+    value, an unset name, and a list reaching the length limit (4 here):
+    the same output, error and position, steps, census, and list left
+    for the session's next program."""
+    limits = Limits(max_steps=20_000, max_length=4, max_memory=60_000)
+    lines = [
+        "CRAFT keep(n):\n    DELIVER n",
+        f"SET xs AS {start}",
+        f"SWEEP k IN EXTENT({rounds}):\n    ANNEX(xs, {value})\n    EMIT(k)",
+        "EMIT(xs)",
+    ]
+    if in_function:
+        inner = "\n".join("    " + line.replace("\n", "\n    ") for line in lines)
+        source = f"CRAFT f():\n{inner}\n    DELIVER 0\nEMIT(f())"
+    else:
+        source = "\n".join(lines)
+    found = []
+    for native in (True, False):
+        program = compile_program(
+            parse(source, STANDARD.keywords, limits), STANDARD, limits, native=native
+        )
+        if not sites:
+            program.op_sites.clear()
+        session = Session(limits)
+        result = session.execute(program).as_dict()
+        # what the session's next program finds (a list left at the limit)
+        after = compile_program(parse("EMIT(xs)", STANDARD.keywords, limits), STANDARD, limits)
+        found.append((result, session.meter.peak, session.execute(after).as_dict()))
+    assert found[0] == found[1], source
+
+
+def test_annex_as_a_statement_appends_without_a_guard():
+    code = _generated("SET xs AS STRAND()\nANNEX(xs, 1)\nEMIT(ANNEX(xs, 2))")
+    assert "try:\n        a_xs.append(1)\n    except _AttributeError:" in code
+    assert "if _len(a_xs) > _MAXLEN:\n        _annex_over(a_xs)" in code
+    assert "_s_EMIT([a_xs.append(2) if a_xs.__class__ is _list" in code  # not a statement
