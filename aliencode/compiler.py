@@ -22,7 +22,7 @@ import time
 import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import CodeType
 
@@ -67,6 +67,10 @@ class Context:
     # Host names that certainly hold an integer within native.LEAF here (a
     # SWEEP's name over a standard EXTENT, see `Compiler._counter`).
     ints: frozenset[str] = frozenset()
+    # Parameters of the current function its body never rebinds, and lower
+    # bounds some of them are known to meet here (see `Compiler._after`).
+    stable: frozenset[str] = frozenset()
+    floors: tuple[tuple[str, int | float], ...] = ()
 
     def matches(self, scope: str) -> bool:
         if scope == "anywhere":
@@ -296,8 +300,37 @@ class Compiler:
     def block(self, body: tuple[s.Stmt, ...], ctx: Context) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for stmt in body:
-            out.extend(self.stmt(stmt, ctx))
+            compiled = self.stmt(stmt, ctx)
+            out.extend(compiled)
+            ctx = self._after(stmt, compiled, ctx)
         return out or [ast.Pass()]
+
+    @staticmethod
+    def _after(st: s.Stmt, compiled: list[ast.stmt], ctx: Context) -> Context:
+        """The context of the statements after `st` in its block: past
+        `UPON UNDER(n, c): ... DELIVER ...` (one branch, compiled to the
+        host's `n < c`, ending in DELIVER), a parameter `n` the function
+        never rebinds is a number at least `c` or NaN, since the host's
+        comparison of anything else with a number raises."""
+        if not (
+            isinstance(st, s.If)
+            and len(st.branches) == 1
+            and not st.default
+            and isinstance(st.branches[0][1][-1], s.Deliver)
+        ):
+            return ctx
+        test = compiled[0].test
+        if (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Lt, ast.LtE))
+            and isinstance(test.left, ast.Name)
+            and test.left.id in ctx.stable
+            and isinstance(test.comparators[0], ast.Constant)
+            and type(test.comparators[0].value) in (int, float)
+        ):
+            return replace(ctx, floors=(*ctx.floors, (test.left.id, test.comparators[0].value)))
+        return ctx
 
     def stmt(self, st: s.Stmt, ctx: Context) -> list[ast.stmt]:
         self._tick_clock()
@@ -350,7 +383,7 @@ class Compiler:
             raise AlienSyntaxError(
                 f"too many nested loops (at most {MAX_LOOPS} in one function)", pos.line, pos.column
             )
-        return Context(ctx.in_function, True, ctx.loops + 1, ctx.ints | ints)
+        return replace(ctx, in_loop=True, loops=ctx.loops + 1, ints=ctx.ints | ints)
 
     def set_stmt(self, st: s.Set, ctx: Context) -> ast.stmt:
         names, values = st.targets, st.values
@@ -435,7 +468,8 @@ class Compiler:
                 f"duplicate parameter name in {short(st.name)}", st.pos.line, st.pos.column
             )
         self._binds((st.name,), ctx)
-        inner = Context(True, False)
+        rebound = _bound_within(st.body)
+        inner = Context(True, stable=frozenset(PREFIX + p for p in st.params if p not in rebound))
         # The calls still allowed below this one travel as a hidden first
         # argument: no shared counter to restore on the way out, and the
         # check compares with a constant.
@@ -587,6 +621,7 @@ class Compiler:
             operands = [_call("_at_depth", [operands[0], self._depth(ctx)]), operands[1]]
         if self.trees is not None:
             self.trees.known = ctx.ints
+            self.trees.floors = dict(ctx.floors)
         rule = self.bindings.rule_for(e.op, ctx)
         if rule is None:
             if e.op in SAME_AS_OPERATOR:

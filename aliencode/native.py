@@ -95,6 +95,9 @@ class NativeTrees:
         # operation being built stands (the compiler's Context.ints): a guard
         # asks nothing of them but, as a divisor, that they are not zero.
         self.known: frozenset[str] = frozenset()
+        # Names known to hold a number at least this, or NaN (the compiler's
+        # Context.floors): subtracting a positive constant needs no check.
+        self.floors: dict[str, int | float] = {}
 
     def _tree(self, node: ast.expr) -> Tree | None:
         found = self._trees.get(id(node))
@@ -114,6 +117,10 @@ class NativeTrees:
     ) -> ast.expr:
         """Host code of `op` over `args`: `checked(args)`, or a guarded native
         form when `op` and its operands make an integer tree."""
+        if op == "-" and len(args) == 2:
+            difference = self._above_floor(*args)
+            if difference is not None:
+                return difference
         default = checked(args)
         if op == "get" and len(args) == 2:
             return subscript_form(args[0], args[1], default, self.known)
@@ -144,6 +151,21 @@ class NativeTrees:
         if op in _ARITHMETIC:
             self._trees[id(native)] = (native, tree)
         return native
+
+    def _above_floor(self, left: ast.expr, right: ast.expr) -> ast.expr | None:
+        """`_t := left - right` when `left` is a name holding a number at
+        least its floor (or NaN) and `right` a positive constant leaving the
+        difference above -ONE_DIGIT: the checked sum (inline.py) would take
+        its plain path and bind the same `_t` (NaN goes through `_beyond`,
+        which gives it back untouched)."""
+        if not (isinstance(left, ast.Name) and left.id in self.floors):
+            return None
+        if not (isinstance(right, ast.Constant) and type(right.value) in (int, float)):
+            return None
+        if not (right.value > 0 and self.floors[left.id] - right.value >= -ONE_DIGIT):
+            return None
+        difference = ast.BinOp(_located(ast.Name(left.id, ast.Load()), left), ast.Sub(), right)
+        return ast.NamedExpr(ast.Name("_t", ast.Store()), difference)
 
     def _fits(self, op: str, left: Tree, right: Tree) -> bool:
         """Whether the checked operator's plain integer path is certain for

@@ -395,3 +395,56 @@ def test_annex_as_a_statement_appends_without_a_guard():
     assert "try:\n        a_xs.append(1)\n    except _AttributeError:" in code
     assert "if _len(a_xs) > _MAXLEN:\n        _annex_over(a_xs)" in code
     assert "_s_EMIT([a_xs.append(2) if a_xs.__class__ is _list" in code  # not a statement
+
+
+FLOOR_ARGUMENTS = st.sampled_from(
+    [
+        "5",
+        "2",
+        "1",
+        "-3",
+        "YES",
+        "2.5",
+        "COIL(2.0, 2000)",
+        "WEAVE(0.0, COIL(2.0, 2000))",
+        "FRACTURE(WEAVE(0.0, COIL(2.0, 2000)), COIL(2.0, 2000))",
+        str(1 << 100),
+        str((1 << BITS) - 1),
+        str(-(1 << BITS) + 1),
+        '"a"',
+        "STRAND(1)",
+        "none",
+    ]
+)
+FLOOR_TESTS = st.sampled_from(["UNDER(n, 2)", "BENEATH(n, 2)", "UNDER(n, -5)", "UNDER(n, 1.5)"])
+FLOOR_USES = st.sampled_from(["WEAVE(n, 1)", "WEAVE(n, 2)", "WEAVE(n, 0.5)", "WEAVE(n, 40)"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(FLOOR_ARGUMENTS, FLOOR_TESTS, FLOOR_USES, st.sampled_from([STANDARD, MAIN]))
+def test_a_difference_above_a_known_floor_behaves_as_the_checked_sum(argument, test, use, world):
+    """Past `UPON UNDER(n, c): DELIVER` a parameter is a number at least c
+    (or NaN) and `WEAVE(n, k)` needs no check (native.py, `_above_floor`)."""
+    source = (
+        f"CRAFT f(n):\n    UPON {test}:\n        DELIVER 0\n"
+        f"    SET big AS PARE(STRAND(0), 10000)\n    DELIVER KNOT({use}, {use})\n"
+        f"EMIT(f({argument}))"
+    )
+    for sites in (True, False):
+        assert outcome(source, world, True, sites) == outcome(source, world, False, sites), source
+
+
+def test_a_difference_above_a_known_floor_compiles_to_a_plain_subtraction():
+    def body(*lines: str) -> str:
+        return _generated("CRAFT f(n):\n" + "".join(f"    {line}\n" for line in lines))
+
+    plain = "return (_t := (a_n - 1))"
+    assert plain in body("UPON UNDER(n, 2):", "    DELIVER n", "DELIVER WEAVE(n, 1)")
+    for lines in (
+        ("UPON UNDER(n, 2):", "    EMIT(n)", "DELIVER WEAVE(n, 1)"),  # may fall through
+        ("UPON UNDER(n, 2):", "    DELIVER n", "SET n AS -5", "DELIVER WEAVE(n, 1)"),
+        ("UPON OVER(n, 2):", "    DELIVER n", "DELIVER WEAVE(n, 1)"),
+        ("UPON UNDER(n, 2):", "    DELIVER n", "LEST YES:", "    EMIT(1)", "DELIVER WEAVE(n, 1)"),
+        ("DELIVER WEAVE(n, 1)", "UPON UNDER(n, 2):", "    DELIVER n"),
+    ):
+        assert plain not in body(*lines), lines
