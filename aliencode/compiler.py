@@ -624,6 +624,8 @@ class Compiler:
             self.trees.floors = dict(ctx.floors)
         rule = self.bindings.rule_for(e.op, ctx)
         if rule is None:
+            if e.op == "STRAIN" and self.native:
+                return _at(_call("_s_STRAIN", operands), e.pos)
             if e.op in SAME_AS_OPERATOR:
                 return _at(
                     operator_call(SAME_AS_OPERATOR[e.op], operands, self.bound, trees=self.trees),

@@ -188,6 +188,18 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
             pin(value)
         return value
 
+    filter_ = ops["filter"]
+
+    def strain(pred, seq):
+        """STRAIN under the standard semantics, natively (compiler.py): a
+        program's function, bound to its depth by `at_depth`, is called
+        directly instead of through the partial (a host call of its own per
+        element); anything else goes to `filter` as it is."""
+        if pred.__class__ is partial and (seq.__class__ is list or seq.__class__ is tuple):
+            fn, depth = pred.func, pred.args[0]
+            return checked([x for x in seq if fn(depth, x)])
+        return filter_(pred, seq)
+
     def once(thunk: Callable[[], object]) -> Callable[[], object]:
         """A short-circuit operand, evaluated at most once when a rule needs it."""
         box: list[object] = []
@@ -254,6 +266,7 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         _s_APEX=apex,
         _s_FUSE=fuse,
         _s_SWEEP=sweep,
+        _s_STRAIN=strain,
         _s_EMIT=emit_values,
         _inplace=inplace,
         _prepend=prepend,

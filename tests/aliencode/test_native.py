@@ -448,3 +448,49 @@ def test_a_difference_above_a_known_floor_compiles_to_a_plain_subtraction():
         ("DELIVER WEAVE(n, 1)", "UPON UNDER(n, 2):", "    DELIVER n"),
     ):
         assert plain not in body(*lines), lines
+
+
+STRAINED = st.sampled_from(
+    [
+        "STRAND(1, 2, 3, 4)",
+        "KNOT(5, 6)",
+        '"abé"',
+        '"abc"',
+        "STRAND()",
+        "7",
+        "none",
+        "PARE(STRAND(1), 80)",
+    ]
+)
+PREDICATES = st.sampled_from(["odd", "pair", "deep", "fails", "7", "none", "emits"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(STRAINED, PREDICATES, st.integers(0, 3), st.booleans())
+def test_strain_behaves_as_filter(seq, predicate, depth, in_function):
+    """STRAIN's native helper (operations.py, `strain`): predicates of one
+    and two parameters, failing, printing or recursing to the depth limit
+    (4 here), values that are not functions, every kind of sequence."""
+    limits = Limits(max_steps=20_000, max_depth=4, max_memory=60_000)
+    lines = [
+        "CRAFT odd(n):\n    DELIVER AKIN(RESIDUE(n, 2), 1)",
+        "CRAFT pair(a, b):\n    DELIVER a",
+        "CRAFT fails(n):\n    DELIVER SHATTER(n, none)",
+        "CRAFT emits(n):\n    EMIT(n)\n    DELIVER YES",
+        "CRAFT deep(n):\n    DELIVER GAUGE(STRAIN(deep, STRAND(n)))",
+        f"CRAFT nest(k):\n    UPON UNDER(k, 1):\n        DELIVER STRAIN({predicate}, {seq})\n"
+        "    DELIVER nest(WEAVE(k, 1))",
+        f"EMIT(nest({depth}))",
+    ]
+    source = "\n".join(lines)
+    if in_function:
+        inner = "\n".join("    " + line.replace("\n", "\n    ") for line in lines)
+        source = f"CRAFT f():\n{inner}\n    DELIVER 0\nEMIT(f())"
+    found = []
+    for native in (True, False):
+        program = compile_program(
+            parse(source, STANDARD.keywords, limits), STANDARD, limits, native=native
+        )
+        session = Session(limits)
+        found.append((session.execute(program).as_dict(), session.meter.peak))
+    assert found[0] == found[1], source
