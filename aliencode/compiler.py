@@ -371,7 +371,8 @@ class Compiler:
                     st.pos.column,
                 )
             value = self.expr(st.value, ctx) if st.value is not None else ast.Constant(None)
-            return [_at(ast.Return(value), st.pos)]
+            summed = self.trees.returned_sum(value) if self.trees is not None else None
+            return summed or [_at(ast.Return(value), st.pos)]
         raise TypeError(f"unknown statement {st!r}")
 
     def _binds(self, names: tuple[str, ...], ctx: Context) -> None:

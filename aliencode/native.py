@@ -98,6 +98,16 @@ class NativeTrees:
         # Names known to hold a number at least this, or NaN (the compiler's
         # Context.floors): subtracting a positive constant needs no check.
         self.floors: dict[str, int | float] = {}
+        # the native sums built, for a DELIVER of one (`sum_return`)
+        self.sums: dict[int, tuple[ast.expr, str, ast.expr, ast.expr]] = {}
+
+    def returned_sum(self, value: ast.expr) -> list[ast.stmt] | None:
+        """DELIVER of `value` as statements, when it is a native sum."""
+        found = self.sums.get(id(value))
+        if found is None or found[0] is not value:
+            return None
+        _, op, left, right = found
+        return sum_return(op, left, right, self.bound, value)
 
     def _tree(self, node: ast.expr) -> Tree | None:
         found = self._trees.get(id(node))
@@ -131,7 +141,9 @@ class NativeTrees:
         left, right = (self._tree(a) for a in args)
         if left is None or right is None or not self._fits(op, left, right):
             if NATIVE_SUMS and op in _ARITHMETIC_SUM and isinstance(default, ast.Call):
-                return sum_form(op, args[0], args[1], self.bound)
+                node = sum_form(op, args[0], args[1], self.bound)
+                self.sums[id(node)] = (node, op, args[0], args[1])
+                return node
             return default
         if not isinstance(default, ast.Call):
             # Already native. A division by a constant is a tree a larger one
@@ -244,6 +256,45 @@ def sum_form(op: str, left: ast.expr, right: ast.expr, bound: int) -> ast.expr:
     cleared = ast.NamedExpr(ast.Name(SUM, ast.Store()), ast.Constant(None))
     rest = ast.Call(ast.Name(SUM_REST, ast.Load()), [held(), cleared], [])
     return ast.IfExp(guard, held(), rest)
+
+
+TYPE_ERROR = "_TypeError"  # the host's TypeError, bound in every run's namespace
+
+
+def sum_return(
+    op: str, left: ast.expr, right: ast.expr, bound: int, at: ast.expr
+) -> list[ast.stmt]:
+    """DELIVER of a native sum, positioned as `at`: the same tests as
+    `sum_form` but the class test, which the host's comparison makes itself
+    by raising a TypeError for a sequence (a float may pass: `_sum_rest`
+    gives it back untouched)::
+
+        _s = left op right
+        try:
+            if _s <= K and _s >= -K:
+                return _s
+        except _TypeError:
+            pass
+        return _sum_rest(_s, _s := None)
+    """
+    small = min(ONE_DIGIT, bound - 1)
+
+    def held() -> ast.expr:
+        return ast.Name(SUM, ast.Load())
+
+    total = ast.Assign([ast.Name(SUM, ast.Store())], ast.BinOp(left, _ARITHMETIC[op](), right))
+    within = ast.BoolOp(
+        ast.And(),
+        [
+            ast.Compare(held(), [ast.LtE()], [ast.Constant(small)]),
+            ast.Compare(held(), [ast.GtE()], [ast.Constant(-small)]),
+        ],
+    )
+    handler = ast.ExceptHandler(ast.Name(TYPE_ERROR, ast.Load()), None, [ast.Pass()])
+    attempt = ast.Try([ast.If(within, [ast.Return(held())], [])], [handler], [], [])
+    cleared = ast.NamedExpr(ast.Name(SUM, ast.Store()), ast.Constant(None))
+    rest = ast.Return(ast.Call(ast.Name(SUM_REST, ast.Load()), [held(), cleared], []))
+    return [_located(node, at) for node in (total, attempt, rest)]
 
 
 def _native(tree: Tree) -> ast.expr:

@@ -289,6 +289,7 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         _MAXLEN=max_len,
         _annex_over=annex_over,
         _AttributeError=AttributeError,
+        _TypeError=TypeError,
     )
     return namespace
 

@@ -265,7 +265,7 @@ def test_native_sums_of_any_values_behave_as_the_checked_operators(sources, worl
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="native sums are emitted on 3.11 only")
 def test_a_sum_of_calls_compiles_to_a_native_sum():
-    code = _generated("CRAFT f(n):\n    DELIVER SHATTER(f(n), f(n))")
+    code = _generated("CRAFT f(n):\n    SET r AS SHATTER(f(n), f(n))\n    DELIVER r")
     assert "_s if (_s := (a_f(_d - 1, a_n) + a_f(_d - 1, a_n))).__class__ is _int" in code
     assert "else _sum_rest(_s, (_s := None))" in code
     assert "_s" not in _generated("CRAFT f(n):\n    DELIVER SHATTER(f(n), f(n))", False)
@@ -417,7 +417,9 @@ FLOOR_ARGUMENTS = st.sampled_from(
     ]
 )
 FLOOR_TESTS = st.sampled_from(["UNDER(n, 2)", "BENEATH(n, 2)", "UNDER(n, -5)", "UNDER(n, 1.5)"])
-FLOOR_USES = st.sampled_from(["WEAVE(n, 1)", "WEAVE(n, 2)", "WEAVE(n, 0.5)", "WEAVE(n, 40)"])
+FLOOR_USES = st.sampled_from(
+    ["WEAVE(n, 1)", "WEAVE(n, 2)", "WEAVE(n, 0.5)", "WEAVE(n, 40)", f"WEAVE(n, {1 << 70})"]
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -427,7 +429,8 @@ def test_a_difference_above_a_known_floor_behaves_as_the_checked_sum(argument, t
     (or NaN) and `WEAVE(n, k)` needs no check (native.py, `_above_floor`)."""
     source = (
         f"CRAFT f(n):\n    UPON {test}:\n        DELIVER 0\n"
-        f"    SET big AS PARE(STRAND(0), 10000)\n    DELIVER KNOT({use}, {use})\n"
+        f"    SET r AS KNOT({use}, {use})\n    EMIT(r)\n"
+        "    SET big AS PARE(STRAND(0), 10000)\n    DELIVER r\n"
         f"EMIT(f({argument}))"
     )
     for sites in (True, False):
@@ -448,6 +451,9 @@ def test_a_difference_above_a_known_floor_compiles_to_a_plain_subtraction():
         ("DELIVER WEAVE(n, 1)", "UPON UNDER(n, 2):", "    DELIVER n"),
     ):
         assert plain not in body(*lines), lines
+    # a difference that may fall below one host digit keeps its check
+    far = body("UPON UNDER(n, 2):", "    DELIVER n", f"DELIVER WEAVE(n, {1 << 31})")
+    assert "return _t if (_t := (a_n - 2147483648)) >=" in far
 
 
 STRAINED = st.sampled_from(
@@ -494,3 +500,42 @@ def test_strain_behaves_as_filter(seq, predicate, depth, in_function):
         session = Session(limits)
         found.append((session.execute(program).as_dict(), session.meter.peak))
     assert found[0] == found[1], source
+
+
+SUMMANDS = [
+    "1",
+    "-7",
+    "YES",
+    "2.5",
+    "FRACTURE(WEAVE(0.0, COIL(2.0, 2000)), COIL(2.0, 2000))",
+    "COIL(2.0, 2000)",
+    str((1 << 30) - 1),
+    str(-(1 << 30)),
+    str((1 << BITS) - 1),
+    str(-(1 << BITS) + 1),
+    '"ab"',
+    "STRAND(1, 2)",
+    "PARE(STRAND(0), 70)",
+    "none",
+]
+
+
+@pytest.mark.parametrize("op", ["SHATTER", "WEAVE"])
+def test_a_delivered_sum_behaves_as_the_checked_operator(op):
+    """DELIVER of a native sum (native.py, `sum_return`), every pair of
+    operands: results at the one-digit and integer-size bounds, sequences
+    joined, and the host's TypeError reported as the operation's."""
+    for a in SUMMANDS:
+        for b in SUMMANDS:
+            source = (
+                "CRAFT g(v):\n    DELIVER v\n"
+                f"CRAFT f(x, y):\n    DELIVER {op}(g(x), g(y))\n"
+                f"EMIT(f({a}, {b}))"
+            )
+            assert outcome(source, STANDARD, True) == outcome(source, STANDARD, False), source
+
+
+def test_a_delivered_sum_compiles_to_statements():
+    code = _generated("CRAFT f(x):\n    DELIVER SHATTER(f(x), f(x))")
+    assert "_s = a_f(_d - 1, a_x) + a_f(_d - 1, a_x)\n        try:" in code
+    assert "return _sum_rest(_s, (_s := None))" in code
