@@ -276,6 +276,8 @@ class Compiler:
         # Names the top level binds: its variables, loop names and CRAFTs, and
         # the native sums' temporary (inline.py), wherever it is used.
         self.top_names: set[str] = {"_t"}
+        # per SWEEP and CRAFT, its names bound again in its body (`module`)
+        self.rebound: dict[int, set[str]] = {}
         # ANNEX calls with a statement form (native.py, `append_statements`)
         self._appends: dict[int, tuple[ast.expr, list[ast.stmt]]] = {}
 
@@ -461,7 +463,7 @@ class Compiler:
         ):
             return frozenset()
         name = st.names[0]
-        return frozenset() if name in _bound_within(st.body) else frozenset({PREFIX + name})
+        return frozenset() if name in self.rebound[id(st)] else frozenset({PREFIX + name})
 
     def craft(self, st: s.Craft, ctx: Context) -> list[ast.stmt]:
         if len(set(st.params)) != len(st.params):
@@ -469,7 +471,7 @@ class Compiler:
                 f"duplicate parameter name in {short(st.name)}", st.pos.line, st.pos.column
             )
         self._binds((st.name,), ctx)
-        rebound = _bound_within(st.body)
+        rebound = self.rebound[id(st)]
         inner = Context(True, stable=frozenset(PREFIX + p for p in st.params if p not in rebound))
         # The calls still allowed below this one travel as a hidden first
         # argument: no shared counter to restore on the way out, and the
@@ -706,6 +708,7 @@ class Compiler:
         return _call("_s_" + op, operands)
 
     def module(self, program: s.Program) -> ast.Module:
+        self.rebound = rebound_names(program)
         top = Context()
         body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(
             program.body, top
@@ -717,22 +720,48 @@ TOP = "_top"  # the function the top level runs in
 RANGE = op_identifier("range")  # the standard EXTENT, whatever rule it was written in
 
 
-def _bound_within(body: tuple[s.Stmt, ...]) -> set[str]:
-    """Every name a SET, SWEEP or CRAFT binds anywhere in `body`, nested
-    blocks and functions included (a superset of what can rebind a name of
-    the block's own scope)."""
-    bound: set[str] = set()
-    stack: list[object] = list(body)
+def rebound_names(tree: s.Program) -> dict[int, set[str]]:
+    """For every SWEEP and CRAFT of `tree` (by id), which of its own names
+    (the SWEEP's, the CRAFT's parameters) a SET, SWEEP or CRAFT binds again
+    anywhere in its body, nested functions included (a superset of what can
+    rebind them). One walk: a binding marks the enclosing nodes watching
+    its name and stops them watching, so the work stays linear in the
+    tree however deeply loops and functions nest."""
+    found: dict[int, set[str]] = {}
+    watching: dict[str, set[int]] = {}
+    stack: list[tuple[object, bool]] = [(node, False) for node in reversed(tree.body)]
     while stack:
-        node = stack.pop()
-        if isinstance(node, s.Set):
-            bound.update(node.targets)
-        elif isinstance(node, s.Sweep):
-            bound.update(node.names)
-        elif isinstance(node, s.Craft):
-            bound.add(node.name)
-        stack.extend(s.children(node))
-    return bound
+        node, leaving = stack.pop()
+        own = (
+            node.names
+            if isinstance(node, s.Sweep)
+            else node.params
+            if isinstance(node, s.Craft)
+            else ()
+        )
+        if leaving:
+            for name in own:
+                watching.setdefault(name, set()).discard(id(node))
+            continue
+        bound = (
+            node.targets
+            if isinstance(node, s.Set)
+            else (node.name,)
+            if isinstance(node, s.Craft)
+            else node.names
+            if isinstance(node, s.Sweep)
+            else ()
+        )
+        for name in bound:
+            for watcher in watching.pop(name, ()):
+                found[watcher].add(name)
+        if isinstance(node, (s.Sweep, s.Craft)):
+            found[id(node)] = set()
+            for name in own:
+                watching.setdefault(name, set()).add(id(node))
+            stack.append((node, True))
+        stack.extend((child, False) for child in reversed(s.children(node)))
+    return found
 
 
 def _as_function(body: list[ast.stmt], bound: set[str]) -> list[ast.stmt]:

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aliencode import Limits, Session, parse
+from aliencode import Limits, Session, parse, syntax
 from aliencode import native as native_module
-from aliencode.compiler import Compiler, compile_program
+from aliencode.compiler import Compiler, compile_program, rebound_names
 from aliencode.native import LEAF, PRODUCT_OPERAND
 from aliencode.world_schema import load
 
@@ -539,3 +539,46 @@ def test_a_delivered_sum_compiles_to_statements():
     code = _generated("CRAFT f(x):\n    DELIVER SHATTER(f(x), f(x))")
     assert "_s = a_f(_d - 1, a_x) + a_f(_d - 1, a_x)\n        try:" in code
     assert "return _sum_rest(_s, (_s := None))" in code
+
+
+def test_rebound_names_finds_every_rebinding_inside_a_body():
+    tree = parse(
+        "CRAFT f(a, b, c):\n"
+        "    SWEEP k IN EXTENT(3):\n"
+        "        SWEEP j IN EXTENT(2):\n"
+        "            SET a AS k\n"
+        "        CRAFT b():\n"
+        "            SET k AS 1\n"
+        "    DELIVER c\n"
+        "SWEEP k IN EXTENT(2):\n"
+        "    EMIT(k)"
+    )
+    found = rebound_names(tree)
+    craft, top_loop = tree.body
+    outer = craft.body[0]
+    inner = outer.body[0]
+    assert found[id(craft)] == {"a", "b"}
+    assert found[id(outer)] == {"k"}
+    assert found[id(inner)] == set()
+    assert found[id(top_loop)] == set()
+
+
+@pytest.mark.parametrize("depth", [10, 100, 450])
+def test_rebound_names_visits_each_node_once_however_deep_functions_nest(depth, monkeypatch):
+    """Deeply nested functions over a large body: one visit per node, so
+    compiling stays linear in the program (a walk per function was not)."""
+    body = "\n".join(f"SET v{i} AS SHATTER(x, {i})" for i in range(300))
+    source = ""
+    for level in range(depth):
+        source += "    " * level + f"CRAFT f{level}(x):\n"
+    source += "\n".join("    " * depth + line for line in body.splitlines())
+    tree = parse(source, limits=Limits(max_tokens=10**6))
+    visits = []
+    children = syntax.children
+    monkeypatch.setattr(syntax, "children", lambda node: visits.append(1) or children(node))
+    rebound_names(tree)
+    nodes, stack = 0, list(tree.body)
+    while stack:
+        nodes += 1
+        stack.extend(children(stack.pop()))
+    assert len(visits) == nodes
