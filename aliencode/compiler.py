@@ -635,6 +635,8 @@ class Compiler:
                     e.pos,
                 )
             checked = self._standard(e.op, args, operands)
+            if e.op == "FUSE" and n == 2 and self.native:
+                checked = _call("_s_FUSE2", args)  # no list to build (operations.py)
             if e.op == "ANNEX" and self.native:
                 node = _at(append_form(operands[0], operands[1], checked), e.pos)
                 statements = append_statements(operands[0], operands[1], _at(checked, e.pos))

@@ -416,7 +416,9 @@ _PURE_NODES = (
     ast.unaryop,
 )
 # Helpers that call no program function and change no list in place.
-_PURE_HELPERS = frozenset({"_beyond", SUM_REST, "_s_FUSE", "_s_NADIR", "_s_APEX", "_fail", LENGTH})
+_PURE_HELPERS = frozenset(
+    {"_beyond", SUM_REST, "_s_FUSE", "_s_FUSE2", "_s_NADIR", "_s_APEX", "_fail", LENGTH}
+)
 
 
 def _pure(value: ast.expr) -> bool:

@@ -136,6 +136,30 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         text = "".join(texts)
         return text if len(text) <= plain_text else checked(text)
 
+    def fuse2(a, b):
+        """FUSE of two pieces (compiler.py): what `fuse` does, without the
+        list, the loop and the call of `charge` (one step, inline)."""
+        cls = a.__class__
+        if cls is str and len(a) < CHARS_PER_STEP:
+            first = a
+        elif cls is int and -small < a < small:
+            first = repr(a)
+        else:
+            return join("", [a, b])
+        cls = b.__class__
+        if cls is str and len(b) < CHARS_PER_STEP:
+            second = b
+        elif cls is int and -small < b < small:
+            second = repr(b)
+        else:
+            return join("", [a, b])
+        meter.budget -= 1
+        meter.charged += 1
+        if meter.budget < 0:
+            meter.checkpoint()
+        text = first + second
+        return text if len(text) <= plain_text else checked(text)
+
     def sweep(seq):
         if type(seq) not in (list, tuple, str):
             raise type_error(f"cannot walk a {type_name(seq)}; SWEEP needs a list, tuple or string")
@@ -265,6 +289,7 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         _s_NADIR=nadir,
         _s_APEX=apex,
         _s_FUSE=fuse,
+        _s_FUSE2=fuse2,
         _s_SWEEP=sweep,
         _s_STRAIN=strain,
         _s_EMIT=emit_values,
