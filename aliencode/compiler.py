@@ -318,6 +318,7 @@ class Compiler:
             isinstance(st, s.If)
             and len(st.branches) == 1
             and not st.default
+            and st.branches[0][1]
             and isinstance(st.branches[0][1][-1], s.Deliver)
         ):
             return ctx
