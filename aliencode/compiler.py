@@ -22,7 +22,7 @@ import time
 import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import CodeType
 
@@ -44,7 +44,7 @@ from . import syntax as s
 from .errors import AlienSyntaxError, short
 from .inline import in_place_form, operator_call, splice, spliceable
 from .metering import units as probe_units
-from .native import NativeTrees, append_form
+from .native import LEAF, NativeTrees, append_form, append_statements
 from .operations import SAME_AS_OPERATOR, literal_ok
 from .parser import CLOCK_EVERY, internal_error, time_limit
 from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
@@ -64,6 +64,13 @@ class Context:
     in_function: bool = False
     in_loop: bool = False  # inside a loop body of the current function
     loops: int = 0  # loops around this point in the current function
+    # Host names that certainly hold an integer within native.LEAF here (a
+    # SWEEP's name over a standard EXTENT, see `Compiler._counter`).
+    ints: frozenset[str] = frozenset()
+    # Parameters of the current function its body never rebinds, and lower
+    # bounds some of them are known to meet here (see `Compiler._after`).
+    stable: frozenset[str] = frozenset()
+    floors: tuple[tuple[str, int | float], ...] = ()
 
     def matches(self, scope: str) -> bool:
         if scope == "anywhere":
@@ -269,6 +276,10 @@ class Compiler:
         # Names the top level binds: its variables, loop names and CRAFTs, and
         # the native sums' temporary (inline.py), wherever it is used.
         self.top_names: set[str] = {"_t"}
+        # per SWEEP and CRAFT, its names bound again in its body (`module`)
+        self.rebound: dict[int, set[str]] = {}
+        # ANNEX calls with a statement form (native.py, `append_statements`)
+        self._appends: dict[int, tuple[ast.expr, list[ast.stmt]]] = {}
 
     # -- steps -----------------------------------------------------------------
 
@@ -291,15 +302,49 @@ class Compiler:
     def block(self, body: tuple[s.Stmt, ...], ctx: Context) -> list[ast.stmt]:
         out: list[ast.stmt] = []
         for stmt in body:
-            out.extend(self.stmt(stmt, ctx))
+            compiled = self.stmt(stmt, ctx)
+            out.extend(compiled)
+            ctx = self._after(stmt, compiled, ctx)
         return out or [ast.Pass()]
+
+    @staticmethod
+    def _after(st: s.Stmt, compiled: list[ast.stmt], ctx: Context) -> Context:
+        """The context of the statements after `st` in its block: past
+        `UPON UNDER(n, c): ... DELIVER ...` (one branch, compiled to the
+        host's `n < c`, ending in DELIVER), a parameter `n` the function
+        never rebinds is a number at least `c` or NaN, since the host's
+        comparison of anything else with a number raises."""
+        if not (
+            isinstance(st, s.If)
+            and len(st.branches) == 1
+            and not st.default
+            and st.branches[0][1]
+            and isinstance(st.branches[0][1][-1], s.Deliver)
+        ):
+            return ctx
+        test = compiled[0].test
+        if (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Lt, ast.LtE))
+            and isinstance(test.left, ast.Name)
+            and test.left.id in ctx.stable
+            and isinstance(test.comparators[0], ast.Constant)
+            and type(test.comparators[0].value) in (int, float)
+        ):
+            return replace(ctx, floors=(*ctx.floors, (test.left.id, test.comparators[0].value)))
+        return ctx
 
     def stmt(self, st: s.Stmt, ctx: Context) -> list[ast.stmt]:
         self._tick_clock()
         if isinstance(st, s.Set):
             return [self.set_stmt(st, ctx)]
         if isinstance(st, s.ExprStmt):
-            return [_at(ast.Expr(self.expr(st.expr, ctx)), st.pos)]
+            value = self.expr(st.expr, ctx)
+            appending = self._appends.pop(id(value), None)
+            if appending is not None and appending[0] is value:
+                return [_at(part, st.expr.pos) for part in appending[1]]
+            return [_at(ast.Expr(value), st.pos)]
         if isinstance(st, s.If):
             return [self.if_stmt(st, ctx)]
         if isinstance(st, s.Sweep):
@@ -329,19 +374,20 @@ class Compiler:
                     st.pos.column,
                 )
             value = self.expr(st.value, ctx) if st.value is not None else ast.Constant(None)
-            return [_at(ast.Return(value), st.pos)]
+            summed = self.trees.returned_sum(value) if self.trees is not None else None
+            return summed or [_at(ast.Return(value), st.pos)]
         raise TypeError(f"unknown statement {st!r}")
 
     def _binds(self, names: tuple[str, ...], ctx: Context) -> None:
         if not ctx.in_function:
             self.top_names.update(PREFIX + name for name in names)
 
-    def _loop_body(self, ctx: Context, pos: s.Pos) -> Context:
+    def _loop_body(self, ctx: Context, pos: s.Pos, ints: frozenset[str] = frozenset()) -> Context:
         if ctx.loops >= MAX_LOOPS:
             raise AlienSyntaxError(
                 f"too many nested loops (at most {MAX_LOOPS} in one function)", pos.line, pos.column
             )
-        return Context(ctx.in_function, True, ctx.loops + 1)
+        return replace(ctx, in_loop=True, loops=ctx.loops + 1, ints=ctx.ints | ints)
 
     def set_stmt(self, st: s.Set, ctx: Context) -> ast.stmt:
         names, values = st.targets, st.values
@@ -394,11 +440,31 @@ class Compiler:
         if rule is not None:
             seq = _call(self.bindings.function_name(rule), [seq])
         walked = _at(_call("_s_SWEEP", [seq]), st.pos)
-        body_ctx = self._loop_body(ctx, st.pos)
+        body_ctx = self._loop_body(ctx, st.pos, self._counter(st, seq))
         body = _tick(_weight(st.body, self._extra(body_ctx)), st.pos) + self.block(
             st.body, body_ctx
         )
         return _at(ast.For(target, walked, body, []), st.pos)
+
+    def _counter(self, st: s.Sweep, seq: ast.expr) -> frozenset[str]:
+        """The SWEEP's name, when it certainly holds an integer within
+        native.LEAF throughout the body: the loop walks the standard EXTENT
+        from an integer constant (a fresh list of consecutive integers no
+        name refers to, at most max_length of them) and the body never
+        binds the name. Native trees then read it without a guard."""
+        if not (
+            len(st.names) == 1
+            and isinstance(seq, ast.Call)
+            and isinstance(seq.func, ast.Name)
+            and seq.func.id == RANGE
+            and len(seq.args) == 2
+            and isinstance(seq.args[0], ast.Constant)
+            and type(seq.args[0].value) is int
+            and abs(seq.args[0].value) + self.limits.max_length <= LEAF
+        ):
+            return frozenset()
+        name = st.names[0]
+        return frozenset() if name in self.rebound[id(st)] else frozenset({PREFIX + name})
 
     def craft(self, st: s.Craft, ctx: Context) -> list[ast.stmt]:
         if len(set(st.params)) != len(st.params):
@@ -406,7 +472,8 @@ class Compiler:
                 f"duplicate parameter name in {short(st.name)}", st.pos.line, st.pos.column
             )
         self._binds((st.name,), ctx)
-        inner = Context(True, False)
+        rebound = self.rebound[id(st)]
+        inner = Context(True, stable=frozenset(PREFIX + p for p in st.params if p not in rebound))
         # The calls still allowed below this one travel as a hidden first
         # argument: no shared counter to restore on the way out, and the
         # check compares with a constant.
@@ -556,16 +623,28 @@ class Compiler:
             operands = args
         if e.op == "STRAIN":
             operands = [_call("_at_depth", [operands[0], self._depth(ctx)]), operands[1]]
+        if self.trees is not None:
+            self.trees.known = ctx.ints
+            self.trees.floors = dict(ctx.floors)
         rule = self.bindings.rule_for(e.op, ctx)
         if rule is None:
+            if e.op == "STRAIN" and self.native:
+                return _at(_call("_s_STRAIN", operands), e.pos)
             if e.op in SAME_AS_OPERATOR:
                 return _at(
                     operator_call(SAME_AS_OPERATOR[e.op], operands, self.bound, trees=self.trees),
                     e.pos,
                 )
             checked = self._standard(e.op, args, operands)
+            if e.op == "FUSE" and n == 2 and self.native:
+                checked = _call("_s_FUSE2", args)  # no list to build (operations.py)
             if e.op == "ANNEX" and self.native:
-                return _at(append_form(operands[0], operands[1], checked), e.pos)
+                node = _at(append_form(operands[0], operands[1], checked), e.pos)
+                statements = append_statements(operands[0], operands[1], _at(checked, e.pos))
+                if statements is not None:
+                    # taken instead if the call stands as a statement
+                    self._appends[id(node)] = (node, statements)
+                return node
             return _at(checked, e.pos)
         expr = self.bindings.expression(rule)
         named = dict(zip(op.operands, operands))
@@ -632,6 +711,7 @@ class Compiler:
         return _call("_s_" + op, operands)
 
     def module(self, program: s.Program) -> ast.Module:
+        self.rebound = rebound_names(program)
         top = Context()
         body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(
             program.body, top
@@ -640,6 +720,51 @@ class Compiler:
 
 
 TOP = "_top"  # the function the top level runs in
+RANGE = op_identifier("range")  # the standard EXTENT, whatever rule it was written in
+
+
+def rebound_names(tree: s.Program) -> dict[int, set[str]]:
+    """For every SWEEP and CRAFT of `tree` (by id), which of its own names
+    (the SWEEP's, the CRAFT's parameters) a SET, SWEEP or CRAFT binds again
+    anywhere in its body, nested functions included (a superset of what can
+    rebind them). One walk: a binding marks the enclosing nodes watching
+    its name and stops them watching, so the work stays linear in the
+    tree however deeply loops and functions nest."""
+    found: dict[int, set[str]] = {}
+    watching: dict[str, set[int]] = {}
+    stack: list[tuple[object, bool]] = [(node, False) for node in reversed(tree.body)]
+    while stack:
+        node, leaving = stack.pop()
+        own = (
+            node.names
+            if isinstance(node, s.Sweep)
+            else node.params
+            if isinstance(node, s.Craft)
+            else ()
+        )
+        if leaving:
+            for name in own:
+                watching.setdefault(name, set()).discard(id(node))
+            continue
+        bound = (
+            node.targets
+            if isinstance(node, s.Set)
+            else (node.name,)
+            if isinstance(node, s.Craft)
+            else node.names
+            if isinstance(node, s.Sweep)
+            else ()
+        )
+        for name in bound:
+            for watcher in watching.pop(name, ()):
+                found[watcher].add(name)
+        if isinstance(node, (s.Sweep, s.Craft)):
+            found[id(node)] = set()
+            for name in own:
+                watching.setdefault(name, set()).add(id(node))
+            stack.append((node, True))
+        stack.extend((child, False) for child in reversed(s.children(node)))
+    return found
 
 
 def _as_function(body: list[ast.stmt], bound: set[str]) -> list[ast.stmt]:

@@ -91,6 +91,23 @@ class NativeTrees:
     def __init__(self, bound: int) -> None:
         self.bound = bound  # integers lie strictly within ±bound
         self._trees: dict[int, tuple[ast.expr, Tree]] = {}
+        # Names that certainly hold an integer within LEAF where the
+        # operation being built stands (the compiler's Context.ints): a guard
+        # asks nothing of them but, as a divisor, that they are not zero.
+        self.known: frozenset[str] = frozenset()
+        # Names known to hold a number at least this, or NaN (the compiler's
+        # Context.floors): subtracting a positive constant needs no check.
+        self.floors: dict[str, int | float] = {}
+        # the native sums built, for a DELIVER of one (`sum_return`)
+        self.sums: dict[int, tuple[ast.expr, str, ast.expr, ast.expr]] = {}
+
+    def returned_sum(self, value: ast.expr) -> list[ast.stmt] | None:
+        """DELIVER of `value` as statements, when it is a native sum."""
+        found = self.sums.get(id(value))
+        if found is None or found[0] is not value:
+            return None
+        _, op, left, right = found
+        return sum_return(op, left, right, self.bound, value)
 
     def _tree(self, node: ast.expr) -> Tree | None:
         found = self._trees.get(id(node))
@@ -110,9 +127,13 @@ class NativeTrees:
     ) -> ast.expr:
         """Host code of `op` over `args`: `checked(args)`, or a guarded native
         form when `op` and its operands make an integer tree."""
+        if op == "-" and len(args) == 2:
+            difference = self._above_floor(*args)
+            if difference is not None:
+                return difference
         default = checked(args)
         if op == "get" and len(args) == 2:
-            return subscript_form(args[0], args[1], default)
+            return subscript_form(args[0], args[1], default, self.known)
         if op == "len" and len(args) == 1:
             return length_form(args[0], default)
         if len(args) != 2 or (op not in _ARITHMETIC and op not in _COMPARE):
@@ -120,7 +141,9 @@ class NativeTrees:
         left, right = (self._tree(a) for a in args)
         if left is None or right is None or not self._fits(op, left, right):
             if NATIVE_SUMS and op in _ARITHMETIC_SUM and isinstance(default, ast.Call):
-                return sum_form(op, args[0], args[1], self.bound)
+                node = sum_form(op, args[0], args[1], self.bound)
+                self.sums[id(node)] = (node, op, args[0], args[1])
+                return node
             return default
         if not isinstance(default, ast.Call):
             # Already native. A division by a constant is a tree a larger one
@@ -135,10 +158,26 @@ class NativeTrees:
         self._needs(tree, False, needs)
         if not needs:
             return default
-        native = ast.IfExp(_guard(needs.values()), _native(tree), tree.checked)
+        tests = _guard(needs.values(), self.known)
+        native = _native(tree) if not tests else ast.IfExp(_all(tests), _native(tree), tree.checked)
         if op in _ARITHMETIC:
             self._trees[id(native)] = (native, tree)
         return native
+
+    def _above_floor(self, left: ast.expr, right: ast.expr) -> ast.expr | None:
+        """`_t := left - right` when `left` is a name holding a number at
+        least its floor (or NaN) and `right` a positive constant leaving the
+        difference above -ONE_DIGIT: the checked sum (inline.py) would take
+        its plain path and bind the same `_t` (NaN goes through `_beyond`,
+        which gives it back untouched)."""
+        if not (isinstance(left, ast.Name) and left.id in self.floors):
+            return None
+        if not (isinstance(right, ast.Constant) and type(right.value) in (int, float)):
+            return None
+        if not (right.value > 0 and self.floors[left.id] - right.value >= -ONE_DIGIT):
+            return None
+        difference = ast.BinOp(_located(ast.Name(left.id, ast.Load()), left), ast.Sub(), right)
+        return ast.NamedExpr(ast.Name("_t", ast.Store()), difference)
 
     def _fits(self, op: str, left: Tree, right: Tree) -> bool:
         """Whether the checked operator's plain integer path is certain for
@@ -219,6 +258,45 @@ def sum_form(op: str, left: ast.expr, right: ast.expr, bound: int) -> ast.expr:
     return ast.IfExp(guard, held(), rest)
 
 
+TYPE_ERROR = "_TypeError"  # the host's TypeError, bound in every run's namespace
+
+
+def sum_return(
+    op: str, left: ast.expr, right: ast.expr, bound: int, at: ast.expr
+) -> list[ast.stmt]:
+    """DELIVER of a native sum, positioned as `at`: the same tests as
+    `sum_form` but the class test, which the host's comparison makes itself
+    by raising a TypeError for a sequence (a float may pass: `_sum_rest`
+    gives it back untouched)::
+
+        _s = left op right
+        try:
+            if _s <= K and _s >= -K:
+                return _s
+        except _TypeError:
+            pass
+        return _sum_rest(_s, _s := None)
+    """
+    small = min(ONE_DIGIT, bound - 1)
+
+    def held() -> ast.expr:
+        return ast.Name(SUM, ast.Load())
+
+    total = ast.Assign([ast.Name(SUM, ast.Store())], ast.BinOp(left, _ARITHMETIC[op](), right))
+    within = ast.BoolOp(
+        ast.And(),
+        [
+            ast.Compare(held(), [ast.LtE()], [ast.Constant(small)]),
+            ast.Compare(held(), [ast.GtE()], [ast.Constant(-small)]),
+        ],
+    )
+    handler = ast.ExceptHandler(ast.Name(TYPE_ERROR, ast.Load()), None, [ast.Pass()])
+    attempt = ast.Try([ast.If(within, [ast.Return(held())], [])], [handler], [], [])
+    cleared = ast.NamedExpr(ast.Name(SUM, ast.Store()), ast.Constant(None))
+    rest = ast.Return(ast.Call(ast.Name(SUM_REST, ast.Load()), [held(), cleared], []))
+    return [_located(node, at) for node in (total, attempt, rest)]
+
+
 def _native(tree: Tree) -> ast.expr:
     if tree.leaf:
         node = tree.checked
@@ -231,21 +309,34 @@ def _native(tree: Tree) -> ast.expr:
     return ast.Compare(left, [_COMPARE[tree.op]()], [right])
 
 
-def _guard(needs) -> ast.expr:
+# The guard's bound on a name: within LEAF, tested as one host digit (the
+# host compares such integers with one specialized instruction, a constant
+# beyond it the generic way, a tenth of an iteration of a counting loop).
+# A larger integer takes the checked path, which is always faithful.
+GUARD_BOUND = min(LEAF - 1, ONE_DIGIT)
+
+
+def _guard(needs, known: frozenset[str]) -> list[ast.expr]:
+    """The tests of a guard, in evaluation order (none: the native form
+    needs no guard)."""
     tests: list[ast.expr] = []
     for need in needs:
 
         def name(need: _Need = need) -> ast.expr:
             return _located(ast.Name(need.node.id, ast.Load()), need.node)
 
-        kind = ast.Attribute(name(), "__class__", ast.Load())
-        tests.append(ast.Compare(kind, [ast.Is()], [ast.Name(INT_TYPE, ast.Load())]))
-        if need.bounded:
-            tests.append(
-                ast.Compare(ast.Constant(-LEAF), [ast.Lt(), ast.Lt()], [name(), ast.Constant(LEAF)])
-            )
+        if need.node.id not in known:
+            kind = ast.Attribute(name(), "__class__", ast.Load())
+            tests.append(ast.Compare(kind, [ast.Is()], [ast.Name(INT_TYPE, ast.Load())]))
+            if need.bounded:
+                tests.append(ast.Compare(name(), [ast.LtE()], [ast.Constant(GUARD_BOUND)]))
+                tests.append(ast.Compare(name(), [ast.GtE()], [ast.Constant(-GUARD_BOUND)]))
         if need.nonzero:
             tests.append(name())
+    return tests
+
+
+def _all(tests: list[ast.expr]) -> ast.expr:
     return tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
 
 
@@ -273,22 +364,24 @@ def _readable(node: ast.expr, kinds: tuple[type, ...]) -> bool:
     return isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)
 
 
-def subscript_form(seq: ast.expr, index: ast.expr, checked: ast.expr) -> ast.expr:
+def subscript_form(
+    seq: ast.expr, index: ast.expr, checked: ast.expr, known: frozenset[str] = frozenset()
+) -> ast.expr:
     """`seq[index]` under a guard that `seq` holds a sequence and `index` an
-    integer, else `checked` (itself when the operands are not names or
-    constants of those types)."""
+    integer (unless `known` says so), else `checked` (itself when the
+    operands are not names or constants of those types)."""
     if not _readable(seq, (str, tuple)) or not _readable(index, (int,)):
         return checked
     tests = [t for t in (_sequence_test(seq),) if t is not None]
-    if isinstance(index, ast.Name):
+    if isinstance(index, ast.Name) and index.id not in known:
         name = _located(ast.Name(index.id, ast.Load()), index)
         kind = ast.Attribute(name, "__class__", ast.Load())
         tests.append(ast.Compare(kind, [ast.Is()], [ast.Name(INT_TYPE, ast.Load())]))
-    if not tests:
-        return checked
     native = ast.Subscript(_copy(seq), _copy(index), ast.Load())
-    guard = tests[0] if len(tests) == 1 else ast.BoolOp(ast.And(), tests)
-    return ast.IfExp(guard, native, checked)
+    if not tests:
+        # a sequence constant read at a known integer needs no guard
+        return native if isinstance(index, ast.Name) else checked
+    return ast.IfExp(_all(tests), native, checked)
 
 
 def length_form(seq: ast.expr, checked: ast.expr) -> ast.expr:
@@ -323,7 +416,9 @@ _PURE_NODES = (
     ast.unaryop,
 )
 # Helpers that call no program function and change no list in place.
-_PURE_HELPERS = frozenset({"_beyond", SUM_REST, "_s_FUSE", "_s_NADIR", "_s_APEX", "_fail", LENGTH})
+_PURE_HELPERS = frozenset(
+    {"_beyond", SUM_REST, "_s_FUSE", "_s_FUSE2", "_s_NADIR", "_s_APEX", "_fail", LENGTH}
+)
 
 
 def _pure(value: ast.expr) -> bool:
@@ -377,6 +472,31 @@ def append_form(seq: ast.expr, value: ast.expr, checked: ast.expr) -> ast.expr:
     )
     append = ast.Call(ast.Attribute(name(), "append", ast.Load()), [_copy(value)], [])
     return ast.IfExp(guard, append, checked)
+
+
+# ANNEX as a statement needs no guard before appending: `seq.append` fails
+# with the host's AttributeError for anything but a list, before `value` is
+# evaluated, and the checked helper then reports it; a list the append took
+# beyond the length limit loses the element again, and the limit is
+# reported (`_annex_over`, operations.py), as the checked helper would have.
+ATTRIBUTE_ERROR, OVER_LENGTH = "_AttributeError", "_annex_over"
+
+
+def append_statements(seq: ast.expr, value: ast.expr, checked: ast.expr) -> list[ast.stmt] | None:
+    """ANNEX(seq, value) standing as a statement, natively: None where
+    `append_form` would keep `checked`."""
+    if not isinstance(seq, ast.Name) or not _pure(value):
+        return None
+
+    def name() -> ast.expr:
+        return _located(ast.Name(seq.id, ast.Load()), seq)
+
+    append = ast.Call(ast.Attribute(name(), "append", ast.Load()), [_copy(value)], [])
+    handler = ast.ExceptHandler(ast.Name(ATTRIBUTE_ERROR, ast.Load()), None, [ast.Expr(checked)])
+    length = ast.Call(ast.Name(LENGTH, ast.Load()), [name()], [])
+    too_long = ast.Compare(length, [ast.Gt()], [ast.Name(MAX_LENGTH, ast.Load())])
+    undo = ast.Expr(ast.Call(ast.Name(OVER_LENGTH, ast.Load()), [name()], []))
+    return [ast.Try([ast.Expr(append)], [handler], [], []), ast.If(too_long, [undo], [])]
 
 
 def _copy(node: ast.expr) -> ast.expr:

@@ -72,6 +72,12 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
             raise LimitExceeded(f"sequence length of {max_len}")
         seq.append(val)
 
+    def annex_over(seq):
+        """A native append took `seq` beyond the length limit (native.py,
+        `append_statements`): take the element back, report the limit."""
+        seq.pop()
+        raise LimitExceeded(f"sequence length of {max_len}")
+
     def prepend(seq, val):
         need_list(seq)
         if len(seq) >= max_len:
@@ -130,6 +136,30 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         text = "".join(texts)
         return text if len(text) <= plain_text else checked(text)
 
+    def fuse2(a, b):
+        """FUSE of two pieces (compiler.py): what `fuse` does, without the
+        list, the loop and the call of `charge` (one step, inline)."""
+        cls = a.__class__
+        if cls is str and len(a) < CHARS_PER_STEP:
+            first = a
+        elif cls is int and -small < a < small:
+            first = repr(a)
+        else:
+            return join("", [a, b])
+        cls = b.__class__
+        if cls is str and len(b) < CHARS_PER_STEP:
+            second = b
+        elif cls is int and -small < b < small:
+            second = repr(b)
+        else:
+            return join("", [a, b])
+        meter.budget -= 1
+        meter.charged += 1
+        if meter.budget < 0:
+            meter.checkpoint()
+        text = first + second
+        return text if len(text) <= plain_text else checked(text)
+
     def sweep(seq):
         if type(seq) not in (list, tuple, str):
             raise type_error(f"cannot walk a {type_name(seq)}; SWEEP needs a list, tuple or string")
@@ -181,6 +211,18 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         if value.__class__ is list or value.__class__ is tuple:
             pin(value)
         return value
+
+    filter_ = ops["filter"]
+
+    def strain(pred, seq):
+        """STRAIN under the standard semantics, natively (compiler.py): a
+        program's function, bound to its depth by `at_depth`, is called
+        directly instead of through the partial (a host call of its own per
+        element); anything else goes to `filter` as it is."""
+        if pred.__class__ is partial and (seq.__class__ is list or seq.__class__ is tuple):
+            fn, depth = pred.func, pred.args[0]
+            return checked([x for x in seq if fn(depth, x)])
+        return filter_(pred, seq)
 
     def once(thunk: Callable[[], object]) -> Callable[[], object]:
         """A short-circuit operand, evaluated at most once when a rule needs it."""
@@ -247,7 +289,9 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         _s_NADIR=nadir,
         _s_APEX=apex,
         _s_FUSE=fuse,
+        _s_FUSE2=fuse2,
         _s_SWEEP=sweep,
+        _s_STRAIN=strain,
         _s_EMIT=emit_values,
         _inplace=inplace,
         _prepend=prepend,
@@ -268,6 +312,9 @@ def build(meter: Meter, output: list[str]) -> dict[str, object]:
         _len=len,
         _seqs=frozenset({list, tuple, str}),
         _MAXLEN=max_len,
+        _annex_over=annex_over,
+        _AttributeError=AttributeError,
+        _TypeError=TypeError,
     )
     return namespace
 

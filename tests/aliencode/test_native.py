@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from aliencode import Limits, Session, parse
+from aliencode import Limits, Session, parse, syntax
 from aliencode import native as native_module
-from aliencode.compiler import Compiler, compile_program
+from aliencode.compiler import Compiler, compile_program, rebound_names
 from aliencode.native import LEAF, PRODUCT_OPERAND
 from aliencode.world_schema import load
 
@@ -265,7 +265,7 @@ def test_native_sums_of_any_values_behave_as_the_checked_operators(sources, worl
 
 @pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="native sums are emitted on 3.11 only")
 def test_a_sum_of_calls_compiles_to_a_native_sum():
-    code = _generated("CRAFT f(n):\n    DELIVER SHATTER(f(n), f(n))")
+    code = _generated("CRAFT f(n):\n    SET r AS SHATTER(f(n), f(n))\n    DELIVER r")
     assert "_s if (_s := (a_f(_d - 1, a_n) + a_f(_d - 1, a_n))).__class__ is _int" in code
     assert "else _sum_rest(_s, (_s := None))" in code
     assert "_s" not in _generated("CRAFT f(n):\n    DELIVER SHATTER(f(n), f(n))", False)
@@ -291,3 +291,294 @@ def test_a_census_leaves_out_the_native_sums_temporary():
     assert ("_s :=" in _generated(source)) == native_module.NATIVE_SUMS
     assert found[0][1] > 0  # a census ran
     assert found[0] == found[1]
+
+
+# A SWEEP over a standard EXTENT from an integer constant binds integers
+# within LEAF: native trees and reads of its name need no guard on it,
+# unless the body may rebind the name.
+LOOP_BOUNDS = st.sampled_from(
+    ["3", "0, 4", "-3, 2", "5, 2", str(LEAF - 100_001) + ", " + str(LEAF - 99_998), "NO, 3"]
+)
+LOOP_BODIES = st.sampled_from(
+    [
+        "ANNEX(xs, RESIDUE(PARE(k, 7919), 10007))",
+        "ANNEX(xs, HALVE(PARE(k, k), 3))",
+        "ANNEX(xs, PLUCK(s, k))",
+        "ANNEX(xs, RESIDUE(100, k))",
+        "ANNEX(xs, PLUCK(KNOT(1, 2, 3), k))",
+        "ANNEX(xs, UNDER(k, 2))",
+        "SET k AS SHATTER(k, 1.5)\n    ANNEX(xs, PARE(k, 3))",
+        'ANNEX(xs, PARE(k, 3))\n    SET k AS "a"',
+        'SWEEP k IN KNOT("a"):\n        ANNEX(xs, k)\n    ANNEX(xs, RESIDUE(k, 2))',
+        'SET k AS "a"\n    ANNEX(xs, RESIDUE(k, 3))',
+        "SET k AS PARE(SHATTER(k, 1), 10000000000000000000000)\n    ANNEX(xs, PARE(k, k))",
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(LOOP_BOUNDS, LOOP_BODIES, st.booleans(), st.sampled_from([STANDARD, MAIN]))
+def test_a_counting_loops_name_is_read_natively_without_a_guard(bounds, body, in_function, world):
+    lines = [
+        'SET s AS "abc"',
+        "SET xs AS STRAND()",
+        f"SWEEP k IN EXTENT({bounds}):\n    {body}",
+        "EMIT(xs)",
+        "SET big AS PARE(STRAND(0), 10000)",
+    ]
+    if in_function:
+        inner = "\n".join("    " + line.replace("\n", "\n    ") for line in lines)
+        source = f"CRAFT f():\n{inner}\n    DELIVER 0\nEMIT(f())"
+    else:
+        source = "\n".join(lines)
+    for sites in (True, False):
+        assert outcome(source, world, True, sites) == outcome(source, world, False, sites), source
+
+
+def test_a_counting_loops_name_has_no_guard_unless_the_body_rebinds_it():
+    for loop in ("SWEEP k IN EXTENT(9):", "SWEEP k IN EXTENT(n):", "SWEEP k IN EXTENT(-4, n):"):
+        code = _generated(f"SET xs AS STRAND()\n{loop}\n    ANNEX(xs, PARE(k, 7))")
+        assert "a_xs.append(a_k * 7)" in code, loop
+    for loop in ("SWEEP k IN xs:", "SWEEP k IN EXTENT(n, 9):", "SWEEP k, j IN INDEX(xs):"):
+        code = _generated(f"SET xs AS STRAND()\n{loop}\n    ANNEX(xs, PARE(k, 7))")
+        assert "a_k.__class__ is _int" in code, loop
+    rebound = _generated("SWEEP k IN EXTENT(9):\n    SET y AS PARE(k, 7)\n    SET k AS 1.5")
+    assert "a_k.__class__ is _int" in rebound
+    beyond = _generated(f"SWEEP k IN EXTENT({LEAF}, {LEAF + 1}):\n    SET y AS PARE(k, 7)")
+    assert "a_k.__class__ is _int" in beyond
+
+
+ANNEXED = st.sampled_from(
+    ["STRAND()", "STRAND(1, 2, 3)", "KNOT(1, 2)", '"abc"', "7", "none", "2.5", "YES", "keep"]
+)
+ANNEX_VALUES = st.sampled_from(["k", "PARE(k, 2)", 'FUSE("w", k)', "RESIDUE(k, 0)", "zz", "xs"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(ANNEXED, ANNEX_VALUES, st.integers(0, 6), st.booleans(), st.booleans())
+def test_annex_as_a_statement_behaves_as_the_checked_helper(
+    start, value, rounds, in_function, sites
+):
+    """The statement form (native.py, `append_statements`) on every kind of
+    value, an unset name, and a list reaching the length limit (4 here):
+    the same output, error and position, steps, census, and list left
+    for the session's next program."""
+    limits = Limits(max_steps=20_000, max_length=4, max_memory=60_000)
+    lines = [
+        "CRAFT keep(n):\n    DELIVER n",
+        f"SET xs AS {start}",
+        f"SWEEP k IN EXTENT({rounds}):\n    ANNEX(xs, {value})\n    EMIT(k)",
+        "EMIT(xs)",
+    ]
+    if in_function:
+        inner = "\n".join("    " + line.replace("\n", "\n    ") for line in lines)
+        source = f"CRAFT f():\n{inner}\n    DELIVER 0\nEMIT(f())"
+    else:
+        source = "\n".join(lines)
+    found = []
+    for native in (True, False):
+        program = compile_program(
+            parse(source, STANDARD.keywords, limits), STANDARD, limits, native=native
+        )
+        if not sites:
+            program.op_sites.clear()
+        session = Session(limits)
+        result = session.execute(program).as_dict()
+        # what the session's next program finds (a list left at the limit)
+        after = compile_program(parse("EMIT(xs)", STANDARD.keywords, limits), STANDARD, limits)
+        found.append((result, session.meter.peak, session.execute(after).as_dict()))
+    assert found[0] == found[1], source
+
+
+def test_annex_as_a_statement_appends_without_a_guard():
+    code = _generated("SET xs AS STRAND()\nANNEX(xs, 1)\nEMIT(ANNEX(xs, 2))")
+    assert "try:\n        a_xs.append(1)\n    except _AttributeError:" in code
+    assert "if _len(a_xs) > _MAXLEN:\n        _annex_over(a_xs)" in code
+    assert "_s_EMIT([a_xs.append(2) if a_xs.__class__ is _list" in code  # not a statement
+
+
+FLOOR_ARGUMENTS = st.sampled_from(
+    [
+        "5",
+        "2",
+        "1",
+        "-3",
+        "YES",
+        "2.5",
+        "COIL(2.0, 2000)",
+        "WEAVE(0.0, COIL(2.0, 2000))",
+        "FRACTURE(WEAVE(0.0, COIL(2.0, 2000)), COIL(2.0, 2000))",
+        str(1 << 100),
+        str((1 << BITS) - 1),
+        str(-(1 << BITS) + 1),
+        '"a"',
+        "STRAND(1)",
+        "none",
+    ]
+)
+FLOOR_TESTS = st.sampled_from(["UNDER(n, 2)", "BENEATH(n, 2)", "UNDER(n, -5)", "UNDER(n, 1.5)"])
+FLOOR_USES = st.sampled_from(
+    ["WEAVE(n, 1)", "WEAVE(n, 2)", "WEAVE(n, 0.5)", "WEAVE(n, 40)", f"WEAVE(n, {1 << 70})"]
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(FLOOR_ARGUMENTS, FLOOR_TESTS, FLOOR_USES, st.sampled_from([STANDARD, MAIN]))
+def test_a_difference_above_a_known_floor_behaves_as_the_checked_sum(argument, test, use, world):
+    """Past `UPON UNDER(n, c): DELIVER` a parameter is a number at least c
+    (or NaN) and `WEAVE(n, k)` needs no check (native.py, `_above_floor`)."""
+    source = (
+        f"CRAFT f(n):\n    UPON {test}:\n        DELIVER 0\n"
+        f"    SET r AS KNOT({use}, {use})\n    EMIT(r)\n"
+        "    SET big AS PARE(STRAND(0), 10000)\n    DELIVER r\n"
+        f"EMIT(f({argument}))"
+    )
+    for sites in (True, False):
+        assert outcome(source, world, True, sites) == outcome(source, world, False, sites), source
+
+
+def test_a_difference_above_a_known_floor_compiles_to_a_plain_subtraction():
+    def body(*lines: str) -> str:
+        return _generated("CRAFT f(n):\n" + "".join(f"    {line}\n" for line in lines))
+
+    plain = "return (_t := (a_n - 1))"
+    assert plain in body("UPON UNDER(n, 2):", "    DELIVER n", "DELIVER WEAVE(n, 1)")
+    for lines in (
+        ("UPON UNDER(n, 2):", "    EMIT(n)", "DELIVER WEAVE(n, 1)"),  # may fall through
+        ("UPON UNDER(n, 2):", "    DELIVER n", "SET n AS -5", "DELIVER WEAVE(n, 1)"),
+        ("UPON OVER(n, 2):", "    DELIVER n", "DELIVER WEAVE(n, 1)"),
+        ("UPON UNDER(n, 2):", "    DELIVER n", "LEST YES:", "    EMIT(1)", "DELIVER WEAVE(n, 1)"),
+        ("DELIVER WEAVE(n, 1)", "UPON UNDER(n, 2):", "    DELIVER n"),
+    ):
+        assert plain not in body(*lines), lines
+    # a difference that may fall below one host digit keeps its check
+    far = body("UPON UNDER(n, 2):", "    DELIVER n", f"DELIVER WEAVE(n, {1 << 31})")
+    assert "return _t if (_t := (a_n - 2147483648)) >=" in far
+
+
+STRAINED = st.sampled_from(
+    [
+        "STRAND(1, 2, 3, 4)",
+        "KNOT(5, 6)",
+        '"abé"',
+        '"abc"',
+        "STRAND()",
+        "7",
+        "none",
+        "PARE(STRAND(1), 80)",
+    ]
+)
+PREDICATES = st.sampled_from(["odd", "pair", "deep", "fails", "7", "none", "emits"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(STRAINED, PREDICATES, st.integers(0, 3), st.booleans())
+def test_strain_behaves_as_filter(seq, predicate, depth, in_function):
+    """STRAIN's native helper (operations.py, `strain`): predicates of one
+    and two parameters, failing, printing or recursing to the depth limit
+    (4 here), values that are not functions, every kind of sequence."""
+    limits = Limits(max_steps=20_000, max_depth=4, max_memory=60_000)
+    lines = [
+        "CRAFT odd(n):\n    DELIVER AKIN(RESIDUE(n, 2), 1)",
+        "CRAFT pair(a, b):\n    DELIVER a",
+        "CRAFT fails(n):\n    DELIVER SHATTER(n, none)",
+        "CRAFT emits(n):\n    EMIT(n)\n    DELIVER YES",
+        "CRAFT deep(n):\n    DELIVER GAUGE(STRAIN(deep, STRAND(n)))",
+        f"CRAFT nest(k):\n    UPON UNDER(k, 1):\n        DELIVER STRAIN({predicate}, {seq})\n"
+        "    DELIVER nest(WEAVE(k, 1))",
+        f"EMIT(nest({depth}))",
+    ]
+    source = "\n".join(lines)
+    if in_function:
+        inner = "\n".join("    " + line.replace("\n", "\n    ") for line in lines)
+        source = f"CRAFT f():\n{inner}\n    DELIVER 0\nEMIT(f())"
+    found = []
+    for native in (True, False):
+        program = compile_program(
+            parse(source, STANDARD.keywords, limits), STANDARD, limits, native=native
+        )
+        session = Session(limits)
+        found.append((session.execute(program).as_dict(), session.meter.peak))
+    assert found[0] == found[1], source
+
+
+SUMMANDS = [
+    "1",
+    "-7",
+    "YES",
+    "2.5",
+    "FRACTURE(WEAVE(0.0, COIL(2.0, 2000)), COIL(2.0, 2000))",
+    "COIL(2.0, 2000)",
+    str((1 << 30) - 1),
+    str(-(1 << 30)),
+    str((1 << BITS) - 1),
+    str(-(1 << BITS) + 1),
+    '"ab"',
+    "STRAND(1, 2)",
+    "PARE(STRAND(0), 70)",
+    "none",
+]
+
+
+@pytest.mark.parametrize("op", ["SHATTER", "WEAVE"])
+def test_a_delivered_sum_behaves_as_the_checked_operator(op):
+    """DELIVER of a native sum (native.py, `sum_return`), every pair of
+    operands: results at the one-digit and integer-size bounds, sequences
+    joined, and the host's TypeError reported as the operation's."""
+    for a in SUMMANDS:
+        for b in SUMMANDS:
+            source = (
+                "CRAFT g(v):\n    DELIVER v\n"
+                f"CRAFT f(x, y):\n    DELIVER {op}(g(x), g(y))\n"
+                f"EMIT(f({a}, {b}))"
+            )
+            assert outcome(source, STANDARD, True) == outcome(source, STANDARD, False), source
+
+
+def test_a_delivered_sum_compiles_to_statements():
+    code = _generated("CRAFT f(x):\n    DELIVER SHATTER(f(x), f(x))")
+    assert "_s = a_f(_d - 1, a_x) + a_f(_d - 1, a_x)\n        try:" in code
+    assert "return _sum_rest(_s, (_s := None))" in code
+
+
+def test_rebound_names_finds_every_rebinding_inside_a_body():
+    tree = parse(
+        "CRAFT f(a, b, c):\n"
+        "    SWEEP k IN EXTENT(3):\n"
+        "        SWEEP j IN EXTENT(2):\n"
+        "            SET a AS k\n"
+        "        CRAFT b():\n"
+        "            SET k AS 1\n"
+        "    DELIVER c\n"
+        "SWEEP k IN EXTENT(2):\n"
+        "    EMIT(k)"
+    )
+    found = rebound_names(tree)
+    craft, top_loop = tree.body
+    outer = craft.body[0]
+    inner = outer.body[0]
+    assert found[id(craft)] == {"a", "b"}
+    assert found[id(outer)] == {"k"}
+    assert found[id(inner)] == set()
+    assert found[id(top_loop)] == set()
+
+
+@pytest.mark.parametrize("depth", [10, 100, 450])
+def test_rebound_names_visits_each_node_once_however_deep_functions_nest(depth, monkeypatch):
+    """Deeply nested functions over a large body: one visit per node, so
+    compiling stays linear in the program (a walk per function was not)."""
+    body = "\n".join(f"SET v{i} AS SHATTER(x, {i})" for i in range(300))
+    source = ""
+    for level in range(depth):
+        source += "    " * level + f"CRAFT f{level}(x):\n"
+    source += "\n".join("    " * depth + line for line in body.splitlines())
+    tree = parse(source, limits=Limits(max_tokens=10**6))
+    visits = []
+    children = syntax.children
+    monkeypatch.setattr(syntax, "children", lambda node: visits.append(1) or children(node))
+    rebound_names(tree)
+    nodes, stack = 0, list(tree.body)
+    while stack:
+        nodes += 1
+        stack.extend(children(stack.pop()))
+    assert len(visits) == nodes
