@@ -31,7 +31,7 @@ SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2, tasks=5)
 # task only when every strategy fails it (10-50 s a world), so the suite checks
 # three seeds; benchmarks/generated_worlds.py runs a hundred.
 # Seeds whose small world has a bank: at version 6 (the two stronger strategies flag too)
-# test-2, test-3 and test-7 of test-0..9 find none in 20 worlds (docs/generated-worlds.md);
+# test-2, test-3 and test-7 of test-0..9 found none in 20 worlds (docs/generated-worlds.md);
 # test-0 has one too but is left out for the suite's time.
 SEEDS = ["test-5", "test-1", "test-4"]
 
