@@ -31,6 +31,26 @@ def outcome(source: str, limits: Limits, reference: bool) -> dict[str, object]:
     return {**result.as_dict(), "peak": session.meter.peak}
 
 
+def same_as_join(
+    steps_before: int, repeat: int, max_length: int, part: str, grown: str, kept: str
+) -> None:
+    """A loop of FUSEs crosses checkpoints (small step budget) and makes a
+    census likely (small memory limit), the text growing past every length:
+    the same outcome with FUSE's helpers as with `join`."""
+    lines = [
+        f"SWEEP k IN EXTENT({steps_before}):\n    IDLE",
+        'SET text AS ""',
+        f"SWEEP k IN EXTENT({repeat}):",
+        f"    SET part AS {part}",
+        f"    SET text AS {grown}",
+        f"    SET keep AS PARE({kept}, 50)",
+        "EMIT(GAUGE(text))",
+    ]
+    source = "\n".join(lines)
+    limits = Limits(max_steps=3000, max_length=max_length, max_memory=40_000)
+    assert outcome(source, limits, False) == outcome(source, limits, True), source
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(PIECES, max_size=6),
@@ -39,20 +59,14 @@ def outcome(source: str, limits: Limits, reference: bool) -> dict[str, object]:
     st.integers(0, 2),
 )
 def test_fuse_behaves_as_join(pieces, repeat, max_length, steps_before):
-    # a loop of FUSEs crosses checkpoints (small step budget) and makes a
-    # census likely (small memory limit); the result grows past every length
-    lines = [
-        f"SWEEP k IN EXTENT({steps_before}):\n    IDLE",
-        'SET text AS ""',
-        f"SWEEP k IN EXTENT({repeat}):",
-        f"    SET part AS FUSE({', '.join(pieces)})",
-        "    SET text AS FUSE(text, part, k)",
-        "    SET keep AS PARE(STRAND(text), 50)",
-        "EMIT(GAUGE(text))",
-    ]
-    source = "\n".join(lines)
-    limits = Limits(max_steps=3000, max_length=max_length, max_memory=40_000)
-    assert outcome(source, limits, False) == outcome(source, limits, True), source
+    same_as_join(
+        steps_before,
+        repeat,
+        max_length,
+        f"FUSE({', '.join(pieces)})",
+        "FUSE(text, part, k)",
+        "STRAND(text)",
+    )
 
 
 @settings(max_examples=300, deadline=None)
@@ -67,18 +81,14 @@ def test_fuse_of_two_behaves_as_join(first, second, repeat, max_length, steps_be
     """FUSE of two pieces has a helper of its own (operations.py, `fuse2`),
     which charges its step inline: checkpoints and censuses fall where
     `join` puts them."""
-    lines = [
-        f"SWEEP k IN EXTENT({steps_before}):\n    IDLE",
-        'SET text AS ""',
-        f"SWEEP k IN EXTENT({repeat}):",
-        f"    SET part AS FUSE({first}, {second})",
-        "    SET text AS FUSE(text, part)",
-        "    SET keep AS PARE(STRAND(FUSE(k, text)), 50)",
-        "EMIT(GAUGE(text))",
-    ]
-    source = "\n".join(lines)
-    limits = Limits(max_steps=3000, max_length=max_length, max_memory=40_000)
-    assert outcome(source, limits, False) == outcome(source, limits, True), source
+    same_as_join(
+        steps_before,
+        repeat,
+        max_length,
+        f"FUSE({first}, {second})",
+        "FUSE(text, part)",
+        "STRAND(FUSE(k, text))",
+    )
 
 
 @settings(max_examples=300, deadline=None)

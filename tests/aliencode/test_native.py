@@ -49,6 +49,15 @@ OTHERS = st.sampled_from(['"ab"', "2.5", "YES", "NO", "none", "STRAND(1, 2)", "K
 VALUES = st.one_of(INTEGERS, INTEGERS, INTEGERS, OTHERS)  # mostly integers: runs get far
 
 
+def program_of(lines: list[str], in_function: bool) -> str:
+    """The lines as a program: at top level, or as the body of a CRAFT that
+    the program calls (indented line by line, nested lines included)."""
+    if not in_function:
+        return "\n".join(lines)
+    inner = "\n".join("    " + line.replace("\n", "\n    ") for line in lines)
+    return f"CRAFT f():\n{inner}\n    DELIVER 0\nEMIT(f())"
+
+
 def expressions(depth: int) -> st.SearchStrategy[str]:
     leaf = st.one_of(st.sampled_from(NAMES), st.integers(-9, 9).map(str), st.just("w"))
     if depth == 0:
@@ -185,11 +194,7 @@ def test_native_pluck_and_gauge_behave_as_the_checked_operators(
         "EMIT(GAUGE(s), PLUCK(s, 0), xs)",
         "SET big AS PARE(STRAND(0), 10000)",
     ]
-    if in_function:
-        body = "\n".join("    " + line for line in lines)
-        source = f"CRAFT f():\n{body}\n    DELIVER 0\nEMIT(f())"
-    else:
-        source = "\n".join(lines)
+    source = program_of(lines, in_function)
     assert outcome(source, world, True, sites) == outcome(source, world, False, sites), source
 
 
@@ -326,11 +331,7 @@ def test_a_counting_loops_name_is_read_natively_without_a_guard(bounds, body, in
         "EMIT(xs)",
         "SET big AS PARE(STRAND(0), 10000)",
     ]
-    if in_function:
-        inner = "\n".join("    " + line.replace("\n", "\n    ") for line in lines)
-        source = f"CRAFT f():\n{inner}\n    DELIVER 0\nEMIT(f())"
-    else:
-        source = "\n".join(lines)
+    source = program_of(lines, in_function)
     for sites in (True, False):
         assert outcome(source, world, True, sites) == outcome(source, world, False, sites), source
 
@@ -370,11 +371,7 @@ def test_annex_as_a_statement_behaves_as_the_checked_helper(
         f"SWEEP k IN EXTENT({rounds}):\n    ANNEX(xs, {value})\n    EMIT(k)",
         "EMIT(xs)",
     ]
-    if in_function:
-        inner = "\n".join("    " + line.replace("\n", "\n    ") for line in lines)
-        source = f"CRAFT f():\n{inner}\n    DELIVER 0\nEMIT(f())"
-    else:
-        source = "\n".join(lines)
+    source = program_of(lines, in_function)
     found = []
     for native in (True, False):
         program = compile_program(
@@ -488,10 +485,7 @@ def test_strain_behaves_as_filter(seq, predicate, depth, in_function):
         "    DELIVER nest(WEAVE(k, 1))",
         f"EMIT(nest({depth}))",
     ]
-    source = "\n".join(lines)
-    if in_function:
-        inner = "\n".join("    " + line.replace("\n", "\n    ") for line in lines)
-        source = f"CRAFT f():\n{inner}\n    DELIVER 0\nEMIT(f())"
+    source = program_of(lines, in_function)
     found = []
     for native in (True, False):
         program = compile_program(
