@@ -149,6 +149,7 @@ def generate(seed: str, knobs: Knobs | None = None, phases: Phases | None = None
     raise GenerationError(
         f"no world of this seed has a bank after {MAX_BANKS} worlds: "
         + ", ".join(f"{k} {v}" for k, v in sorted(rejected.items()))
+        + "; another seed may have one (docs/generated-worlds.md, 'Fresh seeds')"
     )
 
 

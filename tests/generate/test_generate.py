@@ -218,3 +218,22 @@ def test_any_seed_gives_a_valid_world_and_the_same_one_twice(seed):
     result = draw_world(seed, knobs)
     assert parse_world(result.text, "world.toml", SCHEMA).hash == result.world.hash
     assert draw_world(seed, knobs).text == result.text
+
+
+def test_a_seed_without_a_bank_says_why_and_what_to_do(monkeypatch):
+    """Every world of the seed drawn anew, MAX_BANKS times, none with a bank:
+    the reasons counted, and the remedy named."""
+    from alienworlds.generate.aliencode import generator
+    from alienworlds.generate.aliencode.bank import NoBank
+
+    def no_bank(*args, **kwargs):
+        raise NoBank("too few tasks", "only 1 of 5 tasks can be made")
+
+    monkeypatch.setattr(generator, "MAX_BANKS", 3)
+    monkeypatch.setattr(generator, "draw_bank", no_bank)
+    with pytest.raises(GenerationError) as raised:
+        generate("test-5", SMALL)
+    assert str(raised.value) == (
+        "no world of this seed has a bank after 3 worlds: too few tasks 3; another seed may "
+        "have one (docs/generated-worlds.md, 'Fresh seeds')"
+    )
