@@ -6,14 +6,19 @@ workers start with all of that already in memory, at no cost; spawned ones
 would rebuild it. Results come back in the items' order, so a verdict never
 depends on which worker finished first.
 
-Forking a process with other threads is safe here because the workers only
-compute: they write nothing and take no lock another thread may hold.
+A worker starts with only the forking thread. A lock another thread held at
+the fork would stay held in the worker for ever, so the callers (`world
+check`) fork from a process whose only thread does the work. One map at a
+time: the function in progress is a module global, which the workers inherit.
+Ctrl-C reaches the workers too (they share the terminal's process group);
+they ignore it and the caller, which ends the pool, reports it once.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -29,6 +34,10 @@ def usable_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _call(index: int) -> object:
@@ -48,7 +57,7 @@ def forked_map(
     global _work
     _work = lambda index: function(items[index])  # noqa: E731 - read by the forked workers
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, _ignore_interrupts) as pool:
             return pool.map(_call, range(len(items)), chunksize=1)
     finally:
         _work = None

@@ -2,6 +2,9 @@
 the plain map gives, in order, and raises what a worker raised."""
 
 import os
+import signal
+import subprocess
+import sys
 
 import pytest
 from alienworlds.tasks.forked_map import forked_map, usable_cores
@@ -46,3 +49,38 @@ def test_a_workers_exception_is_raised_to_the_caller():
 
 def test_usable_cores_is_at_least_one():
     assert 1 <= usable_cores() <= (os.cpu_count() or 1)
+
+
+INTERRUPTED = """
+import time
+from alienworlds.tasks.forked_map import forked_map
+
+def slow(x):
+    print("started", flush=True)
+    end = time.monotonic() + 30
+    while time.monotonic() < end:
+        pass
+    return x
+
+try:
+    forked_map(slow, [1, 2], 2)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+"""
+
+
+def test_ctrl_c_ends_the_map_once_without_a_workers_traceback():
+    """Ctrl-C at a terminal reaches the whole process group: the workers
+    ignore it, the caller gets one KeyboardInterrupt and ends the pool."""
+    process = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        text=True,
+    )
+    started = [process.stdout.readline(), process.stdout.readline()]
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert started == ["started\n", "started\n"]
+    assert (out, err) == ("interrupted\n", "")
