@@ -7,8 +7,8 @@ would rebuild it. Results come back in the items' order, so a verdict never
 depends on which worker finished first.
 
 A worker starts with only the forking thread. A lock another thread held at
-the fork would stay held in the worker for ever, so the callers (`world
-check`) fork from a process whose only thread does the work. One map at a
+the fork would stay held in the worker for ever, so a process with other
+threads (a server's, a heartbeat's) maps in itself instead. One map at a
 time: the function in progress is a module global, which the workers inherit.
 Ctrl-C reaches the workers too (they share the terminal's process group);
 they ignore it and the caller, which ends the pool, reports it once.
@@ -19,6 +19,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -49,10 +50,14 @@ def forked_map(
     function: Callable[[Item], Result], items: Sequence[Item], jobs: int
 ) -> list[Result]:
     """[function(item) for item in items], in up to `jobs` forked workers
-    (in this process when `jobs` is 1, there is one item, or the system
-    cannot fork). An exception in a worker is raised here."""
+    (in this process when `jobs` is 1, there is one item, the system cannot
+    fork, or another thread runs). An exception in a worker is raised here."""
     jobs = min(jobs, len(items))
-    if jobs <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if (
+        jobs <= 1
+        or "fork" not in multiprocessing.get_all_start_methods()
+        or threading.active_count() > 1
+    ):
         return [function(item) for item in items]
     global _work
     _work = lambda index: function(items[index])  # noqa: E731 - read by the forked workers

@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 
 import pytest
 from alienworlds.tasks.forked_map import forked_map, usable_cores
@@ -84,3 +85,18 @@ def test_ctrl_c_ends_the_map_once_without_a_workers_traceback():
     out, err = process.communicate(timeout=60)
     assert started == ["started\n", "started\n"]
     assert (out, err) == ("interrupted\n", "")
+
+
+def test_a_process_with_another_thread_maps_in_itself():
+    """A lock the other thread held at a fork would never be released in a
+    worker: no fork then."""
+    stop = threading.Event()
+    other = threading.Thread(target=stop.wait)
+    other.start()
+    try:
+        pids = {pid for pid, _ in forked_map(pid_and_square, [1, 2, 3, 4], 2)}
+    finally:
+        stop.set()
+        other.join()
+    assert pids == {os.getpid()}
+    assert os.getpid() not in {pid for pid, _ in forked_map(pid_and_square, [1, 2, 3, 4], 2)}
