@@ -53,11 +53,12 @@ def test_usable_cores_is_at_least_one():
 
 
 INTERRUPTED = """
+import os
 import time
 from alienworlds.tasks.forked_map import forked_map
 
 def slow(x):
-    print("started", flush=True)
+    os.write(1, b"started\\n")  # one write: the two workers' lines never interleave
     end = time.monotonic() + 30
     while time.monotonic() < end:
         pass
