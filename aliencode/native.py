@@ -234,28 +234,34 @@ _ARITHMETIC_SUM = ("+", "-")
 ONE_DIGIT = (1 << 30) - 1  # the host compares integers this small in one instruction
 
 
+def _held() -> ast.expr:
+    return ast.Name(SUM, ast.Load())
+
+
+def _held_within(bound: int) -> list[ast.expr]:
+    """`_s <= K` and `_s >= -K`, K the smaller of one host digit and the
+    integer-size limit."""
+    small = min(ONE_DIGIT, bound - 1)
+    return [
+        ast.Compare(_held(), [ast.LtE()], [ast.Constant(small)]),
+        ast.Compare(_held(), [ast.GtE()], [ast.Constant(-small)]),
+    ]
+
+
+def _rest_of_sum() -> ast.expr:
+    """`_sum_rest(_s, _s := None)`: the checked operator's work after its sum."""
+    cleared = ast.NamedExpr(ast.Name(SUM, ast.Store()), ast.Constant(None))
+    return ast.Call(ast.Name(SUM_REST, ast.Load()), [_held(), cleared], [])
+
+
 def sum_form(op: str, left: ast.expr, right: ast.expr, bound: int) -> ast.expr:
     """`_s if (_s := left op right).__class__ is _int and -K <= _s <= K
-    else _sum_rest(_s, _s := None)`, K the smaller of one host digit and
-    the integer-size limit."""
-    small = min(ONE_DIGIT, bound - 1)
-
-    def held() -> ast.expr:
-        return ast.Name(SUM, ast.Load())
-
+    else _sum_rest(_s, _s := None)`, K as in `_held_within`."""
     total = ast.NamedExpr(ast.Name(SUM, ast.Store()), ast.BinOp(left, _ARITHMETIC[op](), right))
     kind = ast.Attribute(total, "__class__", ast.Load())
-    guard = ast.BoolOp(
-        ast.And(),
-        [
-            ast.Compare(kind, [ast.Is()], [ast.Name(INT_TYPE, ast.Load())]),
-            ast.Compare(held(), [ast.LtE()], [ast.Constant(small)]),
-            ast.Compare(held(), [ast.GtE()], [ast.Constant(-small)]),
-        ],
-    )
-    cleared = ast.NamedExpr(ast.Name(SUM, ast.Store()), ast.Constant(None))
-    rest = ast.Call(ast.Name(SUM_REST, ast.Load()), [held(), cleared], [])
-    return ast.IfExp(guard, held(), rest)
+    is_int = ast.Compare(kind, [ast.Is()], [ast.Name(INT_TYPE, ast.Load())])
+    guard = ast.BoolOp(ast.And(), [is_int, *_held_within(bound)])
+    return ast.IfExp(guard, _held(), _rest_of_sum())
 
 
 TYPE_ERROR = "_TypeError"  # the host's TypeError, bound in every run's namespace
@@ -277,23 +283,11 @@ def sum_return(
             pass
         return _sum_rest(_s, _s := None)
     """
-    small = min(ONE_DIGIT, bound - 1)
-
-    def held() -> ast.expr:
-        return ast.Name(SUM, ast.Load())
-
     total = ast.Assign([ast.Name(SUM, ast.Store())], ast.BinOp(left, _ARITHMETIC[op](), right))
-    within = ast.BoolOp(
-        ast.And(),
-        [
-            ast.Compare(held(), [ast.LtE()], [ast.Constant(small)]),
-            ast.Compare(held(), [ast.GtE()], [ast.Constant(-small)]),
-        ],
-    )
+    within = ast.BoolOp(ast.And(), _held_within(bound))
     handler = ast.ExceptHandler(ast.Name(TYPE_ERROR, ast.Load()), None, [ast.Pass()])
-    attempt = ast.Try([ast.If(within, [ast.Return(held())], [])], [handler], [], [])
-    cleared = ast.NamedExpr(ast.Name(SUM, ast.Store()), ast.Constant(None))
-    rest = ast.Return(ast.Call(ast.Name(SUM_REST, ast.Load()), [held(), cleared], []))
+    attempt = ast.Try([ast.If(within, [ast.Return(_held())], [])], [handler], [], [])
+    rest = ast.Return(_rest_of_sum())
     return [_located(node, at) for node in (total, attempt, rest)]
 
 
