@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
 
 from . import syntax as s
@@ -28,6 +29,17 @@ def sites_in(tree: s.Program) -> set[str]:
             found.add(LITERAL_SITES[type(node)])
         stack.extend(s.children(node))
     return found
+
+
+def nodes(node: object) -> Iterator[object]:
+    """The node and everything under it, in preorder (source order),
+    iteratively: nested generators would cost a frame per level for every
+    node."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        stack.extend(reversed(s.children(current)))
 
 
 def node_count(node: object) -> int:

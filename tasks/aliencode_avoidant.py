@@ -29,7 +29,7 @@ core on a sample of the main bank against the manual.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from fractions import Fraction
@@ -39,6 +39,7 @@ from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
 from aliencode.sites import COMPARISON
 from aliencode.unparse import unparse
+from aliencode.walk import nodes
 
 from .bank import Task
 
@@ -549,20 +550,12 @@ def _is_increment(name: str, e: s.Expr) -> bool:
     )
 
 
-def _walk(node: object) -> Iterator[object]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(s.children(n))
-
-
 def counters(tree: s.Program) -> frozenset[str]:
     """Names only ever set to 0 or incremented by one, and incremented somewhere:
     never a parameter, a loop variable or anything else."""
     good: set[str] = set()
     bad: set[str] = set()
-    for node in _walk(tree):
+    for node in nodes(tree):
         if isinstance(node, s.Craft):
             bad.update(node.params)
             bad.add(node.name)
@@ -635,7 +628,7 @@ def count_with_lists(tree: s.Program) -> s.Program:
 def _pure(e: s.Expr) -> bool:
     """Evaluating e has no effect, so it may be evaluated twice or out of order."""
     return not any(
-        isinstance(n, s.Call) or (isinstance(n, s.OpCall) and n.op in EFFECTS) for n in _walk(e)
+        isinstance(n, s.Call) or (isinstance(n, s.OpCall) and n.op in EFFECTS) for n in nodes(e)
     )
 
 
@@ -817,7 +810,7 @@ def _helper_tree(name: str, choices: tuple[tuple[str, str], ...]) -> tuple[s.Stm
     work = Rewrite(core, keep=kind)
     calls = {
         n.func.id
-        for n in _walk(tree)
+        for n in nodes(tree)
         if isinstance(n, s.Call) and isinstance(n.func, s.Name) and n.func.id in HELPERS
     }
     return work.body(tree.body)[0], frozenset(work.helpers | calls)
@@ -871,7 +864,7 @@ def _helper_text(
 def _kinds_used(tree: s.Program) -> frozenset[str]:
     """The rewrite kinds that can change this program."""
     kinds: set[str] = set()
-    for node in _walk(tree):
+    for node in nodes(tree):
         if isinstance(node, s.OpCall):
             kinds.add(node.op)
         elif isinstance(node, (s.IntLit, s.FloatLit, s.StrLit, s.BoolLit)):

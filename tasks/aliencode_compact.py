@@ -49,7 +49,7 @@ from functools import lru_cache
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
 from aliencode.unparse import UnparseError, string_literal
-from aliencode.walk import StatementMapper
+from aliencode.walk import StatementMapper, nodes
 
 from .aliencode_budget import Budget
 from .aliencode_statement_memo import IdentityMemo, program_text
@@ -493,18 +493,6 @@ SAFE_SECOND = {"AKIN", "APART", "NEGATE"}  # BOND/RIFT operands that cannot fail
 # -- what a solution uses -------------------------------------------------------------------
 
 
-def _walk(node: object) -> list[object]:
-    """The node and everything under it, in preorder (a loop: nested
-    generators cost a frame per level for every node of every candidate)."""
-    out: list[object] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        out.append(current)
-        stack.extend(reversed(s.children(current)))
-    return out
-
-
 def _harmless(e: s.Expr) -> bool:
     """Whether evaluating `e` eagerly can neither fail nor act (names,
     literals, and AKIN, APART and NEGATE of those)."""
@@ -539,7 +527,7 @@ def kinds_of(tree: s.Program) -> dict[str, str]:
     kinds: dict[str, str] = {}
     for _ in range(2):
         found: dict[str, set[str | None]] = {}
-        for node in _walk(tree):
+        for node in nodes(tree):
             if isinstance(node, s.Set) and len(node.targets) == len(node.values):
                 for target, value in zip(node.targets, node.values):
                     found.setdefault(target, set()).add(kind(value, kinds))
@@ -823,7 +811,7 @@ def _constants_named(st: s.Stmt) -> dict[str, int]:
 
     def count_names() -> dict[str, int]:
         found: dict[str, int] = {}
-        for node in _walk(st):
+        for node in nodes(st):
             if isinstance(node, s.Name) and node.id.startswith(CONSTANT):
                 found[node.id] = found.get(node.id, 0) + 1
         return found
@@ -900,7 +888,7 @@ def usage(tree: s.Program, mended: str = "") -> Usage:
     arities: set[int] = set()
     strings: set[str] = set()
     kinds = kinds_of(tree)
-    for node in _walk(tree):
+    for node in nodes(tree):
         key = None
         if isinstance(node, s.OpCall):
             key = op_key(node, kinds)

@@ -48,6 +48,7 @@ fail without being run (constants_fail), which keeps the battery fast.
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from aliencode import AlienSyntaxError, Limits, Session, World, compile_source, parse
 from aliencode import syntax as s
@@ -366,11 +367,14 @@ def battery(
     grader = grader or AlienCodeGrader(world, bank, limits)
     if worked_outputs is None:
         worked_outputs = [program_output(world, limits, e.program) for e in bank.examples]
-    outputs = worked_outputs
-
-    def judged(task: Task) -> list[str]:
-        return passing(task, world, limits, grader, outputs, strategies)
-
+    judged = partial(
+        passing,
+        world=world,
+        limits=limits,
+        grader=grader,
+        worked_outputs=worked_outputs,
+        strategies=strategies,
+    )
     passed: dict[str, set[str]] = {name: set() for name in strategies}
     for task, names in zip(bank.tasks, forked_map(judged, bank.tasks, jobs)):
         for name in names:

@@ -7,7 +7,6 @@ from alienworlds.tasks.aliencode_compact import (
     CONSTANT,
     Rewriter,
     _inline_once,
-    _walk,
     count,
     tokens,
 )
@@ -17,6 +16,7 @@ from hypothesis import strategies as st
 from aliencode import parse
 from aliencode import syntax as s
 from aliencode.unparse import unparse
+from aliencode.walk import nodes
 
 SNIPPETS = (
     "SET x AS SHATTER(1, 2)",
@@ -65,7 +65,7 @@ def test_the_memo_computes_once_per_object_and_starts_afresh_when_full(monkeypat
 def _inline_everywhere(body):
     """_inline_once as written before the memo: every statement rewritten."""
     uses: dict[str, int] = {}
-    for node in _walk(s.Program(body)):
+    for node in nodes(s.Program(body)):
         if isinstance(node, s.Name) and node.id.startswith(CONSTANT):
             uses[node.id] = uses.get(node.id, 0) + 1
     resolver = Rewriter(frozenset())
@@ -88,7 +88,7 @@ def test_inlining_keeps_untouched_statements_and_matches_a_full_rewrite(body):
         st_.targets[0] for st_ in got if isinstance(st_, s.Set)
     }
     for st_ in got:
-        names = {n.id for n in _walk(st_) if isinstance(n, s.Name)}
+        names = {n.id for n in nodes(st_) if isinstance(n, s.Name)}
         if st_ in body and not names & inlined:
             assert any(st_ is original for original in body)
 
