@@ -13,7 +13,7 @@ from alienworlds.ruleset import Limits, World, standard_world
 
 from .compiler import Program, compile_program, cycle_collection_paused
 from .errors import AlienError, AlienSyntaxError
-from .parser import parse
+from .parser import normalized, parse
 from .runtime import RunResult, Session, execute
 
 __version__ = "0.1.0"
@@ -34,7 +34,7 @@ def compile_source(
         deadline = time.monotonic() + limits.wall_seconds
     with cycle_collection_paused():
         tree = parse(source, world.keywords, limits, deadline)
-    return compile_program(tree, world, limits, deadline)
+    return compile_program(tree, world, limits, deadline, text=normalized(source))
 
 
 def run_source(source: str, world: World | None = None, limits: Limits | None = None) -> RunResult:

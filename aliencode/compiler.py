@@ -24,6 +24,7 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from itertools import accumulate
 from types import CodeType
 
 from alienworlds.ruleset import (
@@ -41,6 +42,15 @@ from alienworlds.ruleset.host_locations import fill_locations
 from alienworlds.ruleset.world import Rule
 
 from . import syntax as s
+from .craft_cache import (
+    CACHE,
+    CompiledCraft,
+    function_code,
+    meter_state,
+    placeholder,
+    restore_meter,
+)
+from .craft_cache import substitute as substitute_crafts
 from .errors import AlienSyntaxError, short
 from .inline import in_place_form, operator_call, splice, spliceable
 from .metering import units as probe_units
@@ -254,6 +264,7 @@ class Compiler:
         deadline: float | None = None,
         inline: bool = True,
         native: bool = True,
+        shared_crafts: bool = True,
     ) -> None:
         self.world = world
         self.inline = inline
@@ -280,6 +291,12 @@ class Compiler:
         self.rebound: dict[int, set[str]] = {}
         # ANNEX calls with a statement form (native.py, `append_statements`)
         self._appends: dict[int, tuple[ast.expr, list[ast.stmt]]] = {}
+        # CRAFTs of the top level compiled on their own (craft_cache.py): the
+        # code each placeholder of the top level stands for, by its marker
+        self.shared_crafts = shared_crafts
+        self.placed: dict[bytes, CodeType] = {}
+        self._options = _options_id(world, limits, inline, native)
+        self._texts: dict[int, str] = {}  # top-level CRAFTs' texts, by id (`module`)
 
     # -- steps -----------------------------------------------------------------
 
@@ -365,7 +382,9 @@ class Compiler:
         if isinstance(st, s.Idle):
             return [_at(ast.Pass(), st.pos)]
         if isinstance(st, s.Craft):
-            return self.craft(st, ctx)
+            if ctx.in_function or not self.shared_crafts:
+                return self.craft(st, ctx)
+            return self.top_craft(st, ctx)
         if isinstance(st, s.Deliver):
             if not ctx.in_function:
                 raise AlienSyntaxError(
@@ -487,8 +506,65 @@ class Compiler:
         fn = ast.FunctionDef(
             PREFIX + st.name, args, prologue + self.block(st.body, inner), [], None
         )
-        label = ast.Expr(_call("_fn", [_name(PREFIX + st.name), ast.Constant(st.name)]))
-        return [_at(fn, st.pos), _at(label, st.pos)]
+        return [_at(fn, st.pos), _craft_label(st)]
+
+    def top_craft(self, st: s.Craft, ctx: Context) -> list[ast.stmt]:
+        """A CRAFT outside any function: its code compiled on its own, or
+        found compiled (craft_cache.py), and a placeholder definition in its
+        place, which compile_program replaces by that code."""
+        text = self._texts.get(id(st))
+        # By its text, a CRAFT is found wherever it stands (its code moved to
+        # its line); without it, by its tree, positions included.
+        key = (
+            self._options,
+            st if text is None else text,
+            self._splice_left,
+            meter_state(self._fold_meter),
+        )
+        found = CACHE.get(key)
+        if found is None:
+            found, label = self._craft_alone(st, ctx)
+            CACHE.put(key, found)
+            code = found.code
+        else:
+            self._binds((st.name,), ctx)
+            self.op_sites.update(found.sites_at(st.pos.line))
+            for name, rule in found.rules.items():
+                self.bindings.compiled.setdefault(name, rule)
+            self._splice_left = found.splice_left
+            restore_meter(self._fold_meter, found.fold_meter)
+            label = _craft_label(st)
+            code = found.code_at(st.pos.line)
+        marker = b"%d" % len(self.placed)
+        self.placed[marker] = code
+        return [_at(placeholder(PREFIX + st.name, marker), st.pos), label]
+
+    def _craft_alone(self, st: s.Craft, ctx: Context) -> tuple[CompiledCraft, ast.stmt]:
+        """Compile `st` as `craft` does, recording the operation sites and
+        the rules it uses (apart from the program's, then added to them)."""
+        sites, rules = self.op_sites, self.bindings.compiled
+        self.op_sites, self.bindings.compiled = {}, {}
+        try:
+            definition, label = self.craft(st, ctx)
+        finally:
+            own_sites, own_rules = self.op_sites, self.bindings.compiled
+            self.op_sites, self.bindings.compiled = sites, rules
+        sites.update(own_sites)
+        for name, rule in own_rules.items():
+            rules.setdefault(name, rule)
+        fill_locations(definition)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # as in compile_program
+            code = function_code(definition, TOP, FILENAME)
+        found = CompiledCraft(
+            st.pos.line,
+            code,
+            own_sites,
+            own_rules,
+            self._splice_left,
+            meter_state(self._fold_meter),
+        )
+        return found, label
 
     # -- expressions -----------------------------------------------------------
 
@@ -710,13 +786,51 @@ class Compiler:
             return ast.UnaryOp(ast.Not(), args[0])
         return _call("_s_" + op, operands)
 
-    def module(self, program: s.Program) -> ast.Module:
+    def module(self, program: s.Program, text: str | None = None) -> ast.Module:
+        """The host module of `program`; `text`, when given, is the text it
+        was parsed from (as the parser reads it: line feeds, ending in one),
+        by which CRAFTs of the top level are looked up in the cache."""
         self.rebound = rebound_names(program)
+        if text is not None and self.shared_crafts:
+            self._texts = statement_texts(program, text)
         top = Context()
         body = _tick(_weight(program.body, self._extra(top)), s.Pos(1, 1)) + self.block(
             program.body, top
         )
         return ast.Module(_as_function(body, self.top_names), [])
+
+
+def statement_texts(program: s.Program, text: str) -> dict[int, str]:
+    """The text of each CRAFT of the top level (by id): its lines up to the
+    next statement's. A statement of the top level starts a line, and the
+    lexer counts lines by line feeds, so the text determines the CRAFT's
+    tree but for the line it starts on."""
+    found: dict[int, str] = {}
+    body = program.body
+    if not any(isinstance(st, s.Craft) for st in body):
+        return found
+    starts = [0, *accumulate(len(line) + 1 for line in text.split("\n"))]
+    for k, st in enumerate(body):
+        if isinstance(st, s.Craft):
+            end = starts[body[k + 1].pos.line - 1] if k + 1 < len(body) else len(text)
+            found[id(st)] = text[starts[st.pos.line - 1] : end]
+    return found
+
+
+def _craft_label(st: s.Craft) -> ast.stmt:
+    """Names the function for the runtime's messages."""
+    return _at(ast.Expr(_call("_fn", [_name(PREFIX + st.name), ast.Constant(st.name)])), st.pos)
+
+
+_OPTIONS: dict[tuple, int] = {}
+
+
+def _options_id(world: World, limits: Limits, inline: bool, native: bool) -> int:
+    """A small number for what, besides the CRAFT itself, its code depends
+    on (a CRAFT cache key is hashed at every lookup; a world's rules are
+    hashed once here)."""
+    key = (world.rules, tuple(sorted(world.keywords.items())), limits, inline, native)
+    return _OPTIONS.setdefault(key, len(_OPTIONS))
 
 
 TOP = "_top"  # the function the top level runs in
@@ -832,6 +946,8 @@ def compile_program(
     *,
     inline: bool = True,
     native: bool = True,
+    shared_crafts: bool = True,
+    text: str | None = None,
 ) -> Program:
     """Bind `tree` to `world` and compile it; raise AlienSyntaxError on a
     program the grammar accepts but the language does not (CEASE outside a
@@ -847,7 +963,14 @@ def compile_program(
     under many candidate rules this way).
 
     With `native=False` no operation gets a guarded native form (native.py):
-    the same behaviour, step for step; tests compare the two."""
+    the same behaviour, step for step; tests compare the two.
+
+    With `shared_crafts=False` every CRAFT of the top level is compiled in
+    place instead of found in or added to the process's cache
+    (craft_cache.py): the same code; tests compare the two. `text` is the
+    text `tree` was parsed from, as the parser read it (parser.py,
+    `normalized`), by which such a CRAFT is found at whatever line it
+    stands; without it, only at the same line."""
     limits = limits or Limits()
     old_limit = sys.getrecursionlimit()
     # Building, locating and compiling the host AST recurse once per level.
@@ -855,14 +978,16 @@ def compile_program(
     try:
         with cycle_collection_paused():
             nesting = check_nesting(tree)
-            compiler = Compiler(world, limits, deadline, inline, native)
-            module = compiler.module(tree)
+            compiler = Compiler(world, limits, deadline, inline, native, shared_crafts)
+            module = compiler.module(tree, text)
             fill_locations(module)
             with warnings.catch_warnings():
                 # The host's own lint (e.g. "'str' object is not callable") must not
                 # reach a user; the run reports such mistakes as AlienErrors.
                 warnings.simplefilter("ignore")
                 code = compile(module, FILENAME, "exec", dont_inherit=True)
+            if compiler.placed:
+                code = substitute_crafts(code, TOP, compiler.placed)
             # freed before the cycle collector resumes, which would otherwise
             # walk the whole host tree once before it is dropped
             del module

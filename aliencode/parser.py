@@ -298,6 +298,12 @@ _TERMINAL_TEXT = {
 TREE_CACHE_CHARS = 1_000_000  # source characters whose trees one parser keeps (some 50 MB)
 
 
+def normalized(source: str) -> str:
+    """`source` as the parser reads it: CR LF as LF, ending in a line feed."""
+    text = source.replace("\r\n", "\n")
+    return text if text.endswith("\n") else text + "\n"
+
+
 class Parser:
     """A parser for one keyword spelling (the standard one or a world's)."""
 
@@ -333,9 +339,7 @@ class Parser:
         limits = limits or Limits()
         if len(source) > limits.max_source:
             raise too_large(f"source size of {limits.max_source} characters")
-        text = source.replace("\r\n", "\n")
-        if not text.endswith("\n"):
-            text += "\n"
+        text = normalized(source)
         with self._lock:
             return self._cached(text, limits, deadline)
 

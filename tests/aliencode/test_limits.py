@@ -351,7 +351,7 @@ def test_the_repl_shows_control_characters_escaped():
 def test_a_failure_while_compiling_is_an_internal_error(monkeypatch):
     from aliencode import compiler
 
-    def broken(self, program):
+    def broken(self, program, text=None):
         raise KeyError("boom")
 
     monkeypatch.setattr(compiler.Compiler, "module", broken)

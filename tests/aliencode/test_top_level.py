@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aliencode import Limits, Session, compile_source, parse
+from aliencode import Limits, Session, compile_program, compile_source, parse
 from aliencode import compiler as compiler_module
 from aliencode.compiler import TOP, Compiler
 from aliencode.world_schema import load
@@ -39,7 +39,15 @@ def outcome(source: str, world, fast: bool, monkeypatch) -> dict[str, object]:
             patch.setattr(compiler_module, "_as_function", lambda body, bound: body)
             patch.setattr(compiler_module, "_while", _plain_while)
         try:
-            program = compile_source(source, world, LIMITS)
+            # the plain forms compile CRAFTs in place: a shared one is
+            # compiled in a function named as the top level (craft_cache.py)
+            program = (
+                compile_source(source, world, LIMITS)
+                if fast
+                else compile_program(
+                    parse(source, world.keywords, LIMITS), world, LIMITS, shared_crafts=False
+                )
+            )
         except Exception as exc:  # noqa: BLE001 - refused programs are compared too
             return {"refused": str(exc)}
     session = Session(LIMITS)

@@ -1,0 +1,155 @@
+"""Compiled CRAFTs of the top level, shared by the programs of a process.
+
+A world check compiles thousands of candidate programs, and most of their text
+is a few libraries of helper CRAFTs written again and again at the head of a
+program. A CRAFT the top level defines compiles to a host function that shares
+nothing with the rest of the program: the top level declares every name it
+binds global, so the function has no free variable, and its code depends only
+on the CRAFT's syntax tree (positions included), the world, the limits, the
+compiler's options and the two budgets a program's compiling shares (splicing
+rules and folding constants) as they stand when the CRAFT is reached. Those
+are the key. The function's code object is compiled once, in a function of
+its own named as the top level is, and put into the program's code in place
+of a placeholder definition; the code that results is the same, object for
+object, as compiling the CRAFT in place (tests/aliencode/test_craft_cache.py
+compares them on every candidate of a world check).
+"""
+
+from __future__ import annotations
+
+import ast
+import threading
+from dataclasses import dataclass
+from types import CodeType
+
+from alienworlds.ruleset import Meter
+from alienworlds.ruleset.compile import CompiledRule
+
+# A Meter's counters (the fold meter's: its deadline is never reached and it
+# has no roots, so nothing else of it changes while compiling).
+METER_FIELDS = (
+    "used",
+    "output",
+    "granted",
+    "budget",
+    "charged",
+    "allocated",
+    "gap",
+    "live",
+    "peak",
+)
+CAPACITY = 2048  # CRAFTs kept; the least recently used goes first
+
+
+@dataclass(frozen=True)
+class CompiledCraft:
+    """What compiling one CRAFT, at `line`, gave and did: its code, the
+    operation sites it recorded, the world's rules it calls, and the two
+    shared budgets after it."""
+
+    line: int
+    code: CodeType
+    sites: dict[tuple[int, int], str]
+    rules: dict[str, CompiledRule]
+    splice_left: int
+    fold_meter: tuple[int | float, ...]
+
+    def code_at(self, line: int) -> CodeType:
+        """The code of the same CRAFT starting at `line`: every position of
+        a code object is a line relative to its first line."""
+        return moved(self.code, line - self.line) if line != self.line else self.code
+
+    def sites_at(self, line: int) -> dict[tuple[int, int], str]:
+        delta = line - self.line
+        if not delta:
+            return self.sites
+        return {(at + delta, column): name for (at, column), name in self.sites.items()}
+
+
+def moved(code: CodeType, lines: int) -> CodeType:
+    consts = tuple(moved(c, lines) if isinstance(c, CodeType) else c for c in code.co_consts)
+    return code.replace(co_firstlineno=code.co_firstlineno + lines, co_consts=consts)
+
+
+def meter_state(meter: Meter) -> tuple[int | float, ...]:
+    return tuple(getattr(meter, name) for name in METER_FIELDS)
+
+
+def restore_meter(meter: Meter, state: tuple[int | float, ...]) -> None:
+    for name, value in zip(METER_FIELDS, state, strict=True):
+        setattr(meter, name, value)
+
+
+class CraftCache:
+    """A bounded map from a key to a CompiledCraft, least recently used
+    first; one lookup or insertion at a time (sessions of a server compile
+    from several threads)."""
+
+    def __init__(self, capacity: int = CAPACITY) -> None:
+        self.capacity = capacity
+        self._entries: dict[tuple, CompiledCraft] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> CompiledCraft | None:
+        with self._lock:
+            entry = self._entries.pop(key, None)
+            if entry is not None:
+                self._entries[key] = entry  # now the most recently used
+            return entry
+
+    def put(self, key: tuple, entry: CompiledCraft) -> None:
+        with self._lock:
+            self._entries[key] = entry
+            while len(self._entries) > self.capacity:
+                del self._entries[next(iter(self._entries))]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+CACHE = CraftCache()
+
+
+def function_code(definition: ast.FunctionDef, top: str, filename: str) -> CodeType:
+    """The code of `definition` (positions filled) compiled as a function
+    defined in a function named `top` that declares its name global: what
+    compiling it in the program's top level gives."""
+    args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+    outer = ast.FunctionDef(top, args, [ast.Global([definition.name]), definition], [], None)
+    for node in (outer, outer.body[0]):
+        node.lineno = node.end_lineno = 1
+        node.col_offset, node.end_col_offset = 0, 1
+    module = compile(ast.Module([outer], []), filename, "exec", dont_inherit=True)
+    return _only_code(_only_code(module, top), definition.name)
+
+
+def placeholder(name: str, marker: bytes) -> ast.FunctionDef:
+    """A definition the top level compiles as it would the CRAFT's (no
+    defaults, no closure), whose code `substitute` recognizes by `marker`:
+    a bytes constant, which no AlienCode value or generated code is."""
+    args = ast.arguments(posonlyargs=[], args=[], kwonlyargs=[], kw_defaults=[], defaults=[])
+    return ast.FunctionDef(name, args, [ast.Return(ast.Constant(marker))], [], None)
+
+
+def substitute(module: CodeType, top: str, codes: dict[bytes, CodeType]) -> CodeType:
+    """`module` with each placeholder in its function `top` replaced by the
+    code its marker names."""
+    function = _only_code(module, top)
+    consts = tuple(
+        codes[c.co_consts[-1]]
+        if isinstance(c, CodeType) and c.co_consts and type(c.co_consts[-1]) is bytes
+        else c
+        for c in function.co_consts
+    )
+    replaced = function.replace(co_consts=consts)
+    return module.replace(
+        co_consts=tuple(replaced if c is function else c for c in module.co_consts)
+    )
+
+
+def _only_code(code: CodeType, name: str) -> CodeType:
+    found = [c for c in code.co_consts if isinstance(c, CodeType) and c.co_name == name]
+    if len(found) != 1:
+        raise AssertionError(f"expected one function {name!r} in {code.co_name!r}")
+    return found[0]

@@ -1,0 +1,222 @@
+"""CRAFTs of the top level compiled once and shared (aliencode/craft_cache.py)
+give a program the same code, object for object, as compiling them in place:
+every field of every code object (bytecode, constants, names, positions,
+qualified names), the operation sites and the rules the program binds, on
+generated programs, the main bank's programs and the validity battery's
+candidates, under worlds, limits and budgets that change what a CRAFT
+compiles to."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import CodeType
+
+import pytest
+from hypothesis import given
+
+from aliencode import AlienSyntaxError, Limits, Session, compile_source, parse
+from aliencode import compiler as compiler_module
+from aliencode.compiler import compile_program
+from aliencode.craft_cache import CACHE, CompiledCraft, CraftCache
+from aliencode.world_schema import load
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_properties import PROPERTY, programs  # noqa: E402
+
+STANDARD = load("standard")
+MAIN = load("main")
+
+CODE_FIELDS = (
+    "co_argcount",
+    "co_posonlyargcount",
+    "co_kwonlyargcount",
+    "co_nlocals",
+    "co_stacksize",
+    "co_flags",
+    "co_code",
+    "co_names",
+    "co_varnames",
+    "co_freevars",
+    "co_cellvars",
+    "co_filename",
+    "co_name",
+    "co_qualname",
+    "co_firstlineno",
+    "co_linetable",
+    "co_exceptiontable",
+)
+
+
+def assert_same_code(a: object, b: object, path: str = "code") -> None:
+    if isinstance(a, CodeType):
+        assert isinstance(b, CodeType), path
+        for name in CODE_FIELDS:
+            assert getattr(a, name) == getattr(b, name), f"{path}: {name}"
+        assert len(a.co_consts) == len(b.co_consts), path
+        for k, (x, y) in enumerate(zip(a.co_consts, b.co_consts, strict=True)):
+            assert_same_code(x, y, f"{path}.{k}")
+    else:
+        assert type(a) is type(b), path
+        assert a == b or (a != a and b != b), path  # NaN constants
+
+
+def outcome(source: str, world, limits: Limits, shared: bool, by_text: bool = True) -> object:
+    """The program compiled in place (`shared` false), or with the cache,
+    looked up by the CRAFTs' texts as compile_source does, or by their trees."""
+    try:
+        if shared and by_text:
+            return compile_source(source, world, limits)
+        tree = parse(source, world.keywords, limits)
+        return compile_program(tree, world, limits, shared_crafts=shared)
+    except AlienSyntaxError as exc:
+        return str(exc)
+
+
+def assert_shared_as_in_place(source: str, world=MAIN, limits: Limits | None = None) -> None:
+    limits = limits or Limits()
+    in_place = outcome(source, world, limits, False)
+    # compiled, then (a CRAFT seen before) found in the cache, by text and by tree
+    for by_text in (True, True, False, False):
+        shared = outcome(source, world, limits, True, by_text)
+        if isinstance(in_place, str):
+            assert shared == in_place, source
+            continue
+        assert not isinstance(shared, str), shared
+        assert_same_code(in_place.code, shared.code)
+        assert list(in_place.op_sites.items()) == list(shared.op_sites.items())
+        assert list(in_place.rules) == list(shared.rules)
+        assert all(in_place.rules[k] is shared.rules[k] for k in in_place.rules)
+        assert (in_place.units, in_place.nesting) == (shared.units, shared.nesting)
+
+
+LIBRARY = """CRAFT twice(x):
+    DELIVER SHATTER(x, x)
+CRAFT fact(n):
+    UPON UNDER(n, 2):
+        DELIVER 1
+    DELIVER PARE(n, fact(WEAVE(n, 1)))
+CRAFT walk(xs):
+    SET out AS STRAND()
+    SWEEP v IN xs:
+        ANNEX(out, twice(v))
+    DELIVER FUSE(out, "-")
+"""
+
+
+@pytest.mark.parametrize("world", [STANDARD, MAIN], ids=["standard", "main"])
+@pytest.mark.parametrize(
+    "source",
+    [
+        LIBRARY + 'EMIT(fact(5), walk(STRAND(1, 2.5, "a")))',
+        # the same CRAFTs further down, after other statements and literals
+        'SET a AS 3\nEMIT(FUSE("x", 2))\n' + LIBRARY + "EMIT(twice(a))",
+        # defined in a branch and a loop of the top level, and defined again
+        "UPON YES:\n    CRAFT f(x):\n        DELIVER x\nSWEEP i IN EXTENT(3):\n"
+        "    CRAFT f(x):\n        DELIVER SHATTER(x, i)\n    EMIT(f(i))\n",
+        # mutual recursion, a CRAFT within a CRAFT, a lazy operand, STRAIN
+        "CRAFT even(n):\n    UPON AKIN(n, 0):\n        DELIVER YES\n    DELIVER odd(WEAVE(n, 1))\n"
+        "CRAFT odd(n):\n    UPON AKIN(n, 0):\n        DELIVER NO\n    DELIVER even(WEAVE(n, 1))\n"
+        "CRAFT outer(k):\n    CRAFT inner(v):\n        DELIVER OVER(v, k)\n"
+        "    DELIVER STRAIN(inner, EXTENT(10))\n"
+        "EMIT(even(10), BOND(odd(3), even(2)), outer(4))\n",
+        # refused while compiling a CRAFT: the same error, nothing kept
+        "CRAFT f(x, x):\n    DELIVER x\n",
+        "CRAFT f(x):\n    CEASE\n",
+    ],
+)
+def test_shared_crafts_compile_as_in_place(source: str, world) -> None:
+    assert_shared_as_in_place(source, world)
+
+
+@PROPERTY
+@given(programs())
+def test_generated_programs_compile_as_in_place(source: str) -> None:
+    for world in (STANDARD, MAIN):
+        assert_shared_as_in_place(source, world)
+
+
+def test_a_craft_found_by_its_text_moves_to_its_line() -> None:
+    """The same CRAFTs at other lines, after blank lines and comments, with
+    CR LF line ends and without a final line feed."""
+    for head in ("", "\n\n", "# a comment\nSET a AS 1\n", "EMIT(1)\n" * 40):
+        source = head + LIBRARY + "EMIT(fact(3), walk(STRAND(1)))"
+        assert_shared_as_in_place(source)
+        assert_shared_as_in_place(source.replace("\n", "\r\n"))
+    # an error inside a CRAFT found in the cache is reported at its own line
+    results = []
+    for head in ("", "\n" * 7):
+        program = outcome(head + LIBRARY + 'EMIT(fact("x"))', MAIN, Limits(), True)
+        with Session(Limits()) as session:
+            results.append(session.execute(program).error)
+    assert results[0].line + 7 == results[1].line
+
+
+def test_the_same_craft_under_other_worlds_and_limits() -> None:
+    """A CRAFT compiled under one world or limits is never reused under
+    another: each compiles as it does in place there."""
+    source = LIBRARY + "EMIT(fact(4), twice(2**70))\n".replace("2**70", "1180591620717411303424")
+    for world, limits in [
+        (STANDARD, Limits()),
+        (MAIN, Limits()),
+        (MAIN, Limits(max_int_bits=64)),
+        (STANDARD, Limits(max_length=4)),
+        (MAIN, Limits()),
+    ]:
+        assert_shared_as_in_place(source, world, limits)
+    small = outcome(source, MAIN, Limits(max_int_bits=64), True)
+    large = outcome(source, MAIN, Limits(), True)
+    assert small.code != large.code
+
+
+def craft_code(program, name: str) -> CodeType:
+    top = next(c for c in program.code.co_consts if isinstance(c, CodeType))
+    return next(c for c in top.co_consts if isinstance(c, CodeType) and c.co_name == name)
+
+
+def test_the_budgets_a_program_shares_are_part_of_the_key(monkeypatch) -> None:
+    """Splicing rules and folding constants draw on budgets of the whole
+    program: the same CRAFT at the same place, after a first line that spent
+    one budget or the other, compiles otherwise, and is compiled so
+    whichever program came first; what follows a CRAFT found in the cache
+    finds the budgets as compiling it left them."""
+    monkeypatch.setattr(
+        compiler_module, "SPLICE_BUDGET", 13 * 3 * compiler_module.HOST_PER_RULE_NODE
+    )
+    limits = Limits(fold_steps=30)
+    spliced = "EMIT(" + ", ".join(["SHATTER(a, a)"] * 14) + ")\n" + LIBRARY
+    folded = "EMIT(" + ", ".join(["7"] * 40) + ")\n" + LIBRARY
+    plain = "EMIT(a)\n" + LIBRARY
+    # after CRAFTs found in the cache, the budgets are where compiling them left them
+    after = LIBRARY + "EMIT(" + ", ".join(["SHATTER(a, a)"] * 12 + ["7"] * 28) + ")\n"
+    CACHE.clear()
+    for source in (spliced, plain, folded, plain, spliced, folded, after, after):
+        assert_shared_as_in_place(source, MAIN, limits)
+    compiled = {
+        k: outcome(v, MAIN, limits, True) for k, v in [("s", spliced), ("f", folded), ("p", plain)]
+    }
+    assert craft_code(compiled["s"], "a_twice") != craft_code(compiled["p"], "a_twice")
+    assert craft_code(compiled["f"], "a_fact") != craft_code(compiled["p"], "a_fact")
+
+
+def test_runs_of_shared_and_in_place_code_agree() -> None:
+    source = LIBRARY + "EMIT(fact(6), walk(STRAND(3, 4)))\nEMIT(PLUCK(STRAND(), 9))\n"
+    results = []
+    for shared in (False, True, True):
+        program = outcome(source, MAIN, Limits(), shared)
+        with Session(Limits()) as session:
+            result = session.execute(program)
+        results.append((result.as_dict(), session.meter.peak))
+    assert results[0] == results[1] == results[2]
+    assert "[AlienError]" in results[0][0]["output"] or results[0][0]["error"]
+
+
+def test_the_cache_keeps_the_most_recently_used() -> None:
+    cache = CraftCache(capacity=2)
+    entry = CompiledCraft(1, compile("", "x", "exec"), {}, {}, 0, ())
+    cache.put(("a",), entry)
+    cache.put(("b",), entry)
+    assert cache.get(("a",)) is entry  # now the most recent
+    cache.put(("c",), entry)
+    assert cache.get(("b",)) is None
+    assert cache.get(("a",)) is entry and cache.get(("c",)) is entry
