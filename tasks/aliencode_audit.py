@@ -33,9 +33,10 @@ from .aliencode_grading import (
     program_output,
 )
 from .aliencode_routes import unavoidable_rules
-from .aliencode_validity import battery
+from .aliencode_validity import STRATEGIES, judge, scored
 from .bank import Bank, Task
 from .compare import normalise, same_output
+from .forked_map import forked_map
 from .validity import Validity, reported_only
 
 MAX_LINES = 40
@@ -193,101 +194,124 @@ def _keystone(rule_ids: list[str], world: World, targets: set[str]) -> bool:
 
 
 def audit(world: World, bank: Bank, limits: Limits | None = None, jobs: int = 1) -> Audit:
-    """The bank audited in `world` (`jobs`: processes judging the trivial
-    strategies' answers at once; the report is the same)."""
+    """The bank audited in `world` (`jobs`: processes auditing tasks and
+    judging the trivial strategies' answers at once; the report is the
+    same). Each task is audited and judged in one call, so the expected
+    outputs its audit computes serve the battery too."""
     start = time.perf_counter()
     limits = limits or Limits()
     report = Audit(world)
     grader = AlienCodeGrader(world, bank, limits)
     programs = Programs(limits)
     manual = manual_world(world)
-    for task in bank.tasks:
-        try:
-            expected = grader.expected(task)
-        except BankProblem as exc:
-            report.problems.append(str(exc))
-            continue
-        rules = task_rules(world, limits, task, programs)
-        report.problems += leaks(task, expected, world, limits)
-        if task.kind == "prediction":
-            ref_ok, naive_ok, naive_std = True, False, True
-        else:
-            ref_ok = grader.grade_answer(task.id, task.reference).passed
-            naive_ok = grader.grade_answer(task.id, task.naive, stop_at_failure=True).passed
-            naive_manual = outcomes(manual, limits, task.naive, task, programs)
-            naive_std = all("[AlienError]" not in o for o in naive_manual)
-            if not ref_ok:
-                report.problems.append(f"task {task.id}: the reference does not pass")
-            if not naive_std:
-                report.problems.append(
-                    f"task {task.id}: the naive solution fails under the manual's semantics"
-                )
-            elif task.inputs and not all(same_output(a, b) for a, b in zip(naive_manual, expected)):
-                report.problems.append(
-                    f"task {task.id}: the reference in the world and the naive solution under "
-                    "the manual disagree on an input"
-                )
-            for k, variant in enumerate(task.variants, 1):
-                if not prints(manual, limits, variant, task, naive_manual, programs):
-                    report.problems.append(
-                        f"task {task.id}: variant {k} does not print what the naive solution "
-                        "prints under the manual's semantics"
-                    )
-            if code_lines(task.reference) > MAX_LINES:
-                report.problems.append(
-                    f"task {task.id}: the reference has more than {MAX_LINES} lines"
-                )
-        distinct = len({tuple(normalise(o)) for o in expected})
-        budget = grader.budget(task)
-        report.tasks.append(
-            TaskAudit(
-                task.id,
-                task.kind,
-                task.band,
-                task.family,
-                task.representation,
-                task.depth,
-                rules,
-                len(task.calls) or len(task.inputs),
-                ref_ok,
-                naive_ok,
-                naive_std,
-                distinct,
-                len(task.variants),
-                list(unavoidable_rules(world, task.naive)) if task.kind == "synthesis" else [],
-                budget.as_dict() if budget is not None else {},
-            )
-        )
+    example_problems = []
     for example in bank.examples:
         output, rules = exposed_rules(world, limits, example.program)
         if "[AlienError]" in output:
-            report.problems.append(
+            example_problems.append(
                 f"example {example.id}: the program fails: {output.splitlines()[-1]}"
             )
         if example.rules and sorted(example.rules) != sorted(rules):
-            report.problems.append(
+            example_problems.append(
                 f"example {example.id}: declares rules {sorted(example.rules)} but exposes "
                 f"{sorted(rules)}"
             )
         report.examples.append(
             {"id": example.id, "band": example.band, "rules": rules, "output": output}
         )
+    outputs = [str(e["output"]) for e in report.examples]
+    judged = judge(world, limits, grader, outputs)
+
+    def audited(task: Task) -> tuple[list[str], TaskAudit | None, list[str]]:
+        problems, row = _audit_task(task, world, limits, grader, programs, manual)
+        return problems, row, judged(task)
+
+    battery_start = time.perf_counter()
+    verdicts = []
+    for problems, row, passed in forked_map(audited, bank.tasks, jobs):
+        report.problems += problems
+        if row is not None:
+            report.tasks.append(row)
+        verdicts.append(passed)
+    report.problems += example_problems
     _check_coverage(report)
     _check_requirements(report, bank)
-    _check_validity(report, bank, grader, limits, jobs)
+    report.validity = scored(
+        bank, verdicts, STRATEGIES, time.perf_counter() - battery_start, reported_only(bank)
+    )
+    _check_validity(report, bank)
     report.seconds = time.perf_counter() - start
     return report
 
 
-def _check_validity(
-    report: Audit, bank: Bank, grader: AlienCodeGrader, limits: Limits, jobs: int = 1
-) -> None:
-    """Run the trivial-strategy battery: a task some strategy passes measures
-    nothing (a bank may only report this, with [audit] validity = "report")."""
-    outputs = [str(e["output"]) for e in report.examples]
-    report.validity = battery(
-        report.world, bank, limits, grader, outputs, reported=reported_only(bank), jobs=jobs
+def _audit_task(
+    task: Task,
+    world: World,
+    limits: Limits,
+    grader: AlienCodeGrader,
+    programs: Programs,
+    manual: World,
+) -> tuple[list[str], TaskAudit | None]:
+    """What the audit finds of one task: its problems, and its row (none
+    for a task whose expected outputs cannot be computed)."""
+    problems: list[str] = []
+    try:
+        expected = grader.expected(task)
+    except BankProblem as exc:
+        return [str(exc)], None
+    rules = task_rules(world, limits, task, programs)
+    problems += leaks(task, expected, world, limits)
+    if task.kind == "prediction":
+        ref_ok, naive_ok, naive_std = True, False, True
+    else:
+        ref_ok = grader.grade_answer(task.id, task.reference).passed
+        naive_ok = grader.grade_answer(task.id, task.naive, stop_at_failure=True).passed
+        naive_manual = outcomes(manual, limits, task.naive, task, programs)
+        naive_std = all("[AlienError]" not in o for o in naive_manual)
+        if not ref_ok:
+            problems.append(f"task {task.id}: the reference does not pass")
+        if not naive_std:
+            problems.append(
+                f"task {task.id}: the naive solution fails under the manual's semantics"
+            )
+        elif task.inputs and not all(same_output(a, b) for a, b in zip(naive_manual, expected)):
+            problems.append(
+                f"task {task.id}: the reference in the world and the naive solution under "
+                "the manual disagree on an input"
+            )
+        for k, variant in enumerate(task.variants, 1):
+            if not prints(manual, limits, variant, task, naive_manual, programs):
+                problems.append(
+                    f"task {task.id}: variant {k} does not print what the naive solution "
+                    "prints under the manual's semantics"
+                )
+        if code_lines(task.reference) > MAX_LINES:
+            problems.append(f"task {task.id}: the reference has more than {MAX_LINES} lines")
+    distinct = len({tuple(normalise(o)) for o in expected})
+    budget = grader.budget(task)
+    row = TaskAudit(
+        task.id,
+        task.kind,
+        task.band,
+        task.family,
+        task.representation,
+        task.depth,
+        rules,
+        len(task.calls) or len(task.inputs),
+        ref_ok,
+        naive_ok,
+        naive_std,
+        distinct,
+        len(task.variants),
+        list(unavoidable_rules(world, task.naive)) if task.kind == "synthesis" else [],
+        budget.as_dict() if budget is not None else {},
     )
+    return problems, row
+
+
+def _check_validity(report: Audit, bank: Bank) -> None:
+    """A task some trivial strategy passes measures nothing (a bank may only
+    report this, with [audit] validity = "report")."""
     if bank.requirements.get("validity") == "report":
         return
     for task_id in report.validity.flagged:

@@ -48,6 +48,7 @@ fail without being run (constants_fail), which keeps the battery fast.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from functools import partial
 
 from aliencode import AlienSyntaxError, Limits, Session, World, compile_source, parse
@@ -367,7 +368,20 @@ def battery(
     grader = grader or AlienCodeGrader(world, bank, limits)
     if worked_outputs is None:
         worked_outputs = [program_output(world, limits, e.program) for e in bank.examples]
-    judged = partial(
+    judged = judge(world, limits, grader, worked_outputs, strategies)
+    verdicts = forked_map(judged, bank.tasks, jobs)
+    return scored(bank, verdicts, strategies, time.perf_counter() - start, reported)
+
+
+def judge(
+    world: World,
+    limits: Limits,
+    grader: AlienCodeGrader,
+    worked_outputs: list[str],
+    strategies: tuple[str, ...] = STRATEGIES,
+) -> Callable[[Task], list[str]]:
+    """The strategies among `strategies` that pass a task (`passing`)."""
+    return partial(
         passing,
         world=world,
         limits=limits,
@@ -375,17 +389,21 @@ def battery(
         worked_outputs=worked_outputs,
         strategies=strategies,
     )
+
+
+def scored(
+    bank: Bank,
+    verdicts: list[list[str]],
+    strategies: tuple[str, ...],
+    seconds: float,
+    reported: tuple[str, ...] = (),
+) -> Validity:
+    """The battery's result from what passed each task of `bank`, in order."""
     passed: dict[str, set[str]] = {name: set() for name in strategies}
-    for task, names in zip(bank.tasks, forked_map(judged, bank.tasks, jobs)):
+    for task, names in zip(bank.tasks, verdicts, strict=True):
         for name in names:
             passed[name].add(task.id)
-    return tally(
-        [t.id for t in bank.tasks],
-        passed,
-        flag=True,
-        seconds=time.perf_counter() - start,
-        reported=reported,
-    )
+    return tally([t.id for t in bank.tasks], passed, flag=True, seconds=seconds, reported=reported)
 
 
 def passing(
