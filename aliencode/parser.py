@@ -296,6 +296,9 @@ _TERMINAL_TEXT = {
 
 
 TREE_CACHE_CHARS = 1_000_000  # source characters whose trees one parser keeps (some 50 MB)
+STATEMENT_CACHE_CHARS = 250_000  # the same for statements of the top level
+# Tokens that go on a statement of the top level begun on an earlier line.
+CONTINUING = frozenset({"LEST", "DEFAULT"})
 
 
 def normalized(source: str) -> str:
@@ -322,6 +325,11 @@ class Parser:
         # only successful parses are kept, so every error is raised afresh.
         self._trees: dict[tuple[str, Limits], s.Program] = {}
         self._held = 0  # characters of the texts in _trees
+        # Statements of the top level parsed lately, by their text and where
+        # it starts (`_by_statements`): programs written by a strategy share
+        # most of their helpers.
+        self._statements: dict[tuple[str, int, int], tuple[s.Stmt, ...]] = {}
+        self._statements_held = 0
         # One parse at a time: the tree cache is shared. Sessions of one
         # process (the web server's, Inspect's) parse from several threads;
         # unguarded, the cache's eviction failed mid-iteration.
@@ -364,6 +372,9 @@ class Parser:
             limits, time.monotonic() + limits.wall_seconds if deadline is None else deadline
         )
         try:
+            tree = self._by_statements(text, budget)
+            if tree is not None:
+                return tree
             tokens = layout(lex(text, self._tables.terminals), self.types, budget)
             return lalr.parse(tokens, self._tables, self._reduce)
         except AlienSyntaxError:
@@ -374,6 +385,64 @@ class Parser:
             raise AlienSyntaxError("the program is nested too deeply", None, None) from None
         except Exception as exc:  # noqa: BLE001 - a failure of ours, reported without host detail
             raise internal_error(exc) from None
+
+    def _by_statements(self, text: str, budget: Budget) -> s.Program | None:
+        """The tree of `text` from the trees of its statements of the top
+        level, each parsed on its own or found parsed before; None when
+        something fails, to parse the whole text again, which reports the
+        error found first as it always did.
+
+        A statement of the top level begins a line, where the lexer starts
+        afresh, so its tokens depend only on its text and its line (and on
+        this parser's keywords); with the grammar `_NL? stmt*`, statements
+        that parse on their own parse the same within the program."""
+        try:
+            tokens = list(layout(lex(text, self._tables.terminals), self.types, budget))
+        except Exception:  # noqa: BLE001 - reported by the whole parse
+            return None
+        if not tokens:
+            return None
+        starts = [0]
+        level, previous = 0, ""
+        for k, token in enumerate(tokens):
+            kind = token.type
+            if kind == "_INDENT":
+                level += 1
+            elif kind == "_DEDENT":
+                level -= 1
+            elif (
+                not level
+                and previous in ("_NL", "_DEDENT")
+                and kind != "_NL"
+                and kind not in CONTINUING
+            ):
+                starts.append(k)
+            previous = kind
+        body: list[s.Stmt] = []
+        cache = self._statements
+        for a, b in zip(starts, [*starts[1:], len(tokens)]):
+            first = tokens[a]
+            end = tokens[b].start_pos if b < len(tokens) else len(text)
+            key = (text[first.start_pos : end], first.line, first.column)
+            found = cache.pop(key, None)
+            if found is None:
+                if time.monotonic() > budget.deadline:
+                    return None
+                try:
+                    found = lalr.parse(tokens[a:b], self._tables, self._reduce).body
+                except Exception:  # noqa: BLE001 - reported by the whole parse
+                    return None
+                if len(key[0]) <= STATEMENT_CACHE_CHARS:
+                    self._statements_held += len(key[0])
+                    while self._statements_held > STATEMENT_CACHE_CHARS:
+                        oldest = next(iter(cache))
+                        self._statements_held -= len(oldest[0])
+                        del cache[oldest]
+                    cache[key] = found
+            else:
+                cache[key] = found  # now the most recently used
+            body.extend(found)
+        return s.Program(tuple(body))
 
     def _describe(self, terminal: str) -> str:
         if terminal in _TERMINAL_TEXT:
