@@ -58,6 +58,7 @@ from .native import LEAF, NativeTrees, append_form, append_statements
 from .operations import SAME_AS_OPERATOR, literal_ok
 from .parser import CLOCK_EVERY, internal_error, time_limit
 from .sites import IN_PLACE, LAZY_OPERAND, OPERATION_BY_NAME, SITES
+from .statement_memo import MEMO
 from .walk import LITERAL_SITES
 
 FILENAME = "<aliencode>"
@@ -837,16 +838,26 @@ TOP = "_top"  # the function the top level runs in
 RANGE = op_identifier("range")  # the standard EXTENT, whatever rule it was written in
 
 
-def rebound_names(tree: s.Program) -> dict[int, set[str]]:
+def rebound_names(tree: s.Program) -> dict[int, frozenset[str]]:
     """For every SWEEP and CRAFT of `tree` (by id), which of its own names
     (the SWEEP's, the CRAFT's parameters) a SET, SWEEP or CRAFT binds again
     anywhere in its body, nested functions included (a superset of what can
-    rebind them). One walk: a binding marks the enclosing nodes watching
-    its name and stops them watching, so the work stays linear in the
-    tree however deeply loops and functions nest."""
+    rebind them). Only a node's own body counts, so each statement of the
+    top level is walked on its own, once per statement object
+    (statement_memo.py)."""
+    found: dict[int, frozenset[str]] = {}
+    for statement in tree.body:
+        found.update(MEMO.fact(statement, "rebound", _rebound_in))
+    return found
+
+
+def _rebound_in(statement: s.Stmt) -> dict[int, frozenset[str]]:
+    """rebound_names of one statement, in one walk: a binding marks the
+    enclosing nodes watching its name and stops them watching, so the work
+    stays linear in the tree however deeply loops and functions nest."""
     found: dict[int, set[str]] = {}
     watching: dict[str, set[int]] = {}
-    stack: list[tuple[object, bool]] = [(node, False) for node in reversed(tree.body)]
+    stack: list[tuple[object, bool]] = [(statement, False)]
     while stack:
         node, leaving = stack.pop()
         own = (
@@ -878,7 +889,8 @@ def rebound_names(tree: s.Program) -> dict[int, set[str]]:
                 watching.setdefault(name, set()).add(id(node))
             stack.append((node, True))
         stack.extend((child, False) for child in reversed(s.children(node)))
-    return found
+    # shared by every program with this statement object: never changed
+    return {key: frozenset(names) for key, names in found.items()}
 
 
 def _as_function(body: list[ast.stmt], bound: set[str]) -> list[ast.stmt]:
@@ -899,8 +911,18 @@ def _as_function(body: list[ast.stmt], bound: set[str]) -> list[ast.stmt]:
 
 def check_nesting(tree: s.Program) -> int:
     """Refuse programs nested deeper than MAX_NESTING (iteratively, so the
-    check itself cannot overflow); the deepest nesting found."""
-    stack: list[tuple[object, int]] = [(node, 1) for node in tree.body]
+    check itself cannot overflow); the deepest nesting found. Statements
+    are looked at from the last, as one walk of the whole tree would, so
+    the error reported is the same; each once per statement object
+    (statement_memo.py)."""
+    deepest = 0
+    for statement in reversed(tree.body):
+        deepest = max(deepest, MEMO.fact(statement, "nesting", _nesting_of))
+    return deepest
+
+
+def _nesting_of(statement: s.Stmt) -> int:
+    stack: list[tuple[object, int]] = [(statement, 1)]
     deepest = 0
     while stack:
         node, depth = stack.pop()

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from . import syntax as s
+from .statement_memo import MEMO
 
 PROBE_CAP = 5
 LOOP_FACTOR = 3
@@ -46,19 +47,37 @@ class _Place:
 
 
 class _Walk:
-    """One pass over the tree collecting definitions, rebindings, value uses,
-    call sites and EMIT calls."""
+    """One pass over statements of the top level collecting definitions,
+    rebindings, value uses, call sites and EMIT calls."""
 
-    def __init__(self, program: s.Program) -> None:
+    def __init__(self, statements: tuple[s.Stmt, ...] = ()) -> None:
         self.definitions: dict[str, int] = {}
         self.rebound: set[str] = set()
         self.values: set[str] = set()  # names read as values (not as the callee of a call)
         self.sites: dict[str, list[_Place]] = {}
         self.emits: list[tuple[s.OpCall, _Place]] = []
-        stack: list[tuple[object, _Place]] = [(node, _Place(None, False)) for node in program.body]
+        stack: list[tuple[object, _Place]] = [(node, _Place(None, False)) for node in statements]
         while stack:
             node, place = stack.pop()
             stack.extend(self._visit(node, place))
+
+    @classmethod
+    def of(cls, program: s.Program) -> _Walk:
+        """The walk of `program`, put together from each statement's own
+        (a statement of the top level starts where every other does: in no
+        CRAFT and no loop), each walked once per statement object
+        (statement_memo.py)."""
+        walk = cls()
+        for statement in program.body:
+            own = MEMO.fact(statement, "metering", _walk_of)
+            for name, count in own.definitions.items():
+                walk.definitions[name] = walk.definitions.get(name, 0) + count
+            walk.rebound |= own.rebound
+            walk.values |= own.values
+            for name, places in own.sites.items():
+                walk.sites.setdefault(name, []).extend(places)
+            walk.emits += own.emits
+        return walk
 
     def _visit(self, node: object, place: _Place) -> list[tuple[object, _Place]]:
         if isinstance(node, s.Craft):
@@ -107,9 +126,13 @@ class _Walk:
         return once
 
 
+def _walk_of(statement: s.Stmt) -> _Walk:
+    return _Walk((statement,))
+
+
 def emit_costs(program: s.Program) -> list[EmitCost]:
     """The cost of every EMIT call of a program, in no particular order."""
-    walk = _Walk(program)
+    walk = _Walk.of(program)
     once = walk.runs_once()
     out = []
     for node, place in walk.emits:

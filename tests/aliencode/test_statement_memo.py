@@ -1,0 +1,108 @@
+"""The compiler's walks of a program (nesting, names bound again, probe
+units' facts) are put together from walks of each statement of the top
+level, each once per statement object (aliencode/statement_memo.py): the
+same results, and the same error, as one walk of the whole tree."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+from aliencode import AlienSyntaxError, parse
+from aliencode import syntax as s
+from aliencode.compiler import MAX_NESTING, _rebound_in, check_nesting, rebound_names
+from aliencode.metering import _Walk, emit_costs
+from aliencode.statement_memo import MEMO, StatementMemo
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_properties import PROPERTY, programs  # noqa: E402
+
+
+def whole_nesting(tree: s.Program) -> int:
+    """check_nesting as one walk of the whole tree (the code before the memo)."""
+    stack = [(node, 1) for node in tree.body]
+    deepest = 0
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > MAX_NESTING:
+            raise AlienSyntaxError("too deep", node.pos.line, node.pos.column)
+        if isinstance(node, s.If):
+            for k, (cond, body) in enumerate(node.branches):
+                stack.append((cond, depth + k + 1))
+                stack.extend((child, depth + k + 1) for child in body)
+            stack.extend((child, depth + len(node.branches)) for child in node.default or ())
+        else:
+            stack.extend((child, depth + 1) for child in s.children(node))
+    return deepest
+
+
+def walk_facts(walk: _Walk) -> tuple:
+    return (
+        walk.definitions,
+        walk.rebound,
+        walk.values,
+        {name: sorted(map(repr, places)) for name, places in walk.sites.items()},
+        sorted((repr(node.pos), repr(place)) for node, place in walk.emits),
+    )
+
+
+def assert_as_whole(tree: s.Program) -> None:
+    for _ in range(2):  # walked, then found
+        assert check_nesting(tree) == whole_nesting(tree)
+        assert rebound_names(tree) == _rebound_in(tree)  # from the program: one walk
+        assert walk_facts(_Walk.of(tree)) == walk_facts(_Walk(tree.body))
+        assert sorted(map(repr, emit_costs(tree))) == sorted(
+            repr(c) for c in emit_costs(s.Program(tuple(tree.body)))
+        )
+
+
+@PROPERTY
+@given(programs(), programs())
+def test_walks_of_statements_make_the_walk_of_the_program(first: str, second: str) -> None:
+    for source in (first, second, first + "\n" + second):
+        assert_as_whole(parse(source))
+
+
+def test_statements_shared_by_programs() -> None:
+    library = "CRAFT f(x):\n    SWEEP x IN STRAND(1):\n        EMIT(x)\n    DELIVER x\n"
+    a = parse(library + "EMIT(f(1))")
+    b = parse(library + "SWEEP f IN STRAND(f):\n    EMIT(f(2))")
+    assert a.body[0] is b.body[0]  # the parser shares the statement
+    for tree in (a, b, a):
+        assert_as_whole(tree)
+    assert rebound_names(a)[id(a.body[0])] == {"x"}
+
+
+def test_too_deep_is_refused_each_time_and_where_the_whole_walk_finds_it() -> None:
+    deep = "EMIT(" * (MAX_NESTING + 2) + "1" + ")" * (MAX_NESTING + 2)
+    source = f"{deep}\nEMIT(2)\n{deep}\nEMIT(3)"
+    tree = parse(source)
+    for _ in range(2):
+        with pytest.raises(AlienSyntaxError) as caught:
+            check_nesting(tree)
+        assert caught.value.line == 3  # the last deep statement: a stack walk starts there
+    with pytest.raises(AlienSyntaxError) as whole:
+        whole_nesting(tree)
+    assert whole.value.line == 3
+
+
+def test_the_memo_keeps_the_most_recently_used_and_knows_its_objects() -> None:
+    memo = StatementMemo(capacity=2)
+    calls = []
+
+    def count(statement):
+        calls.append(statement)
+        return len(calls)
+
+    a, b, c = (parse(f"EMIT({k})").body[0] for k in (7, 8, 9))
+    assert memo.fact(a, "n", count) == 1 and memo.fact(a, "n", count) == 1
+    memo.fact(b, "n", count)
+    memo.fact(a, "n", count)  # a is now the most recent
+    memo.fact(c, "n", count)  # b goes
+    assert memo.fact(a, "n", count) == 1 and memo.fact(b, "n", count) == 4
+    assert len(calls) == 4
+    MEMO.clear()
