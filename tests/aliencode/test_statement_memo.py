@@ -13,31 +13,12 @@ from hypothesis import given
 
 from aliencode import AlienSyntaxError, parse
 from aliencode import syntax as s
-from aliencode.compiler import MAX_NESTING, _rebound_in, check_nesting, rebound_names
+from aliencode.compiler import MAX_NESTING, _nesting_of, _rebound_in, check_nesting, rebound_names
 from aliencode.metering import _Walk, emit_costs
 from aliencode.statement_memo import MEMO, StatementMemo
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_properties import PROPERTY, programs  # noqa: E402
-
-
-def whole_nesting(tree: s.Program) -> int:
-    """check_nesting as one walk of the whole tree (the code before the memo)."""
-    stack = [(node, 1) for node in tree.body]
-    deepest = 0
-    while stack:
-        node, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if depth > MAX_NESTING:
-            raise AlienSyntaxError("too deep", node.pos.line, node.pos.column)
-        if isinstance(node, s.If):
-            for k, (cond, body) in enumerate(node.branches):
-                stack.append((cond, depth + k + 1))
-                stack.extend((child, depth + k + 1) for child in body)
-            stack.extend((child, depth + len(node.branches)) for child in node.default or ())
-        else:
-            stack.extend((child, depth + 1) for child in s.children(node))
-    return deepest
 
 
 def walk_facts(walk: _Walk) -> tuple:
@@ -52,7 +33,8 @@ def walk_facts(walk: _Walk) -> tuple:
 
 def assert_as_whole(tree: s.Program) -> None:
     for _ in range(2):  # walked, then found
-        assert check_nesting(tree) == whole_nesting(tree)
+        # one walk from the program node, which stands one level above its statements
+        assert check_nesting(tree) == _nesting_of(tree) - 1
         assert rebound_names(tree) == _rebound_in(tree)  # from the program: one walk
         assert walk_facts(_Walk.of(tree)) == walk_facts(_Walk(tree.body))
         assert sorted(map(repr, emit_costs(tree))) == sorted(
@@ -86,7 +68,7 @@ def test_too_deep_is_refused_each_time_and_where_the_whole_walk_finds_it() -> No
             check_nesting(tree)
         assert caught.value.line == 3  # the last deep statement: a stack walk starts there
     with pytest.raises(AlienSyntaxError) as whole:
-        whole_nesting(tree)
+        _nesting_of(tree)  # one walk of the whole tree
     assert whole.value.line == 3
 
 
