@@ -39,6 +39,9 @@ METER_FIELDS = (
     "peak",
 )
 CAPACITY = 2048  # CRAFTs kept; the least recently used goes first
+# and at most this much host code (bytecode and position tables, all nested
+# functions included): a program may hold one CRAFT of the whole source limit
+CAPACITY_BYTES = 8_000_000
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,15 @@ class CompiledCraft:
         return {(at + delta, column): name for (at, column), name in self.sites.items()}
 
 
+def code_size(code: CodeType) -> int:
+    """Bytes of bytecode and position tables, nested functions included."""
+    return (
+        len(code.co_code)
+        + len(code.co_linetable)
+        + sum(code_size(c) for c in code.co_consts if isinstance(c, CodeType))
+    )
+
+
 def moved(code: CodeType, lines: int) -> CodeType:
     consts = tuple(moved(c, lines) if isinstance(c, CodeType) else c for c in code.co_consts)
     return code.replace(co_firstlineno=code.co_firstlineno + lines, co_consts=consts)
@@ -85,27 +97,36 @@ class CraftCache:
     first; one lookup or insertion at a time (sessions of a server compile
     from several threads)."""
 
-    def __init__(self, capacity: int = CAPACITY) -> None:
+    def __init__(self, capacity: int = CAPACITY, capacity_bytes: int = CAPACITY_BYTES) -> None:
         self.capacity = capacity
-        self._entries: dict[tuple, CompiledCraft] = {}
+        self.capacity_bytes = capacity_bytes
+        self._entries: dict[tuple, tuple[CompiledCraft, int]] = {}  # with its code's size
+        self._bytes = 0
         self._lock = threading.Lock()
 
     def get(self, key: tuple) -> CompiledCraft | None:
         with self._lock:
             entry = self._entries.pop(key, None)
-            if entry is not None:
-                self._entries[key] = entry  # now the most recently used
-            return entry
+            if entry is None:
+                return None
+            self._entries[key] = entry  # now the most recently used
+            return entry[0]
 
     def put(self, key: tuple, entry: CompiledCraft) -> None:
+        size = code_size(entry.code)
+        if size > self.capacity_bytes:
+            return
         with self._lock:
-            self._entries[key] = entry
-            while len(self._entries) > self.capacity:
-                del self._entries[next(iter(self._entries))]
+            old = self._entries.pop(key, None)
+            self._bytes += size - (old[1] if old else 0)
+            self._entries[key] = (entry, size)
+            while len(self._entries) > self.capacity or self._bytes > self.capacity_bytes:
+                self._bytes -= self._entries.pop(next(iter(self._entries)))[1]
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._bytes = 0
 
 
 CACHE = CraftCache()

@@ -6,40 +6,46 @@ check compiles thousands of programs that share most of their statements.
 The walks each compile makes of the whole tree (how deeply it nests, which
 names loops and functions bind again, the probe units' facts) look at each
 statement on its own, so each is done once per statement object and the
-program's result is put together from its statements'.
+program's result is put together from its statements'. A fact is forgotten
+with its statement.
 """
 
 from __future__ import annotations
 
 import threading
+import weakref
 from collections.abc import Callable
 from typing import TypeVar
 
 Fact = TypeVar("Fact")
 
-CAPACITY = 4096  # statements; the least recently used goes first
-
 
 class StatementMemo:
-    """Facts by statement object and kind; one lookup at a time (sessions
-    of a server compile from several threads). An entry holds its
-    statement, so an id is never taken for another object's while kept."""
+    """Facts by statement object and kind, kept while the statement lives
+    (the parser's bounded cache, or a program in use, holds it): the memo
+    holds no statement, so it keeps no tree alive. One lookup at a time
+    (sessions of a server compile from several threads)."""
 
-    def __init__(self, capacity: int = CAPACITY) -> None:
-        self.capacity = capacity
-        self._entries: dict[int, tuple[object, dict[str, object]]] = {}
-        self._lock = threading.Lock()
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[weakref.ref, dict[str, object]]] = {}
+        # re-entrant: a statement may die, and be forgotten, while the lock is held
+        self._lock = threading.RLock()
+
+    def _forget(self, key: int, ref: weakref.ref) -> None:
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is not None and entry[0] is ref:
+                del self._entries[key]
 
     def fact(self, statement: object, kind: str, compute: Callable[[object], Fact]) -> Fact:
         """`compute(statement)`, computed once per statement object (an
         exception is raised each time, never kept)."""
+        key = id(statement)
         with self._lock:
-            entry = self._entries.pop(id(statement), None)
-            if entry is None or entry[0] is not statement:
-                entry = (statement, {})
-            self._entries[id(statement)] = entry  # now the most recently used
-            while len(self._entries) > self.capacity:
-                del self._entries[next(iter(self._entries))]
+            entry = self._entries.get(key)
+            if entry is None or entry[0]() is not statement:
+                ref = weakref.ref(statement, lambda ref, key=key: self._forget(key, ref))
+                entry = self._entries[key] = (ref, {})
         facts = entry[1]
         if kind not in facts:
             facts[kind] = compute(statement)

@@ -18,7 +18,7 @@ from hypothesis import given
 from aliencode import AlienSyntaxError, Limits, Session, compile_source, parse
 from aliencode import compiler as compiler_module
 from aliencode.compiler import compile_program
-from aliencode.craft_cache import CACHE, CompiledCraft, CraftCache
+from aliencode.craft_cache import CACHE, CompiledCraft, CraftCache, code_size
 from aliencode.world_schema import load
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -209,6 +209,19 @@ def test_runs_of_shared_and_in_place_code_agree() -> None:
         results.append((result.as_dict(), session.meter.peak))
     assert results[0] == results[1] == results[2]
     assert "[AlienError]" in results[0][0]["output"] or results[0][0]["error"]
+
+
+def test_the_cache_holds_at_most_its_bytes_of_code() -> None:
+    small, large = (compile("def f():\n    return 1\n" * k, "x", "exec") for k in (1, 40))
+    cache = CraftCache(capacity=100, capacity_bytes=code_size(large) + code_size(small))
+    entry = {c: CompiledCraft(1, c, {}, {}, 0, ()) for c in (small, large)}
+    cache.put(("huge",), CompiledCraft(1, compile("x = 1\n" * 50_000, "x", "exec"), {}, {}, 0, ()))
+    assert cache.get(("huge",)) is None  # over the bound alone: not kept
+    cache.put(("a",), entry[small])
+    cache.put(("b",), entry[large])
+    cache.put(("c",), entry[small])  # a goes
+    assert cache.get(("a",)) is None and cache.get(("b",)) is entry[large]
+    assert cache._bytes == code_size(large) + code_size(small)
 
 
 def test_the_cache_keeps_the_most_recently_used() -> None:

@@ -12,10 +12,11 @@ import pytest
 from hypothesis import given
 
 from aliencode import AlienSyntaxError, parse
+from aliencode import parser as P
 from aliencode import syntax as s
 from aliencode.compiler import MAX_NESTING, _nesting_of, _rebound_in, check_nesting, rebound_names
 from aliencode.metering import _Walk, emit_costs
-from aliencode.statement_memo import MEMO, StatementMemo
+from aliencode.statement_memo import StatementMemo
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_properties import PROPERTY, programs  # noqa: E402
@@ -72,19 +73,19 @@ def test_too_deep_is_refused_each_time_and_where_the_whole_walk_finds_it() -> No
     assert whole.value.line == 3
 
 
-def test_the_memo_keeps_the_most_recently_used_and_knows_its_objects() -> None:
-    memo = StatementMemo(capacity=2)
+def test_a_fact_is_computed_once_and_forgotten_with_its_statement() -> None:
+    memo = StatementMemo()
     calls = []
 
     def count(statement):
-        calls.append(statement)
+        calls.append(statement.pos.line)
         return len(calls)
 
-    a, b, c = (parse(f"EMIT({k})").body[0] for k in (7, 8, 9))
+    parser = P.Parser()  # its own statement cache, dropped below
+    a, b = parser.parse("EMIT(7)\nEMIT(8)").body
     assert memo.fact(a, "n", count) == 1 and memo.fact(a, "n", count) == 1
-    memo.fact(b, "n", count)
-    memo.fact(a, "n", count)  # a is now the most recent
-    memo.fact(c, "n", count)  # b goes
-    assert memo.fact(a, "n", count) == 1 and memo.fact(b, "n", count) == 4
-    assert len(calls) == 4
-    MEMO.clear()
+    assert memo.fact(b, "n", count) == 2 and memo.fact(a, "m", count) == 3
+    assert len(memo._entries) == 2
+    calls.clear()
+    del a, b, parser
+    assert memo._entries == {}  # the memo kept neither statement alive
