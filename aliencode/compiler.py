@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import gc
 import sys
+import threading
 import time
 import warnings
 from collections.abc import Callable
@@ -289,7 +290,7 @@ class Compiler:
         # the native sums' temporary (inline.py), wherever it is used.
         self.top_names: set[str] = {"_t"}
         # per SWEEP and CRAFT, its names bound again in its body (`module`)
-        self.rebound: dict[int, set[str]] = {}
+        self.rebound: dict[int, frozenset[str]] = {}
         # ANNEX calls with a statement form (native.py, `append_statements`)
         self._appends: dict[int, tuple[ast.expr, list[ast.stmt]]] = {}
         # CRAFTs of the top level compiled on their own (craft_cache.py): the
@@ -824,14 +825,23 @@ def _craft_label(st: s.Craft) -> ast.stmt:
 
 
 _OPTIONS: dict[tuple, int] = {}
+_OPTIONS_LOCK = threading.Lock()
+MAX_OPTIONS = 4096  # then numbered afresh, the CRAFT cache emptied with them
 
 
 def _options_id(world: World, limits: Limits, inline: bool, native: bool) -> int:
-    """A small number for what, besides the CRAFT itself, its code depends
-    on (a CRAFT cache key is hashed at every lookup; a world's rules are
-    hashed once here)."""
+    """A number for what, besides the CRAFT itself, its code depends on (a
+    CRAFT cache key is hashed at every lookup; a world's rules are hashed
+    once here). Two of them never share a number while the cache holds
+    entries keyed by it: numbers are handed out under a lock, and when a
+    long-running process (a sweep over many worlds) has used MAX_OPTIONS,
+    they start again with an empty cache."""
     key = (world.rules, tuple(sorted(world.keywords.items())), limits, inline, native)
-    return _OPTIONS.setdefault(key, len(_OPTIONS))
+    with _OPTIONS_LOCK:
+        if key not in _OPTIONS and len(_OPTIONS) >= MAX_OPTIONS:
+            _OPTIONS.clear()
+            CACHE.clear()
+        return _OPTIONS.setdefault(key, len(_OPTIONS))
 
 
 TOP = "_top"  # the function the top level runs in

@@ -199,6 +199,25 @@ def test_the_budgets_a_program_shares_are_part_of_the_key(monkeypatch) -> None:
     assert craft_code(compiled["f"], "a_fact") != craft_code(compiled["p"], "a_fact")
 
 
+def test_options_are_numbered_afresh_with_an_empty_cache(monkeypatch) -> None:
+    """Past MAX_OPTIONS worlds and limits, numbers start again and the CRAFTs
+    kept under the old numbers go: no two options ever share a number."""
+    # the numbers below are this test's own: entries kept under other numbers go
+    CACHE.clear()
+    monkeypatch.setattr(compiler_module, "_OPTIONS", {})
+    monkeypatch.setattr(compiler_module, "MAX_OPTIONS", 3)
+    # 2**65 is refused within 65 bits, a constant within 66
+    big = "CRAFT big():\n    DELIVER 36893488147419103232\n"
+    sources = [big + LIBRARY + "EMIT(fact(3))", big + LIBRARY + "EMIT(twice(2))"]
+    try:
+        for bits in (64, 65, 66, 67, 64, 68):
+            for source in sources:
+                assert_shared_as_in_place(source, MAIN, Limits(max_int_bits=bits))
+        assert len(compiler_module._OPTIONS) <= 3
+    finally:
+        CACHE.clear()
+
+
 def test_runs_of_shared_and_in_place_code_agree() -> None:
     source = LIBRARY + "EMIT(fact(6), walk(STRAND(3, 4)))\nEMIT(PLUCK(STRAND(), 9))\n"
     results = []
