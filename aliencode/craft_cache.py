@@ -5,14 +5,15 @@ is a few libraries of helper CRAFTs written again and again at the head of a
 program. A CRAFT the top level defines compiles to a host function that shares
 nothing with the rest of the program: the top level declares every name it
 binds global, so the function has no free variable, and its code depends only
-on the CRAFT's syntax tree (positions included), the world, the limits, the
-compiler's options and the two budgets a program's compiling shares (splicing
-rules and folding constants) as they stand when the CRAFT is reached. Those
-are the key. The function's code object is compiled once, in a function of
-its own named as the top level is, and put into the program's code in place
-of a placeholder definition; the code that results is the same, object for
-object, as compiling the CRAFT in place (tests/aliencode/test_craft_cache.py
-compares them on every candidate of a world check).
+on the CRAFT's text (or, without it, its syntax tree, positions included), the
+world, the limits, the compiler's options and the two budgets a program's
+compiling shares (splicing rules and folding constants) as they stand when the
+CRAFT is reached. Those are the key. The function's code object is compiled
+once, in a function of its own named as the top level is, and put into the
+program's code in place of a placeholder definition; found by its text at
+another line, the code is moved there. The code that results is the same,
+object for object, as compiling the CRAFT in place
+(tests/aliencode/test_craft_cache.py compares them).
 """
 
 from __future__ import annotations

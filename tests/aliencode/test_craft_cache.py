@@ -129,6 +129,24 @@ def test_shared_crafts_compile_as_in_place(source: str, world) -> None:
     assert_shared_as_in_place(source, world)
 
 
+@pytest.mark.parametrize("task_id", ["T05", "T31", "T67"])
+def test_the_battery_candidates_of_main_compile_as_in_place(task_id: str) -> None:
+    """Every strategy's candidates for three tasks of main: programs that
+    share their helper CRAFTs, at the same lines and at others."""
+    from alienworlds.tasks.aliencode_grading import AlienCodeGrader
+    from alienworlds.tasks.aliencode_validity import candidates
+    from alienworlds.tasks.bank import load_bank, own_bank_path
+
+    bank = load_bank("aliencode", MAIN.name, own_bank_path("aliencode", MAIN))
+    task = bank.task(task_id)
+    grader = AlienCodeGrader(MAIN, bank, Limits())
+    found = candidates(task, MAIN, Limits(), [], budget=grader.budget(task))
+    answers = list(dict.fromkeys(a for shown in found.values() for a in shown))
+    assert len(answers) > 50
+    for answer in [task.reference, task.naive, *answers]:
+        assert_shared_as_in_place(answer)
+
+
 @PROPERTY
 @given(programs())
 def test_generated_programs_compile_as_in_place(source: str) -> None:
