@@ -307,6 +307,22 @@ def normalized(source: str) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
+def _kept(cache: dict[tuple, object], key: tuple, value: object, held: int, bound: int) -> int:
+    """Keep `value` under `key` (whose first item is a text) in `cache`, least
+    recently used first, unless the text alone is over `bound` characters;
+    drop the oldest until the texts kept (`held` of them before) fit; the
+    characters held after."""
+    if len(key[0]) > bound:
+        return held
+    held += len(key[0])
+    while held > bound:
+        oldest = next(iter(cache))
+        held -= len(oldest[0])
+        del cache[oldest]
+    cache[key] = value
+    return held
+
+
 class Parser:
     """A parser for one keyword spelling (the standard one or a world's)."""
 
@@ -358,13 +374,7 @@ class Parser:
             self._trees[key] = tree  # re-inserted: the dict's order is least recently used first
             return tree
         tree = self._parse(text, limits, deadline)
-        if len(text) <= TREE_CACHE_CHARS:
-            self._held += len(text)
-            while self._held > TREE_CACHE_CHARS:
-                oldest = next(iter(self._trees))
-                self._held -= len(oldest[0])
-                del self._trees[oldest]
-            self._trees[key] = tree
+        self._held = _kept(self._trees, key, tree, self._held, TREE_CACHE_CHARS)
         return tree
 
     def _parse(self, text: str, limits: Limits, deadline: float | None) -> s.Program:
@@ -432,13 +442,9 @@ class Parser:
                     found = lalr.parse(tokens[a:b], self._tables, self._reduce).body
                 except Exception:  # noqa: BLE001 - reported by the whole parse
                     return None
-                if len(key[0]) <= STATEMENT_CACHE_CHARS:
-                    self._statements_held += len(key[0])
-                    while self._statements_held > STATEMENT_CACHE_CHARS:
-                        oldest = next(iter(cache))
-                        self._statements_held -= len(oldest[0])
-                        del cache[oldest]
-                    cache[key] = found
+                self._statements_held = _kept(
+                    cache, key, found, self._statements_held, STATEMENT_CACHE_CHARS
+                )
             else:
                 cache[key] = found  # now the most recently used
             body.extend(found)
