@@ -95,12 +95,14 @@ class Terminals(NamedTuple):
         return cls(re.compile(alternation), frozenset(ignored), frozenset(multiline))
 
 
-def lex(text: str, terminals: Terminals) -> Iterator[Token]:
+def lex(text: str, terminals: Terminals, first_line: int = 1) -> Iterator[Token]:
     """The tokens of `text`, lazily: a bad character raises
-    UnexpectedCharacter only when the tokens before it have been taken."""
+    UnexpectedCharacter only when the tokens before it have been taken.
+    `first_line`: the line `text` starts (a piece of a longer text that
+    begins a line)."""
     match = terminals.pattern.match
     ignored, multiline = terminals.ignored, terminals.multiline
-    pos, line, line_start = 0, 1, 0
+    pos, line, line_start = 0, first_line, 0
     end = len(text)
     while pos < end:
         found = match(text, pos)

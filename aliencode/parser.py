@@ -296,7 +296,7 @@ _TERMINAL_TEXT = {
 
 
 TREE_CACHE_CHARS = 1_000_000  # source characters whose trees one parser keeps (some 50 MB)
-STATEMENT_CACHE_CHARS = 250_000  # the same for statements of the top level
+PIECE_CACHE_CHARS = 250_000  # the same for pieces of a text (Parser._by_pieces)
 # Tokens that go on a statement of the top level begun on an earlier line.
 CONTINUING = frozenset({"LEST", "DEFAULT"})
 
@@ -341,11 +341,15 @@ class Parser:
         # only successful parses are kept, so every error is raised afresh.
         self._trees: dict[tuple[str, Limits], s.Program] = {}
         self._held = 0  # characters of the texts in _trees
-        # Statements of the top level parsed lately, by their text and where
-        # it starts (`_by_statements`): programs written by a strategy share
-        # most of their helpers.
-        self._statements: dict[tuple[str, int, int], tuple[s.Stmt, ...]] = {}
-        self._statements_held = 0
+        # Statements of the top level parsed lately, by the text of their
+        # piece and its line (`_by_pieces`): programs written by a strategy
+        # share most of their helpers.
+        self._pieces: dict[tuple[str, int], tuple[s.Stmt, ...]] = {}
+        self._pieces_held = 0
+        continuing = "|".join(
+            re.escape(word) for word, kind in sorted(self.types.items()) if kind in CONTINUING
+        )
+        self._piece_ends = re.compile(rf"\n(?=[^ \t\f\r\n#\\])(?!(?:{continuing})(?![A-Za-z0-9_]))")
         # One parse at a time: the tree cache is shared. Sessions of one
         # process (the web server's, Inspect's) parse from several threads;
         # unguarded, the cache's eviction failed mid-iteration.
@@ -382,7 +386,7 @@ class Parser:
             limits, time.monotonic() + limits.wall_seconds if deadline is None else deadline
         )
         try:
-            tree = self._by_statements(text, budget)
+            tree = self._by_pieces(text, budget)
             if tree is not None:
                 return tree
             tokens = layout(lex(text, self._tables.terminals), self.types, budget)
@@ -396,58 +400,48 @@ class Parser:
         except Exception as exc:  # noqa: BLE001 - a failure of ours, reported without host detail
             raise internal_error(exc) from None
 
-    def _by_statements(self, text: str, budget: Budget) -> s.Program | None:
-        """The tree of `text` from the trees of its statements of the top
-        level, each parsed on its own or found parsed before; None when
-        something fails, to parse the whole text again, which reports the
-        error found first as it always did.
+    def _by_pieces(self, text: str, budget: Budget) -> s.Program | None:
+        """The tree of `text` from the trees of its pieces, each parsed on
+        its own or found parsed before at the same line; None when a piece
+        does not parse alone, to parse the whole text again (which reports
+        the error found first, as it always did).
 
-        A statement of the top level begins a line, where the lexer starts
-        afresh, so its tokens depend only on its text and its line (and on
-        this parser's keywords); with the grammar `_NL? stmt*`, statements
-        that parse on their own parse the same within the program."""
-        try:
-            tokens = list(layout(lex(text, self._tables.terminals), self.types, budget))
-        except Exception:  # noqa: BLE001 - reported by the whole parse
+        A piece ends where a line begins with a character that no line
+        break, indentation, comment or continuation begins, unless the line
+        goes on with LEST or DEFAULT (`_piece_ends`). No token crosses such
+        a place (only a run of line breaks spans lines, and it stops at that
+        character), so a piece's tokens depend only on its text and line. A
+        piece that parses alone (`_NL? stmt*`) closes its brackets and its
+        blocks, so the next starts as the text does; and a statement never
+        goes on past a line break into a line that begins with a token
+        starting a statement. So the whole text parses to the statements of
+        its pieces, in order; tests/aliencode/test_statement_cache.py
+        checks it against the whole parse."""
+        # a token takes one character at least: a text this short cannot
+        # reach the token limit, which only the whole parse counts
+        if len(text) > budget.limits.max_tokens:
             return None
-        if not tokens:
-            return None
-        starts = [0]
-        level, previous = 0, ""
-        for k, token in enumerate(tokens):
-            kind = token.type
-            if kind == "_INDENT":
-                level += 1
-            elif kind == "_DEDENT":
-                level -= 1
-            elif (
-                not level
-                and previous in ("_NL", "_DEDENT")
-                and kind != "_NL"
-                and kind not in CONTINUING
-            ):
-                starts.append(k)
-            previous = kind
+        ends = [m.end() for m in self._piece_ends.finditer(text)]
         body: list[s.Stmt] = []
-        cache = self._statements
-        for a, b in zip(starts, [*starts[1:], len(tokens)]):
-            first = tokens[a]
-            end = tokens[b].start_pos if b < len(tokens) else len(text)
-            key = (text[first.start_pos : end], first.line, first.column)
+        cache = self._pieces
+        line = 1
+        for a, b in zip([0, *ends], [*ends, len(text)]):
+            piece = text[a:b]
+            key = (piece, line)
             found = cache.pop(key, None)
             if found is None:
                 if time.monotonic() > budget.deadline:
                     return None
                 try:
-                    found = lalr.parse(tokens[a:b], self._tables, self._reduce).body
+                    tokens = layout(lex(piece, self._tables.terminals, line), self.types, budget)
+                    found = lalr.parse(tokens, self._tables, self._reduce).body
                 except Exception:  # noqa: BLE001 - reported by the whole parse
                     return None
-                self._statements_held = _kept(
-                    cache, key, found, self._statements_held, STATEMENT_CACHE_CHARS
-                )
+                self._pieces_held = _kept(cache, key, found, self._pieces_held, PIECE_CACHE_CHARS)
             else:
                 cache[key] = found  # now the most recently used
             body.extend(found)
+            line += piece.count("\n")
         return s.Program(tuple(body))
 
     def _describe(self, terminal: str) -> str:

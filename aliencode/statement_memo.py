@@ -1,7 +1,7 @@
 """Facts about statements of the top level, kept per statement object.
 
 The parser gives back the same object for a statement of the top level it
-parsed before at the same place (parser.py, `_by_statements`), and a world
+parsed before at the same place (parser.py, `_by_pieces`), and a world
 check compiles thousands of programs that share most of their statements.
 The walks each compile makes of the whole tree (how deeply it nests, which
 names loops and functions bind again, the probe units' facts) look at each

@@ -1,7 +1,7 @@
-"""The parser builds a program's tree from trees of its statements of the top
-level, each parsed on its own or found parsed before (aliencode/parser.py,
-`Parser._by_statements`): the tree is the one the whole text parses to, and
-an error is the one the whole parse reports."""
+"""The parser builds a program's tree from the trees of its pieces (runs of
+statements of the top level), each parsed on its own or found parsed before
+(aliencode/parser.py, `Parser._by_pieces`): the tree is the one the whole
+text parses to, and an error is the one the whole parse reports."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def test_errors_are_those_of_the_whole_parse(source: str) -> None:
     parser = P.Parser()
     parser.parse(LIBRARY + "EMIT(0)")  # its statements are found, the rest is not
     found = error(parser, source)
-    parser._by_statements = lambda text, budget: None  # the whole parse only
+    parser._by_pieces = lambda text, budget: None  # the whole parse only
     assert found == error(parser, source)
 
 
@@ -115,12 +115,69 @@ def test_limits_hold_over_the_whole_text() -> None:
 @given(st.lists(st.integers(0, 30), min_size=1, max_size=40))
 def test_the_statements_held_stay_within_their_bound(sizes: list[int]) -> None:
     parser = P.Parser()
-    bound = P.STATEMENT_CACHE_CHARS
+    bound = P.PIECE_CACHE_CHARS
     try:
-        P.STATEMENT_CACHE_CHARS = 300
+        P.PIECE_CACHE_CHARS = 300
         for k in sizes:
             parser.parse(f"EMIT({'SHATTER(1, ' * k}1{')' * k})\nEMIT({k})")
-            held = sum(len(text) for text, _, _ in parser._statements)
-            assert parser._statements_held == held <= 300
+            held = sum(len(text) for text, _ in parser._pieces)
+            assert parser._pieces_held == held <= 300
     finally:
-        P.STATEMENT_CACHE_CHARS = bound
+        P.PIECE_CACHE_CHARS = bound
+
+
+# Lines that begin pieces and lines that must not: blocks, LEST and DEFAULT
+# going on with an UPON, brackets and continuations over lines, comments,
+# blank and badly indented lines, and a renamed keyword's standard spelling.
+LINES = [
+    "SET a AS 1",
+    "EMIT(a)",
+    "UPON OVER(a, 0):",
+    "LEST YES:",
+    "DEFAULT:",
+    "    EMIT(1)",
+    "  EMIT(2)",
+    "\tSET a AS 3",
+    "CRAFT f(x):",
+    "    DELIVER x",
+    "CRAFT g(): DELIVER 1",
+    "EMIT(STRAND(1,",
+    "2))",
+    ")",
+    "SET b AS SHATTER(1, \\",
+    "\\",
+    "# a comment",
+    "",
+    "   ",
+    "f(2)",
+    "SWEEP v IN STRAND(1, 2):",
+    "        EMIT(v)",
+    "EMIT('unclosed",
+    "-1",
+    "ELSEWHERE",
+    "LESTER(1)",
+]
+
+
+def outcome(parser: P.Parser, source: str):
+    parser._trees.clear()
+    try:
+        return parser.parse(source)
+    except AlienSyntaxError as exc:
+        return (str(exc), exc.kind)
+
+
+@PROPERTY
+@given(
+    st.lists(st.lists(st.sampled_from(LINES), max_size=10), min_size=1, max_size=4),
+    st.sampled_from([{}, dict(MAIN.keywords), {"LEST": "ELSEWHERE"}]),
+)
+def test_any_lines_parse_as_the_whole_text(texts: list[list[str]], keywords) -> None:
+    """Pieces parsed in one text and found in others give what the whole
+    parse gives, tree or error, whatever lines the texts are made of."""
+    parser, alone = P.Parser(keywords), P.Parser(keywords)
+    alone._by_pieces = lambda text, budget: None  # the whole parse only
+    sources = ["\n".join(lines) for lines in texts]
+    sources += [a + "\n" + b for a in sources for b in sources]
+    for source in sources:
+        assert outcome(parser, source) == outcome(alone, source)
