@@ -274,6 +274,8 @@ class Compiler:
         self.deadline = time.monotonic() + limits.wall_seconds if deadline is None else deadline
         self._nodes_seen = 0
         self._splice_left = SPLICE_BUDGET
+        self._splice_short = 0  # rules left unspliced for want of budget
+        self._evaluated = 0  # evaluations at compile time (folding), failed or not
         self.bindings = Bindings(world)
         self.op_sites: dict[tuple[int, int], str] = {}
         self.bound = 1 << limits.max_int_bits  # integers lie strictly within ±bound
@@ -517,13 +519,8 @@ class Compiler:
         text = self._texts.get(id(st))
         # By its text, a CRAFT is found wherever it stands (its code moved to
         # its line); without it, by its tree, positions included.
-        key = (
-            self._options,
-            st if text is None else text,
-            self._splice_left,
-            meter_state(self._fold_meter),
-        )
-        found = CACHE.get(key)
+        key = (self._options, st if text is None else text)
+        found = CACHE.get(key, self._splice_left, meter_state(self._fold_meter))
         if found is None:
             found, label = self._craft_alone(st, ctx)
             CACHE.put(key, found)
@@ -533,8 +530,9 @@ class Compiler:
             self.op_sites.update(found.sites_at(st.pos.line))
             for name, rule in found.rules.items():
                 self.bindings.compiled.setdefault(name, rule)
-            self._splice_left = found.splice_left
-            restore_meter(self._fold_meter, found.fold_meter)
+            self._splice_left -= found.splice_used
+            if found.fold_from is not None:
+                restore_meter(self._fold_meter, found.fold_to)
             label = _craft_label(st)
             code = found.code_at(st.pos.line)
         marker = b"%d" % len(self.placed)
@@ -546,6 +544,8 @@ class Compiler:
         the rules it uses (apart from the program's, then added to them)."""
         sites, rules = self.op_sites, self.bindings.compiled
         self.op_sites, self.bindings.compiled = {}, {}
+        splice_from, short, evaluated = self._splice_left, self._splice_short, self._evaluated
+        fold_from = meter_state(self._fold_meter)
         try:
             definition, label = self.craft(st, ctx)
         finally:
@@ -563,7 +563,10 @@ class Compiler:
             code,
             own_sites,
             own_rules,
-            self._splice_left,
+            splice_from,
+            splice_from - self._splice_left,
+            self._splice_short > short,
+            fold_from if self._evaluated > evaluated else None,
             meter_state(self._fold_meter),
         )
         return found, label
@@ -617,6 +620,7 @@ class Compiler:
         budget spent, a host exception). A failed evaluation is left to run
         time, where it is charged and reported like any other, so folding
         never changes what a program does, only when the work is done."""
+        self._evaluated += 1
         try:
             self._fold_meter.charge(1)
             return True, fn(*values)
@@ -768,7 +772,10 @@ class Compiler:
 
     def _may_splice(self, rule: Rule) -> bool:
         nodes = self.bindings.nodes(rule)
-        if nodes > SPLICE_MAX_NODES or nodes * HOST_PER_RULE_NODE > self._splice_left:
+        if nodes > SPLICE_MAX_NODES:
+            return False
+        if nodes * HOST_PER_RULE_NODE > self._splice_left:
+            self._splice_short += 1
             return False
         self._splice_left -= nodes * HOST_PER_RULE_NODE
         return True

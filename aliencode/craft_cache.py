@@ -40,6 +40,7 @@ METER_FIELDS = (
     "peak",
 )
 CAPACITY = 2048  # CRAFTs kept; the least recently used goes first
+VARIANTS = 8  # compiled forms of one CRAFT kept, under budgets that compile it otherwise
 # and at most this much host code (bytecode and position tables, all nested
 # functions included): a program may hold one CRAFT of the whole source limit
 CAPACITY_BYTES = 8_000_000
@@ -48,15 +49,30 @@ CAPACITY_BYTES = 8_000_000
 @dataclass(frozen=True)
 class CompiledCraft:
     """What compiling one CRAFT, at `line`, gave and did: its code, the
-    operation sites it recorded, the world's rules it calls, and the two
-    shared budgets after it."""
+    operation sites it recorded, the world's rules it calls, and what it
+    read of the two shared budgets (see `fits`)."""
 
     line: int
     code: CodeType
     sites: dict[tuple[int, int], str]
     rules: dict[str, CompiledRule]
-    splice_left: int
-    fold_meter: tuple[int | float, ...]
+    splice_from: int  # the splicing budget left when it was compiled
+    splice_used: int
+    # a rule was left unspliced for want of budget: only `splice_from` gives the same code
+    splice_short: bool
+    fold_from: tuple[int | float, ...] | None  # the fold meter's state, when it folded anything
+    fold_to: tuple[int | float, ...]
+
+    def fits(self, splice_left: int, fold_state: tuple[int | float, ...]) -> bool:
+        """Whether compiling the CRAFT with these budgets left gives this.
+        Every rule spliced is granted while the budget covers it, so a
+        budget that covered all it spent grants the same again; the fold
+        meter matters only to a CRAFT that folded something."""
+        if self.splice_short:
+            spliced_alike = splice_left == self.splice_from
+        else:
+            spliced_alike = splice_left >= self.splice_used
+        return spliced_alike and (self.fold_from is None or self.fold_from == fold_state)
 
     def code_at(self, line: int) -> CodeType:
         """The code of the same CRAFT starting at `line`: every position of
@@ -94,39 +110,55 @@ def restore_meter(meter: Meter, state: tuple[int | float, ...]) -> None:
 
 
 class CraftCache:
-    """A bounded map from a key to a CompiledCraft, least recently used
-    first; one lookup or insertion at a time (sessions of a server compile
-    from several threads)."""
+    """A bounded map from a key to the CompiledCrafts of one CRAFT under
+    several budgets, least recently used first; one lookup or insertion at a
+    time (sessions of a server compile from several threads)."""
 
     def __init__(self, capacity: int = CAPACITY, capacity_bytes: int = CAPACITY_BYTES) -> None:
         self.capacity = capacity
         self.capacity_bytes = capacity_bytes
-        self._entries: dict[tuple, tuple[CompiledCraft, int]] = {}  # with its code's size
+        # each with its code's size
+        self._entries: dict[tuple, list[tuple[CompiledCraft, int]]] = {}
+        self._count = 0
         self._bytes = 0
         self._lock = threading.Lock()
 
-    def get(self, key: tuple) -> CompiledCraft | None:
+    def get(
+        self, key: tuple, splice_left: int, fold_state: tuple[int | float, ...]
+    ) -> CompiledCraft | None:
+        """The CRAFT compiled under `key` that these budgets compile alike."""
         with self._lock:
-            entry = self._entries.pop(key, None)
-            if entry is None:
+            variants = self._entries.pop(key, None)
+            if variants is None:
                 return None
-            self._entries[key] = entry  # now the most recently used
-            return entry[0]
+            self._entries[key] = variants  # now the most recently used
+            return next((c for c, _ in variants if c.fits(splice_left, fold_state)), None)
 
     def put(self, key: tuple, entry: CompiledCraft) -> None:
         size = code_size(entry.code)
         if size > self.capacity_bytes:
             return
         with self._lock:
-            old = self._entries.pop(key, None)
-            self._bytes += size - (old[1] if old else 0)
-            self._entries[key] = (entry, size)
-            while len(self._entries) > self.capacity or self._bytes > self.capacity_bytes:
-                self._bytes -= self._entries.pop(next(iter(self._entries)))[1]
+            variants = self._entries.pop(key, [])
+            if len(variants) == VARIANTS:
+                self._drop(variants.pop(0))
+            variants.append((entry, size))
+            self._entries[key] = variants
+            self._count += 1
+            self._bytes += size
+            while self._count > self.capacity or self._bytes > self.capacity_bytes:
+                oldest = next(iter(self._entries))
+                for variant in self._entries.pop(oldest):
+                    self._drop(variant)
+
+    def _drop(self, variant: tuple[CompiledCraft, int]) -> None:
+        self._count -= 1
+        self._bytes -= variant[1]
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._count = 0
             self._bytes = 0
 
 

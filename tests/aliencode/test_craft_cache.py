@@ -18,7 +18,7 @@ from hypothesis import given
 from aliencode import AlienSyntaxError, Limits, Session, compile_source, parse
 from aliencode import compiler as compiler_module
 from aliencode.compiler import compile_program
-from aliencode.craft_cache import CACHE, CompiledCraft, CraftCache, code_size
+from aliencode.craft_cache import CACHE, VARIANTS, CompiledCraft, CraftCache, code_size
 from aliencode.world_schema import load
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -248,25 +248,88 @@ def test_runs_of_shared_and_in_place_code_agree() -> None:
     assert "[AlienError]" in results[0][0]["output"] or results[0][0]["error"]
 
 
+def compiled_craft(code: CodeType) -> CompiledCraft:
+    """An entry that fits every budget."""
+    return CompiledCraft(1, code, {}, {}, 0, 0, False, None, ())
+
+
+def found(cache: CraftCache, key: tuple) -> CompiledCraft | None:
+    return cache.get(key, 0, ())
+
+
 def test_the_cache_holds_at_most_its_bytes_of_code() -> None:
     small, large = (compile("def f():\n    return 1\n" * k, "x", "exec") for k in (1, 40))
     cache = CraftCache(capacity=100, capacity_bytes=code_size(large) + code_size(small))
-    entry = {c: CompiledCraft(1, c, {}, {}, 0, ()) for c in (small, large)}
-    cache.put(("huge",), CompiledCraft(1, compile("x = 1\n" * 50_000, "x", "exec"), {}, {}, 0, ()))
-    assert cache.get(("huge",)) is None  # over the bound alone: not kept
+    entry = {c: compiled_craft(c) for c in (small, large)}
+    cache.put(("huge",), compiled_craft(compile("x = 1\n" * 50_000, "x", "exec")))
+    assert found(cache, ("huge",)) is None  # over the bound alone: not kept
     cache.put(("a",), entry[small])
     cache.put(("b",), entry[large])
     cache.put(("c",), entry[small])  # a goes
-    assert cache.get(("a",)) is None and cache.get(("b",)) is entry[large]
+    assert found(cache, ("a",)) is None and found(cache, ("b",)) is entry[large]
     assert cache._bytes == code_size(large) + code_size(small)
 
 
 def test_the_cache_keeps_the_most_recently_used() -> None:
     cache = CraftCache(capacity=2)
-    entry = CompiledCraft(1, compile("", "x", "exec"), {}, {}, 0, ())
+    entry = compiled_craft(compile("", "x", "exec"))
     cache.put(("a",), entry)
     cache.put(("b",), entry)
-    assert cache.get(("a",)) is entry  # now the most recent
+    assert found(cache, ("a",)) is entry  # now the most recent
     cache.put(("c",), entry)
-    assert cache.get(("b",)) is None
-    assert cache.get(("a",)) is entry and cache.get(("c",)) is entry
+    assert found(cache, ("b",)) is None
+    assert found(cache, ("a",)) is entry and found(cache, ("c",)) is entry
+
+
+def test_the_cache_counts_every_form_of_a_craft() -> None:
+    """Forms of one CRAFT under other budgets count against the capacity,
+    at most VARIANTS of them per CRAFT, the oldest going first."""
+    code = compile("", "x", "exec")
+    forms = [CompiledCraft(1, code, {}, {}, k, 0, True, None, ()) for k in range(12)]
+    cache = CraftCache(capacity=10)
+    for form in forms:
+        cache.put(("a",), form)
+    assert cache._count == VARIANTS and cache._bytes == VARIANTS * code_size(code)
+    assert cache.get(("a",), 3, ()) is None and cache.get(("a",), 11, ()) is forms[11]
+    cache.put(("b",), forms[0])
+    cache.put(("c",), forms[0])  # 10 forms: still all kept
+    cache.put(("d",), forms[0])  # 11: the least recently used CRAFT goes, all its forms
+    assert cache.get(("a",), 11, ()) is None and cache._count == 3
+
+
+def test_a_craft_is_found_under_any_budget_that_covers_it(monkeypatch) -> None:
+    """A CRAFT that spliced every rule it asked to, and folded nothing, is
+    compiled once whatever the statements before it spent of either budget;
+    given less than it spent, or after folding, it is compiled again, and
+    every program's code is what compiling it in place gives."""
+    compiled = []
+    alone = compiler_module.Compiler._craft_alone
+
+    def counted(self, st, ctx):
+        compiled.append(st.name)
+        return alone(self, st, ctx)
+
+    monkeypatch.setattr(compiler_module.Compiler, "_craft_alone", counted)
+    monkeypatch.setattr(
+        compiler_module, "SPLICE_BUDGET", 16 * 3 * compiler_module.HOST_PER_RULE_NODE
+    )
+    CACHE.clear()
+    craft = "CRAFT twice(x):\n    DELIVER SHATTER(x, x)\n"
+    folding = "CRAFT seven():\n    DELIVER SHATTER(3, 4)\n"
+    heads = ["EMIT(a)\n", "EMIT(SHATTER(a, a))\n", "EMIT(SHATTER(a, a), SHATTER(a, a))\n"]
+    # the whole budget spent before it: its rule is not spliced
+    short = "EMIT(" + ", ".join(["SHATTER(a, a)"] * 16) + ")\n"
+    sources = [short + craft + "EMIT(twice(2))"]
+    sources += [head + craft + "EMIT(twice(2))" for head in heads]
+    sources += [head + folding + "EMIT(seven())" for head in heads]
+    sources += ["EMIT(SHATTER(1, 2))\n" + folding + "EMIT(seven())"]
+    counts = []
+    for source in sources:
+        compile_source(source, MAIN)
+        counts.append((compiled.count("twice"), compiled.count("seven")))
+    # compiled short of budget, then again with enough and found under every
+    # budget that covers it; found while the fold meter stands alike,
+    # compiled again after a fold
+    assert counts == [(1, 0), (2, 0), (2, 0), (2, 0), (2, 1), (2, 1), (2, 1), (2, 2)]
+    for source in sources:
+        assert_shared_as_in_place(source, MAIN)
