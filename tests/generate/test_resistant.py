@@ -98,9 +98,9 @@ def test_every_strategy_flags_in_a_world_with_a_resistant_rule_and_the_costly_on
     assert staged[-6:] == [
         "compact-calibrating",
         "mended-calibrating",
-        "sweep-mended-calibrating",
         "avoidant",
         "calibrating-avoidant",
+        "sweep-mended-calibrating",
         "self-calibrating",
     ]
 
