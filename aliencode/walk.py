@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 
 from . import syntax as s
 
@@ -58,6 +57,9 @@ class StatementMapper:
 
     Blocks are visited in source order (a SWEEP's iterable before its body),
     since a subclass may record what it meets and name things in that order.
+    Nodes are built by their classes, not by dataclasses.replace, which costs
+    several times as much (the adaptive strategies rebuild trees by the
+    hundred thousand).
     """
 
     def expr(self, e: s.Expr) -> s.Expr:
@@ -68,22 +70,22 @@ class StatementMapper:
 
     def stmt(self, st: s.Stmt) -> s.Stmt:
         if isinstance(st, s.Set):
-            return replace(st, values=tuple(self.expr(v) for v in st.values))
+            return s.Set(st.targets, tuple(self.expr(v) for v in st.values), st.pos)
         if isinstance(st, s.ExprStmt):
-            return replace(st, expr=self.expr(st.expr))
+            return s.ExprStmt(self.expr(st.expr), st.pos)
         if isinstance(st, s.Deliver):
-            return st if st.value is None else replace(st, value=self.expr(st.value))
+            return st if st.value is None else s.Deliver(self.expr(st.value), st.pos)
         if isinstance(st, s.If):
             branches = tuple((self.expr(c), self.body(b)) for c, b in st.branches)
             default = None if st.default is None else self.body(st.default)
-            return replace(st, branches=branches, default=default)
+            return s.If(branches, default, st.pos)
         if isinstance(st, s.While):
-            return replace(st, cond=self.expr(st.cond), body=self.body(st.body))
+            return s.While(self.expr(st.cond), self.body(st.body), st.pos)
         if isinstance(st, s.Sweep):
             return self.sweep(st)
         if isinstance(st, s.Craft):
-            return replace(st, body=self.body(st.body))
+            return s.Craft(st.name, st.params, self.body(st.body), st.pos)
         return st
 
     def sweep(self, st: s.Sweep) -> s.Stmt:
-        return replace(st, iterable=self.expr(st.iterable), body=self.body(st.body))
+        return s.Sweep(st.names, self.expr(st.iterable), self.body(st.body), st.pos)

@@ -625,7 +625,7 @@ class Rewriter(StatementMapper):
         args = tuple(self.expr(a) for a in e.args)
         key = op_key(e, self.kinds)
         if key not in self.keys:
-            return replace(e, args=args)
+            return s.OpCall(e.op, e.surface, args, e.pos)
         if key == "EXTENT" and len(args) == 1:
             self.numbers.add(0)
             args = (_name(_number(0)),) + args
