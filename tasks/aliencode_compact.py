@@ -635,6 +635,45 @@ class Rewriter(StatementMapper):
         return _call(PREFIX + key, args)
 
 
+@dataclass(frozen=True)
+class Rewritten:
+    """A solution's statements on a plan's keys, and what the Rewriter
+    recorded that the library must then define."""
+
+    body: tuple[s.Stmt, ...]
+    numbers: frozenset[int]
+    emits: frozenset[int]
+    strings: tuple[tuple[str, str], ...]  # each string literal and its constant, as met
+
+
+_REWRITTEN = IdentityMemo()
+
+
+def rewritten(
+    tree: s.Program, keys: frozenset[str], kinds: dict[str, str], params: tuple[str, ...] | None
+) -> Rewritten:
+    """The tree's statements rerouted onto `keys`, moved into a CRAFT taking
+    `params` unless they are None. Kept per tree: the plans of one solution
+    share their keys often (a plan that drops or adds a helper's form, or
+    changes how EMIT prints, reroutes the same operations), and a statement
+    rewritten once stays one object, so its token count and text are kept too."""
+
+    def rewrite() -> Rewritten:
+        rewriter = Rewriter(keys, kinds)
+        body = rewriter.body(tree.body)
+        if params is not None:
+            call = s.ExprStmt(_call(MAIN, tuple(map(_name, params))), POS)
+            body = (s.Craft(MAIN, params, body, POS), call)
+        return Rewritten(
+            body,
+            frozenset(rewriter.numbers),
+            frozenset(rewriter.emits),
+            tuple(rewriter.strings.items()),
+        )
+
+    return _REWRITTEN.get(tree, (keys, tuple(sorted(kinds.items())), params), rewrite)
+
+
 def _emit_source(arity: int) -> str:
     """EMIT of `arity` values as one value (their texts joined by spaces), so
     no reordering of EMIT's values matters."""
@@ -660,7 +699,7 @@ def _needed(numbers: set[int]) -> set[int]:
     return numbers | negatives | ({0} if negatives else set())
 
 
-def library(plan: Plan, rewriter: Rewriter) -> tuple[s.Stmt, ...]:
+def library(plan: Plan, solution: Rewritten) -> tuple[s.Stmt, ...]:
     """Helpers, then the constants everything uses (each after what it uses)."""
     keys = plan.keys
     crafts = [
@@ -668,8 +707,8 @@ def library(plan: Plan, rewriter: Rewriter) -> tuple[s.Stmt, ...]:
         for k, f in sorted(plan.helpers().items())
         if forms_of(k, plan.mended)
     ]
-    crafts += [_emit_source(k) for k in sorted(rewriter.emits)]
-    wanted = _needed(set(rewriter.numbers).union(*map(_numbers_in, crafts)))
+    crafts += [_emit_source(k) for k in sorted(solution.emits)]
+    wanted = _needed(set(solution.numbers).union(*map(_numbers_in, crafts)))
     if plan.mended and wanted and "GAUGE" not in keys:
         # a mended calibrator's constants are lengths relative to GAUGE("")
         crafts.insert(0, HELPERS["GAUGE"][0])
@@ -677,11 +716,11 @@ def library(plan: Plan, rewriter: Rewriter) -> tuple[s.Stmt, ...]:
     lines = [_constant(v, keys) for v in sorted(wanted, key=lambda v: (v < 0, abs(v)))]
     if any("zq_csp" in craft for craft in crafts):
         lines.append('SET zq_csp AS " "')
-    if rewriter.strings:
+    if solution.strings:
         lines.append(STRINGS)
         lines += [
             f"SET {name} AS zq_str({string_literal(text)}, {string_literal(text[::-1])})"
-            for text, name in rewriter.strings.items()
+            for text, name in solution.strings
         ]
     return tuple(st for piece in crafts + lines for st in _parsed(piece))
 
@@ -719,14 +758,11 @@ def _parsed(source: str) -> tuple[s.Stmt, ...]:
 
 def build(tree: s.Program, task: Task, plan: Plan, kinds: dict[str, str]) -> s.Program:
     """The solution on the plan's helpers."""
-    rewriter = Rewriter(plan.keys, kinds)
-    body = rewriter.body(tree.body)
+    params = None
     if plan.wrap:
         params = tuple(task.inputs[0]) if task.inputs else ()
-        call = s.ExprStmt(_call(MAIN, tuple(map(_name, params))), POS)
-        body = (s.Craft(MAIN, params, body, POS), call)
-    lib = library(plan, rewriter)
-    return s.Program(_inline_once(lib + body))
+    solution = rewritten(tree, plan.keys, kinds, params)
+    return s.Program(_inline_once(library(plan, solution) + solution.body))
 
 
 def render(program: s.Program, keywords: dict[str, str]) -> str | None:
