@@ -833,10 +833,23 @@ def _inline_once(body: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
     # a statement naming no inlined constant is kept as it is (the rewrite
     # would copy it unchanged), so shared library statements stay shared
     return tuple(
-        resolver.stmt(st) if any(name in resolver.names for name in found) else st
+        _resolved(st, found, resolver) if any(name in resolver.names for name in found) else st
         for st, found in zip(body, named)
         if not (isinstance(st, s.Set) and st.targets[0] in resolver.names)
     )
+
+
+_RESOLVED = IdentityMemo()
+
+
+def _resolved(st: s.Stmt, found: dict[str, int], resolver: Rewriter) -> s.Stmt:
+    """`resolver.stmt(st)`, kept per statement and the expressions its
+    constants become: the plans of one solution inline the same constants
+    into the same statements over and over (the resolver records nothing, so
+    the names are all it reads). Expressions are compared by value: the
+    resolver builds them afresh for every plan."""
+    inlined = tuple((name, resolver.names[name]) for name in found if name in resolver.names)
+    return _RESOLVED.get(st, inlined, lambda: resolver.stmt(st))
 
 
 _NAMED = IdentityMemo()

@@ -1,5 +1,5 @@
 """The compact calibrator's memos give what computing afresh gives
-(tasks/aliencode_compact.py: `rewritten`)."""
+(tasks/aliencode_compact.py: `rewritten`, `_resolved`)."""
 
 from __future__ import annotations
 
@@ -54,6 +54,7 @@ def test_a_memoized_build_is_a_build_afresh(main, monkeypatch):
             kept = [build(tree, task, plan, kinds) for plan, kinds in plans]
             with monkeypatch.context() as patch:
                 patch.setattr(compact, "_REWRITTEN", Forgetful())
+                patch.setattr(compact, "_RESOLVED", Forgetful())
                 afresh = [build(tree, task, plan, kinds) for plan, kinds in plans]
             assert kept == afresh, task.id
             texts = [compact.render(p, world.keywords) for p in kept]
@@ -88,3 +89,22 @@ def test_the_rewrite_memo_tells_apart_everything_a_rewrite_depends_on(monkeypatc
     assert len(by_kinds) == len(KINDS)
     by_params = {compact.rewritten(tree, KEYS[0], {}, params).body for params in PARAMS}
     assert len(by_params) == len(PARAMS)
+
+
+def test_inlining_tells_apart_the_expressions_a_statement_s_constants_become(monkeypatch):
+    """One statement object after each definition of its constants in turn:
+    a memo that kept it by the constants' names alone would inline the first."""
+    monkeypatch.setattr(compact, "_RESOLVED", IdentityMemo())
+    use = parse("EMIT(zq_c3, zq_c1)", {}).body
+    definitions = (
+        'SET zq_c3 AS GAUGE("xxx")\nSET zq_c1 AS GAUGE("x")',
+        'SET zq_c3 AS zq_GAUGE("xxx")\nSET zq_c1 AS GAUGE("x")',
+        'SET zq_c3 AS zq_GAUGE("xxx")\nSET zq_c1 AS zq_GAUGE("x")',
+        'SET zq_c3 AS GAUGE("xxx")',
+    )
+    bodies = [parse(text, {}).body + use for text in definitions]
+    kept = [compact._inline_once(body) for body in bodies * 2]
+    monkeypatch.setattr(compact, "_RESOLVED", Forgetful())
+    afresh = [compact._inline_once(body) for body in bodies]
+    assert kept == afresh * 2
+    assert len(set(afresh)) == len(definitions)
