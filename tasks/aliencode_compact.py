@@ -904,10 +904,22 @@ class Usage:
     # STRAND (see _mend) read back by this reader of READERS ("" for an
     # unmended one), constants relative to GAUGE("") (see library)
     mended: str = ""
+    # what the helpers of each forms add to the solution's tokens: every
+    # allocation and fitting of a solution asks for the same forms again, in
+    # any order (the sum does not depend on it)
+    added: dict[frozenset[tuple[str, int]], int] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def estimate(self, base: int, forms: dict[str, int]) -> int:
         """The answer's tokens for helpers `forms`, `base` being those of the solution as it is."""
-        total = base
+        key = frozenset(forms.items())
+        if key not in self.added:
+            self.added[key] = self._helpers_tokens(forms)
+        return base + self.added[key]
+
+    def _helpers_tokens(self, forms: dict[str, int]) -> int:
+        total = 0
         numbers: set[int] = set()
         for key, form in closure(forms, self.mended).items():
             if key == "INT":

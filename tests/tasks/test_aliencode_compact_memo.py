@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
 
 import pytest
@@ -108,3 +109,23 @@ def test_inlining_tells_apart_the_expressions_a_statement_s_constants_become(mon
     afresh = [compact._inline_once(body) for body in bodies]
     assert kept == afresh * 2
     assert len(set(afresh)) == len(definitions)
+
+
+def test_estimates_kept_per_forms_are_estimates_afresh_in_any_order(main):
+    """Each forms asked for in turn, and again reversed, of one Usage: the
+    same as a Usage that keeps nothing yet (the key leaves out only the order)."""
+    world, tasks = main
+    for task, _ in tasks.values():
+        for tree, mended in product(solutions(task, world), ("", "EXPEL", "SWEEP")):
+            use = usage(tree, mended)
+            keys = sorted(use.counts)
+            asked = [
+                {key: (k + n) % max(len(compact.forms_of(key, mended)), 1) for key in keys[k::n]}
+                for n in (1, 2, 3, 5)
+                for k in range(n)
+            ]
+            asked += [dict(reversed(forms.items())) for forms in asked]
+            for forms in asked:
+                fresh = replace(use, added={})
+                assert use.estimate(7, forms) == fresh.estimate(7, forms), (task.id, forms)
+            assert len({use.estimate(0, forms) for forms in asked}) > 1
