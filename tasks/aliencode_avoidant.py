@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from functools import cache, reduce
@@ -41,6 +41,7 @@ from aliencode.sites import COMPARISON
 from aliencode.unparse import unparse
 from aliencode.walk import nodes
 
+from .aliencode_statement_memo import IdentityMemo
 from .bank import Task
 
 WRAPPER = "avoid_main"
@@ -577,11 +578,10 @@ def _count_reads(e: s.Expr, names: frozenset[str]) -> s.Expr:
     if isinstance(e, s.Name):
         return op("GAUGE", e) if e.id in names else e
     if isinstance(e, s.OpCall):
-        return replace(e, args=tuple(_count_reads(a, names) for a in e.args))
+        return s.OpCall(e.op, e.surface, tuple(_count_reads(a, names) for a in e.args), e.pos)
     if isinstance(e, s.Call):
-        return replace(
-            e, func=_count_reads(e.func, names), args=tuple(_count_reads(a, names) for a in e.args)
-        )
+        args = tuple(_count_reads(a, names) for a in e.args)
+        return s.Call(_count_reads(e.func, names), args, e.pos)
     return e
 
 
@@ -591,27 +591,25 @@ def _counter_stmt(st: s.Stmt, names: frozenset[str]) -> s.Stmt:
     if isinstance(st, s.Set):
         if len(st.targets) == 1 and st.targets[0] in names:
             if _is_int(st.values[0], 0):
-                return replace(st, values=(op("STRAND"),))
+                return s.Set(st.targets, (op("STRAND"),), st.pos)
             return s.ExprStmt(op("ANNEX", s.Name(st.targets[0], P), yes_no(True)), st.pos)
         values = tuple(
             op("STRAND") if t in names else reads(v) for t, v in zip(st.targets, st.values)
         )
-        return replace(st, values=values)
+        return s.Set(st.targets, values, st.pos)
     if isinstance(st, s.ExprStmt):
-        return replace(st, expr=reads(st.expr))
+        return s.ExprStmt(reads(st.expr), st.pos)
     if isinstance(st, s.Deliver):
-        return st if st.value is None else replace(st, value=reads(st.value))
+        return st if st.value is None else s.Deliver(reads(st.value), st.pos)
     if isinstance(st, s.If):
         branches = tuple((reads(c), body(b)) for c, b in st.branches)
-        return replace(
-            st, branches=branches, default=None if st.default is None else body(st.default)
-        )
+        return s.If(branches, None if st.default is None else body(st.default), st.pos)
     if isinstance(st, s.Sweep):
-        return replace(st, iterable=reads(st.iterable), body=body(st.body))
+        return s.Sweep(st.names, reads(st.iterable), body(st.body), st.pos)
     if isinstance(st, s.While):
-        return replace(st, cond=reads(st.cond), body=body(st.body))
+        return s.While(reads(st.cond), body(st.body), st.pos)
     if isinstance(st, s.Craft):
-        return replace(st, body=body(st.body))
+        return s.Craft(st.name, st.params, body(st.body), st.pos)
     return st
 
 
@@ -704,7 +702,7 @@ class Rewrite:
         if isinstance(e, s.BoolLit):
             return e if self.option("bool") == "keep" else bool_expr(e)
         if isinstance(e, s.Call):
-            return replace(e, func=self.expr(e.func), args=tuple(self.expr(a) for a in e.args))
+            return s.Call(self.expr(e.func), tuple(self.expr(a) for a in e.args), e.pos)
         if isinstance(e, s.OpCall):
             return self.operation(e, tuple(self.expr(a) for a in e.args))
         return e
@@ -712,11 +710,10 @@ class Rewrite:
     def operation(self, e: s.OpCall, args: tuple[s.Expr, ...]) -> s.Expr:
         """The core's form of operation e, its arguments already rewritten."""
         option = self.option(e.op)
-        kept = replace(e, args=args)
-        n = len(args)
-        pure = all(_pure(a) for a in e.args)
+        kept = s.OpCall(e.op, e.surface, args, e.pos)
         if option == "keep":
             return kept
+        n = len(args)
         helper = HELPER_OF.get(e.op, {}).get(option)
         if e.op == "SHATTER" and n == 2:
             form = typed_add(e, *args, int_expr(0, self.option("int")))
@@ -734,7 +731,7 @@ class Rewrite:
         if option == "fused" and n >= 1:
             # one text, as EMIT would print it: a rule on EMIT's arguments sees one
             spaced = [x for a in args for x in (s.StrLit(" ", P), a)][1:]
-            return replace(e, args=(op("FUSE", *spaced),))
+            return s.OpCall(e.op, e.surface, (op("FUSE", *spaced),), e.pos)
         if e.op == "FUSE":  # texts joined with SHATTER, when the syntax shows they are texts
             if n == 0 or not all(value_kind(a) == "text" for a in e.args):
                 return kept
@@ -742,6 +739,9 @@ class Rewrite:
         if n != 2:
             return kept
         a, b = args
+        # whether the operands may be evaluated twice or the other way round
+        # (asked only here: most operations are kept, or rewritten otherwise)
+        pure = all(_pure(x) for x in e.args)
         if option == "negated":
             return op("NEGATE", op(COMPLEMENT[e.op], a, b))
         if option == "flipped" and pure:
@@ -762,19 +762,19 @@ class Rewrite:
 
     def stmt(self, st: s.Stmt) -> tuple[s.Stmt, ...]:
         if isinstance(st, s.Set):
-            return (replace(st, values=tuple(self.expr(v) for v in st.values)),)
+            return (s.Set(st.targets, tuple(self.expr(v) for v in st.values), st.pos),)
         if isinstance(st, s.ExprStmt):
-            return (replace(st, expr=self.expr(st.expr)),)
+            return (s.ExprStmt(self.expr(st.expr), st.pos),)
         if isinstance(st, s.Deliver):
-            return (st if st.value is None else replace(st, value=self.expr(st.value)),)
+            return (st if st.value is None else s.Deliver(self.expr(st.value), st.pos),)
         if isinstance(st, s.If):
             branches = tuple((self.expr(c), self.body(b)) for c, b in st.branches)
             default = None if st.default is None else self.body(st.default)
-            return (replace(st, branches=branches, default=default),)
+            return (s.If(branches, default, st.pos),)
         if isinstance(st, s.While):
-            return (replace(st, cond=self.expr(st.cond), body=self.body(st.body)),)
+            return (s.While(self.expr(st.cond), self.body(st.body), st.pos),)
         if isinstance(st, s.Craft):
-            return (replace(st, body=self.body(st.body)),)
+            return (s.Craft(st.name, st.params, self.body(st.body), st.pos),)
         if isinstance(st, s.Sweep):
             return self.sweep(st)
         return (st,)
@@ -783,7 +783,7 @@ class Rewrite:
         """SWEEP x IN e as a WHILE that EXPELs from a reversed copy of e."""
         iterable, body = self.expr(st.iterable), self.body(st.body)
         if self.option("SWEEP") == "keep" or len(st.names) != 1:
-            return (replace(st, iterable=iterable, body=body),)
+            return (s.Sweep(st.names, iterable, body, st.pos),)
         copy, back = s.Name(self.name(), P), s.Name(self.name(), P)
         return (
             s.Set((copy.id,), (op("GATHER", iterable),), P),
@@ -820,10 +820,14 @@ def _choices(core: Core) -> tuple[tuple[str, str], ...]:
     return tuple(sorted(core.choices.items()))
 
 
+_WITH_LISTS = IdentityMemo()
+
+
 def _rewrite(tree: s.Program, core: Core) -> tuple[tuple[str, ...], tuple[s.Stmt, ...]]:
     """The helpers `tree` needs on `core` (and theirs), and its rewritten body."""
     if core.option("counter") == "list":
-        tree = count_with_lists(tree)
+        # the same for every core that makes counters lists: kept per tree
+        tree = _WITH_LISTS.get(tree, None, lambda: count_with_lists(tree))
     work = Rewrite(core)
     body = work.body(tree.body)
     defined: set[str] = set()

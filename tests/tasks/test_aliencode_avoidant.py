@@ -8,6 +8,7 @@ import pytest
 from alienworlds.ruleset import standard_world
 from alienworlds.tasks import aliencode_avoidant as av
 from alienworlds.tasks.aliencode_grading import manual_world, outcomes
+from alienworlds.tasks.aliencode_statement_memo import IdentityMemo
 from alienworlds.tasks.bank import load_bank
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -91,3 +92,26 @@ def test_answers_do_not_depend_on_the_rules():
         mine = av.answers(task, MAIN)
         assert mine == av.answers(task, other) == av.answers(task, RulelessView(MAIN))
         assert bool(mine) == (task.kind == "synthesis")
+
+
+class Forgetful(IdentityMemo):
+    """A memo that keeps nothing: every value computed afresh."""
+
+    def get(self, node, extra, make):
+        return make()
+
+
+def test_counters_made_lists_once_per_tree_are_made_afresh(monkeypatch):
+    """_rewrite keeps a tree's counters made lists (_WITH_LISTS): every core
+    on every solution with counters writes what it writes afresh."""
+    trees = [
+        parse(source, MAIN.keywords)
+        for task in SYNTHESIS
+        for source in (task.naive, *task.variants)
+        if av.counters(parse(source, MAIN.keywords))
+    ]
+    assert len(trees) >= 5
+    monkeypatch.setattr(av, "_WITH_LISTS", IdentityMemo())
+    kept = [av._rewrite(tree, core) for tree in trees for core in av.CORES]
+    monkeypatch.setattr(av, "_WITH_LISTS", Forgetful())
+    assert kept == [av._rewrite(tree, core) for tree in trees for core in av.CORES]
