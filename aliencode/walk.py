@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from operator import is_
 
 from . import syntax as s
 
@@ -51,6 +52,12 @@ def node_count(node: object) -> int:
     return total
 
 
+def kept(new: tuple, old: tuple) -> tuple:
+    """`old` when `new` holds the very objects `old` holds (nothing under them
+    was rebuilt), else `new`."""
+    return old if all(map(is_, new, old)) else new
+
+
 class StatementMapper:
     """Rebuilds statements with every expression mapped by `expr` and every
     SWEEP by `sweep`; both are identities here, for subclasses to override.
@@ -59,33 +66,47 @@ class StatementMapper:
     since a subclass may record what it meets and name things in that order.
     Nodes are built by their classes, not by dataclasses.replace, which costs
     several times as much (the adaptive strategies rebuild trees by the
-    hundred thousand).
+    hundred thousand). A statement whose parts all come back as they were is
+    kept itself, not copied: trees are immutable, and tools that keep facts
+    about a statement by its identity (tasks/aliencode_statement_memo.py)
+    then find them again.
     """
 
     def expr(self, e: s.Expr) -> s.Expr:
         return e
 
     def body(self, stmts: tuple[s.Stmt, ...]) -> tuple[s.Stmt, ...]:
-        return tuple(self.stmt(st) for st in stmts)
+        return kept(tuple(self.stmt(st) for st in stmts), stmts)
 
     def stmt(self, st: s.Stmt) -> s.Stmt:
         if isinstance(st, s.Set):
-            return s.Set(st.targets, tuple(self.expr(v) for v in st.values), st.pos)
+            values = kept(tuple(self.expr(v) for v in st.values), st.values)
+            return st if values is st.values else s.Set(st.targets, values, st.pos)
         if isinstance(st, s.ExprStmt):
-            return s.ExprStmt(self.expr(st.expr), st.pos)
+            e = self.expr(st.expr)
+            return st if e is st.expr else s.ExprStmt(e, st.pos)
         if isinstance(st, s.Deliver):
-            return st if st.value is None else s.Deliver(self.expr(st.value), st.pos)
+            value = None if st.value is None else self.expr(st.value)
+            return st if value is st.value else s.Deliver(value, st.pos)
         if isinstance(st, s.If):
             branches = tuple((self.expr(c), self.body(b)) for c, b in st.branches)
             default = None if st.default is None else self.body(st.default)
-            return s.If(branches, default, st.pos)
+            same = default is st.default and all(
+                c is c0 and b is b0 for (c, b), (c0, b0) in zip(branches, st.branches)
+            )
+            return st if same else s.If(branches, default, st.pos)
         if isinstance(st, s.While):
-            return s.While(self.expr(st.cond), self.body(st.body), st.pos)
+            cond, body = self.expr(st.cond), self.body(st.body)
+            return st if cond is st.cond and body is st.body else s.While(cond, body, st.pos)
         if isinstance(st, s.Sweep):
             return self.sweep(st)
         if isinstance(st, s.Craft):
-            return s.Craft(st.name, st.params, self.body(st.body), st.pos)
+            body = self.body(st.body)
+            return st if body is st.body else s.Craft(st.name, st.params, body, st.pos)
         return st
 
     def sweep(self, st: s.Sweep) -> s.Stmt:
-        return s.Sweep(st.names, self.expr(st.iterable), self.body(st.body), st.pos)
+        iterable, body = self.expr(st.iterable), self.body(st.body)
+        if iterable is st.iterable and body is st.body:
+            return st
+        return s.Sweep(st.names, iterable, body, st.pos)

@@ -49,7 +49,7 @@ from functools import lru_cache
 from aliencode import AlienSyntaxError, World, parse
 from aliencode import syntax as s
 from aliencode.unparse import UnparseError, string_literal
-from aliencode.walk import StatementMapper, nodes
+from aliencode.walk import StatementMapper, kept, nodes
 
 from .aliencode_budget import Budget
 from .aliencode_statement_memo import IdentityMemo, program_text
@@ -619,13 +619,14 @@ class Rewriter(StatementMapper):
             self.numbers.add(0 if e.value else 1)
             return s.OpCall("NEGATE", "", (_name(_number(0 if e.value else 1)),), POS)
         if isinstance(e, s.Call):
-            return s.Call(self.expr(e.func), tuple(self.expr(a) for a in e.args), e.pos)
+            func, args = self.expr(e.func), kept(tuple(self.expr(a) for a in e.args), e.args)
+            return e if func is e.func and args is e.args else s.Call(func, args, e.pos)
         if not isinstance(e, s.OpCall):
             return e
-        args = tuple(self.expr(a) for a in e.args)
+        args = kept(tuple(self.expr(a) for a in e.args), e.args)
         key = op_key(e, self.kinds)
         if key not in self.keys:
-            return s.OpCall(e.op, e.surface, args, e.pos)
+            return e if args is e.args else s.OpCall(e.op, e.surface, args, e.pos)
         if key == "EXTENT" and len(args) == 1:
             self.numbers.add(0)
             args = (_name(_number(0)),) + args

@@ -10,7 +10,7 @@ from test_properties import PROPERTY, programs
 from aliencode import parse
 from aliencode import syntax as s
 from aliencode.errors import AlienSyntaxError
-from aliencode.walk import StatementMapper, node_count
+from aliencode.walk import StatementMapper, kept, node_count
 
 
 def _tree(source: str) -> s.Program | None:
@@ -21,7 +21,8 @@ def _tree(source: str) -> s.Program | None:
 
 
 class Bumper(StatementMapper):
-    """Adds one to every integer literal it is shown and counts them."""
+    """Adds one to every integer literal it is shown and counts them (a call
+    with none under it is kept itself)."""
 
     def __init__(self) -> None:
         self.seen = 0
@@ -31,8 +32,12 @@ class Bumper(StatementMapper):
             self.seen += 1
             return replace(e, value=e.value + 1)
         if isinstance(e, (s.OpCall, s.Call)):
-            mapped = replace(e, args=tuple(map(self.expr, e.args)))
-            return replace(mapped, func=self.expr(e.func)) if isinstance(e, s.Call) else mapped
+            args = kept(tuple(map(self.expr, e.args)), e.args)
+            func = self.expr(e.func) if isinstance(e, s.Call) else None
+            if args is e.args and (func is None or func is e.func):
+                return e
+            mapped = replace(e, args=args)
+            return replace(mapped, func=func) if isinstance(e, s.Call) else mapped
         return e
 
 
@@ -53,6 +58,20 @@ def test_the_identity_mapper_rebuilds_the_same_tree(source: str) -> None:
     if tree is None:
         return
     assert s.Program(StatementMapper().body(tree.body)) == tree
+
+
+@PROPERTY
+@given(programs())
+def test_statements_nothing_changed_in_are_kept_themselves(source: str) -> None:
+    """The identity mapper gives back the very body; one that changes integer
+    literals copies exactly the statements that hold one."""
+    tree = _tree(source)
+    if tree is None:
+        return
+    assert StatementMapper().body(tree.body) is tree.body
+    mapped = Bumper().body(tree.body)
+    for before, after in zip(tree.body, mapped, strict=True):
+        assert (after is before) == (not _ints(before)), before
 
 
 @PROPERTY
