@@ -657,7 +657,11 @@ def rewritten(
     `params` unless they are None. Kept per tree: the plans of one solution
     share their keys often (a plan that drops or adds a helper's form, or
     changes how EMIT prints, reroutes the same operations), and a statement
-    rewritten once stays one object, so its token count and text are kept too."""
+    rewritten once stays one object, so its token count and text are kept too.
+    Keys the tree never asks about (helpers only other helpers call) are left
+    out of the rewrite and of its key: plans that differ only in those share it."""
+    kinds_key = tuple(sorted(kinds.items()))
+    keys = keys & _asked(tree, kinds, kinds_key)
 
     def rewrite() -> Rewritten:
         rewriter = Rewriter(keys, kinds)
@@ -672,7 +676,23 @@ def rewritten(
             tuple(rewriter.strings.items()),
         )
 
-    return _REWRITTEN.get(tree, (keys, tuple(sorted(kinds.items())), params), rewrite)
+    return _REWRITTEN.get(tree, (keys, kinds_key, params), rewrite)
+
+
+_ASKED = IdentityMemo()
+
+
+def _asked(
+    tree: s.Program, kinds: dict[str, str], kinds_key: tuple[tuple[str, str], ...]
+) -> frozenset[str]:
+    """Every key a Rewriter asks about in the tree: the literal keys and the
+    key of each operation call (see Rewriter.expr)."""
+
+    def find() -> frozenset[str]:
+        ops = {op_key(n, kinds) for n in nodes(tree) if isinstance(n, s.OpCall)}
+        return frozenset(ops - {None}) | {"INT", "STR", "BOOL"}
+
+    return _ASKED.get(tree, kinds_key, find)
 
 
 def _emit_source(arity: int) -> str:

@@ -47,15 +47,19 @@ def _plans(tree, task, budget):
 
 
 def test_a_memoized_build_is_a_build_afresh(main, monkeypatch):
+    """Every plan's build equals one rewritten afresh on all the plan's keys
+    (also those the tree never asks about) and inlined afresh."""
     world, tasks = main
     assert set(tasks) == set(TASKS)
     for task, budget in tasks.values():
         for tree in solutions(task, world):
             plans = list(_plans(tree, task, budget))
             kept = [build(tree, task, plan, kinds) for plan, kinds in plans]
+            every_key = frozenset().union(*(plan.keys for plan, _ in plans))
             with monkeypatch.context() as patch:
                 patch.setattr(compact, "_REWRITTEN", Forgetful())
                 patch.setattr(compact, "_RESOLVED", Forgetful())
+                patch.setattr(compact, "_asked", lambda *_: every_key)
                 afresh = [build(tree, task, plan, kinds) for plan, kinds in plans]
             assert kept == afresh, task.id
             texts = [compact.render(p, world.keywords) for p in kept]
@@ -76,12 +80,14 @@ PARAMS = (None, (), ("b",), ("a", "b"))
 
 def test_the_rewrite_memo_tells_apart_everything_a_rewrite_depends_on(monkeypatch):
     """One tree asked for on every keys, kinds and CRAFT parameters in turn:
-    a memo key that left one out would give an earlier answer."""
+    a memo key that left one out would give an earlier answer (and keys
+    wrongly taken for never asked about, another rewrite than on all keys)."""
     tree = parse(SOURCE, {})
     asked = list(product(KEYS, KINDS, PARAMS))
     monkeypatch.setattr(compact, "_REWRITTEN", IdentityMemo())
     kept = [compact.rewritten(tree, *args) for args in asked * 2]
     monkeypatch.setattr(compact, "_REWRITTEN", Forgetful())
+    monkeypatch.setattr(compact, "_asked", lambda *_: frozenset().union(*KEYS))
     afresh = [compact.rewritten(tree, *args) for args in asked]
     assert kept == afresh * 2
     # each of the three parts changes some rewrite of this tree
