@@ -560,8 +560,17 @@ def _emit(k: int, mode: str) -> str:
     return f"CRAFT cal_EMIT_{k}({', '.join(params)}):\n    EMIT({printed})"
 
 
-def _deps(key: str, text: str) -> list[str]:
-    return sorted({k for k in _KEY.findall(text) if k != key})
+@lru_cache(maxsize=1024)
+def _deps(key: str, text: str) -> tuple[str, ...]:
+    """The blocks a block's text calls (cached: every answer's library asks
+    again for the same blocks)."""
+    return tuple(sorted({k for k in _KEY.findall(text) if k != key}))
+
+
+@lru_cache(maxsize=1024)
+def _numbers_in(block: str) -> frozenset[int]:
+    """The numbers a block names as constants (cal_nK; cached likewise)."""
+    return frozenset(int(k) for k in re.findall(r"\bcal_n(\d+)\b", block))
 
 
 def library(keys: set[str], literals: dict[str, str], emit: str) -> str:
@@ -592,7 +601,7 @@ def library_pieces(keys: set[str], literals: dict[str, str], emit: str) -> list[
         visit(key)
     blocks = [texts[key] + "\n" for key in ordered]
     # the task code walks sequences with 0 and 1; equality is checked on 1 and 2
-    numbers = {0, 1, 2} | {int(k) for block in blocks for k in re.findall(r"\bcal_n(\d+)\b", block)}
+    numbers = {0, 1, 2}.union(*map(_numbers_in, blocks))
     return [_kernel(numbers), *blocks]
 
 
