@@ -8,7 +8,9 @@ binds global, so the function has no free variable, and its code depends only
 on the CRAFT's text (or, without it, its syntax tree, positions included), the
 world, the limits, the compiler's options and the two budgets a program's
 compiling shares (splicing rules and folding constants) as they stand when the
-CRAFT is reached. Those are the key. The function's code object is compiled
+CRAFT is reached. All but the budgets are the key; of the budgets, each
+compiled form keeps what it read, and is found under any budgets that compile
+it alike (`CompiledCraft.fits`). The function's code object is compiled
 once, in a function of its own named as the top level is, and put into the
 program's code in place of a placeholder definition; found by its text at
 another line, the code is moved there. The code that results is the same,

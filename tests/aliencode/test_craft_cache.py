@@ -192,7 +192,7 @@ def craft_code(program, name: str) -> CodeType:
     return next(c for c in top.co_consts if isinstance(c, CodeType) and c.co_name == name)
 
 
-def test_the_budgets_a_program_shares_are_part_of_the_key(monkeypatch) -> None:
+def test_the_budgets_a_program_shares_decide_what_is_found(monkeypatch) -> None:
     """Splicing rules and folding constants draw on budgets of the whole
     program: the same CRAFT at the same place, after a first line that spent
     one budget or the other, compiles otherwise, and is compiled so
