@@ -1,11 +1,16 @@
 """Positions for generated host code that carries none of its own.
 
-`fill_locations(tree)` gives each node without a position its parent's, as
-`ast.fix_missing_locations` does, with the same result, in a loop instead of
-a recursive generator walk: compiling a program spent about a quarter of its
-time there (a world check compiles thousands of programs). The standard walk
-is also a recursive closure, a reference cycle left to the host's cycle
-collector on every call. AlienCode's compiler and compiled rules use it.
+`fill_locations(tree)` gives each node without a position its parent's
+start (line and column), as `ast.fix_missing_locations` does for the start,
+in a loop instead of a recursive generator walk: compiling a program spent
+about a quarter of its time there (a world check compiles thousands of
+programs). The standard walk is also a recursive closure, a reference cycle
+left to the host's cycle collector on every call. End positions are left
+out: the host's compiler then ends a node where it starts, and nothing reads
+them (the runtime reports an error at the start of the instruction that
+failed, runtime.py); leaving them out halves the attributes written here and
+read again by the host's compile. AlienCode's compiler and compiled rules
+use it.
 """
 
 from __future__ import annotations
@@ -25,38 +30,28 @@ def _plan(cls: type) -> tuple[bool, tuple[str, ...]]:
 
 
 def fill_locations(tree: ast.AST) -> ast.AST:
-    stack: list[tuple[ast.AST, tuple[int, int, int, int]]] = [(tree, (1, 0, 1, 0))]
+    stack: list[tuple[ast.AST, int, int]] = [(tree, 1, 0)]
     pop, push, plans = stack.pop, stack.append, _PLANS
     while stack:
-        node, where = pop()
+        node, line, column = pop()
         cls = node.__class__
         positioned, fields = plans.get(cls) or _plan(cls)
         if positioned:
-            line, column, end_line, end_column = where
             own = node.__dict__
             if "lineno" in own:
                 line = own["lineno"]
             else:
                 node.lineno = line
-            if own.get("end_lineno") is None:
-                node.end_lineno = end_line
-            else:
-                end_line = own["end_lineno"]
             if "col_offset" in own:
                 column = own["col_offset"]
             else:
                 node.col_offset = column
-            if own.get("end_col_offset") is None:
-                node.end_col_offset = end_column
-            else:
-                end_column = own["end_col_offset"]
-            where = (line, column, end_line, end_column)
         for name in fields:
             value = getattr(node, name, None)
             if value.__class__ is list:
                 for item in value:
                     if isinstance(item, ast.AST):
-                        push((item, where))
+                        push((item, line, column))
             elif isinstance(value, ast.AST):
-                push((value, where))
+                push((value, line, column))
     return tree

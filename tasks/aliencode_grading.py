@@ -18,6 +18,7 @@ Both return a `tasks.grade.Grade`.
 
 from __future__ import annotations
 
+import hashlib
 import operator
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -248,6 +249,9 @@ class AlienCodeGrader:
     _budgets: dict[str, Budget] = field(default_factory=dict, repr=False)
     # replies that differ only around the answer share its grade
     _grades: dict[tuple[str, str], Grade] = field(default_factory=dict, repr=False)
+    # `passes`: by task and the answer's digest (a battery's answers are many
+    # and long; a verdict is one bit)
+    _passes: dict[tuple[str, bytes], bool] = field(default_factory=dict, repr=False)
 
     @cached_property
     def world_hash(self) -> str:
@@ -357,6 +361,15 @@ class AlienCodeGrader:
         return Grade(
             task.id, not failed, failed[0] if failed else "ok", self.world_hash, answer, calls
         )
+
+    def passes(self, task_id: str, answer: str) -> bool:
+        """Whether `answer` passes every private run of the task, decided
+        once per answer: a battery run in stages (the generators') meets
+        the same answer from several strategies, stage after stage."""
+        key = (task_id, hashlib.blake2b(answer.encode(), digest_size=16).digest())
+        if key not in self._passes:
+            self._passes[key] = self.grade_answer(task_id, answer, stop_at_failure=True).passed
+        return self._passes[key]
 
     def _submission(self, task: Task, answer: str) -> tuple[Program | None, str | None]:
         """The compiled answer, or why it fails whatever the run: over the

@@ -421,7 +421,6 @@ def passing(
     except BankProblem:
         return []
     skip_constants = bool(set(CONSTANT) & set(strategies)) and constants_fail(task, expected, world)
-    verdicts: dict[str, bool] = {}
     budget = grader.budget(task)
     # every self-calibrating answer is over a budget below its kernel: it
     # fails uncompiled, so its answers are not even written
@@ -432,10 +431,6 @@ def passing(
     for name, answers in shown.items():
         if name in CONSTANT and skip_constants:
             continue  # they fail, provably (see constants_fail)
-        for answer in answers:
-            if answer not in verdicts:
-                verdicts[answer] = grader.grade_answer(task.id, answer, stop_at_failure=True).passed
-            if verdicts[answer]:
-                names.append(name)
-                break
+        if any(grader.passes(task.id, answer) for answer in answers):
+            names.append(name)
     return names
