@@ -225,3 +225,29 @@ def test_the_battery_in_several_processes_gives_the_same_verdicts():
     alone, forked = battery(DEMO, bank, jobs=1).as_dict(), battery(DEMO, bank, jobs=3).as_dict()
     assert alone == forked
     assert alone["flagged"]  # demo's bank only reports: there is something to agree on
+
+
+def test_a_graders_verdict_on_an_answer_is_decided_once(monkeypatch):
+    # the generators run the battery in stages, and strategies of different
+    # stages write some of the same answers: each is graded once per grader
+    from alienworlds.tasks.aliencode_grading import AlienCodeGrader
+
+    bank = load_bank("aliencode", "demo")
+    task = next(t for t in bank.tasks if t.kind == "synthesis")
+    grader = AlienCodeGrader(DEMO, bank)
+    graded = []
+    real = AlienCodeGrader.grade_answer
+
+    def counted(self, task_id, answer, stop_at_failure=False):
+        graded.append(answer)
+        return real(self, task_id, answer, stop_at_failure)
+
+    monkeypatch.setattr(AlienCodeGrader, "grade_answer", counted)
+    wrong = "EMIT(1)\n"  # defines nothing the calls call
+    for answer in (task.reference, wrong, task.reference, wrong):
+        assert (
+            grader.passes(task.id, answer)
+            is real(grader, task.id, answer, stop_at_failure=True).passed
+        )
+    assert graded == [task.reference, wrong]
+    assert grader.passes(task.id, task.reference) and not grader.passes(task.id, wrong)
