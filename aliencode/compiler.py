@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import accumulate
 from types import CodeType
 
@@ -172,8 +172,13 @@ class Program:
     op_sites: dict[tuple[int, int], str] = field(
         default_factory=dict
     )  # (line, column) -> surface name
-    units: int = 0
     nesting: int = MAX_NESTING  # blocks and expressions one inside another, at most
+
+    @cached_property
+    def units(self) -> int:
+        """The probe units the program costs (metering.py), counted when
+        first asked: a grader, which compiles thousands of answers, never asks."""
+        return probe_units(self.tree)
 
 
 def _at(node: ast.AST, pos: s.Pos) -> ast.AST:
@@ -1061,6 +1066,5 @@ def compile_program(
         limits=limits,
         rules=dict(compiler.bindings.compiled),
         op_sites=compiler.op_sites,
-        units=probe_units(tree),
         nesting=nesting,
     )

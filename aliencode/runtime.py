@@ -28,12 +28,36 @@ from .operations import build
 from .run_meter import RunMeter
 
 
-@dataclass
+@dataclass(eq=False)
 class RunResult:
     output: str
     error: AlienError | None
     steps: int
-    units: int
+    # The probe units of the program run, or the program, counted when first
+    # asked: counting walks the whole tree, and a grader never asks.
+    _units: int | Program = field(default=0, repr=False)
+
+    @property
+    def units(self) -> int:
+        if not isinstance(self._units, int):
+            self._units = self._units.units
+        return self._units
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RunResult):
+            return NotImplemented
+        return (self.output, self.error, self.steps, self.units) == (
+            other.output,
+            other.error,
+            other.steps,
+            other.units,
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"RunResult(output={self.output!r}, error={self.error!r}, steps={self.steps}, "
+            f"units={self.units})"
+        )
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -103,7 +127,7 @@ class Session:
         for name, rule in program.rules.items():
             self.namespace[name] = rule.bind(self.namespace)
         error = _run(program, self.namespace, self.meter)
-        return RunResult("".join(self.output).rstrip(), error, self.meter.steps, program.units)
+        return RunResult("".join(self.output).rstrip(), error, self.meter.steps, program)
 
 
 def execute(program: Program) -> RunResult:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from metering_gen import bypass_attempt, executions, underpaid
 
-from aliencode import parse
+from aliencode import parse, run_source
 from aliencode.metering import emit_costs, units
 
 
@@ -78,3 +78,16 @@ def test_the_generator_reaches_every_trick():
         factors = [c.factor for c in emit_costs(parse(attempt.source))]
         once += factors.count(1)
     assert repeated > 100 and once > 20
+
+
+def test_units_are_counted_only_when_asked_for(monkeypatch):
+    # a grader compiles and runs thousands of answers and never reads units
+    from aliencode import compiler
+
+    counted = []
+    real = compiler.probe_units
+    monkeypatch.setattr(compiler, "probe_units", lambda tree: counted.append(tree) or real(tree))
+    result = run_source("SWEEP x IN STRAND(1, 2):\n    EMIT(x)\nEMIT(1, 2)")
+    assert counted == []
+    assert result.units == 3 * 1 + 2 and len(counted) == 1
+    assert result.units == 5 and len(counted) == 1  # counted once
