@@ -100,6 +100,9 @@ class Bindings:
     def __init__(self, world: World) -> None:
         self.world = world
         self.by_site: dict[str, list[Rule]] = {}
+        # each rule's place in the world, by identity: the rules handed out
+        # are the world's own objects (`tuple.index` compared them field by field)
+        self.index = {id(rule): k for k, rule in enumerate(world.rules)}
         for rule in world.rules:
             self.by_site.setdefault(rule.target, []).append(rule)
         self.compiled: dict[str, CompiledRule] = {}
@@ -134,7 +137,7 @@ class Bindings:
         return self.sizes[rule.id]
 
     def function_name(self, rule: Rule) -> str:
-        name = f"_w_{self.world.rules.index(rule)}"
+        name = f"_w_{self.index[id(rule)]}"
         if name not in self.compiled:
             self.compiled[name] = rule_function(rule.actual or "IDENTITY", rule.target)
         return name
@@ -851,6 +854,7 @@ def _craft_label(st: s.Craft) -> ast.stmt:
 
 
 _OPTIONS: dict[tuple, int] = {}
+_BY_WORLD: dict[tuple, tuple[World, int]] = {}  # (id(world), ...) -> (the world, its number)
 _OPTIONS_LOCK = threading.Lock()
 MAX_OPTIONS = 4096  # then numbered afresh, the CRAFT cache emptied with them
 
@@ -862,12 +866,24 @@ def _options_id(world: World, limits: Limits, inline: bool, native: bool) -> int
     entries keyed by it: numbers are handed out under a lock, and when a
     long-running process (a sweep over many worlds) has used MAX_OPTIONS,
     they start again with an empty cache."""
-    key = (world.rules, tuple(sorted(world.keywords.items())), limits, inline, native)
+    # A world object is found again by identity: graders compile thousands of
+    # programs under one, and hashing and comparing its rules each time cost
+    # more than the lookup (worlds are values: nothing changes one in place).
+    fast = (id(world), limits, inline, native)
     with _OPTIONS_LOCK:
+        seen = _BY_WORLD.get(fast)
+        if seen is not None and seen[0] is world:
+            return seen[1]
+        key = (world.rules, tuple(sorted(world.keywords.items())), limits, inline, native)
         if key not in _OPTIONS and len(_OPTIONS) >= MAX_OPTIONS:
             _OPTIONS.clear()
+            _BY_WORLD.clear()
             CACHE.clear()
-        return _OPTIONS.setdefault(key, len(_OPTIONS))
+        number = _OPTIONS.setdefault(key, len(_OPTIONS))
+        if len(_BY_WORLD) >= MAX_OPTIONS:
+            _BY_WORLD.clear()
+        _BY_WORLD[fast] = (world, number)
+        return number
 
 
 TOP = "_top"  # the function the top level runs in

@@ -223,6 +223,7 @@ def test_options_are_numbered_afresh_with_an_empty_cache(monkeypatch) -> None:
     # the numbers below are this test's own: entries kept under other numbers go
     CACHE.clear()
     monkeypatch.setattr(compiler_module, "_OPTIONS", {})
+    monkeypatch.setattr(compiler_module, "_BY_WORLD", {})
     monkeypatch.setattr(compiler_module, "MAX_OPTIONS", 3)
     # 2**65 is refused within 65 bits, a constant within 66
     big = "CRAFT big():\n    DELIVER 36893488147419103232\n"
@@ -234,6 +235,29 @@ def test_options_are_numbered_afresh_with_an_empty_cache(monkeypatch) -> None:
         assert len(compiler_module._OPTIONS) <= 3
     finally:
         CACHE.clear()
+
+
+def test_equal_worlds_share_a_number_and_others_do_not(monkeypatch) -> None:
+    """A world is found again by identity, and a world equal to it (another
+    object) gets its number; a world that differs in a rule, a keyword, the
+    limits or the options gets another."""
+    from dataclasses import replace
+
+    monkeypatch.setattr(compiler_module, "_OPTIONS", {})
+    monkeypatch.setattr(compiler_module, "_BY_WORLD", {})
+    number = compiler_module._options_id
+    limits = Limits()
+    first = number(MAIN, limits, True, True)
+    assert number(MAIN, limits, True, True) == first
+    assert number(replace(MAIN, rules=tuple(MAIN.rules)), limits, True, True) == first
+    others = [
+        number(replace(MAIN, rules=MAIN.rules[1:]), limits, True, True),
+        number(replace(MAIN, keywords={**MAIN.keywords, "SET": "PLACE"}), limits, True, True),
+        number(MAIN, Limits(max_int_bits=70), True, True),
+        number(MAIN, limits, False, True),
+        number(MAIN, limits, True, False),
+    ]
+    assert len({first, *others}) == 6
 
 
 def test_runs_of_shared_and_in_place_code_agree() -> None:
