@@ -14,7 +14,7 @@ from alienworlds.tasks.aliencode_budget import (
 )
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader, manual_world, run_steps
 from alienworlds.tasks.bank import load_bank
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from aliencode import lalr
@@ -189,3 +189,30 @@ def test_the_prompt_states_the_budget_the_grader_enforces(main):
         else:
             assert f"at most {budget.tokens} tokens of code" in prompt
             assert f"at most {budget.steps} steps on each run" in prompt
+
+
+def whole_text_count(source: str, stop_after: int | None) -> int | None:
+    """token_count's contract, counted over the whole text in one pass."""
+    from aliencode.parser import _TOKEN
+
+    count = 0
+    for match in _TOKEN.finditer(source):
+        if match.lastgroup == "free":
+            continue
+        if match.lastgroup == "other":
+            return None
+        count += 1
+        if stop_after is not None and count > stop_after:
+            break
+    return count
+
+
+@given(
+    st.text(alphabet=st.sampled_from(list("ab1-.e \t\n\r\\\"'#$(),:é")), max_size=60),
+    st.one_of(st.none(), st.integers(0, 12)),
+)
+@settings(max_examples=300)
+def test_counting_line_by_line_is_counting_the_whole_text(source, stop_after):
+    # twice: the second count finds its lines kept
+    assert token_count(source, stop_after) == whole_text_count(source, stop_after)
+    assert token_count(source, stop_after) == whole_text_count(source, stop_after)
