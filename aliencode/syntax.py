@@ -6,6 +6,7 @@ surface keywords are, so everything after parsing is keyword-independent.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import FrozenInstanceError, dataclass, fields
 from operator import attrgetter
 from typing import ClassVar
@@ -336,7 +337,47 @@ class Program(_Node):
 
 
 def children(node: object) -> list[object]:
-    """Direct sub-nodes (expressions and statements) of a node."""
+    """Direct sub-nodes (expressions and statements) of a node: found by the
+    node's class (every walk of the compiler asks this of every node, most
+    of them leaves), or by kind for a class of no table's (a subclass)."""
+    found = _CHILDREN.get(node.__class__)
+    return found(node) if found is not None else children_by_kind(node)
+
+
+def _if_children(node: If) -> list[object]:
+    out: list[object] = []
+    for cond, body in node.branches:
+        out.append(cond)
+        out.extend(body)
+    if node.default:
+        out.extend(node.default)
+    return out
+
+
+def _no_children(node: object) -> list[object]:
+    return []
+
+
+_CHILDREN: dict[type, Callable[..., list[object]]] = {
+    OpCall: lambda node: list(node.args),
+    Call: lambda node: [node.func, *node.args],
+    Set: lambda node: list(node.values),
+    ExprStmt: lambda node: [node.expr],
+    If: _if_children,
+    Sweep: lambda node: [node.iterable, *node.body],
+    While: lambda node: [node.cond, *node.body],
+    Craft: lambda node: list(node.body),
+    Deliver: lambda node: [node.value] if node.value is not None else [],
+    Program: lambda node: list(node.body),
+    **{
+        leaf: _no_children
+        for leaf in (IntLit, FloatLit, StrLit, BoolLit, NoneLit, Name, Cease, Bypass, Idle, Pos)
+    },
+}
+
+
+def children_by_kind(node: object) -> list[object]:
+    """`children`, asked of the node's kind (isinstance)."""
     if isinstance(node, (OpCall,)):
         return list(node.args)
     if isinstance(node, Call):

@@ -108,3 +108,29 @@ def test_sweep_is_its_own_hook_and_visits_the_iterable_first() -> None:
     assert order == ["xs", "y", "z"]
     swept = Reverser().body(tree.body)[0]
     assert isinstance(swept.iterable, s.OpCall) and swept.iterable.op == "ORDER"
+
+
+@PROPERTY
+@given(programs())
+def test_children_by_class_are_children_by_kind(source):
+    tree = _tree(source)
+    if tree is None:
+        return
+    stack: list[object] = [tree]
+    kinds = set()
+    while stack:
+        node = stack.pop()
+        kinds.add(type(node))
+        assert s.children(node) == s.children_by_kind(node)
+        stack.extend(s.children(node))
+    assert s.Program in kinds
+
+
+def test_every_node_class_has_its_children_by_class():
+    # a class missing from the table would still be walked, by kind, only slower
+    classes = {
+        cls
+        for cls in vars(s).values()
+        if isinstance(cls, type) and issubclass(cls, s._Node) and cls is not s._Node
+    }
+    assert classes == set(s._CHILDREN)
