@@ -378,30 +378,7 @@ _CHILDREN: dict[type, Callable[..., list[object]]] = {
 
 def children_by_kind(node: object) -> list[object]:
     """`children`, asked of the node's kind (isinstance)."""
-    if isinstance(node, (OpCall,)):
-        return list(node.args)
-    if isinstance(node, Call):
-        return [node.func, *node.args]
-    if isinstance(node, Set):
-        return list(node.values)
-    if isinstance(node, ExprStmt):
-        return [node.expr]
-    if isinstance(node, If):
-        out: list[object] = []
-        for cond, body in node.branches:
-            out.append(cond)
-            out.extend(body)
-        if node.default:
-            out.extend(node.default)
-        return out
-    if isinstance(node, Sweep):
-        return [node.iterable, *node.body]
-    if isinstance(node, While):
-        return [node.cond, *node.body]
-    if isinstance(node, Craft):
-        return list(node.body)
-    if isinstance(node, Deliver):
-        return [node.value] if node.value is not None else []
-    if isinstance(node, Program):
-        return list(node.body)
+    for cls, found in _CHILDREN.items():
+        if isinstance(node, cls):
+            return found(node)
     return []

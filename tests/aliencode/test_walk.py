@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, replace
 
 from hypothesis import given
 from test_properties import PROPERTY, programs
@@ -110,9 +110,18 @@ def test_sweep_is_its_own_hook_and_visits_the_iterable_first() -> None:
     assert isinstance(swept.iterable, s.OpCall) and swept.iterable.op == "ORDER"
 
 
+def _sub_nodes(value: object) -> list[object]:
+    """The nodes in a field's value, in order (tuples of them, If's pairs)."""
+    if isinstance(value, s._Node) and not isinstance(value, s.Pos):
+        return [value]
+    if isinstance(value, tuple):
+        return [node for item in value for node in _sub_nodes(item)]
+    return []
+
+
 @PROPERTY
 @given(programs())
-def test_children_by_class_are_children_by_kind(source):
+def test_a_nodes_children_are_the_nodes_of_its_fields_in_order(source):
     tree = _tree(source)
     if tree is None:
         return
@@ -121,7 +130,8 @@ def test_children_by_class_are_children_by_kind(source):
     while stack:
         node = stack.pop()
         kinds.add(type(node))
-        assert s.children(node) == s.children_by_kind(node)
+        expected = [n for f in fields(node) for n in _sub_nodes(getattr(node, f.name))]
+        assert s.children(node) == s.children_by_kind(node) == expected
         stack.extend(s.children(node))
     assert s.Program in kinds
 
