@@ -298,7 +298,6 @@ class Compiler:
         # Compile-time evaluation has its own budget, never the clock: whether
         # something is folded depends on the program alone (see `_evaluate`).
         self._fold_meter = Meter(_fold_limits(limits))
-        self._folding: dict[str, object] | None = None  # `_const_ns`, made when first asked
         self._literal_fns: dict[str, object] = {}
         # Names the top level binds: its variables, loop names and CRAFTs, and
         # the native sums' temporary (inline.py), wherever it is used.
@@ -626,15 +625,13 @@ class Compiler:
             return self.operation(e, ctx)
         raise TypeError(f"unknown expression {e!r}")
 
-    @property
+    @cached_property
     def _const_ns(self) -> dict[str, object]:
         """The operators compile-time evaluation calls, charged to the fold
         meter: made on first use, since many programs fold nothing of their
         own (in generating eval-a, 44% of those compiled: their CRAFTs were
         found compiled)."""
-        if self._folding is None:
-            self._folding = operator_namespace(make_operators(self._fold_meter))
-        return self._folding
+        return operator_namespace(make_operators(self._fold_meter))
 
     def _evaluate(self, fn, values: list[object]) -> tuple[bool, object]:
         """Evaluate at compile time: (True, value), or (False, None) when the

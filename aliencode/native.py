@@ -78,7 +78,7 @@ def _constant(node: ast.expr) -> bool:
 
 
 def _located(node: ast.expr, like: ast.expr) -> ast.expr:
-    for attr in ("lineno", "col_offset", "end_lineno", "end_col_offset"):
+    for attr in ("lineno", "col_offset"):  # the start only: see host_locations.py
         if hasattr(like, attr):
             setattr(node, attr, getattr(like, attr))
     return node
