@@ -314,12 +314,13 @@ class Enumerator:
                         values.append(value)
             except Exception:  # noqa: BLE001 - an operation failing on a sample rules the candidate out
                 return None
+            results = tuple(values)
             return _Cand(
                 Op(op, tuple(c.node for c in children)),
                 size or 1 + sum(c.size for c in children),
-                key(tuple(values)),
+                key(results),
                 None,
-                tuple(values),
+                results,
             )
         try:
             for i in range(len(cases)):
@@ -342,13 +343,13 @@ class Enumerator:
                     return None
         except Exception:  # noqa: BLE001 - an operation failing on a sample rules the candidate out
             return None
-        node = Op(op, tuple(c.node for c in children))
+        results = tuple(values)
         return _Cand(
-            node,
+            Op(op, tuple(c.node for c in children)),
             size or 1 + sum(c.size for c in children),
-            key(tuple(values)),
+            key(results),
             tuple(forced) if forced is not None else None,
-            tuple(values),
+            results,
         )
 
     def _caller(self, op: str, n: int) -> Callable[..., object]:

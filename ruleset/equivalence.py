@@ -95,18 +95,42 @@ def _combination(pools: list[tuple], index: int) -> tuple:
     return tuple(reversed(combo))
 
 
+_NUMBERS = (int, float)
+_PLAIN = frozenset({int, str, bool, type(None)})
+
+
 def _same(x: object, y: object) -> bool:
+    """Whether two values are the same value: numbers by value (NaN equal to
+    NaN), sequences of one type element by element, anything else equal and
+    of one type (a function: itself). Shortcuts, for the checker compares
+    hundreds of thousands of results, mostly long lists: an object is the
+    same as itself; sequences of integers, strings, booleans and none whose
+    elements' types agree one by one are compared whole; elements that are
+    integers or strings are compared in the loop."""
+    if x is y:
+        return True
     tx, ty = type(x), type(y)
-    numbers = (int, float)
-    if tx in numbers and ty in numbers:
-        if isinstance(x, float) and isinstance(y, float) and math.isnan(x) and math.isnan(y):
-            return True
-        return x == y
+    if tx in _NUMBERS and ty in _NUMBERS:
+        return x == y or (tx is float and ty is float and math.isnan(x) and math.isnan(y))
     if tx is not ty:
         return False
-    if tx in (list, tuple):
-        return len(x) == len(y) and all(_same(a, b) for a, b in zip(x, y))
-    return x == y if tx in (str, bool, type(None)) else x is y
+    if tx is list or tx is tuple:
+        if len(x) != len(y):
+            return False
+        kinds = list(map(type, x))
+        if _PLAIN.issuperset(kinds) and kinds == list(map(type, y)):
+            return x == y  # elements of these types are the same exactly when equal
+        for a, b in zip(x, y):
+            if a is b:
+                continue
+            ta = type(a)
+            if ta is type(b) and (ta is int or ta is str):
+                if a != b:
+                    return False
+            elif not _same(a, b):
+                return False
+        return True
+    return x == y if tx in (str, bool, type(None)) else False
 
 
 def _outcome(
