@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from aliencode.sites import COMPARISON, LAZY_OPERAND
 
 from .samples import key
-from .semantics import Ctx, WorldView, operands
+from .semantics import Ctx, WorldView
 from .templates import Hole, Lit, Node, Op, evaluate, hole_order
 
 # Operations templates may use, with the argument counts tried. In-place
@@ -292,13 +292,12 @@ class Enumerator:
         while it meets the goal, so it is dropped at the first miss."""
         if self.evaluated >= self.stop:
             raise _OutOfBudget
-        fn = self.fns[op]
         lazy = op in LAZY_OPERAND
         values: list[object] = []
         forced = [] if goal.lazy is not None else None
         want = root[0].want if root is not None else None
         self.evaluated += 1
-        if not lazy and forced is None:
+        if not lazy:
             call = self._caller(op, len(children))
             try:
                 if not children:
@@ -314,18 +313,18 @@ class Enumerator:
                         values.append(value)
             except Exception:  # noqa: BLE001 - an operation failing on a sample rules the candidate out
                 return None
-            results = tuple(values)
-            return _Cand(
-                Op(op, tuple(c.node for c in children)),
-                size or 1 + sum(c.size for c in children),
-                key(results),
-                None,
-                results,
-            )
-        try:
-            for i in range(len(cases)):
-                if lazy:
-                    a, b = children
+            if forced is not None:
+                # an operation that is not lazy evaluates every argument
+                forced = (
+                    list(map(any, zip(*[c.forced for c in children])))
+                    if children
+                    else [False] * len(cases)
+                )
+        else:
+            fn = self.fns[op]
+            try:
+                a, b = children
+                for i in range(len(cases)):
                     asked = []
 
                     def thunk(b=b, i=i, asked=asked):
@@ -335,14 +334,10 @@ class Enumerator:
                     values.append(fn(a.values[i], thunk))
                     if forced is not None:
                         forced.append(a.forced[i] or (bool(asked) and b.forced[i]))
-                else:
-                    values.append(fn(*operands(op, [c.values[i] for c in children])))
-                    if forced is not None:
-                        forced.append(any(c.forced[i] for c in children))
-                if want is not None and not want(cases[i], values[-1]):
-                    return None
-        except Exception:  # noqa: BLE001 - an operation failing on a sample rules the candidate out
-            return None
+                    if want is not None and not want(cases[i], values[-1]):
+                        return None
+            except Exception:  # noqa: BLE001 - an operation failing on a sample rules the candidate out
+                return None
         results = tuple(values)
         return _Cand(
             Op(op, tuple(c.node for c in children)),
