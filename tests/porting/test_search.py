@@ -58,37 +58,29 @@ def test_a_call_gets_the_operands_the_interpreter_passes(op, n):
 
 
 class CaseByCase(Enumerator):
-    """The definition: each candidate evaluated one sample at a time, its
-    short-circuit bookkeeping kept as it goes."""
+    """The definition for operations that are not lazy: each candidate
+    evaluated one sample at a time, the record of forced lazy operands kept
+    as it goes (a lazy operation is evaluated as the search does)."""
 
     def _apply(self, op, children, goal, cases, root, size=None):
+        if op in LAZY_OPERAND:
+            return super()._apply(op, children, goal, cases, root, size)
         if self.evaluated >= self.stop:
             raise _OutOfBudget
-        fn = self.fns[op]
-        values, forced = [], [] if goal.lazy is not None else None
-        want = root[0].want if root is not None else None
         self.evaluated += 1
-        try:
-            for i in range(len(cases)):
-                if op in LAZY_OPERAND:
-                    a, b = children
-                    asked = []
-
-                    def thunk(b=b, i=i, asked=asked):
-                        asked.append(True)
-                        return b.values[i]
-
-                    values.append(fn(a.values[i], thunk))
-                    if forced is not None:
-                        forced.append(a.forced[i] or (bool(asked) and b.forced[i]))
-                else:
-                    values.append(fn(*operands(op, [c.values[i] for c in children])))
-                    if forced is not None:
-                        forced.append(any(c.forced[i] for c in children))
-                if want is not None and not want(cases[i], values[-1]):
-                    return None
-        except Exception:  # noqa: BLE001 - as the search: a failing candidate is out
-            return None
+        fn = self.fns[op]
+        want = root[0].want if root is not None else None
+        values, forced = [], [] if goal.lazy is not None else None
+        for i, case in enumerate(cases):
+            try:
+                value = fn(*operands(op, [c.values[i] for c in children]))
+            except Exception:  # noqa: BLE001 - as the search: a failing candidate is out
+                return None
+            values.append(value)
+            if forced is not None:
+                forced.append(any(c.forced[i] for c in children))
+            if want is not None and not want(case, value):
+                return None
         return _Cand(
             Op(op, tuple(c.node for c in children)),
             size or 1 + sum(c.size for c in children),
