@@ -113,4 +113,5 @@ def test_ctrl_c_ends_the_map_once_without_a_workers_traceback():
     os.killpg(process.pid, signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert started == ["started\n", "started\n"]
-    assert (out, err) == ("interrupted\n", "")
+    # the exit status tells a caller that died of the signal from one that hung up
+    assert (out, err) == ("interrupted\n", ""), process.returncode
