@@ -130,7 +130,12 @@ class _Attempt:
     """Bookkeeping shared by the stages of one `prove` call."""
 
     def __init__(
-        self, world: World, theorem: Theorem, seconds: float, clock: Callable[[], float]
+        self,
+        world: World,
+        theorem: Theorem,
+        seconds: float,
+        clock: Callable[[], float],
+        pace: Callable[[], float] = time.monotonic,
     ) -> None:
         self.world = world
         self.theorem = theorem
@@ -142,8 +147,8 @@ class _Attempt:
         self.reasons: list[str] = []
         self.details: list[str] = []
         self.steps_spent = False  # a search stage ended on its step allowance
-        self.pace: Callable[[], float] = time.monotonic  # paces the readings of `clock`
-        self._next_reading = self.pace()
+        self.pace = pace  # a wall clock: paces the readings of `clock`
+        self._next_reading = pace()
         # The time limit covers writing and checking a proof too. A counting
         # clock counts search steps only: what the search built bounds the
         # write-out, and reading that clock here would change the count.

@@ -34,9 +34,7 @@ class Clocks:
 
 def attempt(seconds: float) -> tuple[_Attempt, Clocks]:
     clocks = Clocks()
-    run = _Attempt(WORLD, THEOREM, seconds, clocks.cpu)
-    run.pace = clocks.wall
-    run._next_reading = clocks.wall()
+    run = _Attempt(WORLD, THEOREM, seconds, clocks.cpu, clocks.wall)
     return run, clocks
 
 
