@@ -87,8 +87,9 @@ import time
 from alienworlds.tasks.forked_map import forked_map
 
 # Ctrl-C at a terminal raises KeyboardInterrupt in a Python program; a
-# process that started with SIGINT ignored keeps ignoring it, and a test
-# runner's process may have been left so by a test before this one
+# process that started with SIGINT ignored keeps ignoring it, and the test
+# runner may have: a non-interactive shell starts a job it puts in the
+# background (`.ci/run &`) with SIGINT ignored, and every process below inherits it
 signal.signal(signal.SIGINT, signal.default_int_handler)
 
 def slow(x):
