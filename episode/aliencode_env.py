@@ -17,7 +17,7 @@ from pathlib import Path
 from alienworlds.manuals.aliencode import render, respell
 from alienworlds.ruleset import RuleSyntaxError
 from alienworlds.ruleset.equivalence import compare
-from alienworlds.tasks.aliencode_audit import audit
+from alienworlds.tasks.aliencode_audit import Audit, audit
 from alienworlds.tasks.aliencode_disclosure import describe_inputs
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader
 from alienworlds.tasks.bank import Bank, load_bank, own_bank_path
@@ -30,7 +30,8 @@ from aliencode.walk import sites_in
 from aliencode.world_schema import load
 
 from . import answers
-from .environment import Environment, TaskInfo, ToolOutcome
+from .audit_cache import cached_audit
+from .environment import Environment, TaskInfo, ToolOutcome, text_hash
 from .protocol import FEEDBACK_CHARS, FEEDBACK_LINES
 
 RULE_LANGUAGE = """\
@@ -72,6 +73,16 @@ def standard_expression(site: str) -> str:
     return " ".join(SITES[site].operands)
 
 
+def bank_audit(world: World, bank: Bank, limits: Limits) -> Audit:
+    """The audit of `bank` in `world`, from the cache of audits when this
+    code audited it before (episode/audit_cache.py)."""
+    return cached_audit(
+        "aliencode",
+        (world.hash, text_hash(repr(bank)), repr(limits)),
+        lambda: audit(world, bank, limits),
+    )
+
+
 class AlienCodeEnvironment(Environment):
     language = "aliencode"
     tool_name = "run_aliencode"
@@ -95,7 +106,7 @@ class AlienCodeEnvironment(Environment):
         key = (self.world.hash, self.bank_hash())
         with _CACHE_LOCK:
             if key not in _CACHE:
-                report = audit(self.world, self.bank, self.limits)
+                report = bank_audit(self.world, self.bank, self.limits)
                 if report.problems:
                     raise ValueError(
                         "the task bank does not pass its audit:\n" + "\n".join(report.problems)
