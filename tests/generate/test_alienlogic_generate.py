@@ -39,13 +39,13 @@ from logic_proofgen import generate as random_proof  # noqa: E402
 from logic_proofgen import mutate  # noqa: E402
 
 SMALL = Knobs(patches=4, theorems=6, unprovable=1, first_order=1, examples=1)
-# Balancing a bank against the adaptive strategies costs about 10 s a seed, so the
-# suite checks three; benchmarks/alienlogic_generated_worlds.py runs many more. Under
-# version 5, test-0, 3, 5 and 8 draw small worlds that no bank fits (a patch no task
-# shows, with or without the routed styles). test-6 comes first: bounded search proves
-# its provable theorems, which the forged-label test needs (in test-1 only the prover
-# does).
-SEEDS = ["test-6", "test-1", "test-2"]
+# Balancing a bank against the adaptive strategies costs seconds to a minute a seed, so
+# the suite checks three of the cheapest: of test-0..16, test-11, test-2 and test-10 took
+# 4.8, 7.4 and 7.8 s of CPU, test-6 and test-1 (the seeds before) 30 and 35 s, the
+# others more than 9 s; benchmarks/alienlogic_generated_worlds.py runs many more. The
+# first seed's provable theorems must be proved by bounded search, which the forged-label
+# test needs: in test-10 they are, in test-11 only the prover proves them.
+SEEDS = ["test-10", "test-11", "test-2"]
 
 
 @cache
