@@ -73,13 +73,16 @@ def standard_expression(site: str) -> str:
     return " ".join(SITES[site].operands)
 
 
+def audit_key(world: World, bank: Bank, limits: Limits) -> tuple[str, ...]:
+    """What an audit in the cache of audits is kept under (with the code)."""
+    return (world.hash, text_hash(repr(bank)), repr(limits))
+
+
 def bank_audit(world: World, bank: Bank, limits: Limits) -> Audit:
     """The audit of `bank` in `world`, from the cache of audits when this
     code audited it before (episode/audit_cache.py)."""
     return cached_audit(
-        "aliencode",
-        (world.hash, text_hash(repr(bank)), repr(limits)),
-        lambda: audit(world, bank, limits),
+        "aliencode", audit_key(world, bank, limits), lambda: audit(world, bank, limits)
     )
 
 
