@@ -5,7 +5,7 @@ worked examples' outputs, the floor of the validity battery) before its
 first round, and auditing AlienCode's main bank takes about half a minute
 of CPU. The audit is a pure function of the world, the bank, the limits and
 this project's code, so it is kept in the user's cache directory (the one
-the grammar tables use, ruleset/grammar.py) under a name made of a digest
+the grammar tables use, ruleset/cache_files.py) under a name made of a digest
 of all four: code digests every file of every package of the project, so an
 edited or upgraded project never reads an audit of other code. Every process
 after the first one (another episode, each worker of a sweep, a restarted
@@ -13,8 +13,8 @@ server) reads it in a few milliseconds.
 
 `world check` never reads this cache: it is the verifier, and audits anew.
 
-The file is written under a private temporary name and renamed into place;
-a file that cannot be read is computed again and replaced; a directory that
+The file is written as every cache file is (whole or not at all); a file
+that cannot be read is computed again and replaced; a directory that
 cannot be written means computing in memory, silently. While one process
 computes an audit, others that want the same one wait for it (a lock file
 beside it, where the platform has `fcntl`), so a sweep's workers audit a
@@ -33,13 +33,12 @@ import importlib.util
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import TypeVar
 
-from alienworlds.ruleset.grammar import cache_dir
+from alienworlds.ruleset.cache_files import cache_dir, write_cache_file
 
 try:
     import fcntl
@@ -144,16 +143,12 @@ def _locked(path: Path) -> Iterator[None]:
 
 def _write(path: Path, value: object) -> None:
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError:
+        written = write_cache_file(
+            path, lambda out: pickle.dump(value, out, pickle.HIGHEST_PROTOCOL)
+        )
+    except Exception:  # noqa: BLE001 - a value that does not pickle is not kept
         return
-    try:
-        with os.fdopen(handle, "wb") as out:
-            pickle.dump(value, out, pickle.HIGHEST_PROTOCOL)
-        os.replace(temporary, path)
-    except Exception:  # noqa: BLE001 - unwritable, or a value that does not pickle
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
+    if not written:
         return
     stem = path.name.rsplit("-", 1)[0]
     for other in path.parent.glob(f"{stem}-*"):

@@ -3,11 +3,10 @@
 Analysing a grammar into LALR tables takes longer than a small program's
 whole run, so a parser's tables are kept in the user's cache directory
 ($XDG_CACHE_HOME/alienworlds, else ~/.cache/alienworlds), in a file named by
-a digest of the grammar's text, its options, lark's version and Python's. A
-cache file is written under a private temporary name and renamed into place,
-so a reader sees a whole file or none; a file that cannot be read or loaded
-is built again and replaced. When the directory cannot be made or written,
-the parser is built in memory, silently.
+a digest of the grammar's text, its options, lark's version and Python's,
+written as every cache file is (cache_files.py: whole or not at all); a file
+that cannot be read or loaded is built again and replaced. When the directory
+cannot be made or written, the parser is built in memory, silently.
 
 Importing this module imports lark without the optional `regex` module,
 which lark loads whenever it is installed and which no parser here uses
@@ -17,10 +16,10 @@ which lark loads whenever it is installed and which no parser here uses
 from __future__ import annotations
 
 import hashlib
-import os
 import sys
-import tempfile
 from pathlib import Path
+
+from .cache_files import cache_dir, write_cache_file
 
 _UNUSED = ("regex",)  # optional modules lark imports when present
 
@@ -43,11 +42,6 @@ def _import_lark():
 
 
 lark = _import_lark()
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "alienworlds"
 
 
 def cache_path(grammar: str, options: dict[str, object]) -> Path:
@@ -75,24 +69,5 @@ def cached_parser(grammar: str, **options: object) -> lark.Lark:
     except Exception:  # noqa: BLE001 - missing, unreadable or stale: build it instead
         pass
     parser = lark.Lark(grammar, **options)
-    _write(path, parser)
+    write_cache_file(path, lambda out: parser.save(out, RUNTIME_OPTIONS))
     return parser
-
-
-def _write(path: Path, parser: lark.Lark) -> None:
-    """Save `parser`'s tables at `path`: into a private temporary file first,
-    renamed into place when whole; nothing when the directory is unwritable."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError:
-        return
-    try:
-        with os.fdopen(handle, "wb") as out:
-            parser.save(out, RUNTIME_OPTIONS)
-        os.replace(temporary, path)
-    except OSError:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -106,6 +107,15 @@ def test_the_code_digest_reads_every_package_of_the_project():
         assert Path(module.__file__).parent in folders, module.__name__
     # its data too: the main world's bank
     assert Path(alienworlds.tasks.__file__).parent / "aliencode" / "main.toml" in read
+
+
+def test_the_digested_packages_are_the_projects():
+    """A package added to pyproject.toml is digested too (its folder or its parent's)."""
+    pyproject = Path(__file__).resolve().parents[2] / "pyproject.toml"
+    packages = tomllib.loads(pyproject.read_text(encoding="utf-8"))["tool"]["setuptools"]
+    named = {*audit_cache.LIBRARIES, *(f"alienworlds.{s}" for s in audit_cache.SUBPACKAGES)}
+    for package in packages["packages"]:
+        assert package in named or package.rsplit(".", 1)[0] in named - {"alienworlds"}, package
 
 
 def test_the_code_digest_changes_with_any_code_or_data_file(tmp_path):
