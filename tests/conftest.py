@@ -8,6 +8,14 @@
   audits environments read (episode/audit_cache.py) are computed once in a run,
   by whichever process needs them first, and never read from an earlier run or
   from the user's own cache.
+* Hypothesis properties draw the examples tests/fuzzing.py gives them: a
+  quarter of their stated size unless ALIENWORLDS_FUZZ asks for more. That
+  includes the properties that state no size (hypothesis's 100).
+* Files run in the order collected (pyproject.toml turns off xdist's
+  reordering by number of tests), except that the invariants test comes
+  first: it audits the main AlienCode bank and keeps the report in the
+  run's cache, and the environment tests that come later read it there
+  instead of auditing main once more (about 30 s).
 """
 
 import os
@@ -15,6 +23,24 @@ import shutil
 import tempfile
 
 from alienworlds.cli.entry import tune_collector
+from fuzzing import SCALE, examples
+from hypothesis import settings
+
+settings.register_profile("suite", max_examples=examples(100))
+settings.load_profile("suite")
+
+
+def pytest_report_header(config):
+    if SCALE is None:
+        return "fuzzing: a quarter of each property's examples (ALIENWORLDS_FUZZ=full for all)"
+    return f"fuzzing: {SCALE} times each property's examples (ALIENWORLDS_FUZZ)"
+
+
+RUN_FIRST = ("aliencode/test_invariants.py",)
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: not item.nodeid.startswith(tuple(f"tests/{f}" for f in RUN_FIRST)))
 
 
 def pytest_configure(config):

@@ -3,6 +3,7 @@ exactly what the rule operator `join` with an empty separator does."""
 
 from __future__ import annotations
 
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -51,7 +52,7 @@ def same_as_join(
     assert outcome(source, limits, False) == outcome(source, limits, True), source
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(PIECES, max_size=6),
     st.integers(1, 40),
@@ -69,7 +70,7 @@ def test_fuse_behaves_as_join(pieces, repeat, max_length, steps_before):
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     PIECES,
     PIECES,
@@ -91,7 +92,7 @@ def test_fuse_of_two_behaves_as_join(first, second, repeat, max_length, steps_be
     )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(PIECES, PIECES, st.sampled_from([0.0, 1.0, 5.0]))
 def test_fuse_of_two_leaves_the_meter_as_join_does(first, second, budget):
     """Unit level: the result or error, and every count of the meter

@@ -20,6 +20,7 @@ import pytest
 from alienworlds.cli.aliencode import main
 from alienworlds.ruleset import LanguageError, Meter, make_operators, parse_world
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -158,7 +159,7 @@ def _host_nodes(program) -> int:
 
 
 @settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -226,7 +227,7 @@ _LAYOUT_LINES = st.sampled_from(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(_LAYOUT_LINES, min_size=1, max_size=6), st.integers(10_000, 60_000))
 def test_the_lexer_is_linear_in_memory_regression(pattern, repeats):
     """Was a bug: the line-break token was a greedy repetition, which kept a
@@ -253,7 +254,7 @@ def test_the_lexer_is_linear_in_memory_regression(pattern, repeats):
 _STRING_PIECES = st.sampled_from(["x", "é", "\\n", '\\"', "\\\\", " ", chr(0x1F600)])
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(_STRING_PIECES, min_size=1, max_size=5),
     st.integers(10_000, 300_000),
@@ -474,7 +475,7 @@ _NUMBER = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(_NUMBER, max_size=60), st.booleans())
 def test_numbers_with_nan_sort_natively_in_the_compared_order_regression(items, descending):
     """Was a bug: one NaN sent a list of numbers through a comparison
@@ -504,7 +505,7 @@ def test_numbers_with_nan_sort_natively_in_the_compared_order_regression(items, 
     assert meter.steps - before == 1 + (n * max(1, n.bit_length()) >> 4)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.lists(st.integers(-(10**6), 10**6), min_size=2, max_size=300), st.text(max_size=3))
 def test_a_sort_of_mixed_scalars_is_charged_per_comparison(numbers, text):
     """Mixed scalars go through the checked comparison (and fail at the

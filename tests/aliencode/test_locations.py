@@ -8,6 +8,7 @@ import ast
 
 from alienworlds.ruleset.host_locations import fill_locations
 from alienworlds.tasks.bank import load_bank, own_bank_path
+from fuzzing import examples
 from hypothesis import given, settings
 from test_native import MAIN, STANDARD, programs
 
@@ -42,7 +43,7 @@ def test_the_main_banks_programs_get_the_same_positions():
         assert ours == theirs
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(programs())
 def test_generated_programs_get_the_same_positions(source):
     for world in (STANDARD, MAIN):

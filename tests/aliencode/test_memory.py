@@ -16,6 +16,7 @@ import sys
 import pytest
 from alienworlds.ruleset import Meter, make_operators
 from alienworlds.ruleset.memory import measure, size
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -217,7 +218,7 @@ _CHAR_MAKERS = {
 
 
 @pytest.mark.parametrize("op", sorted(_CHAR_MAKERS))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(text=_TEXT)
 def test_operations_hold_the_characters_they_make_regression(op, text):
     """Was a bug: PAIR of a string counted its pairs but not the new

@@ -3,6 +3,7 @@ it provably runs at most once; a generator of bypass attempts checks that
 no EMIT that actually ran twice was charged once."""
 
 import pytest
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from metering_gen import bypass_attempt, executions, underpaid
@@ -62,7 +63,7 @@ def test_units(src, cost):
 
 
 @given(st.integers(min_value=0, max_value=10**9))
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 def test_no_bypass_attempt_prints_more_than_it_pays_for(seed):
     attempt = bypass_attempt(seed)
     assert underpaid(attempt) is None, (seed, attempt.source)

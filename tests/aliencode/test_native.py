@@ -8,6 +8,7 @@ import ast
 import sys
 
 import pytest
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -99,7 +100,7 @@ MAIN = load("main")
 STANDARD = load("standard")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(programs(), st.sampled_from([STANDARD, MAIN]))
 def test_native_forms_behave_as_the_checked_operators(source, world):
     assert outcome(source, world, True) == outcome(source, world, False), source
@@ -178,7 +179,7 @@ POSITIONS = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(SEQUENCES, POSITIONS, st.booleans(), st.sampled_from([STANDARD, MAIN]), st.booleans())
 def test_native_pluck_and_gauge_behave_as_the_checked_operators(
     seq, position, in_function, world, sites
@@ -258,7 +259,7 @@ def session_outcome(sources: tuple[str, ...], world, native: bool) -> list[dict[
     return found
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(sum_programs(), st.sampled_from([STANDARD, MAIN]))
 def test_native_sums_of_any_values_behave_as_the_checked_operators(sources, world):
     """Integers small and past the limit, floats, strings and lists made long
@@ -322,7 +323,7 @@ LOOP_BODIES = st.sampled_from(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(LOOP_BOUNDS, LOOP_BODIES, st.booleans(), st.sampled_from([STANDARD, MAIN]))
 def test_a_counting_loops_name_is_read_natively_without_a_guard(bounds, body, in_function, world):
     lines = [
@@ -356,7 +357,7 @@ ANNEXED = st.sampled_from(
 ANNEX_VALUES = st.sampled_from(["k", "PARE(k, 2)", 'FUSE("w", k)', "RESIDUE(k, 0)", "zz", "xs"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(ANNEXED, ANNEX_VALUES, st.integers(0, 6), st.booleans(), st.booleans())
 def test_annex_as_a_statement_behaves_as_the_checked_helper(
     start, value, rounds, in_function, sites
@@ -420,7 +421,7 @@ FLOOR_USES = st.sampled_from(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(FLOOR_ARGUMENTS, FLOOR_TESTS, FLOOR_USES, st.sampled_from([STANDARD, MAIN]))
 def test_a_difference_above_a_known_floor_behaves_as_the_checked_sum(argument, test, use, world):
     """Past `UPON UNDER(n, c): DELIVER` a parameter is a number at least c
@@ -469,7 +470,7 @@ STRAINED = st.sampled_from(
 PREDICATES = st.sampled_from(["odd", "pair", "deep", "fails", "7", "none", "emits"])
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(STRAINED, PREDICATES, st.integers(0, 3), st.booleans())
 def test_strain_behaves_as_filter(seq, predicate, depth, in_function):
     """STRAIN's native helper (operations.py, `strain`): predicates of one

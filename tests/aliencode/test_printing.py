@@ -4,6 +4,7 @@ import tracemalloc
 
 import pytest
 from alienworlds.ruleset.text import TextTooLong, render
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,7 +57,7 @@ values = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(values, st.integers(0, 200))
 def test_render_is_repr_within_any_budget(value, budget):
     """The text is Python's, or TextTooLong exactly when it is longer than the budget."""

@@ -19,11 +19,11 @@ from __future__ import annotations
 import io
 import json
 import math
-import os
 import re
 
 import pytest
 from alienworlds.ruleset.text import render
+from fuzzing import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -48,10 +48,8 @@ MAX_INT_BITS = Limits().max_int_bits
 MAX_LENGTH = Limits().max_length
 MAX_OUTPUT = Limits().max_output
 
-# ALIEN_PROPERTY_SCALE=20 runs twenty times as many examples (a bug hunt, not CI).
-SCALE = max(1, int(os.environ.get("ALIEN_PROPERTY_SCALE", "1")))
 PROPERTY = settings(
-    max_examples=250 * SCALE,
+    max_examples=examples(250),
     deadline=None,
     suppress_health_check=[
         HealthCheck.too_slow,
@@ -59,7 +57,7 @@ PROPERTY = settings(
         HealthCheck.filter_too_much,
     ],
 )
-QUICK = settings(PROPERTY, max_examples=150 * SCALE)
+QUICK = settings(PROPERTY, max_examples=examples(150))
 
 # -- literal text ---------------------------------------------------------------
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from alienworlds.ruleset import LimitExceeded, Meter
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -40,7 +41,7 @@ def _trace(meter: Meter, charges: list[tuple[bool, int]], weight: type) -> list[
     return seen
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(CHARGES, st.integers(1, 200_000))
 def test_the_run_meter_counts_what_the_base_meter_counts(charges, max_steps):
     limits = Limits(max_steps=max_steps)

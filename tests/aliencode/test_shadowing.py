@@ -1,6 +1,7 @@
 """Inert rules: the world-only verdict agrees with what programs print."""
 
 from alienworlds.ruleset import Rule, World
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -31,7 +32,7 @@ def literal_rule(index: int, scope: str, altered: bool) -> Rule:
 rule_lists = st.lists(st.tuples(st.sampled_from(SCOPES), st.booleans()), max_size=5)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(rule_lists)
 def test_inert_exactly_when_removing_changes_no_output(drawn):
     world = World(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from alienworlds.cli.alienlogic import cli
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from logic_models import open_assumptions
@@ -295,7 +296,9 @@ def _accepted_main_proofs():
 MAIN_PROOFS = _accepted_main_proofs()
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(
+    max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.filter_too_much]
+)
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.booleans())
 @example(
     210524, True
@@ -322,7 +325,9 @@ def test_bounded_universes_hold_helper_implications():
     assert negations.depth == 3 and detours.depth == 2
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.filter_too_much]
+)
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.booleans())
 def test_written_derivations_are_accepted_where_layout_does_not_matter(seed, first_order):
     """In the standard world nothing saturation ignores can refuse a step, so

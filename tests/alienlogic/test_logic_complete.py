@@ -7,6 +7,7 @@ import random
 import time
 
 import pytest
+from fuzzing import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from logic_formulagen import random_formula, random_tautology, substituted, valid
@@ -50,7 +51,7 @@ def test_pelletier_12_cannot_hide_in_the_direct_search():
     assert found.derivation is not None and found.level == 0
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_random_tautologies_are_proved_and_checked(seed):
     t = random_tautology(seed, size=10)
@@ -70,7 +71,7 @@ SCHEMAS = [
 ]
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SCHEMAS), st.integers(min_value=0, max_value=2**32 - 1))
 def test_substitution_instances_of_tautologies_are_proved(schema, seed):
     goal = substituted(parse_formula(schema), random.Random(seed))
@@ -80,7 +81,7 @@ def test_substitution_instances_of_tautologies_are_proved(schema, seed):
     assert check(r.proof, STANDARD, task=Theorem((), goal)).accepted
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_non_tautologies_are_refused_at_once_with_a_countermodel(seed):
     rng = random.Random(seed)
@@ -93,7 +94,7 @@ def test_non_tautologies_are_refused_at_once_with_a_countermodel(seed):
     assert time.process_time() - start < 1.0
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_the_solver_agrees_with_truth_tables(seed):
     rng = random.Random(seed)

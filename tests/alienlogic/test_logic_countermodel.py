@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -128,7 +129,7 @@ def nested_quantifiers(depth: int, rng: random.Random) -> Theorem:
     return Theorem((), body)
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.integers(min_value=8, max_value=12), st.integers(min_value=0, max_value=2**16))
 def test_the_countermodel_search_ends_within_its_node_budget(depth, seed):
     t = nested_quantifiers(depth, random.Random(seed))
@@ -173,7 +174,7 @@ def test_an_open_branch_without_a_countermodel_is_undecided(monkeypatch):
 # -- the prover against truth tables ---------------------------------------------------------
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_prover_agrees_with_truth_tables(seed):
     rng = random.Random(seed)
@@ -199,7 +200,7 @@ def test_a_seeded_slice_of_the_differential_has_no_disagreement():
     assert prop.neither == 0  # propositional logic is decided within the allowance
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.integers(min_value=1_000, max_value=20_000))
 def test_a_theorem_naming_thousands_of_constants_ends_the_search_cleanly(count):
     # one naming of the constants is as long as their count: the budget pays

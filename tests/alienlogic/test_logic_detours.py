@@ -11,6 +11,7 @@ import pytest
 from alienworlds.cli.alienlogic import cli
 from alienworlds.ruleset.world import Rule, World
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from logic_proofgen import generate
@@ -134,7 +135,7 @@ def patched_worlds(draw) -> World:
     return world(*rules)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(patched_worlds(), st.integers(min_value=0, max_value=2**32 - 1), st.booleans())
 def test_every_proof_the_prover_returns_in_a_patched_world_is_accepted(w, seed, guarded):
     t = generate(seed, first_order=False).theorem

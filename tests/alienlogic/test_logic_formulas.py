@@ -4,6 +4,7 @@ import pickle
 from itertools import islice
 
 import pytest
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -54,7 +55,7 @@ formulas = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(formulas)
 def test_printing_round_trips_to_the_same_object(f):
     assert parse_formula(str(f)) is f
@@ -144,7 +145,7 @@ def test_substitution_renames_to_avoid_capture():
     assert fresh_name("y", {"y1", "y2"}) == "y3"
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(formulas, st.sampled_from(["x", "y"]), terms)
 def test_substitution_means_assigning_the_term(f, var, t):
     """In every model, φ[t/x] holds exactly when φ holds with x set to t's value."""

@@ -12,6 +12,7 @@ import time
 import tracemalloc
 
 import pytest
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from logic_worst_cases import (
@@ -149,7 +150,7 @@ def state(c: Checker) -> tuple:
     )
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(
     st.lists(
         st.tuples(

@@ -6,6 +6,7 @@ import json
 import pytest
 from alienworlds.cli.alienlogic import cli
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from logic_proofgen import generate
@@ -115,7 +116,7 @@ def test_limits_end_the_search_cleanly():
     assert not r.found and "budget" in r.reason
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.booleans())
 def test_generated_standard_theorems_are_proved(seed, first_order):
     p = generate(seed, first_order=first_order)

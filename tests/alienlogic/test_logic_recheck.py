@@ -17,6 +17,7 @@ from alienworlds.tasks.alienlogic_grading import logic_tasks
 from alienworlds.tasks.bank import load_bank
 from certgen import mutate, named_cases
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from logic_models import open_assumptions
@@ -446,7 +447,7 @@ def _term(t) -> tuple:
     return (t.name, ()) if type(t) is Name else (t.name, tuple(_term(a) for a in t.terms))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1), st.booleans())
 def test_the_re_checker_reads_formulas_as_the_parser_does(seed, first_order):
     f = ProofGen(random.Random(seed), first_order).formula(4)
@@ -592,7 +593,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     JSON,
     st.sampled_from(sorted(CERTS)),

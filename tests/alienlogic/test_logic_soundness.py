@@ -13,6 +13,7 @@ of those faults within a few hundred examples.)
 
 import random
 
+from fuzzing import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from logic_models import unsound_line
@@ -24,7 +25,7 @@ seeds = st.integers(min_value=0, max_value=2**32 - 1)
 DEMO = load_world("demo")
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(seeds)
 def test_generated_propositional_proofs_are_accepted_and_sound(seed):
     p = generate(seed, first_order=False)
@@ -33,7 +34,7 @@ def test_generated_propositional_proofs_are_accepted_and_sound(seed):
     assert unsound_line(p) is None
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seeds)
 def test_generated_first_order_proofs_are_accepted_and_sound(seed):
     p = generate(seed, first_order=True)
@@ -42,7 +43,7 @@ def test_generated_first_order_proofs_are_accepted_and_sound(seed):
     assert unsound_line(p) is None
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(seeds, st.booleans())
 def test_accepted_reckless_proofs_are_sound(seed, first_order):
     p = generate(seed, first_order, reckless=0.15)
@@ -50,7 +51,7 @@ def test_accepted_reckless_proofs_are_sound(seed, first_order):
         assert unsound_line(p) is None, str(p)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(seeds, seeds, st.booleans())
 def test_accepted_mutants_are_sound(seed, mutation, first_order):
     p = generate(seed, first_order)
@@ -138,20 +139,20 @@ def _assert_clean(text: str) -> None:
         assert v.accepted == (v.reason_class is None)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text(max_size=300))
 def test_arbitrary_text_gets_a_verdict(text):
     _assert_clean(text)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(VOCABULARY), max_size=60))
 def test_token_soup_gets_a_verdict(tokens):
     _assert_clean("".join(tokens))
     _assert_clean("PROOF\npremises: p, q\ngoal: q\n" + " ".join(tokens) + "\nEND")
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(seeds, seeds)
 def test_damaged_proof_text_gets_a_verdict(seed, damage):
     text = str(generate(seed, seed % 2 == 0))

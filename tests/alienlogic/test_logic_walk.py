@@ -2,6 +2,7 @@
 `check` in the standard world on generated proofs and their broken variants:
 the first failure it records is the checker's verdict."""
 
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from logic_proofgen import generate, mutate, rederive
@@ -27,7 +28,7 @@ def _agree(proof) -> None:
     assert all(f.stage == CONCLUDE for f in facts[:-1] if f.failure is not None)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(seeds, seeds, st.booleans())
 def test_walk_agrees_with_the_checker(seed, mutation, first_order):
     proof = generate(seed, first_order)

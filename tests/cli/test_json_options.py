@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from alienworlds.cli.aliencode import main
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,7 @@ def document(levels: int, opener: str, quoted: bool) -> str:
     return opener * levels + inner + closer * levels
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(nestings)
 def test_a_param_nested_past_the_bound_is_refused_in_one_line(nesting):
     levels, opener, quoted = nesting
@@ -40,7 +41,7 @@ def test_a_param_nested_past_the_bound_is_refused_in_one_line(nesting):
     assert refused or "no-such-world" in result.output
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(levels=st.integers(0, 5000), quoted=st.booleans())
 def test_a_runtime_env_at_any_nesting_is_refused_in_one_line(tmp_path_factory, levels, quoted):
     # an array at any depth: never a JSON object, so no Ray is started whatever the depth

@@ -18,6 +18,7 @@ from alienworlds.episode.languages import language as language_entry
 from alienworlds.generate.knobs import ALIENCODE_KNOBS, MAX_SEED_CHARS, seed_problem
 from alienworlds.sweep import limits
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -102,7 +103,7 @@ seeds = st.one_of(
 
 
 @pytest.mark.parametrize("language", sorted(COMMANDS))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(data=st.data())
 def test_random_knobs_and_seeds_exit_2_exactly_when_a_check_fails(language, data, tmp_path_factory):
     values = data.draw(knob_values(language))
@@ -176,7 +177,7 @@ def test_the_generators_defaults_are_the_tables(language):
 
 
 @pytest.mark.parametrize("language", sorted(COMMANDS))
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(data=st.data())
 def test_the_library_check_and_the_table_agree(language, data):
     values = data.draw(knob_values(language))
@@ -189,7 +190,7 @@ def test_the_library_check_and_the_table_agree(language, data):
         knobs.check()
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     trajectories=st.integers(-5, 10**12),
     passes=st.integers(-5, 10**12),
@@ -222,7 +223,7 @@ def test_episode_bounds_are_checked_before_a_world_is_loaded(trajectories, passe
     assert ("no-such-world" in result.output) == inside, result.output
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     text=st.one_of(
         st.sampled_from(["nan", "inf", "-inf", "0", "-1", "3600.5", "1e400", "x", ""]),

@@ -17,6 +17,7 @@ from alienworlds.cli.scaffold import BadInput, LanguageCommands, Refused, Report
 from alienworlds.generate.knobs import Knob, KnobTable
 from alienworlds.tasks.bank import bank_path
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,7 +64,7 @@ def test_a_language_with_only_its_commands_entry_has_every_shared_command():
 problems = st.lists(st.text(st.characters(categories=("L", "N")), min_size=1, max_size=8))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(own=problems, audited=problems, as_json=st.booleans())
 def test_world_check_closes_alike_for_any_problems(own, audited, as_json):
     def audit(world, bank, so_far, options):
@@ -89,7 +90,7 @@ def test_world_check_closes_alike_for_any_problems(own, audited, as_json):
     assert lines[-1] == (f"{n} problem{'s' if n != 1 else ''}" if n else "ok")
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(said=st.lists(st.text(st.characters(categories=("L",)), min_size=1), min_size=1))
 def test_bad_input_is_every_problem_on_its_line_and_exit_2(said):
     def task_ids(bank):

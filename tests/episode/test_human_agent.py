@@ -17,6 +17,7 @@ from alienworlds.episode.human_agent import (
     is_human,
 )
 from episode_testing import events_of
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -201,7 +202,7 @@ def test_ids_of_allowed_characters_are_accepted(player_id):
         assert check_player_id(player_id) == player_id
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     st.one_of(
         st.text(alphabet=ID_CHARS, min_size=41, max_size=200),

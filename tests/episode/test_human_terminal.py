@@ -16,6 +16,7 @@ from alienworlds.episode.human_terminal import (
     Stopped,
     TerminalPlayer,
 )
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -59,7 +60,7 @@ lines = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(lines)
 def test_lines_come_back_as_written(written):
     data = "".join(line + "\n" for line in written).encode()
@@ -70,7 +71,7 @@ def test_lines_come_back_as_written(written):
         os.close(fd)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(
         st.one_of(st.text(alphabet="ab\u00e9", max_size=40), st.integers(41, 5000)), max_size=12

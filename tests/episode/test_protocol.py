@@ -6,6 +6,7 @@ from alienworlds.episode.protocol import (
     cap_feedback,
     milestone_labels,
 )
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -32,7 +33,7 @@ def test_too_many_characters_are_cut():
 
 
 @given(st.text(min_size=1, max_size=1200), st.text(max_size=300))
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 def test_cut_feedback_reveals_nothing_past_the_cut(text, extra):
     # once output is cut, what follows the cut (and so the withheld size)
     # changes nothing in the feedback

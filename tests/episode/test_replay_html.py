@@ -5,6 +5,7 @@ from alienworlds.episode import Episode, Settings, make_agent
 from alienworlds.episode.replay_html import REPLAY_NAME, is_fresh, replay_html
 from alienworlds.episode.report import write_summary
 from alienworlds.episode.trace import TRACE_NAME
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from replay_testing import INJECTION, Elements, Hostile, assert_inert
@@ -83,7 +84,7 @@ _HOSTILE = st.one_of(
 )
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(texts=st.lists(_HOSTILE, min_size=11, max_size=11))
 def test_any_text_anywhere_in_a_trace_stays_text(tmp_path_factory, texts):
     directory = tmp_path_factory.mktemp("hostile")

@@ -8,6 +8,7 @@ from alienworlds.cli.aliencode import main
 from alienworlds.episode import trace as trace_module
 from alienworlds.episode.trace import Trace, TraceError, read_trace
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -38,7 +39,7 @@ def test_the_bound_admits_a_trace_at_the_bound(tmp_path, monkeypatch):
     assert read_trace(path) == [HEADER]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     depth=st.integers(min_value=1, max_value=200_000), where=st.sampled_from(["first", "middle"])
 )

@@ -12,6 +12,7 @@ from alienworlds.explore.aliencode.engine import Budget, Engine, Prediction
 from alienworlds.explore.aliencode.evaluate import freeze, snapshot
 from alienworlds.explore.aliencode.metrics import _texts, base_engine
 from alienworlds.explore.aliencode.view import read_view
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -117,7 +118,7 @@ def _lists(objects):
     return [v for v in seen.values() if type(v) is list]
 
 
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), deadline=None, derandomize=True)
 @given(
     st.lists(
         st.tuples(st.integers(0, 5), st.integers(0, 5), st.booleans()), min_size=1, max_size=40

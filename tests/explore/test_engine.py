@@ -7,6 +7,7 @@ import random
 from alienworlds.episode.trace import read_trace
 from alienworlds.explore.aliencode.design import Designer, atom, compose, cost, places_of
 from alienworlds.explore.aliencode.metrics import _texts, _Truth, base_engine
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +27,7 @@ def _random_probe(engine, designer, rng):
     return designer.spell(compose(atoms)) if atoms else None
 
 
-@settings(max_examples=6, deadline=None, derandomize=True)
+@settings(max_examples=examples(6), deadline=None, derandomize=True)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_probes_keep_the_true_rules_alive(fixed_probe_trace, demo_env, seed):
     system, rules = _texts(read_trace(fixed_probe_trace[0]))

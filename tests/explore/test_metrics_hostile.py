@@ -12,6 +12,7 @@ from alienworlds.episode import Episode, Settings, make_agent
 from alienworlds.episode.alienlogic_env import AlienLogicEnvironment
 from alienworlds.episode.trace import read_trace
 from alienworlds.explore.alienlogic.metrics import exploration
+from fuzzing import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -57,7 +58,9 @@ def _feedback(feedbacks):
 
 
 @settings(
-    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(15),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(data=st.data())
 def test_hostile_tool_results_never_break_the_metrics(fixed_trace, data):

@@ -11,6 +11,7 @@ from alienworlds.explore.alienlogic.observe import observe
 from alienworlds.explore.alienlogic.probes import conclusion_variants, sample
 from alienworlds.explore.alienlogic.space import Space
 from alienworlds.ruleset.world import Rule, World
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,7 +36,7 @@ def single_patch_world(rng: random.Random) -> tuple[World, str]:
     return World("single", "alienlogic", rules=patches), rule
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_the_true_patch_survives_every_observation(seed):
     rng = random.Random(seed)

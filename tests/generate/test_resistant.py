@@ -24,6 +24,7 @@ from alienworlds.ruleset import Rule, World
 from alienworlds.ruleset.equivalence import compare
 from alienworlds.ruleset.expr import parse, to_text
 from alienworlds.tasks.aliencode_validity import STRATEGIES
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -60,7 +61,7 @@ def test_each_resistant_change_is_one_the_explorer_can_learn_and_the_porter_undo
     assert problem is None, problem
 
 
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=examples(3), deadline=None)
 @given(seed=st.text(min_size=1, max_size=8), scoped=st.integers(0, 2))
 def test_every_world_has_its_resistant_rules_within_the_scoped_knob(seed, scoped):
     knobs = Knobs(altered=5, red_herrings=0, scoped=scoped, renamed=0)
@@ -141,7 +142,7 @@ def test_a_resistant_rule_is_known_by_its_site_expression_and_scope():
     assert not schemes.is_resistant("PLUCK", "(get seq (- i 1))", "anywhere")
 
 
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=examples(3), deadline=None)
 @given(seed=st.text(min_size=1, max_size=8))
 def test_red_herrings_leave_the_keystone_pair_alone_while_other_sites_can_take_them(seed):
     drawn = draw_world(seed, Knobs(altered=7, red_herrings=2, scoped=1, renamed=0))

@@ -13,6 +13,7 @@ from alienworlds.generate.aliencode.world_draw import BOUNDS, draw_world
 from alienworlds.porting import Porter, PortError
 from alienworlds.ruleset import Limits, standard_world
 from alienworlds.tasks.aliencode_grading import program_output
+from fuzzing import examples
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -57,7 +58,7 @@ def program(template, rng: random.Random) -> str:
     )
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2), template=st.sampled_from(templates()), draw=st.integers(0, 2**32))
 def test_a_ported_template_prints_in_the_world_what_it_prints_under_the_manual(
     seed, template, draw

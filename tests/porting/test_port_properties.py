@@ -20,6 +20,7 @@ from alienworlds.porting.types import infer
 from alienworlds.ruleset import standard_world
 from alienworlds.tasks.bank import load_bank
 from bank_tasks import bindings, field
+from fuzzing import examples
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from port_values import text, values
@@ -80,7 +81,7 @@ def random_call(data, task) -> str | None:
 
 
 @settings(
-    max_examples=30,
+    max_examples=examples(30),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -26,6 +26,7 @@ from alienworlds.porting.differential import (
 from alienworlds.porting.samples import values, wide
 from alienworlds.porting.types import BOOL, FLOAT, INT, STR, infer, list_of
 from alienworlds.ruleset import parse_world, standard_world
+from fuzzing import examples
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -188,7 +189,10 @@ def test_a_seeded_slice_of_the_differential_finds_no_disagreement():
 
 
 @settings(
-    max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(12),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 @given(st.integers(0, 2**32))
 def test_random_programs_port_right_or_are_refused(seed):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from alienworlds.ruleset.text import render
 from alienworlds.tasks.bank import load_bank
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -67,7 +68,7 @@ def statements(depth: int = 2) -> st.SearchStrategy:
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.lists(statements(), max_size=4).map(lambda b: s.Program(tuple(b))),
     st.sampled_from([{}, RENAMING]),
@@ -116,7 +117,7 @@ VALUES = st.recursive(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(VALUES)
 def test_a_value_literal_builds_its_value(value):
     # a run's output loses its trailing whitespace: a marker line after the value keeps it

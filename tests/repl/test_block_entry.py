@@ -7,6 +7,7 @@ import sys
 
 from alienworlds.repl.aliencode_backend import AlienCodeBackend
 from alienworlds.repl.shell import Shell
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -62,7 +63,7 @@ def blocks(depth):
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.tuples(st.sampled_from(["SWEEP y IN STRAND(3):", "CRAFT f(t):", "UPON YES:"]), blocks(2)))
 def test_a_nested_block_typed_line_by_line_is_one_entry(parts):
     head, body = parts

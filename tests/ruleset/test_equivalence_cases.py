@@ -7,6 +7,7 @@ import itertools
 import math
 
 from alienworlds.ruleset.equivalence import MAX_CASES, POOLS, cases
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,7 +35,7 @@ kinds_of = st.dictionaries(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(kinds_of)
 def test_cases_are_every_stride_th_combination(kinds):
     assert cases(kinds) == walked(kinds)

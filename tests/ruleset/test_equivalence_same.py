@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from alienworlds.ruleset.equivalence import _same
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,13 +42,13 @@ values = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(values, values)
 def test_same_as_the_definition(x, y):
     assert _same(x, y) == defined(x, y)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(values)
 def test_shared_elements(x):
     # results built from one sample share its objects: a list against a copy

@@ -3,6 +3,7 @@
 import pytest
 from alienworlds.ruleset import RuleSyntaxError, parse, to_text
 from alienworlds.ruleset.expr import Call, Const, Identity, Sym
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -55,14 +56,14 @@ exprs = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(exprs)
 def test_text_round_trip(expr):
     assert parse(to_text(expr)) == expr
     assert to_text(parse(to_text(expr))) == to_text(expr)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=40))
 def test_garbage_never_crashes(text):
     try:
@@ -104,7 +105,7 @@ def test_constants_at_the_bounds_are_accepted():
     assert to_text(parse(nested)) == nested
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.integers(0, 2**32), st.integers(1, 30), st.integers(1, 400))
 def test_generated_hostile_expressions_never_crash(seed, depth, width):
     """Deep, wide and numeric extremes, seeded: a RuleSyntaxError or an expression."""

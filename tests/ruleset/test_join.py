@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from alienworlds.ruleset import LanguageError, Limits, Meter, make_operators, render
 from alienworlds.ruleset.text import TextTooLong
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,7 @@ def outcome(run) -> tuple[object, int]:
         return exc.kind, 1
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.sampled_from(["", ", ", "-" * 70]), st.lists(VALUES, max_size=12), st.integers(0, 400))
 def test_join_gives_what_rendering_gives(sep, seq, max_length):
     limits = Limits(max_length=max_length, max_steps=10**9)

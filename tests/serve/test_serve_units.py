@@ -14,6 +14,7 @@ from alienworlds.serve.mailbox import Mailbox, Stale, Stopped
 from alienworlds.serve.store import Store, StoreError
 from alienworlds.serve.view import REFUSAL, reply_content
 from alienworlds.tasks import aliencode_reader, alienlogic_reader
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,7 +27,7 @@ class Clock:
         return self.now
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     rate=st.floats(0.0, 50.0),
     burst=st.integers(1, 40),
@@ -49,7 +50,7 @@ def test_a_bucket_never_lets_more_through_than_its_burst_and_refill(rate, burst,
             assert j - i + 1 <= burst + rate * (allowed[j] - start) + 1e-6
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(rate=st.floats(0.01, 50.0), burst=st.integers(1, 10), spent=st.integers(1, 30))
 def test_waiting_the_time_a_refusal_names_is_enough(rate, burst, spent):
     clock = Clock()
@@ -155,7 +156,7 @@ LINE = st.text(
 ).filter(lambda s: s.strip())
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(lines=st.lists(LINE, min_size=1, max_size=6))
 def test_a_typed_output_reaches_the_grader_as_typed(demo_env, lines):
     text = "\n".join(lines)
@@ -164,7 +165,7 @@ def test_a_typed_output_reaches_the_grader_as_typed(demo_env, lines):
     assert aliencode_reader.read_answer(prediction, reply, demo_env.world.keywords).answer == text
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(lines=st.lists(LINE, min_size=1, max_size=6))
 def test_a_typed_program_reaches_the_grader_as_typed(demo_env, lines):
     text = "\n".join(lines)

@@ -10,6 +10,7 @@ import tomllib
 
 import pytest
 from alienworlds.sweep.bounded_toml import BoundsError, TomlBounds, depth, load, shape
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,7 +81,7 @@ def documents(draw) -> tuple[str, dict]:
     return "\n".join(lines) + "\n", {key: value for key, (_, value) in entries.items()}
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(documents())
 def test_the_depth_read_from_the_text_is_the_depth_of_the_data(document):
     text, expected = document
@@ -89,7 +90,7 @@ def test_the_depth_read_from_the_text_is_the_depth_of_the_data(document):
     assert shape(text).depth + 1 == depth(parsed)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     levels=st.integers(1, 6000),
     opener=st.sampled_from(["[", "{a = ", "[{b = ["]),
@@ -110,7 +111,7 @@ def test_any_nesting_is_refused_by_its_depth_on_the_text_alone(levels, opener, t
         assert depth(load(text.encode(), TIGHT)[1]) == found + 1
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(parts=st.integers(1, 100_000), header=st.booleans(), spaced=st.booleans())
 def test_a_dotted_key_is_refused_by_its_parts_before_parsing(parts, header, spaced):
     key = (" . " if spaced else ".").join(["a"] * parts)
@@ -125,7 +126,7 @@ def test_a_dotted_key_is_refused_by_its_parts_before_parsing(parts, header, spac
         assert depth(load(text.encode(), TIGHT)[1]) == parts + header
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(header=st.integers(0, 32), key=st.integers(1, 32))
 def test_a_header_and_the_keys_under_it_nest_together_and_are_bounded_together(header, key):
     text = (
@@ -142,7 +143,7 @@ def test_a_header_and_the_keys_under_it_nest_together_and_are_bounded_together(h
         assert depth(load(text.encode(), TIGHT)[1]) == header + key
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.integers(4000, 20000), st.booleans())
 def test_integers_past_the_digit_limit_are_refused_in_one_line(digits, negative):
     text = f"seed = {'-' if negative else ''}1{'0' * (digits - 1)}\n"

@@ -17,6 +17,7 @@ from alienworlds.sweep import limits
 from alienworlds.sweep.plan import plan
 from alienworlds.sweep.spec import MAX_MESSAGE, MAX_PROBLEMS, SweepError, load_sweep
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -77,7 +78,9 @@ def sweep_files(draw) -> str:
 
 
 @settings(
-    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(80),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(text=sweep_files())
 def test_a_random_sweep_file_loads_within_bounds_or_is_refused_line_by_line(tmp_path, text):
@@ -221,7 +224,9 @@ def test_the_bounds_themselves_are_allowed(tmp_path):
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     key=st.sampled_from(sorted({*limits.COUNTS, *limits.SECONDS})),

@@ -14,6 +14,7 @@ from alienworlds.cli.alienlogic import cli as logic_main
 from alienworlds.sweep.plan import plan
 from alienworlds.sweep.spec import TOP_KEYS, SweepError, load_sweep
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sweep_testing import REPO
@@ -236,7 +237,9 @@ def toml_value(value: object) -> str:
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(st.dictionaries(KEYS, VALUES, max_size=6))
 def test_any_document_loads_or_fails_with_sweep_errors_only(tmp_path, document):

@@ -10,6 +10,7 @@ from alienworlds.tasks import aliencode_avoidant as av
 from alienworlds.tasks.aliencode_grading import manual_world, outcomes
 from alienworlds.tasks.aliencode_statement_memo import IdentityMemo
 from alienworlds.tasks.bank import load_bank
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -30,7 +31,7 @@ SAMPLE_CORES = av.HAND_CORES + av.CORES[len(av.HAND_CORES) :: 6]
     st.integers(min_value=-500, max_value=10**6),
     st.sampled_from([o for o in av.OPTIONS["int"] if o != "keep"]),
 )
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_an_integer_is_a_length_without_a_literal(n, option):
     text = unparse_expr(av.int_expr(n, option))
     assert not any(ch.isdigit() for ch in text)
@@ -38,7 +39,7 @@ def test_an_integer_is_a_length_without_a_literal(n, option):
 
 
 @given(st.floats(min_value=-1e6, max_value=1e6, allow_nan=False).map(lambda x: round(x, 3)))
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 def test_a_float_as_fracture_is_worth_the_literal(x):
     source = f"EMIT({x!r})"
     rewritten = unparse(av.rewrite_tree(parse(source), av.HAND_CORES[1]))

@@ -14,6 +14,7 @@ from alienworlds.tasks.aliencode_budget import (
 )
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader, manual_world, run_steps
 from alienworlds.tasks.bank import load_bank
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -211,7 +212,7 @@ def whole_text_count(source: str, stop_after: int | None) -> int | None:
     st.text(alphabet=st.sampled_from(list("ab1-.e \t\n\r\\\"'#$(),:é")), max_size=60),
     st.one_of(st.none(), st.integers(0, 12)),
 )
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 def test_counting_line_by_line_is_counting_the_whole_text(source, stop_after):
     # twice: the second count finds its lines kept
     assert token_count(source, stop_after) == whole_text_count(source, stop_after)

@@ -12,6 +12,7 @@ from alienworlds.tasks.aliencode_calibrating_avoidant import Avoider, answers
 from alienworlds.tasks.aliencode_compact import answers as compact
 from alienworlds.tasks.aliencode_grading import AlienCodeGrader, manual_world, outcomes
 from alienworlds.tasks.bank import Task, load_bank
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,7 +78,7 @@ WALKED = """CRAFT f(xs, w):
 values = st.one_of(st.integers(-50, 50), st.text("ab", max_size=3))
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(
     xs=st.lists(values, max_size=4),
     w=st.text("xyz", max_size=5),

@@ -10,6 +10,7 @@ from alienworlds.tasks.aliencode_compact import (
     count,
     tokens,
 )
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -41,7 +42,7 @@ bodies = st.lists(
 ).map(tuple)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(bodies, st.sampled_from(SPELLINGS), st.sampled_from(SPELLINGS))
 def test_program_text_is_the_unparsed_program(body, first, second):
     for keywords in (first, second, first):
@@ -79,7 +80,7 @@ def _inline_everywhere(body):
     return resolver.body(tuple(kept))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(bodies)
 def test_inlining_keeps_untouched_statements_and_matches_a_full_rewrite(body):
     got = _inline_once(body)
@@ -93,7 +94,7 @@ def test_inlining_keeps_untouched_statements_and_matches_a_full_rewrite(body):
             assert any(st_ is original for original in body)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(bodies)
 def test_tokens_counted_by_statement_are_the_programs_count(body):
     program = s.Program(body)

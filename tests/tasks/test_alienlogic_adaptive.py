@@ -35,6 +35,7 @@ from alienworlds.tasks.alienlogic_grading import LogicTask, logic_tasks
 from alienworlds.tasks.alienlogic_validity import battery
 from alienworlds.tasks.answer_text import REFUSAL_TEXT
 from alienworlds.tasks.bank import load_bank
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -356,7 +357,7 @@ ROWS = st.lists(
 )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(ROWS)
 def test_every_combination_passes_exactly_what_its_definition_says(rows):
     tasks, passed, refused = synthetic(rows)

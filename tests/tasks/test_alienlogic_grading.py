@@ -11,6 +11,7 @@ from alienworlds.tasks.alienlogic_reader import read_answer
 from alienworlds.tasks.bank import load_bank
 from alienworlds.tasks.grade import Grade
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -131,7 +132,7 @@ def test_grade_json_and_exit_codes(tmp_path):
     )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.text(
         alphabet=st.sampled_from(list("PROOFEND ANSWER:UNPROVABLE|[]()12.,-\n`>*pq")), max_size=200

@@ -14,6 +14,7 @@ from alienworlds.tasks.alienlogic_grading import AlienLogicGrader, logic_tasks
 from alienworlds.tasks.alienlogic_reader import RECORDED_REFUSAL, read_answer
 from alienworlds.tasks.answer_text import is_refusal, proof_blocks, refusal
 from alienworlds.tasks.bank import load_bank
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -117,7 +118,7 @@ PIECES = [
 ]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(PIECES), max_size=6), st.sampled_from(["\n", "\r\n", "\n\n"]))
 def test_grader_and_episode_agree_on_generated_answers(pieces, sep):
     text = sep.join(pieces)

@@ -16,6 +16,7 @@ from alienworlds.tasks.bank import (
     BankError,
     parse_bank,
 )
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -43,7 +44,7 @@ def refused(language: str, text: str) -> list[str]:
     return []
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(
     language=st.sampled_from(sorted(LANGUAGES)),
     kind=st.sampled_from(KINDS),

@@ -8,6 +8,7 @@ import sys
 
 import pytest
 from alienworlds.tasks.forked_map import forked_map, usable_cores
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,7 +19,7 @@ def pid_and_square(x: int) -> tuple[int, int]:
     return os.getpid(), x * x + OFFSET
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.lists(st.integers(-1000, 1000), max_size=12), st.integers(1, 4))
 def test_the_results_are_the_plain_maps_in_order(items, jobs):
     assert [r for _, r in forked_map(pid_and_square, items, jobs)] == [

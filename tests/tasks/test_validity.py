@@ -9,6 +9,7 @@ from alienworlds.tasks.aliencode_validity import count_expression, literal_free,
 from alienworlds.tasks.bank import load_bank
 from alienworlds.tasks.validity import aliencode_battery, chance_corrected, tally
 from click.testing import CliRunner
+from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -20,7 +21,7 @@ DEMO = load("demo")
 
 
 @given(st.integers(min_value=-2000, max_value=10**7))
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 def test_count_expression_is_worth_n_without_a_literal(n):
     text = count_expression(n, STANDARD)
     assert not any(ch.isdigit() for ch in text)
@@ -28,7 +29,7 @@ def test_count_expression_is_worth_n_without_a_literal(n):
 
 
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=30).map(str.rstrip))
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 def test_string_literal_prints_its_text(text):
     assert run_source(f"EMIT({string_literal(text)})", STANDARD).output == text
 
