@@ -10,7 +10,8 @@
   from the user's own cache.
 * Hypothesis properties draw the examples tests/fuzzing.py gives them: a
   quarter of their stated size unless ALIENWORLDS_FUZZ asks for more. That
-  includes the properties that state no size (hypothesis's 100).
+  includes the properties that state no size (hypothesis's 100). Tests that
+  replay a corpus replay the part of it the first process draws.
 * Files run in the order collected (pyproject.toml turns off xdist's
   reordering by number of tests), except that the invariants test comes
   first: it audits the main AlienCode bank and keeps the report in the
@@ -23,7 +24,7 @@ import shutil
 import tempfile
 
 from alienworlds.cli.entry import tune_collector
-from fuzzing import SCALE, examples
+from fuzzing import SCALE, examples, offset
 from hypothesis import settings
 
 settings.register_profile("suite", max_examples=examples(100))
@@ -32,8 +33,11 @@ settings.load_profile("suite")
 
 def pytest_report_header(config):
     if SCALE is None:
-        return "fuzzing: a quarter of each property's examples (ALIENWORLDS_FUZZ=full for all)"
-    return f"fuzzing: {SCALE} times each property's examples (ALIENWORLDS_FUZZ)"
+        return (
+            "fuzzing: a quarter of each property's examples and part "
+            f"{offset()} of each corpus (ALIENWORLDS_FUZZ_OFFSET; ALIENWORLDS_FUZZ=full for all)"
+        )
+    return f"fuzzing: {SCALE} times each property's examples, every corpus whole (ALIENWORLDS_FUZZ)"
 
 
 RUN_FIRST = ("aliencode/test_invariants.py",)
@@ -46,6 +50,7 @@ def pytest_collection_modifyitems(config, items):
 def pytest_configure(config):
     tune_collector()
     if not hasattr(config, "workerinput"):  # the first process: the workers inherit its environment
+        offset()  # drawn once, for every process of the run
         config.suite_cache = tempfile.mkdtemp(prefix="alienworlds-suite-cache-")
         os.environ["XDG_CACHE_HOME"] = config.suite_cache
 

@@ -18,13 +18,26 @@ ALIENWORLDS_FUZZ chooses the size:
 Properties that test something only enough examples reach (that a generator
 covers every kind of statement, say) state their size without this
 function, and draw it in every run.
+
+Tests that replay a fixed corpus (the worst-case generator's programs fed
+to a second parser, or to the server as probes) run all of it when
+ALIENWORLDS_FUZZ is set, and one part in four by default, `share(cases)`:
+every fourth case from an offset drawn for the run, so that runs differ as
+a property's examples do. The pytest header gives the offset, and
+ALIENWORLDS_FUZZ_OFFSET=k runs that part again.
 """
 
 from __future__ import annotations
 
 import os
+import random
+from collections.abc import Sequence
+from typing import TypeVar
 
+T = TypeVar("T")
 QUARTER_FLOOR = 10
+PARTS = 4
+OFFSET = "ALIENWORLDS_FUZZ_OFFSET"
 
 
 class FuzzSettingError(ValueError):
@@ -54,3 +67,22 @@ def examples(n: int, multiple: int | None = SCALE) -> int:
     if multiple is None:
         return n if n <= QUARTER_FLOOR else max(QUARTER_FLOOR, n // 4)
     return n * multiple
+
+
+def offset(environ=os.environ) -> int:
+    """The part of each corpus this run replays: ALIENWORLDS_FUZZ_OFFSET,
+    else one drawn now and kept in the environment, where the test
+    processes pytest starts find it."""
+    value = environ.get(OFFSET, "").strip()
+    if value == "":
+        environ[OFFSET] = value = str(random.randrange(PARTS))
+    if not (value.isdigit() and int(value) < PARTS):
+        raise FuzzSettingError(f"{OFFSET}={value!r}: give a whole number from 0 to {PARTS - 1}")
+    return int(value)
+
+
+def share(cases: Sequence[T], multiple: int | None = SCALE, part: int | None = None) -> list[T]:
+    """The cases of a corpus this run replays (see the module docstring)."""
+    if multiple is not None:
+        return list(cases)
+    return list(cases[offset() if part is None else part :: PARTS])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from fuzzing import FuzzSettingError, examples, scale
+from fuzzing import PARTS, FuzzSettingError, examples, offset, scale, share
 from hypothesis import settings
 
 
@@ -34,3 +34,20 @@ def test_a_size_that_names_nothing_is_refused_with_what_to_give(value):
 
 def test_properties_that_state_no_size_draw_the_suites_default():
     assert settings().max_examples == examples(100)
+
+
+def test_a_corpus_is_replayed_whole_in_a_full_run_and_a_quarter_by_default():
+    cases = list(range(10))
+    assert share(cases, 1) == cases and share(cases, 3) == cases
+    parts = [share(cases, None, part) for part in range(PARTS)]
+    assert parts[1] == [1, 5, 9] and sorted(sum(parts, [])) == cases
+
+
+def test_the_runs_part_is_drawn_once_and_kept_for_the_processes_it_starts():
+    environ = {}
+    drawn = offset(environ)
+    assert 0 <= drawn < PARTS and environ["ALIENWORLDS_FUZZ_OFFSET"] == str(drawn)
+    assert offset(environ) == drawn and offset({"ALIENWORLDS_FUZZ_OFFSET": "2"}) == 2
+    for wrong in ("4", "-1", "one"):
+        with pytest.raises(FuzzSettingError, match="from 0 to 3"):
+            offset({"ALIENWORLDS_FUZZ_OFFSET": wrong})

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from alienworlds.tasks.bank import load_bank
+from fuzzing import share
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lark.exceptions import UnexpectedCharacters
@@ -195,8 +196,8 @@ def test_every_bank_and_example_program(name):
         assert_same(source, name)
 
 
-def test_every_worst_case_program():
-    for source in worst_sources():
+def test_the_worst_case_programs():
+    for source in share(worst_sources()):
         assert_same(source)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from alienworlds.serve.app import MAX_TEXT, ServerLimits, application
 from alienworlds.serve.limits import Rate
+from fuzzing import share
 from serve_testing import act, make_study, wait_view
 from starlette.testclient import TestClient
 
@@ -20,7 +21,9 @@ FAST = ServerLimits(client_rate=Rate(1000.0, 100_000), action_rate=Rate(1000.0, 
 
 
 def test_worst_case_programs_as_probes(tmp_path, demo_env, tally):
-    cases = [c for s in SEEDS for c in generate(s) if c.world == "standard" and not c.world_text]
+    cases = share(
+        [c for s in SEEDS for c in generate(s) if c.world == "standard" and not c.world_text]
+    )
     made = make_study(tmp_path / "data", count=len(cases) // 48 + 1)
     seconds = []
     with TestClient(application(made.data, FAST)) as client:
