@@ -13,7 +13,7 @@
   includes the properties that state no size (hypothesis's 100). Tests that
   replay a corpus replay the part of it the first process draws.
 * Files run in the order collected (pyproject.toml turns off xdist's
-  reordering by number of tests), except for RUN_FIRST. The invariants test
+  reordering by number of tests), except for tests/suite_order.py's list. The invariants test
   comes first: it audits the main AlienCode bank and keeps the report in the
   run's cache, and the environment tests that come later read it there
   instead of auditing main once more (about 30 s). The dearest files follow,
@@ -27,6 +27,7 @@ import tempfile
 from alienworlds.cli.entry import tune_collector
 from fuzzing import SCALE, examples, offset
 from hypothesis import settings
+from suite_order import first_files_first
 
 settings.register_profile("suite", max_examples=examples(100))
 settings.load_profile("suite")
@@ -41,31 +42,8 @@ def pytest_report_header(config):
     return f"fuzzing: {SCALE} times each property's examples, every corpus whole (ALIENWORLDS_FUZZ)"
 
 
-# The invariants test, then the dearest files, longest first (seconds measured with
-# --durations=0 at 3b2d8fb): a file that starts near the end of the run keeps one process
-# busy while the other has nothing left. The order changes no verdict, only the time.
-RUN_FIRST = (
-    "aliencode/test_invariants.py",  # 68
-    "sweep/test_sweep_run.py",  # 52
-    "generate/test_generate.py",  # 49
-    "sweep/test_sweep_kill.py",  # 46
-    "alienlogic/test_logic_limits.py",  # 42
-    "generate/test_alienlogic_generate.py",  # 40
-    "porting/test_soundness.py",  # 35
-    "sweep/test_endpoint_limits.py",  # 34
-    "aliencode/test_adversarial.py",  # 32
-    "cli/test_play.py",  # 27
-    "tasks/test_alienlogic_adaptive.py",  # 27
-    "generate/test_resistant.py",  # 27
-    "sweep/test_generated_worlds.py",  # 26
-    "tasks/test_validity.py",  # 25
-    "inspect_eval/test_inspect_tasks.py",  # 24
-)
-FIRST = {f"tests/{name}": rank for rank, name in enumerate(RUN_FIRST)}
-
-
 def pytest_collection_modifyitems(config, items):
-    items.sort(key=lambda item: FIRST.get(item.nodeid.split("::")[0], len(FIRST)))
+    first_files_first(items)
 
 
 def pytest_configure(config):

@@ -1,11 +1,11 @@
-"""The files tests/conftest.py runs first are files of the suite, and run
+"""The files tests/suite_order.py runs first are files of the suite, and run
 first (a renamed file would silently lose its place)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import FIRST, RUN_FIRST, pytest_collection_modifyitems
+from suite_order import FIRST, RUN_FIRST, first_files_first
 
 TESTS = Path(__file__).parent
 
@@ -23,5 +23,5 @@ def test_named_files_come_first_in_their_order_and_the_rest_keep_theirs():
     later = [Item("tests/a/test_x.py::t1"), Item("tests/a/test_x.py::t2")]
     named = [Item(f"tests/{name}::t") for name in reversed(RUN_FIRST)]
     items = [later[0], *named, later[1]]
-    pytest_collection_modifyitems(None, items)
+    first_files_first(items)
     assert [i.nodeid.split("::")[0] for i in items] == [*FIRST, *(i.nodeid[:-4] for i in later)]
