@@ -13,8 +13,8 @@
   includes the properties that state no size (hypothesis's 100). Tests that
   replay a corpus replay the part of it the first process draws.
 * Files run in the order collected (pyproject.toml turns off xdist's
-  reordering by number of tests), except for tests/suite_order.py's list. The invariants test
-  comes first: it audits the main AlienCode bank and keeps the report in the
+  reordering by number of tests), except for tests/suite_order.py's list.
+  The invariants test comes first: it audits the main AlienCode bank and keeps the report in the
   run's cache, and the environment tests that come later read it there
   instead of auditing main once more (about 30 s). The dearest files follow,
   so that the run does not end on one of them.
@@ -24,8 +24,9 @@ import os
 import shutil
 import tempfile
 
+import pytest
 from alienworlds.cli.entry import tune_collector
-from fuzzing import SCALE, examples, offset
+from fuzzing import SCALE, FuzzSettingError, examples, offset
 from hypothesis import settings
 from suite_order import first_files_first
 
@@ -49,7 +50,10 @@ def pytest_collection_modifyitems(config, items):
 def pytest_configure(config):
     tune_collector()
     if not hasattr(config, "workerinput"):  # the first process: the workers inherit its environment
-        offset()  # drawn once, for every process of the run
+        try:
+            offset()  # drawn once, for every process of the run
+        except FuzzSettingError as error:
+            raise pytest.UsageError(str(error)) from None
         config.suite_cache = tempfile.mkdtemp(prefix="alienworlds-suite-cache-")
         os.environ["XDG_CACHE_HOME"] = config.suite_cache
 
