@@ -62,7 +62,7 @@ _SCOPES = {
     "loop": "inside SWEEP/WHILE bodies",
 }
 
-_CACHE: dict[tuple[str, str], tuple[object, AlienCodeGrader]] = {}
+_CACHE: dict[tuple[str, ...], tuple[Audit, AlienCodeGrader]] = {}  # by audit_key
 _CACHE_LOCK = threading.Lock()
 
 
@@ -106,7 +106,7 @@ class AlienCodeEnvironment(Environment):
             Path(bank_path) if bank_path else own_bank_path("aliencode", self.world),
         )
         self.limits = limits or Limits()
-        key = (self.world.hash, self.bank_hash())
+        key = audit_key(self.world, self.bank, self.limits)  # the disk cache's key too
         with _CACHE_LOCK:
             if key not in _CACHE:
                 report = bank_audit(self.world, self.bank, self.limits)

@@ -6,6 +6,7 @@ import multiprocessing
 import os
 import time
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -175,3 +176,15 @@ def test_an_environment_reads_the_audit_another_process_kept(cache_home, monkeyp
     env = AlienCodeEnvironment("demo")
     assert env.validity() == computed.validity
     assert [t.rules for t in env.tasks()] == [tuple(t.rules) for t in computed.tasks]
+
+
+def test_environments_share_an_audit_and_grader_only_under_the_same_key(cache_home, monkeypatch):
+    monkeypatch.setattr(aliencode_env, "_CACHE", {})
+    first, same = AlienCodeEnvironment("demo"), AlienCodeEnvironment("demo")
+    assert same._grader is first._grader
+    other_limits = AlienCodeEnvironment("demo", limits=Limits(max_steps=Limits().max_steps // 2))
+    assert other_limits._grader is not first._grader and other_limits.limits != first.limits
+    bank = load_bank("aliencode", "demo")
+    worded = replace(bank.tasks[0], prompt=bank.tasks[0].prompt + " (worded again)")
+    edited = replace(bank, tasks=(worded, *bank.tasks[1:]))  # the same file, another bank
+    assert AlienCodeEnvironment("demo", bank=edited)._grader is not first._grader
