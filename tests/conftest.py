@@ -12,12 +12,9 @@
   quarter of their stated size unless ALIENWORLDS_FUZZ asks for more. That
   includes the properties that state no size (hypothesis's 100). Tests that
   replay a corpus replay the part of it the first process draws.
-* Files run in the order collected (pyproject.toml turns off xdist's
-  reordering by number of tests), except for tests/suite_order.py's list.
-  The invariants test comes first: it audits the main AlienCode bank and keeps the report in the
-  run's cache, and the environment tests that come later read it there
-  instead of auditing main once more (about 30 s). The dearest files follow,
-  so that the run does not end on one of them.
+* Files run in the order tests/suite_order.py gives them: the invariants
+  test first, whose audit of main the environment tests then read from the
+  run's cache, then the dearest files.
 """
 
 import os
