@@ -194,26 +194,36 @@ def _audit_bank(
 def _generate(
     seed: str, knobs: dict[str, int], out_dir: str, options: Mapping[str, object], phases: Phases
 ) -> Report:
-    from alienworlds.generate.aliencode import GenerationError, Knobs, generate
+    import time
 
+    from alienworlds.generate.aliencode import GenerationError, Knobs, generate
+    from alienworlds.generate.aliencode.generator import OUTPUTS, write
+    from alienworlds.generate.audited_files import check_free
+
+    from aliencode.cache_room import roomy
+
+    out = Path(out_dir)
     try:
         Knobs(**knobs).check()
-    except GenerationError as exc:
+        check_free(out, OUTPUTS, bool(options["force"]))
+    except (GenerationError, FileExistsError) as exc:
         raise BadInput(str(exc)) from None
-    try:
-        result = generate(seed, Knobs(**knobs), phases)
-    except GenerationError as exc:
-        raise Refused(f"cannot generate: {exc}") from None
-    out = Path(out_dir)
-    written = {"world.toml": result.text, "bank.toml": result.bank_text}
-    for name, text in written.items():
+    start = time.process_time()
+    # the audit meets the generation's candidate answers again: kept compiled
+    with roomy():
         try:
-            out.mkdir(parents=True, exist_ok=True)
-            (out / name).write_text(text, encoding="utf-8")
+            result = generate(seed, Knobs(**knobs), phases)
+            generated_at = time.process_time()
+            with phases.phase("auditing the files before they are written"):
+                audited = write(result, out, force=bool(options["force"]))
+        except FileExistsError as exc:
+            raise BadInput(str(exc)) from None
         except OSError as exc:
             raise BadInput(
-                f"cannot write {out / name}: {exc.strerror or exc.__class__.__name__}"
+                f"cannot write into {out}: {exc.strerror or exc.__class__.__name__}"
             ) from None
+        except GenerationError as exc:
+            raise Refused(f"cannot generate: {exc}") from None
     summary = {
         "world": result.world.name,
         "hash": result.world.hash,
@@ -228,8 +238,14 @@ def _generate(
         "templates_tried": result.templates_tried,
         "templates_discarded": dict(sorted(result.templates_discarded.items())),
         "seconds": round(result.seconds, 2),
+        "cpu_seconds": {
+            "generating": round(generated_at - start, 1),
+            "auditing": round(time.process_time() - generated_at, 1),
+        },
+        "validity": audited.validity.as_dict() if audited.validity else None,
     }
     worlds = f"{result.world_draws} world{'s' if result.world_draws != 1 else ''} drawn"
+    cpu = summary["cpu_seconds"]
     return Report(
         fields=summary,
         lines=[
@@ -238,6 +254,9 @@ def _generate(
             f"({sum(result.rejected.values())} rejected)",
             f"wrote {summary['bank']}: {len(result.bank.tasks)} tasks, "
             f"{len(result.bank.examples)} worked examples ({worlds})",
+            "audit: ok (the same as `aliencode world check DIR/world.toml`); "
+            + (audited.validity.summary() if audited.validity else "no battery"),
+            f"CPU seconds: generating {cpu['generating']}, auditing {cpu['auditing']}",
         ],
     )
 
@@ -322,16 +341,25 @@ COMMANDS = LanguageCommands(
     rules behave alike, and indexing (PLUCK) and slicing (CARVE) are always
     altered. The bank's tasks come from a template library written in the
     manual's semantics; each reference is its template ported to the world.
-    `episode --world DIR/world.toml` and `world check DIR/world.toml` find
-    the bank beside the world. Exit status: 0 written, 1 the knobs cannot be
-    met by any world drawn, 2 bad input (a knob out of its range, knobs that
-    contradict each other, a seed --seed refuses).
+    The files are written only once they pass the same audit as `world check`
+    (in this process, which has compiled most of the battery's answers
+    already). `episode --world DIR/world.toml` and `world check
+    DIR/world.toml` find the bank beside the world. Exit status: 0 written,
+    1 the knobs cannot be met by any world drawn (or the audit failed), 2 bad
+    input (a knob out of its range, knobs that contradict each other, a seed
+    --seed refuses, DIR already holding world.toml or bank.toml without
+    --force).
     """,
     knobs=ALIENCODE_KNOBS,
     out_help="Directory to write world.toml and bank.toml into (created if missing).",
     generate_json="Print what was generated (name, hash, rules by perturbation scheme, draws, "
-    "rejections, the bank's draws) as JSON.",
+    "rejections, the bank's draws, the battery's scores, CPU seconds) as JSON.",
     generate=_generate,
+    generate_options=(
+        click.option(
+            "--force", is_flag=True, help="Replace the world.toml and bank.toml already in DIR."
+        ),
+    ),
 )
 
 main = scaffold.language_group(COMMANDS)

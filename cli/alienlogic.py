@@ -182,11 +182,14 @@ def _generate(
     import time
 
     from alienworlds.generate.alienlogic import VERSION, GenerationError, Knobs, generate, write
+    from alienworlds.generate.alienlogic.generator import OUTPUTS
+    from alienworlds.generate.audited_files import check_free
 
     start = time.perf_counter()
     try:
         Knobs(**knobs).check()
-    except GenerationError as exc:
+        check_free(Path(out), OUTPUTS, bool(options["force"]))
+    except (GenerationError, FileExistsError) as exc:
         raise BadInput(str(exc)) from None
     try:
         generated = generate(seed, Knobs(**knobs), phases)

@@ -8,7 +8,8 @@ rest of the world is kept, and usually covered again); otherwise (too few
 tasks, too few keystone tasks) a whole new world is drawn, from its own
 attempt number. Both files are written as text, read back and checked to
 give what was drawn, and both are the same, byte for byte, for the same
-seed, knobs and generator version.
+seed, knobs and generator version. `write` puts them in a folder once they
+pass the audit `aliencode world check` runs (audited_files.py).
 """
 
 from __future__ import annotations
@@ -17,12 +18,17 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from alienworlds.generate.audited_files import AuditFailed, write_audited
 from alienworlds.porting import Porter
 from alienworlds.porting.compensation import Memo
 from alienworlds.ruleset import World
 from alienworlds.ruleset.phases import Phases
-from alienworlds.tasks.bank import Bank, BankError, parse_bank
+from alienworlds.tasks.aliencode_audit import Audit, audit
+from alienworlds.tasks.bank import Bank, BankError, load_bank, parse_bank
+
+from aliencode.world_schema import load
 
 from .bank import NoBank, draw_bank
 from .bank_writer import bank_toml
@@ -187,3 +193,30 @@ def _fields(task) -> tuple:
         task.example_inputs,
         task.variants,
     )
+
+
+# -- writing and auditing ---------------------------------------------------------------
+
+OUTPUTS = ("world.toml", "bank.toml")
+
+
+def audit_folder(folder: Path) -> tuple[list[str], Audit]:
+    """The problems `aliencode world check FOLDER/world.toml` reports (the
+    world's inert rules, the bank's references, naive solutions, promises
+    and battery), and the bank's audit, judged in this process (which has
+    compiled most of the battery's answers while generating)."""
+    world = load(str(folder / "world.toml"))
+    report = audit(world, load_bank("aliencode", world.name, folder / "bank.toml"))
+    return report.problems, report
+
+
+def write(generated: Generated, out: Path, force: bool = False) -> Audit:
+    """Write world.toml and bank.toml into `out` once they pass the audit
+    (audited_files.py: files already there are replaced only with `force`);
+    the bank's audit. Audit problems raise GenerationError and leave `out`
+    as it was."""
+    files = {"world.toml": generated.text, "bank.toml": generated.bank_text}
+    try:
+        return write_audited(files, out, OUTPUTS, audit_folder, force)
+    except AuditFailed as exc:
+        raise GenerationError(str(exc)) from None

@@ -27,10 +27,7 @@ labels a theorem is bounded by work, not time (classify.py).
 from __future__ import annotations
 
 import hashlib
-import os
 import random
-import shutil
-import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -38,6 +35,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 
+from alienworlds.generate.audited_files import AuditFailed, write_audited
 from alienworlds.generate.knobs import ALIENLOGIC_KNOBS
 from alienworlds.ruleset.phases import Phases
 from alienworlds.ruleset.world import World, parse_world
@@ -506,45 +504,20 @@ def audit_folder(folder: Path, prover: bool = True) -> tuple[list[str], BankAudi
 def write(
     generated: Generated, out: Path, force: bool = False, seconds: Counter | None = None
 ) -> BankAudit:
-    """Write the files into `out` once they pass the audit; the bank's audit.
+    """Write the files into `out` once they pass the audit (audited_files.py:
+    world.toml, bank.toml and certificates/ are replaced only with `force`);
+    the bank's audit. Audit problems raise GenerationError and leave `out`
+    as it was."""
 
-    They are written to a temporary folder beside `out` and audited there;
-    only then do they replace `out`'s world.toml, bank.toml and
-    certificates/ (with `force`; without it, a folder already holding them
-    is an error). Nothing else in `out` is touched. Audit problems raise
-    GenerationError and leave `out` as it was."""
-    taken = [name for name in OUTPUTS if (out / name).exists()]
-    if taken and not force:
-        raise FileExistsError(
-            f"{out} already holds {', '.join(taken)}; use --force to replace them"
-        )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
-    try:
-        for rel, text in generated.files.items():
-            path = tmp / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+    def audited(folder: Path) -> tuple[list[str], BankAudit]:
         start = time.process_time()
-        problems, report = audit_folder(tmp)
-        if seconds is not None:
-            seconds["audit"] += time.process_time() - start
-        if problems:
-            raise GenerationError(
-                "the generated world fails its audit (a bug of the generator):\n"
-                + "\n".join(problems),
-                generated.stats,
-            )
-        out.mkdir(parents=True, exist_ok=True)
-        for name in OUTPUTS:
-            target = out / name
-            if target.is_dir():
-                shutil.rmtree(target)
-            elif target.exists():
-                target.unlink()
-        for name in OUTPUTS:
-            if (tmp / name).exists():
-                os.replace(tmp / name, out / name)
-        return report
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        try:
+            return audit_folder(folder)
+        finally:
+            if seconds is not None:
+                seconds["audit"] += time.process_time() - start
+
+    try:
+        return write_audited(generated.files, out, OUTPUTS, audited, force)
+    except AuditFailed as exc:
+        raise GenerationError(str(exc), generated.stats) from None

@@ -32,7 +32,6 @@ INTENDED = {
     ("alienlogic", "world check", "--no-prover"): "the bank audit's prover is optional",
     ("aliencode", "world check", "--jobs"): "the battery of adaptive answers is judged in "
     "processes (AlienLogic's whole audit takes seconds)",
-    ("alienlogic", "world generate", "--force"): "writes into a non-empty folder (certificates)",
     **{
         (language, "world generate", option): "the generator's knobs (generate/knobs.py)"
         for language, options in {

@@ -294,6 +294,7 @@ def test_the_command_writes_the_same_files_and_refuses_to_overwrite(folders, tmp
         cli, ["world", "generate", "--seed", SEEDS[1], *knobs, "--out", str(out)]
     )
     assert again.exit_code == 2 and "--force" in again.output
+    assert " …" not in again.stderr  # refused before any step began
     bad = CliRunner().invoke(
         cli,
         [

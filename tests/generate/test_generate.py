@@ -172,6 +172,18 @@ def test_the_command_writes_world_toml(tmp_path):
     assert result.exit_code == 0, result.output
     assert result.stderr.startswith("aliencode world generate: drawing world 1 …\n")
     assert "aliencode world generate: drawing the other tasks (up to 5): done in " in result.stderr
+    # the files are audited as `world check` audits them before they are written
+    assert result.stderr.splitlines()[-1].startswith(
+        "aliencode world generate: auditing the files before they are written: done in "
+    )
+    assert "audit: ok (the same as `aliencode world check DIR/world.toml`)" in result.stdout
+    assert "floor 0.0%; nothing flagged" in result.stdout
+    # a folder holding them is refused before anything is generated
+    again = CliRunner().invoke(
+        main, ["world", "generate", "--seed", SEEDS[2], *knobs, "--out", str(tmp_path / "w")]
+    )
+    assert again.exit_code == 2 and "use --force to replace them" in again.output
+    assert "drawing" not in again.stderr
     assert (tmp_path / "w" / "world.toml").read_text(encoding="utf-8") == generated(SEEDS[2]).text
     assert (tmp_path / "w" / "bank.toml").read_text(encoding="utf-8") == generated(
         SEEDS[2]
