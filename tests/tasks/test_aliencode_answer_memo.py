@@ -1,0 +1,90 @@
+"""tasks/aliencode_answer_memo.py: the adaptive writers' answers kept per
+process, found again only under what they depend on."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from alienworlds.tasks import aliencode_validity as validity
+from alienworlds.tasks.aliencode_answer_memo import MEMO, AnswerMemo, memo_key
+from alienworlds.tasks.aliencode_budget import Budget
+from alienworlds.tasks.aliencode_grading import AlienCodeGrader
+from alienworlds.tasks.bank import load_bank
+
+from aliencode.world_schema import load
+
+WORLD = load("main")
+BANK = load_bank("aliencode", "main")
+ADAPTIVE = (
+    "self-calibrating",
+    "compact-calibrating",
+    "avoidant",
+    "mended-calibrating",
+    "calibrating-avoidant",
+    "sweep-mended-calibrating",
+)
+
+
+def test_a_list_is_found_again_as_a_copy_and_written_once():
+    memo = AnswerMemo(bound=100)
+    calls = []
+
+    def write():
+        calls.append(1)
+        return ["ab", "cd"]
+
+    first = memo.answers(("k",), write)
+    first.append("mutated")
+    assert memo.answers(("k",), write) == ["ab", "cd"]
+    assert len(calls) == 1
+
+
+def test_the_bound_drops_the_least_recently_used_and_never_keeps_a_larger_list():
+    memo = AnswerMemo(bound=10)
+    memo.answers(("a",), lambda: ["xxxx"])
+    memo.answers(("b",), lambda: ["yyyy"])
+    memo.answers(("a",), lambda: ["changed"])  # a hit: "a" is now the newest
+    memo.answers(("c",), lambda: ["zzzz"])  # 12 characters: "b" goes
+    assert memo.answers(("a",), lambda: ["gone"]) == ["xxxx"]
+    assert memo.answers(("b",), lambda: ["made again"]) == ["made again"]
+    memo.answers(("huge",), lambda: ["h" * 11])
+    assert memo.answers(("huge",), lambda: ["again"]) == ["again"]
+
+
+def test_the_key_tells_apart_what_the_answers_depend_on():
+    task = BANK.tasks[0]
+    other_world = replace(WORLD, keywords={**WORLD.keywords, "EMIT": "SHOUT"})
+    base = memo_key("avoidant", task, WORLD, Budget(100, 1000))
+    assert (
+        memo_key(
+            "avoidant", replace(task, id="T99", extra={"template": "x"}), WORLD, Budget(100, 1000)
+        )
+        == base
+    )
+    assert memo_key("compact-calibrating", task, WORLD, Budget(100, 1000)) != base
+    assert (
+        memo_key("avoidant", replace(task, naive=task.naive + "\n"), WORLD, Budget(100, 1000))
+        != base
+    )
+    assert memo_key("avoidant", task, other_world, Budget(100, 1000)) != base
+    assert memo_key("avoidant", task, WORLD, Budget(101, 1000)) != base
+
+
+@pytest.mark.parametrize("index", [0, 17, 41])
+def test_no_writer_reads_what_the_key_leaves_out(index):
+    """The key leaves out a task's id and `extra`: every adaptive writer gives
+    the same answers for a task renumbered and with other extra fields,
+    each written afresh."""
+    task = BANK.tasks[index]
+    grader = AlienCodeGrader(WORLD, BANK)
+    grader.expected(task)
+    budget = grader.budget(task)
+    MEMO.clear()
+    plain = validity.candidates(task, WORLD, grader.limits, [], ADAPTIVE, budget)
+    MEMO.clear()
+    renamed = replace(task, id="T98", extra={"template": "some-template", "n": 3})
+    again = validity.candidates(renamed, WORLD, grader.limits, [], ADAPTIVE, budget)
+    MEMO.clear()
+    assert sum(map(len, plain.values())) > 0
+    assert again == plain
