@@ -9,6 +9,14 @@ OUTPUTS = ("world.toml", "bank.toml", "certificates")
 FILES = {"world.toml": "w\n", "bank.toml": "b\n", "certificates/c1.json": "{}\n"}
 
 
+def _holding(out, files):
+    """`out` made, holding `files` (path relative to it -> text)."""
+    for rel, text in files.items():
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_text(text)
+    return out
+
+
 def _seen(folder):
     return {str(p.relative_to(folder)): p.read_text() for p in folder.rglob("*") if p.is_file()}
 
@@ -28,11 +36,8 @@ def test_passing_files_are_written_and_the_report_returned(tmp_path):
 
 
 def test_a_failed_audit_leaves_the_folder_as_it_was(tmp_path):
-    out = tmp_path / "out"
-    (out / "certificates").mkdir(parents=True)
-    (out / "world.toml").write_text("old world\n")
-    (out / "certificates" / "old.json").write_text("old\n")
-    (out / "notes.txt").write_text("mine\n")
+    old = {"world.toml": "old\n", "certificates/old.json": "old\n", "notes.txt": "mine\n"}
+    out = _holding(tmp_path / "out", old)
     before = _seen(out)
     with pytest.raises(AuditFailed) as caught:
         write_audited(FILES, out, OUTPUTS, lambda folder: (["T3: reference fails"], None), True)
@@ -45,11 +50,8 @@ def test_a_failed_audit_leaves_the_folder_as_it_was(tmp_path):
 
 
 def test_files_there_are_refused_unless_forced_and_then_replaced_whole(tmp_path):
-    out = tmp_path / "out"
-    (out / "certificates").mkdir(parents=True)
-    (out / "bank.toml").write_text("old bank\n")
-    (out / "certificates" / "stale.json").write_text("stale\n")
-    (out / "notes.txt").write_text("mine\n")
+    old = {"bank.toml": "old\n", "certificates/stale.json": "stale\n", "notes.txt": "mine\n"}
+    out = _holding(tmp_path / "out", old)
     with pytest.raises(FileExistsError, match="bank.toml, certificates; use --force"):
         write_audited(FILES, out, OUTPUTS, lambda folder: ([], None))
     with pytest.raises(FileExistsError):
