@@ -31,8 +31,10 @@ class AuditFailed(Exception):
 
 def check_free(out: Path, outputs: tuple[str, ...], force: bool) -> None:
     """Raise FileExistsError when `out` holds one of `outputs` and not
-    `force` (asked before generating, too: a refusal after minutes of work
-    would lose them)."""
+    `force`, or is a file (asked before generating, too: a refusal after
+    minutes of work would lose them)."""
+    if out.exists() and not out.is_dir():
+        raise FileExistsError(f"{out} is a file, not a folder")
     taken = [name for name in outputs if (out / name).exists()]
     if taken and not force:
         raise FileExistsError(

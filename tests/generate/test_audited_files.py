@@ -58,6 +58,8 @@ def test_files_there_are_refused_unless_forced_and_then_replaced_whole(tmp_path)
         check_free(out, OUTPUTS, force=False)
     check_free(out, OUTPUTS, force=True)
     check_free(tmp_path / "elsewhere", OUTPUTS, force=False)
+    with pytest.raises(FileExistsError, match="is a file, not a folder"):
+        check_free(out / "notes.txt", OUTPUTS, force=True)
     write_audited(FILES, out, OUTPUTS, lambda folder: ([], None), force=True)
     # the stale certificate went with the folder it was in; what is not an output stays
     assert _seen(out) == {**FILES, "notes.txt": "mine\n"}
