@@ -60,7 +60,8 @@ class AnswerMemo:
 MEMO = AnswerMemo()
 
 
-def memo_key(name: str, task: Task, world: World, budget: Budget | None) -> tuple:
-    """What a writer's answers depend on: every field of the task but its id
-    and `extra` (a task's repr shows them all), the world's hash, the budget."""
-    return (name, repr(replace(task, id="", extra={})), world.hash, budget)
+def memo_key(task: Task, world: World, budget: Budget | None) -> tuple:
+    """What a writer's answers depend on, the writer's name aside: every
+    field of the task but its id and `extra` (a task's repr shows them all),
+    the world's hash, the budget."""
+    return (repr(replace(task, id="", extra={})), world.hash, budget)

@@ -349,9 +349,10 @@ def candidates(
     }
     # the adaptive writers' answers, found again when the same task is judged
     # again (a generation's audit of its own bank: aliencode_answer_memo.py)
+    key = memo_key(task, world, budget) if wanted & set(writers) else ()
     for name, write in writers.items():
         if name in wanted:
-            out[name] = ANSWERS.answers(memo_key(name, task, world, budget), write)
+            out[name] = ANSWERS.answers((name, *key), write)
     return {name: answers for name, answers in out.items() if name in strategies}
 
 
