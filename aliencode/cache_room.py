@@ -6,7 +6,7 @@ The parser keeps the syntax trees of texts and pieces of texts it parsed
 server. Generating a world and then auditing its bank meets the same
 candidate answers twice, thousands of them: under those bounds the audit
 found few of the generation's left (eval-a: 22.2 s of CPU to audit after
-generating, 11.5 s with these bounds; docs/performance.md). The parser's
+generating, 11.5 s with no bound at all; docs/performance.md). The parser's
 bounds are read when a tree is kept, the cache's when a CRAFT is, so a
 change applies at once; what is over a bound put back goes as new entries
 come.
