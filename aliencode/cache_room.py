@@ -32,14 +32,22 @@ CRAFT_BYTES = 32_000_000
 @contextmanager
 def roomy() -> Iterator[None]:
     """The caches' bounds raised to the ones above (never lowered) for the block."""
-    before = (parser.TREE_CACHE_CHARS, parser.PIECE_CACHE_CHARS, CACHE.capacity)
-    bytes_before = CACHE.capacity_bytes
-    parser.TREE_CACHE_CHARS = max(before[0], TREE_CHARS)
-    parser.PIECE_CACHE_CHARS = max(before[1], PIECE_CHARS)
-    CACHE.capacity = max(before[2], CRAFTS)
-    CACHE.capacity_bytes = max(bytes_before, CRAFT_BYTES)
+    trees, pieces, crafts, craft_bytes = before = (
+        parser.TREE_CACHE_CHARS,
+        parser.PIECE_CACHE_CHARS,
+        CACHE.capacity,
+        CACHE.capacity_bytes,
+    )
+    parser.TREE_CACHE_CHARS = max(trees, TREE_CHARS)
+    parser.PIECE_CACHE_CHARS = max(pieces, PIECE_CHARS)
+    CACHE.capacity = max(crafts, CRAFTS)
+    CACHE.capacity_bytes = max(craft_bytes, CRAFT_BYTES)
     try:
         yield
     finally:
-        parser.TREE_CACHE_CHARS, parser.PIECE_CACHE_CHARS, CACHE.capacity = before
-        CACHE.capacity_bytes = bytes_before
+        (
+            parser.TREE_CACHE_CHARS,
+            parser.PIECE_CACHE_CHARS,
+            CACHE.capacity,
+            CACHE.capacity_bytes,
+        ) = before

@@ -4,7 +4,8 @@
 (generate/audited_files.py), and the audit writes again, for every task,
 the answers the generation's battery wrote for it: a quarter to a half of
 the audit's time. A writer's answers depend only on its arguments: the
-task (its id aside: a drawn task is numbered when the bank is written),
+task (its id and `extra` aside, which no writer reads: a drawn task is
+numbered when the bank is written, and its template named in `extra`),
 the world (what of it a knowledge-free writer reads: its keywords and
 manual; the world's hash is the key, which covers more) and the answer
 budget. Under that key they are found again. The memo is bounded by the
@@ -22,7 +23,8 @@ from alienworlds.ruleset import World
 from .aliencode_budget import Budget
 from .bank import Task
 
-KEPT_CHARS = 24_000_000  # what generating and auditing eval-a wrote: see docs/performance.md
+# generating and auditing eval-a keep about 10 million (docs/performance.md)
+KEPT_CHARS = 24_000_000
 
 
 class AnswerMemo:
