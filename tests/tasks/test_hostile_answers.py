@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from fuzzing import examples
+from machine_speed import scaled
 
 _SPEC = importlib.util.spec_from_file_location(
     "hostile_answers", Path(__file__).parents[2] / "benchmarks" / "hostile_answers.py"
@@ -22,7 +23,8 @@ hostile = importlib.util.module_from_spec(_SPEC)
 sys.modules.setdefault("hostile_answers", hostile)
 _SPEC.loader.exec_module(hostile)
 
-LIMIT = 0.5  # CPU seconds per answer, for all the readers together
+# CPU seconds per answer, for all the readers together (machine_speed.py)
+LIMIT = scaled(0.5)
 
 
 @pytest.fixture(autouse=True)
