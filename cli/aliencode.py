@@ -199,6 +199,7 @@ def _generate(
     from alienworlds.generate.aliencode import GenerationError, Knobs, generate
     from alienworlds.generate.aliencode.generator import OUTPUTS, write
     from alienworlds.generate.audited_files import check_free
+    from alienworlds.tasks.aliencode_verdict_memo import VERDICTS
 
     from aliencode.cache_room import roomy
 
@@ -209,8 +210,9 @@ def _generate(
     except (GenerationError, FileExistsError) as exc:
         raise BadInput(str(exc)) from None
     start = time.process_time()
-    # the audit meets the generation's candidate answers again: kept compiled
-    with roomy():
+    # the audit meets the generation's candidate answers again: kept compiled,
+    # and their verdicts kept
+    with roomy(), VERDICTS.kept():
         try:
             result = generate(seed, Knobs(**knobs), phases)
             generated_at = time.process_time()

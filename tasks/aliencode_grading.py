@@ -44,6 +44,7 @@ from aliencode.walk import sites_in
 
 from .aliencode_budget import Budget, derive, over_steps, over_tokens
 from .aliencode_reader import read_answer
+from .aliencode_verdict_memo import VERDICTS, verdict_key
 from .bank import Bank, Task
 from .compare import same_output
 from .grade import CallGrade, Grade
@@ -252,6 +253,7 @@ class AlienCodeGrader:
     # `passes`: by task and the answer's digest (a battery's answers are many
     # and long; a verdict is one bit)
     _passes: dict[tuple[str, bytes], bool] = field(default_factory=dict, repr=False)
+    _task_digests: dict[str, bytes] = field(default_factory=dict, repr=False)
 
     @cached_property
     def world_hash(self) -> str:
@@ -366,10 +368,28 @@ class AlienCodeGrader:
         """Whether `answer` passes every private run of the task, decided
         once per answer: a battery run in stages (the generators') meets
         the same answer from several strategies, stage after stage."""
-        key = (task_id, hashlib.blake2b(answer.encode(), digest_size=16).digest())
+        digest = hashlib.blake2b(answer.encode(), digest_size=16).digest()
+        key = (task_id, digest)
         if key not in self._passes:
-            self._passes[key] = self.grade_answer(task_id, answer, stop_at_failure=True).passed
+            # another grader of the same task may have judged it (aliencode_verdict_memo.py)
+            shared = (
+                verdict_key(self._task_digest(task_id), self.world_hash, self.limits, digest)
+                if VERDICTS.on
+                else b""
+            )
+            self._passes[key] = VERDICTS.passes(
+                shared, lambda: self.grade_answer(task_id, answer, stop_at_failure=True).passed
+            )
         return self._passes[key]
+
+    def _task_digest(self, task_id: str) -> bytes:
+        """A digest of every field of the task but its id and `extra`."""
+        if task_id not in self._task_digests:
+            task = replace(self.bank.task(task_id), id="", extra={})
+            self._task_digests[task_id] = hashlib.blake2b(
+                repr(task).encode(), digest_size=16
+            ).digest()
+        return self._task_digests[task_id]
 
     def _submission(self, task: Task, answer: str) -> tuple[Program | None, str | None]:
         """The compiled answer, or why it fails whatever the run: over the
