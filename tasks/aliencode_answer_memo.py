@@ -6,10 +6,12 @@ the answers the generation's battery wrote for it: a quarter to a half of
 the audit's time. A writer's answers depend only on its arguments: the
 task (its id and `extra` aside, which no writer reads: a drawn task is
 numbered when the bank is written, and its template named in `extra`),
-the world (what of it a knowledge-free writer reads: its keywords and
-manual; the world's hash is the key, which covers more) and the answer
-budget. Under that key they are found again. The memo is bounded by the
-characters it keeps, least recently used going first.
+what the writer is shown of the world (the manual spelled in the world's
+keywords, no rules: tasks/aliencode_validity.py hands them nothing else) and
+the answer budget. Under that key they are found again: in the audit, and
+while generating in the worlds drawn again with one rule changed, where a
+template whose port did not change makes the same task. The memo is bounded
+by the characters it keeps, least recently used going first.
 """
 
 from __future__ import annotations
@@ -65,5 +67,5 @@ MEMO = AnswerMemo()
 def memo_key(task: Task, world: World, budget: Budget | None) -> tuple:
     """What a writer's answers depend on, the writer's name aside: every
     field of the task but its id and `extra` (a task's repr shows them all),
-    the world's hash, the budget."""
+    the hash of the world the writer is shown, the budget."""
     return (repr(replace(task, id="", extra={})), world.hash, budget)

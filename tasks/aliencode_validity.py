@@ -337,19 +337,23 @@ def candidates(
             for answer in printers(text, task, world)
         ]
     out["variants"] = list(task.variants)
+    # the adaptive writers know nothing of the world but what its manual
+    # shows: they are handed the manual spelled in its keywords, no rules
+    manual = manual_world(world)
     writers: dict[str, Callable[[], list[str]]] = {
-        "self-calibrating": lambda: calibrated(task, world),
-        "compact-calibrating": lambda: compact(task, world, budget),
-        "avoidant": lambda: avoiding(task, world),
-        "mended-calibrating": lambda: compact(task, world, budget, mended=True),
-        "calibrating-avoidant": lambda: calibrating_avoidant(task, world, budget),
+        "self-calibrating": lambda: calibrated(task, manual),
+        "compact-calibrating": lambda: compact(task, manual, budget),
+        "avoidant": lambda: avoiding(task, manual),
+        "mended-calibrating": lambda: compact(task, manual, budget, mended=True),
+        "calibrating-avoidant": lambda: calibrating_avoidant(task, manual, budget),
         "sweep-mended-calibrating": lambda: compact(
-            task, world, budget, mended=True, reader="SWEEP"
+            task, manual, budget, mended=True, reader="SWEEP"
         ),
     }
     # the adaptive writers' answers, found again when the same task is judged
-    # again (a generation's audit of its own bank: aliencode_answer_memo.py)
-    key = memo_key(task, world, budget) if wanted & set(writers) else ()
+    # again (a generation's audit of its own bank, or the same task in a world
+    # drawn again with the same keywords: aliencode_answer_memo.py)
+    key = memo_key(task, manual, budget) if wanted & set(writers) else ()
     for name, write in writers.items():
         if name in wanted:
             out[name] = ANSWERS.answers((name, *key), write)

@@ -79,3 +79,22 @@ def test_no_writer_reads_what_the_key_leaves_out(index):
     MEMO.clear()
     assert found == plain
     assert len({tuple(answers) for answers in plain.values()}) > 1
+
+
+def test_writers_are_shown_the_manual_in_the_worlds_keywords_and_no_rule(monkeypatch):
+    """What lets the memo find a writer's answers again in another world with
+    the same keywords: the writers cannot see a world's rules at all."""
+    seen = []
+
+    def spy(task, world, *args, **kwargs):
+        seen.append(world)
+        return []
+
+    for name in ("calibrated", "compact", "avoiding", "calibrating_avoidant"):
+        monkeypatch.setattr(validity, name, spy)
+    task = BANK.tasks[3]
+    MEMO.clear()
+    validity.candidates(task, WORLD, AlienCodeGrader(WORLD, BANK).limits, [], ADAPTIVE, None)
+    MEMO.clear()
+    assert len(seen) == len(ADAPTIVE) and WORLD.rules
+    assert all(w.rules == () and w.keywords == WORLD.keywords for w in seen)
