@@ -5,6 +5,8 @@ CPU time, so that a busy machine does not fail them."""
 import gc
 import time
 
+from machine_speed import scaled
+
 from alienlogic import check, load_world, parse_proof
 
 TEN_LINES = """PROOF
@@ -82,9 +84,9 @@ def test_five_thousand_lines_check_in_under_a_second():
     text = long_proof(500)
     assert len(parse_proof(text).steps) == 5008
     assert check(text).accepted
-    assert (
-        best_of(3, lambda: check(text)) < 1.0
-    )  # parse + check; about 0.3 s on the development machine
+    assert best_of(3, lambda: check(text)) < scaled(
+        1.0
+    )  # parse + check; about 0.3 s on the development machine (machine_speed.py)
 
 
 def test_a_typical_ten_line_proof_checks_in_under_2_ms():
@@ -100,7 +102,8 @@ def test_a_typical_ten_line_proof_checks_in_under_2_ms():
         # the lowest decile: the checker's own cost, which another job on the machine
         # only ever raises (the median failed once in CI under load; a checker that is
         # over the bound moves every decile past it)
-        assert sorted(times)[len(times) // 10] < 0.002  # about 0.6 ms on the development machine
+        # about 0.6 ms on the development machine (machine_speed.py)
+        assert sorted(times)[len(times) // 10] < scaled(0.002)
 
 
 def test_checking_time_grows_linearly():

@@ -17,6 +17,7 @@ from alienworlds.tasks.bank import load_bank
 from fuzzing import examples
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from machine_speed import scaled
 
 from alienlogic import check, load_world
 
@@ -171,7 +172,7 @@ def test_floods_are_read_in_linear_time(flood):
         start = time.process_time()
         reader(text)
         spent = time.process_time() - start
-        assert spent < 1.0, (name, spent)
+        assert spent < scaled(1.0), (name, spent)  # machine_speed.py
 
 
 def test_doubling_the_input_about_doubles_the_time():
