@@ -11,7 +11,9 @@ whole new world) because no bank could be made for it, why templates made
 no task, and how the rule families of the kept worlds are distributed.
 `--world-only` draws the first world of each seed and no bank (the rule
 draws alone, much faster); `--audit` also runs the full audit (validity
-battery included) on every world and bank and counts the failures.
+battery included) on every world and bank and counts the failures, in the
+same process and with the answers and verdicts the generation kept, as
+`aliencode world generate` does.
 """
 
 from __future__ import annotations
@@ -20,10 +22,15 @@ import argparse
 import statistics
 import time
 from collections import Counter
+from contextlib import ExitStack
 
+from alienworlds.cli.entry import tune_collector
 from alienworlds.generate.aliencode import Knobs, generate
 from alienworlds.generate.aliencode.world_draw import draw_world
 from alienworlds.tasks.aliencode_audit import audit
+from alienworlds.tasks.aliencode_verdict_memo import VERDICTS
+
+from aliencode.cache_room import roomy
 
 
 def main() -> None:
@@ -35,6 +42,7 @@ def main() -> None:
     parser.add_argument("--world-only", action="store_true")
     parser.add_argument("--audit", action="store_true")
     args = parser.parse_args()
+    tune_collector()  # the cycle collector as the commands run it
     knobs = Knobs(
         altered=args.altered,
         red_herrings=args.red_herrings,
@@ -50,39 +58,46 @@ def main() -> None:
     draws = world_draws = tried = audit_failures = redrawn = 0
     times, audit_times, both = [], [], []
     for seed in range(args.first, args.first + args.seeds):
-        start = time.process_time()
-        result = draw_world(str(seed), knobs) if args.world_only else generate(str(seed), knobs)
-        times.append(time.process_time() - start)
-        families.update(result.by_scheme)
-        rejected.update(result.rejected)
-        sites.update(r.target for r in result.world.rules if not r.red_herring)
-        draws += result.draws
-        if not args.world_only:
-            world_draws += result.world_draws
-            worlds_rejected.update(result.worlds_rejected)
-            tried += result.templates_tried
-            discarded.update(result.templates_discarded)
-        line = f"seed {seed}: {times[-1]:.1f} s"
-        if not args.world_only:
-            redrawn += result.rules_redrawn
-            line += (
-                f", {result.world_draws} world(s) tried, "
-                f"{result.rules_redrawn} by drawing a rule again"
-            )
+        job = ExitStack()
         if args.audit and not args.world_only:
+            # as `aliencode world generate` runs: the audit finds the answers and
+            # verdicts the generation kept
+            job.enter_context(roomy())
+            job.enter_context(VERDICTS.kept())
+        with job:
             start = time.process_time()
-            report = audit(result.world, result.bank)
-            audit_times.append(time.process_time() - start)
-            both.append(times[-1] + audit_times[-1])
-            line += f"; audit {audit_times[-1]:.1f} s; both {both[-1]:.1f} s"
-            ok = (
-                not report.problems
-                and report.reference_pass == len(result.bank.tasks)
-                and report.validity is not None
-                and not report.validity.flagged
-            )
-            audit_failures += not ok
-        print(line, flush=True)
+            result = draw_world(str(seed), knobs) if args.world_only else generate(str(seed), knobs)
+            times.append(time.process_time() - start)
+            families.update(result.by_scheme)
+            rejected.update(result.rejected)
+            sites.update(r.target for r in result.world.rules if not r.red_herring)
+            draws += result.draws
+            if not args.world_only:
+                world_draws += result.world_draws
+                worlds_rejected.update(result.worlds_rejected)
+                tried += result.templates_tried
+                discarded.update(result.templates_discarded)
+            line = f"seed {seed}: {times[-1]:.1f} s"
+            if not args.world_only:
+                redrawn += result.rules_redrawn
+                line += (
+                    f", {result.world_draws} world(s) tried, "
+                    f"{result.rules_redrawn} by drawing a rule again"
+                )
+            if args.audit and not args.world_only:
+                start = time.process_time()
+                report = audit(result.world, result.bank)
+                audit_times.append(time.process_time() - start)
+                both.append(times[-1] + audit_times[-1])
+                line += f"; audit {audit_times[-1]:.1f} s; both {both[-1]:.1f} s"
+                ok = (
+                    not report.problems
+                    and report.reference_pass == len(result.bank.tasks)
+                    and report.validity is not None
+                    and not report.validity.flagged
+                )
+                audit_failures += not ok
+            print(line, flush=True)
     n = args.seeds
     what = "worlds (first draw, no bank)" if args.world_only else "worlds and banks"
     print(
