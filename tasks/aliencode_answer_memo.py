@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import replace
 
 from alienworlds.ruleset import World
 
@@ -66,6 +65,6 @@ MEMO = AnswerMemo()
 
 def memo_key(task: Task, world: World, budget: Budget | None) -> tuple:
     """What a writer's answers depend on, the writer's name aside: every
-    field of the task but its id and `extra` (a task's repr shows them all),
-    the hash of the world the writer is shown, the budget."""
-    return (repr(replace(task, id="", extra={})), world.hash, budget)
+    field of the task but its id and `extra` (`Task.content`), the hash of
+    the world the writer is shown, the budget."""
+    return (task.content(), world.hash, budget)

@@ -385,10 +385,8 @@ class AlienCodeGrader:
     def _task_digest(self, task_id: str) -> bytes:
         """A digest of every field of the task but its id and `extra`."""
         if task_id not in self._task_digests:
-            task = replace(self.bank.task(task_id), id="", extra={})
-            self._task_digests[task_id] = hashlib.blake2b(
-                repr(task).encode(), digest_size=16
-            ).digest()
+            content = self.bank.task(task_id).content()
+            self._task_digests[task_id] = hashlib.blake2b(content.encode(), digest_size=16).digest()
         return self._task_digests[task_id]
 
     def _submission(self, task: Task, answer: str) -> tuple[Program | None, str | None]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from alienworlds.ruleset import World
@@ -74,6 +74,12 @@ class Task:
     def whole_program(self) -> bool:
         """A synthesis task without calls: the submission is a whole program."""
         return self.kind == "synthesis" and not self.calls
+
+    def content(self) -> str:
+        """Every field but the id and `extra`, as text: what the task asks
+        and how it is graded, however it is numbered (a drawn task is numbered
+        when its bank is written, and its template named in `extra`)."""
+        return repr(replace(self, id="", extra={}))
 
 
 @dataclass(frozen=True)
