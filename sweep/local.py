@@ -138,17 +138,18 @@ def run_local(
                         stopping = True
                         _stop_workers(pool)
                     while queue and not (broken or stopping) and len(running) < workers:
-                        job = queue.pop(0)
-                        starts[job.key] += 1
-                        running[
-                            pool.submit(
-                                run_job,
-                                job,
-                                str(root),
-                                gates.get(job.endpoint),
-                                announce=announce,
+                        job = queue[0]
+                        try:
+                            future = pool.submit(
+                                run_job, job, str(root), gates.get(job.endpoint), announce=announce
                             )
-                        ] = job
+                        except BrokenProcessPool:
+                            # a worker died after the last wait: the job never started here
+                            broken = True
+                            break
+                        queue.pop(0)
+                        starts[job.key] += 1
+                        running[future] = job
                     if not running:
                         break
                     if spawning:  # the pool starts a worker per job submitted while none is idle
