@@ -39,13 +39,12 @@ from aliencode import (
     parse,
 )
 from aliencode import syntax as s
-from aliencode.compiler import cycle_collection_paused
-from aliencode.parser import normalized, token_count
+from aliencode.parser import token_count
 from aliencode.walk import sites_in
 
 from .aliencode_budget import Budget, derive, over_steps, over_tokens
 from .aliencode_reader import read_answer
-from .aliencode_verdict_memo import VERDICTS, verdict_key, world_seen
+from .aliencode_verdict_memo import VERDICTS, verdict_key
 from .bank import Bank, Task
 from .compare import same_output
 from .grade import CallGrade, Grade
@@ -64,12 +63,6 @@ def run_pair(
         if first is not None and first.error is not None:
             return first, first
         return first, session.execute(program)
-
-
-def tree_sites(tree: s.Program | AlienSyntaxError) -> frozenset[str]:
-    """The sites a parsed program reaches; none for one that does not parse
-    (it fails whatever the rules)."""
-    return frozenset() if isinstance(tree, AlienSyntaxError) else frozenset(sites_in(tree))
 
 
 def manual_world(world: World) -> World:
@@ -261,7 +254,6 @@ class AlienCodeGrader:
     # and long; a verdict is one bit)
     _passes: dict[tuple[str, bytes], bool] = field(default_factory=dict, repr=False)
     _task_digests: dict[str, bytes] = field(default_factory=dict, repr=False)
-    _task_site_sets: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def world_hash(self) -> str:
@@ -352,23 +344,17 @@ class AlienCodeGrader:
             self._grades[key] = self.grade_answer(task_id, reading.answer)
         return self._grades[key]
 
-    def grade_answer(
-        self,
-        task_id: str,
-        answer: str,
-        stop_at_failure: bool = False,
-        tree: s.Program | AlienSyntaxError | None = None,
-    ) -> Grade:
+    def grade_answer(self, task_id: str, answer: str, stop_at_failure: bool = False) -> Grade:
         """Grade an answer (a program, or a prediction's output text) on every
         private run (with `stop_at_failure`, only up to the first failing
-        one: enough to know it fails; `tree`: see `_submission`)."""
+        one: enough to know it fails)."""
         task = self.bank.task(task_id)
         expected = self.expected(task)
         if task.kind == "prediction":
             ok = same_output(answer, expected[0])
             calls = (CallGrade(ok, "ok" if ok else "wrong output"),)
         else:
-            submission, error = self._submission(task, answer, tree)
+            submission, error = self._submission(task, answer)
             if submission is None:
                 # it fails as a whole, before any private run: said once, with no calls
                 return Grade(task.id, False, error, self.world_hash, answer)
@@ -385,29 +371,14 @@ class AlienCodeGrader:
         digest = hashlib.blake2b(answer.encode(), digest_size=16).digest()
         key = (task_id, digest)
         if key not in self._passes:
-            if not VERDICTS.on:
-                self._passes[key] = self.grade_answer(task_id, answer, stop_at_failure=True).passed
-                return self._passes[key]
-            # another grader may have judged it, in a world that differs only where
-            # no run reaches (aliencode_verdict_memo.py); the answer's tree, parsed
-            # for its sites, is compiled as it is on a miss
-            parsed: list[s.Program | AlienSyntaxError] = []
-
-            def answer_sites() -> frozenset[str]:
-                parsed.append(self._parsed(answer))
-                return tree_sites(parsed[0])
-
-            sites = self._task_sites(task_id) | VERDICTS.sites(digest, answer_sites)
-            shared = verdict_key(
-                self._task_digest(task_id), world_seen(self.world, sites), self.limits, digest
+            # another grader of the same task may have judged it (aliencode_verdict_memo.py)
+            shared = (
+                verdict_key(self._task_digest(task_id), self.world_hash, self.limits, digest)
+                if VERDICTS.on
+                else b""
             )
             self._passes[key] = VERDICTS.passes(
-                shared,
-                lambda: (
-                    self.grade_answer(
-                        task_id, answer, stop_at_failure=True, tree=parsed[0] if parsed else None
-                    ).passed
-                ),
+                shared, lambda: self.grade_answer(task_id, answer, stop_at_failure=True).passed
             )
         return self._passes[key]
 
@@ -418,48 +389,15 @@ class AlienCodeGrader:
             self._task_digests[task_id] = hashlib.blake2b(content.encode(), digest_size=16).digest()
         return self._task_digests[task_id]
 
-    def _task_sites(self, task_id: str) -> frozenset[str]:
-        """The sites the task's own programs reach: the reference and the
-        calls fix the expected outputs and, with the other solutions, the
-        answer budget."""
-        if task_id not in self._task_site_sets:
-            task = self.bank.task(task_id)
-            sources = (task.reference, task.naive, task.program, task.example, *task.variants)
-            self._task_site_sets[task_id] = frozenset().union(
-                *(self._sites(source) for source in (*sources, *task.calls) if source)
-            )
-        return self._task_site_sets[task_id]
-
-    def _sites(self, source: str) -> frozenset[str]:
-        """The sites a program in the world's spelling reaches; none when it
-        does not parse (it then fails whatever the rules)."""
-        return tree_sites(self._parsed(source))
-
-    def _parsed(self, source: str) -> s.Program | AlienSyntaxError:
-        """The tree of a program in the world's spelling, parsed as an answer
-        is (within the limits), or why it does not parse."""
-        try:
-            with cycle_collection_paused():
-                return parse(source, self.world.keywords, self.limits)
-        except AlienSyntaxError as exc:
-            return exc
-
-    def _submission(
-        self, task: Task, answer: str, tree: s.Program | AlienSyntaxError | None = None
-    ) -> tuple[Program | None, str | None]:
+    def _submission(self, task: Task, answer: str) -> tuple[Program | None, str | None]:
         """The compiled answer, or why it fails whatever the run: over the
-        token budget (counted before compiling), or it does not compile.
-        `tree`: the answer already parsed as `_parsed` parses it."""
+        token budget (counted before compiling), or it does not compile."""
         budget = self.budget(task)
         tokens = token_count(answer, stop_after=budget.tokens)
         if tokens is not None and tokens > budget.tokens:
             return None, over_tokens(budget)
         try:
-            if tree is None:
-                return compile_source(answer, self.world, self.limits), None
-            if isinstance(tree, AlienSyntaxError):
-                raise tree
-            return compile_program(tree, self.world, self.limits, text=normalized(answer)), None
+            return compile_source(answer, self.world, self.limits), None
         except AlienSyntaxError as exc:
             return None, str(exc)
 
