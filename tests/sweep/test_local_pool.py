@@ -60,8 +60,12 @@ def fake_pool(monkeypatch):
 def test_a_submit_to_a_broken_pool_runs_its_job_in_the_next_pool(fake_pool, tmp_path):
     outcomes: list[dict] = []
     local.run_local([job("a"), job("b"), job("c")], tmp_path, 2, {}, outcomes.append)
-    assert [o["key"] for o in outcomes] == ["a", "b", "c"]
-    assert all(o["status"] == "done" for o in outcomes)
+    # jobs that end together are reported in the order `wait` gives them
+    assert sorted((o["key"], o["status"]) for o in outcomes) == [
+        ("a", "done"),
+        ("b", "done"),
+        ("c", "done"),
+    ]
     assert [p.submitted for p in fake_pool.made] == [["a"], ["b", "c"]]
 
 
