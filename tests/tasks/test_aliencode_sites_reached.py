@@ -27,8 +27,9 @@ UNREACHED = [
     for task in BANK.tasks
     if task.kind == "synthesis"
     for answer in (task.reference, task.naive, *task.variants)
+    for reached in [sites_of(task, answer)]  # once per answer, not per rule
     for rule in WORLD.rules
-    if rule.target not in sites_of(task, answer)
+    if rule.target not in reached
 ]
 
 
