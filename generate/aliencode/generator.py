@@ -32,6 +32,7 @@ from aliencode.world_schema import load
 
 from .bank import NoBank, draw_bank
 from .bank_writer import bank_toml
+from .coverage_prior import CoveragePrior, kind
 from .instances import Instantiation, reported
 from .world_draw import BOUNDS, VERSION, Drawer, GenerationError, Knobs
 
@@ -61,16 +62,24 @@ class Generated:
     rules_redrawn: int = (
         0  # worlds tried again with one rule drawn again (the others are drawn anew)
     )
+    # rules no bank task entered, by kind (site, place): what benchmarks/rule_coverage.py counts
+    uncovered: Counter = field(default_factory=Counter)
 
 
 def _settings(knobs: Knobs) -> str:
     return ", ".join(f"{k} = {v}" for k, v in vars(knobs).items())
 
 
-def generate(seed: str, knobs: Knobs | None = None, phases: Phases | None = None) -> Generated:
+def generate(
+    seed: str,
+    knobs: Knobs | None = None,
+    phases: Phases | None = None,
+    prior: CoveragePrior | None = None,
+) -> Generated:
     """The world and bank of `seed` (see the module docstring); raises
     GenerationError when the knobs cannot be met. `phases` names each step
-    as it runs (drawing a world, its worked examples, its tasks)."""
+    as it runs (drawing a world, its worked examples, its tasks); `prior` is
+    the shipped coverage prior unless given (coverage_prior.py)."""
     phases = phases or Phases(None)
     knobs = knobs or Knobs()
     knobs.check()
@@ -80,8 +89,9 @@ def generate(seed: str, knobs: Knobs | None = None, phases: Phases | None = None
         Memo()
     )  # hints from earlier searches, shared by every world of this seed (each checked again)
     rejected: Counter = Counter()
+    uncovered: Counter = Counter()
     fresh = redrawn = 0
-    drawer = Drawer(seed, knobs, fresh, memo)
+    drawer = Drawer(seed, knobs, fresh, memo, prior)
     with phases.phase("drawing world 1"):
         drawer.run()
     for attempt in range(MAX_BANKS):
@@ -107,13 +117,14 @@ def generate(seed: str, knobs: Knobs | None = None, phases: Phases | None = None
             phases.say(f"no bank for this world ({exc}); drawing again")
             again = False
             if exc.rule is not None:
+                uncovered[kind(world.rule(exc.rule))] += 1
                 with phases.phase(f"drawing rule {exc.rule} again"):
                     again = _redraw(drawer, exc.rule)
             if again:
                 redrawn += 1
             else:
                 fresh += 1
-                drawer = Drawer(seed, knobs, fresh, memo)
+                drawer = Drawer(seed, knobs, fresh, memo, prior)
                 with phases.phase(f"drawing world {fresh + 1}"):
                     drawer.run()
             continue
@@ -151,6 +162,7 @@ def generate(seed: str, knobs: Knobs | None = None, phases: Phases | None = None
             bank.discarded,
             time.perf_counter() - start,
             redrawn,
+            uncovered,
         )
     raise GenerationError(
         f"no world of this seed has a bank after {MAX_BANKS} worlds: "

@@ -9,6 +9,9 @@ one); a draw is rejected when its rule
 * behaves like the manual at its site (it would be a hidden red herring),
 * behaves like another rule of the world (same site, or another site with
   the same operands),
+* is of a kind banks seldom cover, by chance: a rule is kept with the
+  probability the coverage prior gives its site and place
+  (coverage_prior.py),
 * is shown by too few templates (exposure.py), or was a rule a bank of this
   seed could not cover (`redraw`: the generator draws such a rule again,
   keeping the rest of the world),
@@ -57,13 +60,16 @@ from aliencode.sites import (
 from aliencode.world_schema import SCHEMA
 
 from . import schemes
+from .coverage_prior import CoveragePrior, place, shipped
 from .exposure import shows
 from .library import support
 from .probes import check_site
 from .writer import world_toml
 
-VERSION = "6"
-MAX_DRAWS = 400  # draws for one world before giving up
+VERSION = "7"
+# draws for one world before giving up (the prior turns away most of those it ends)
+MAX_DRAWS = 1_000
+SELDOM = "banks seldom cover its kind"
 SCOPES = ("function", "loop", "top")
 KEYSTONE = ("PLUCK", "CARVE")
 HERRING_TRIES = 150  # red-herring draws on other sites before the keystone pair may be shadowed
@@ -137,7 +143,15 @@ def _alike(target: str, actual: str, other: str) -> bool:
 
 
 class Drawer:
-    def __init__(self, seed: str, knobs: Knobs, attempt: int, memo: Memo) -> None:
+    def __init__(
+        self,
+        seed: str,
+        knobs: Knobs,
+        attempt: int,
+        memo: Memo,
+        prior: CoveragePrior | None = None,
+    ) -> None:
+        self.prior = shipped() if prior is None else prior
         self.rng = random.Random(f"alienworlds aliencode generator {VERSION}:{seed}:{attempt}")
         self.seed = seed
         self.knobs = knobs
@@ -209,6 +223,9 @@ class Drawer:
             return "no bank task entered it before"
         if support().get((target, entry.scope), 0) < MIN_SUPPORT:
             return "too few templates use it"
+        chance = self.prior.acceptance(target, place(entry.scope, entry.red_herring))
+        if self.rng.random() >= chance:
+            return SELDOM
         site_rules = [e for e in self.entries if e.draft.target == target]
         if entry.red_herring:
             if not any(e.scope == "anywhere" and not e.red_herring for e in site_rules):
@@ -302,9 +319,11 @@ class Drawer:
             if failed < HERRING_TRIES:
                 candidates = [e for e in candidates if e.draft.target not in KEYSTONE] or candidates
             victim = self.rng.choice(candidates)
-            failed += not self.offer(
-                _Entry(victim.draft, self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0], red_herring=True)
-            )
+            scope = self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0]
+            before = self.rejected[SELDOM]
+            if not self.offer(_Entry(victim.draft, scope, red_herring=True)):
+                # the prior's chance is no sign that the other sites cannot take one
+                failed += self.rejected[SELDOM] == before
 
     def drop(self, index: int) -> bool:
         """Take out the rule at `index` (with the red herrings that shadow
@@ -387,9 +406,16 @@ class Drawer:
             self.keywords[keyword] = word
 
 
-def draw_world(seed: str, knobs: Knobs, attempt: int = 0, memo: Memo | None = None) -> WorldDraw:
+def draw_world(
+    seed: str,
+    knobs: Knobs,
+    attempt: int = 0,
+    memo: Memo | None = None,
+    prior: CoveragePrior | None = None,
+) -> WorldDraw:
     """The world of `seed` at `attempt` (see the module docstring); `memo`
-    carries what earlier searches taught (hints only, checked again)."""
-    drawer = Drawer(str(seed), knobs, attempt, memo or Memo())
+    carries what earlier searches taught (hints only, checked again);
+    `prior` is the shipped coverage prior unless given."""
+    drawer = Drawer(str(seed), knobs, attempt, memo or Memo(), prior)
     drawer.run()
     return drawer.result()
