@@ -9,9 +9,10 @@ one); a draw is rejected when its rule
 * behaves like the manual at its site (it would be a hidden red herring),
 * behaves like another rule of the world (same site, or another site with
   the same operands),
-* is of a kind banks seldom cover, by chance: a rule is kept with the
-  probability the coverage prior gives its site and place
-  (coverage_prior.py),
+* is of a kind banks seldom cover, by chance: an altered rule is kept with
+  the probability the coverage prior gives its site and place
+  (coverage_prior.py; a red herring's rule and scope are drawn with
+  weights the prior gives them instead),
 * is shown by too few templates (exposure.py), or was a rule a bank of this
   seed could not cover (`redraw`: the generator draws such a rule again,
   keeping the rest of the world),
@@ -223,9 +224,10 @@ class Drawer:
             return "no bank task entered it before"
         if support().get((target, entry.scope), 0) < MIN_SUPPORT:
             return "too few templates use it"
-        chance = self.prior.acceptance(target, place(entry.scope, entry.red_herring))
-        if self.rng.random() >= chance:
-            return SELDOM
+        if not entry.red_herring and self.rng.random() >= self.prior.acceptance(
+            target, entry.scope
+        ):
+            return SELDOM  # a red herring's place was drawn by the prior's weights
         site_rules = [e for e in self.entries if e.draft.target == target]
         if entry.red_herring:
             if not any(e.scope == "anywhere" and not e.red_herring for e in site_rules):
@@ -318,12 +320,16 @@ class Drawer:
             # rules have failed HERRING_TRIES draws
             if failed < HERRING_TRIES:
                 candidates = [e for e in candidates if e.draft.target not in KEYSTONE] or candidates
-            victim = self.rng.choice(candidates)
-            scope = self.rng.choices(SCOPES, SCOPE_WEIGHTS)[0]
-            before = self.rejected[SELDOM]
-            if not self.offer(_Entry(victim.draft, scope, red_herring=True)):
-                # the prior's chance is no sign that the other sites cannot take one
-                failed += self.rejected[SELDOM] == before
+            # the knob asks for the red herrings whatever the prior says: it
+            # weighs the places instead of turning draws away
+            places = [(victim, scope) for victim in candidates for scope in SCOPES]
+            weights = [
+                weight * self.prior.acceptance(victim.draft.target, place(scope, True))
+                for victim in candidates
+                for scope, weight in zip(SCOPES, SCOPE_WEIGHTS, strict=True)
+            ]
+            victim, scope = self.rng.choices(places, weights)[0]
+            failed += not self.offer(_Entry(victim.draft, scope, red_herring=True))
 
     def drop(self, index: int) -> bool:
         """Take out the rule at `index` (with the red herrings that shadow

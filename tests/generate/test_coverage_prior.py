@@ -103,3 +103,14 @@ def test_the_drawer_turns_away_a_kind_the_prior_all_but_never_accepts():
     assert site not in {r.target for r in biased.world.rules}
     assert biased.rejected[SELDOM] > 0
     assert SELDOM not in flat.rejected
+
+
+def test_red_herrings_are_drawn_where_the_prior_weighs_them():
+    # every red herring in loops or at top level uncovered, every one in CRAFT bodies covered
+    counts = {(s, "herring function"): (1000, 0) for s in SITE_NAMES}
+    counts |= {(s, p): (0, 1000) for s in SITE_NAMES for p in ("herring loop", "herring top")}
+    counts |= {(s, p): (1000, 0) for s in SITE_NAMES for p in ("anywhere", "function", "loop")}
+    # drawn by the scope weights alone, a red herring is in a CRAFT body half the time
+    for seed in ("prior-1", "prior-2", "prior-3"):
+        world = draw_world(seed, SMALL, prior=CoveragePrior(counts)).world
+        assert [r.scope for r in world.rules if r.red_herring] == ["function"]
