@@ -8,8 +8,8 @@ drew 0 to 26 rules again, most of the time a seed took to generate. How
 often a drawn rule ends up covered depends mostly on its **kind**: its site
 and its place (an altered rule everywhere, in CRAFT bodies, in loops or at
 top level, or a red herring in one of those scopes). A comparison the
-calibrators see through, or a red herring in loops, is seldom covered; the
-keystone pair always is.
+calibrators see through, or a red herring in loops, is seldom covered; PLUCK
+and STRAND in CRAFT bodies always were (seeds 1-16 of version 6).
 
 `coverage.toml` beside this module holds the counts: for each kind, how many
 rules of that kind the generator kept in a world with a bank (covered) and
@@ -19,14 +19,16 @@ seeds it names. `benchmarks/rule_coverage.py` measures them again.
 A kind's **rate** is its share of covered rules, smoothed toward a guess
 built from its place's rate and its site's rate (each smoothed toward the
 rate of every kind), so that a kind seen a few times is not judged on them
-alone. The drawer keeps a drawn rule with probability
+alone. The drawer keeps a drawn altered rule with probability
 `(rate / best rate) ** SHARPNESS` (`acceptance`): a kind covered half as
-often as the best is kept a quarter of the time. Every kind keeps a chance,
-so every kind still appears in generated worlds, about as often as before
-among the worlds that had a bank (only those rules survived then too); what
-is saved is the bank draws spent learning again that a rule of a seldom
-covered kind is not covered. The prior decides only what is tried: a world
-still has a bank only when every rule is covered by a task the battery fails.
+often as the best is kept a quarter of the time. A red herring's rule and
+scope are drawn with weights times that probability instead (the knob asks
+for the red herrings whatever the prior says). Every kind keeps a chance;
+a rare kind comes to a world about as seldom as it survived in the worlds
+that had a bank before the prior. What is saved is the bank draws spent
+learning again that a rule of a seldom covered kind is not covered. The
+prior decides only what is tried: a world still has a bank only when every
+rule is covered by a task the battery fails.
 """
 
 from __future__ import annotations

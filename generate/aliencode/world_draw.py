@@ -68,7 +68,7 @@ from .probes import check_site
 from .writer import world_toml
 
 VERSION = "7"
-# draws for one world before giving up (the prior turns away most of those it ends)
+# draws for one world before giving up (the prior turns many cheap draws away)
 MAX_DRAWS = 1_000
 SELDOM = "banks seldom cover its kind"
 SCOPES = ("function", "loop", "top")
