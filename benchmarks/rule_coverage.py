@@ -78,10 +78,10 @@ def main() -> None:
             f"rate {prior.rate(*key):.3f} acceptance {prior.acceptance(*key):.3f}"
         )
     for seed, _, u, seconds in results:
-        print(f"seed {seed}: {seconds:.1f} s, {sum(u.values())} rules no bank task entered")
+        print(f"seed {seed}: {seconds:.1f} s, rules no bank task entered: {sum(u.values())}")
     seconds = sum(r[3] for r in results)
     missed = sum(uncovered.values())
-    print(f"{len(seeds)} seeds: {missed} rules no bank task entered, {seconds:.1f} s")
+    print(f"{len(seeds)} seeds: {seconds:.1f} s, rules no bank task entered: {missed}")
     if args.write:
         TARGET.write_text(text, encoding="utf-8")
         print(f"wrote {TARGET}")
