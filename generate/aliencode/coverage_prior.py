@@ -77,6 +77,11 @@ class CoveragePrior:
     counts every kind is accepted always."""
 
     counts: dict[tuple[str, str], tuple[int, int]] = field(default_factory=dict)
+    # derived from the counts once (see the module docstring)
+    _overall: float = field(init=False, repr=False, compare=False)
+    _places: dict[str, float] = field(init=False, repr=False, compare=False)
+    _sites: dict[str, float] = field(init=False, repr=False, compare=False)
+    _best: float = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         covered = sum(c for c, _ in self.counts.values())
@@ -91,8 +96,10 @@ class CoveragePrior:
                 seen[1] += c + u
 
         def smoothed(table: dict[str, list[int]]) -> dict[str, float]:
-            weight = PLACE_WEIGHT
-            return {key: (c + weight * overall) / (n + weight) for key, (c, n) in table.items()}
+            return {
+                key: (c + PLACE_WEIGHT * overall) / (n + PLACE_WEIGHT)
+                for key, (c, n) in table.items()
+            }
 
         object.__setattr__(self, "_overall", overall)
         object.__setattr__(self, "_places", smoothed(by_place))
