@@ -11,7 +11,8 @@ shipped counts were measured so, at generator version 6); without it the
 shipped prior decides what is drawn, and kinds it seldom accepts are seldom
 counted. Prints each kind's counts, rate and acceptance under the counts
 measured, then the CPU time per seed; `--write` also writes the counts to
-generate/aliencode/coverage.toml.
+generate/aliencode/coverage.toml (new counts change what every seed gives: bump
+VERSION in generate/aliencode/world_draw.py with them).
 """
 
 from __future__ import annotations

@@ -14,7 +14,8 @@ and STRAND in CRAFT bodies always were (seeds 1-16 of version 6).
 `coverage.toml` beside this module holds the counts: for each kind, how many
 rules of that kind the generator kept in a world with a bank (covered) and
 how many it drew again because no task entered them (uncovered), over the
-seeds it names. `benchmarks/rule_coverage.py` measures them again.
+seeds it names. `benchmarks/rule_coverage.py` measures them again; new
+counts change what a seed gives, so they need a new generator VERSION.
 
 A kind's **rate** is its share of covered rules, smoothed toward a guess
 built from its place's rate and its site's rate (each smoothed toward the
