@@ -2,24 +2,20 @@
 
 Code is written as multi-line literal strings (`'''`, read back exactly)
 when it holds no `'''` and no control character but newlines; anything
-else as a basic string with JSON's escapes (which are TOML's).
+else as a basic string (generate/toml_string.py).
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Mapping
 
+from alienworlds.generate.toml_string import basic_string as _string
 from alienworlds.tasks.bank import BANDS, FAMILIES, Task
 
 from .bank import KEYSTONE, BankDraw
 from .instances import MIN_DISTINCT, RUNS
-
-
-def _string(text: str) -> str:
-    return json.dumps(text, ensure_ascii=False)
 
 
 def _code(text: str) -> str:

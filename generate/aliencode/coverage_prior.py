@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
+from alienworlds.generate.toml_string import basic_string
 from alienworlds.ruleset import Rule
 
 HERE = Path(__file__).parent
@@ -159,29 +160,16 @@ def prior_toml(counts: dict[tuple[str, str], tuple[int, int]], seeds: str) -> st
     lines = [
         "# How often a bank covered a drawn rule of each kind (site, place): written by",
         "# benchmarks/rule_coverage.py; read by generate/aliencode/coverage_prior.py.",
-        f"seeds = {_quoted(seeds)}",
+        f"seeds = {basic_string(seeds)}",
     ]
     for slot, table in ((0, "covered"), (1, "uncovered")):
         for site in sorted({s for s, _ in counts}):
             row = [(p, counts.get((site, p), (0, 0))[slot]) for p in PLACES]
             row = [(p, n) for p, n in row if n]
             if row:
-                lines += ["", f"[{table}.{_quoted(site)}]"]
-                lines += [f"{_quoted(p)} = {n}" for p, n in row]
+                lines += ["", f"[{table}.{basic_string(site)}]"]
+                lines += [f"{basic_string(p)} = {n}" for p, n in row]
     return "\n".join(lines) + "\n"
-
-
-def _quoted(text: str) -> str:
-    """A TOML basic string of `text`: quotes, backslashes and control characters escaped."""
-    return '"' + "".join(_escaped(c) for c in text) + '"'
-
-
-def _escaped(char: str) -> str:
-    if char in '"\\':
-        return "\\" + char
-    if ord(char) < 0x20 or ord(char) == 0x7F:
-        return f"\\u{ord(char):04x}"
-    return char
 
 
 @cache

@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
+from alienworlds.generate.toml_string import basic_string as _string
 from alienworlds.ruleset import World
-
-
-def _string(text: str) -> str:
-    # JSON's escapes are TOML's (basic strings).
-    return json.dumps(text, ensure_ascii=False)
 
 
 def world_toml(world: World, version: str, knobs: object) -> str:
