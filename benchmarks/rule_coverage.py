@@ -27,7 +27,6 @@ from alienworlds.generate.aliencode import generate
 from alienworlds.generate.aliencode.coverage_prior import (
     CoveragePrior,
     kind,
-    parse_prior,
     prior_toml,
 )
 
@@ -70,8 +69,7 @@ def main() -> None:
         covered.update(c)
         uncovered.update(u)
     counts = {k: (covered[k], uncovered[k]) for k in covered.keys() | uncovered.keys()}
-    text = prior_toml(counts, args.seeds)
-    prior = parse_prior(text)
+    prior = CoveragePrior(counts)
     for key in sorted(counts, key=lambda k: -prior.acceptance(*k)):
         c, u = counts[key]
         print(
@@ -84,7 +82,7 @@ def main() -> None:
     missed = sum(uncovered.values())
     print(f"{len(seeds)} seeds: {seconds:.1f} s, rules no bank task entered: {missed}")
     if args.write:
-        TARGET.write_text(text, encoding="utf-8")
+        TARGET.write_text(prior_toml(counts, args.seeds), encoding="utf-8")
         print(f"wrote {TARGET}")
 
 

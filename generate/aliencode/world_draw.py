@@ -322,13 +322,15 @@ class Drawer:
                 candidates = [e for e in candidates if e.draft.target not in KEYSTONE] or candidates
             # the knob asks for the red herrings whatever the prior says: it
             # weighs the places instead of turning draws away
-            places = [(victim, scope) for victim in candidates for scope in SCOPES]
-            weights = [
-                weight * self.prior.acceptance(victim.draft.target, place(scope, True))
+            places = [
+                (victim, scope, weight)
                 for victim in candidates
                 for scope, weight in zip(SCOPES, SCOPE_WEIGHTS, strict=True)
             ]
-            victim, scope = self.rng.choices(places, weights)[0]
+            weights = [
+                w * self.prior.acceptance(v.draft.target, place(s, True)) for v, s, w in places
+            ]
+            victim, scope, _ = self.rng.choices(places, weights)[0]
             failed += not self.offer(_Entry(victim.draft, scope, red_herring=True))
 
     def drop(self, index: int) -> bool:
