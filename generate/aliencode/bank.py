@@ -14,8 +14,10 @@ first:
 3. the rest, band by band, until the bank has `size` tasks.
 
 A template is made into a task at most once (instances.py), lazily, when a
-pass first looks at it; a template that cannot make a task (flagged by the
-battery, unportable, ...) is counted by reason. A world whose rules the
+pass first looks at it, and the battery runs only for a task a pass would
+pick; a template found unable to make a task (flagged by the battery,
+unportable, ...) is counted by reason (a task no pass wanted is never judged,
+so it is counted in neither way). A world whose rules the
 library cannot cover, or whose bank cannot reach its size or keystone share,
 raises NoBank: the generator then draws another world.
 """
@@ -229,10 +231,9 @@ class _Drawer:
                 "too few keystone tasks",
                 f"the keystone rules reach {keystone} tasks, fewer than {need}",
             )
-        # the bank counts why every template tried made no task, so the battery
-        # runs now for the tasks no pass wanted
-        with self.phases.phase("judging the templates no pass picked (for the bank's counts)"):
-            verdicts = [v.verdict() if isinstance(v, Drafted) else v for v in self.made.values()]
+        # why the templates tried made no task, as far as the draw learnt it: the
+        # battery never runs for a task no pass wanted
+        verdicts = [v.judged if isinstance(v, Drafted) else v for v in self.made.values()]
         discarded = Counter(v for v in verdicts if isinstance(v, str))
         ordered = sorted(self.picked, key=lambda c: BANDS.index(c.template.band))
         tasks = [replace(c, task=replace(c.task, id=f"T{k:02d}")) for k, c in enumerate(ordered, 1)]

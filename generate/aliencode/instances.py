@@ -137,6 +137,11 @@ class Drafted:
     def rules(self) -> list[str]:
         return self.task_rules.all()
 
+    @property
+    def judged(self) -> Candidate | str | None:
+        """The verdict if the battery has run, None if not."""
+        return self._verdict
+
     def verdict(self) -> Candidate | str:
         """A Candidate, or "flagged" when a strategy of the battery passes the task."""
         if self._verdict is None:

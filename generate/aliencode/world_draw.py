@@ -67,7 +67,7 @@ from .library import support
 from .probes import check_site
 from .writer import world_toml
 
-VERSION = "7"
+VERSION = "8"
 # draws for one world before giving up (the prior turns many cheap draws away)
 MAX_DRAWS = 1_000
 SELDOM = "banks seldom cover its kind"
