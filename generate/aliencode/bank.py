@@ -16,8 +16,8 @@ first:
 A template is made into a task at most once (instances.py), lazily, when a
 pass first looks at it, and the battery runs only for a task a pass would
 pick; a template found unable to make a task (flagged by the battery,
-unportable, ...) is counted by reason (a task no pass wanted is never judged,
-so it is counted in neither way). A world whose rules the
+unportable, ...) is counted by reason; a task no pass wanted is never judged,
+and is counted among the templates tried only. A world whose rules the
 library cannot cover, or whose bank cannot reach its size or keystone share,
 raises NoBank: the generator then draws another world.
 """
