@@ -35,7 +35,6 @@ def test_the_lazy_battery_draws_the_same_bank(seed, monkeypatch):
     assert _uncounted(lazy.bank_text) == _uncounted(again.bank_text)
     assert lazy.templates_tried == again.templates_tried
     lazy_counts, eager_counts = lazy.templates_discarded, again.templates_discarded
-    assert lazy_counts["flagged"] <= eager_counts["flagged"]
     assert lazy_counts - Counter(flagged=lazy_counts["flagged"]) == eager_counts - Counter(
         flagged=eager_counts["flagged"]
     )
