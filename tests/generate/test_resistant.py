@@ -97,11 +97,11 @@ def test_every_strategy_flags_in_a_world_with_a_resistant_rule_and_the_costly_on
     staged = [n for stage in stages(world) for n in stage]
     assert sorted(staged) == sorted(STRATEGIES)
     assert staged[-6:] == [
-        "compact-calibrating",
         "mended-calibrating",
-        "avoidant",
         "calibrating-avoidant",
         "sweep-mended-calibrating",
+        "avoidant",
+        "compact-calibrating",
         "self-calibrating",
     ]
 
