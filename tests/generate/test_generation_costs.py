@@ -1,0 +1,57 @@
+"""benchmarks/generation_costs.py: the split of a generation's CPU time adds
+up, puts each template where it ended, and leaves the generator as it was."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+from alienworlds.generate.aliencode import Knobs, instances, world_draw
+from alienworlds.generate.aliencode import bank as bank_draw
+
+_SPEC = importlib.util.spec_from_file_location(
+    "generation_costs", Path(__file__).parents[2] / "benchmarks" / "generation_costs.py"
+)
+costs_module = importlib.util.module_from_spec(_SPEC)
+sys.modules.setdefault("generation_costs", costs_module)
+_SPEC.loader.exec_module(costs_module)
+
+SMALL = Knobs(altered=4, red_herrings=1, scoped=1, renamed=2, tasks=5)
+
+
+def test_the_split_adds_up_and_places_every_template():
+    steps = (
+        instances.Instantiation.draft,
+        instances.Drafted.verdict,
+        world_draw.Drawer._portable,
+        bank_draw._Drawer.__init__,
+    )
+    # test-15: the cheapest small-knob seed at version 8, five worlds drawn (test_generate.py)
+    costs, generated = costs_module.measure("test-15", SMALL)
+    split = costs.split()
+    assert list(split) == list(costs_module.CATEGORIES)
+    assert abs(sum(split.values()) - costs.total) < 1e-6
+    assert all(seconds >= 0 for seconds in split.values()), split
+    assert costs.world_draws == generated.world_draws > 1
+    final = [t for t in costs.templates if t.draw == costs.world_draws]
+    earlier = [t for t in costs.templates if t.draw < costs.world_draws]
+    assert earlier and split["rejected worlds"] > 0
+    # every task of the bank was made and judged in the last draw, and nothing else kept there
+    assert sum(t.outcome == "kept" for t in final) == SMALL.tasks
+    assert all(t.battery > 0 for t in final if t.outcome == "kept")
+    # the draw's own counts of what made no task agree with the outcomes timed
+    discarded = {k: v for k, v in generated.templates_discarded.items() if k != "flagged"}
+    timed = {}
+    for t in final:
+        if t.outcome not in ("kept", "made", "flagged"):
+            timed[t.outcome] = timed.get(t.outcome, 0) + 1
+    assert {k: v for k, v in discarded.items() if k != "no altered rule touches it"} == timed
+    assert split["portability: portable"] > 0
+    # the generator's steps are its own again
+    assert steps == (
+        instances.Instantiation.draft,
+        instances.Drafted.verdict,
+        world_draw.Drawer._portable,
+        bank_draw._Drawer.__init__,
+    )
