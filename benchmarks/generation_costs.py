@@ -39,8 +39,16 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 from alienworlds.cli.entry import tune_collector
-from alienworlds.generate.aliencode import Generated, Knobs, generate, instances, world_draw
+from alienworlds.generate.aliencode import (
+    Generated,
+    GenerationError,
+    Knobs,
+    generate,
+    instances,
+    world_draw,
+)
 from alienworlds.generate.aliencode import bank as bank_draw
+from alienworlds.generate.knobs import seed_problem
 
 CATEGORIES = (
     "kept tasks: making",
@@ -159,7 +167,10 @@ def measure(seed: str, knobs: Knobs | None = None) -> tuple[Costs, Generated]:
 def row(seed: str) -> dict[str, object]:
     """One seed's costs as a table row, measured in a process of its own."""
     tune_collector()  # the cycle collector as the commands run it
-    costs, _ = measure(seed)
+    try:
+        costs, _ = measure(seed)
+    except GenerationError as exc:
+        return {"seed": seed, "error": str(exc)}
     return {
         "seed": seed,
         "total": costs.total,
@@ -169,22 +180,38 @@ def row(seed: str) -> dict[str, object]:
     }
 
 
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of at least 1, not {text!r}")
+    return int(text)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("seeds", nargs="+", metavar="SEED")
-    parser.add_argument("--jobs", type=int, default=1, help="seeds measured at once (default 1)")
+    parser.add_argument(
+        "--jobs", type=_positive, default=1, help="seeds measured at once (default 1)"
+    )
     parser.add_argument(
         "--json",
+        type=argparse.FileType("w"),  # opened first: a path it cannot write fails at once
         metavar="FILE",
         help="also write every seed's split, and every template tried, as JSON",
     )
     args = parser.parse_args()
+    for seed in args.seeds:
+        problem = seed_problem(seed)
+        if problem is not None:
+            parser.error(problem)
     print("seed", "total", "worlds", *CATEGORIES, sep="\t")
     rows = []
     # a fresh process per seed, as the command runs: caches and a heap grown by
     # earlier seeds would slow the later ones
     with multiprocessing.get_context("fork").Pool(args.jobs, maxtasksperchild=1) as pool:
         for found in pool.imap(row, args.seeds):
+            if "error" in found:
+                print(found["seed"], f"no world: {found['error']}", sep="\t", flush=True)
+                continue
             rows.append(found)
             print(
                 found["seed"],
@@ -194,6 +221,8 @@ def main() -> None:
                 sep="\t",
                 flush=True,
             )
+    if not rows:
+        return
     totals = {c: sum(r[c] for r in rows) for c in ("total", *CATEGORIES)}
     print(
         "all",
@@ -210,8 +239,8 @@ def main() -> None:
         sep="\t",
     )
     if args.json:
-        with open(args.json, "w") as out:
-            json.dump(rows, out, indent=1)
+        json.dump(rows, args.json, indent=1)
+        args.json.close()
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ up, puts each template where it ended, and leaves the generator as it was."""
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -55,3 +56,19 @@ def test_the_split_adds_up_and_places_every_template():
         world_draw.Drawer._portable,
         bank_draw._Drawer.__init__,
     )
+
+
+def test_bad_arguments_fail_at_once_with_a_message(tmp_path):
+    """Before any seed is generated: a control character in a seed, no
+    worker, a JSON path it cannot write."""
+    script = Path(__file__).parents[2] / "benchmarks" / "generation_costs.py"
+    for args, said in (
+        (["a\tb"], "control character"),
+        (["1", "--jobs", "0"], "at least 1"),
+        (["1", "--json", str(tmp_path / "missing" / "out.json")], "can't open"),
+    ):
+        done = subprocess.run(
+            [sys.executable, str(script), *args], capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 2 and said in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr and not done.stdout
