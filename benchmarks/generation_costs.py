@@ -213,34 +213,21 @@ def main() -> None:
                 print(found["seed"], f"no world: {found['error']}", sep="\t", flush=True)
                 continue
             rows.append(found)
-            print(
-                found["seed"],
-                f"{found['total']:.1f}",
-                found["worlds"],
-                *(f"{found[c]:.1f}" for c in CATEGORIES),
-                sep="\t",
-                flush=True,
-            )
-    if not rows:
-        return
-    totals = {c: sum(r[c] for r in rows) for c in ("total", *CATEGORIES)}
-    print(
-        "all",
-        f"{totals['total']:.1f}",
-        sum(r["worlds"] for r in rows),
-        *(f"{totals[c]:.1f}" for c in CATEGORIES),
-        sep="\t",
-    )
-    print(
-        "share",
-        "",
-        "",
-        *(f"{100 * totals[c] / totals['total']:.0f}%" for c in CATEGORIES),
-        sep="\t",
-    )
+            _line(found["seed"], found, found["worlds"])
     if args.json:
         json.dump(rows, args.json, indent=1)
         args.json.close()
+    if rows:
+        totals = {c: sum(r[c] for r in rows) for c in ("total", *CATEGORIES)}
+        _line("all", totals, sum(r["worlds"] for r in rows))
+        shares = (f"{100 * totals[c] / totals['total']:.0f}%" for c in CATEGORIES)
+        print("share", "", "", *shares, sep="\t")
+
+
+def _line(label: str, seconds: dict[str, float], worlds: int) -> None:
+    """One line of the table: CPU seconds in all and by category."""
+    shown = (f"{seconds[c]:.1f}" for c in ("total", *CATEGORIES))
+    print(label, next(shown), worlds, *shown, sep="\t", flush=True)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib.util
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 from alienworlds.generate.aliencode import Knobs, instances, world_draw
@@ -43,10 +44,7 @@ def test_the_split_adds_up_and_places_every_template():
     assert all(t.battery > 0 for t in final if t.outcome == "kept")
     # the draw's own counts of what made no task agree with the outcomes timed
     discarded = {k: v for k, v in generated.templates_discarded.items() if k != "flagged"}
-    timed = {}
-    for t in final:
-        if t.outcome not in ("kept", "made", "flagged"):
-            timed[t.outcome] = timed.get(t.outcome, 0) + 1
+    timed = Counter(t.outcome for t in final if t.outcome not in ("kept", "made", "flagged"))
     assert {k: v for k, v in discarded.items() if k != "no altered rule touches it"} == timed
     assert split["portability: portable"] > 0
     # the generator's steps are its own again
