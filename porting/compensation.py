@@ -44,7 +44,7 @@ from .expectations import Expectation
 from .identities import identities
 from .literals import written_value
 from .samples import key, same, values, wide
-from .search import Bounds, Enumerator, Goal, check
+from .search import SEARCHED, Bounds, Enumerator, Goal, check
 from .semantics import STANDARD, TOP_LEVEL, Ctx, WorldView, operands
 from .templates import Hole, Lit, Node, Op, hole_exprs, size, substitute, to_rule
 from .types import TOP, Ty, operation_type
@@ -82,8 +82,9 @@ class Memo:
     )  # rule part -> templates that undid it
     goals: dict[tuple, tuple[Goal, Expectation]] = field(default_factory=dict)
     verdicts: dict[tuple, bool] = field(default_factory=dict)
-    # searches that found nothing, by goal and the semantics of every site
-    # at the place searched (the whole input of a search)
+    # searches that found nothing, by goal (or rule part undone and its
+    # samples) and the semantics of every site at the place searched (the
+    # whole input of a search)
     fruitless: set[tuple] = field(default_factory=set)
 
 
@@ -328,7 +329,8 @@ class Compensator:
             return None
         kinds = frozenset().union(*(t.kinds() for t in types)) if types else frozenset()
         kinds |= frozenset(_kind(expect.value(c)) for c in goal.cases[:50])
-        search_key = (goal.key, self.view.signature(at), self.bounds)
+        # the op's own rule too: repairing a call keeps the op
+        search_key = (goal.key, self.view.signature(at, SEARCHED | {op}), self.bounds)
         if search_key in self.memo.fruitless:
             return next(
                 (
@@ -569,11 +571,18 @@ class Compensator:
             node = self.refreshed(node, at)
             if node is not None and check(node, goal, self.view, at) is None:
                 return node
+        # the whole input of the search: the part, its samples, what the sites it may use do here
+        semantics = self.view.signature(at, SEARCHED)
+        search_key = ("undo", to_text(expr), key(samples), semantics, bounds)
+        if search_key in self.memo.fruitless:
+            return None
         kinds = frozenset(_kind(v) for v in samples) | {"int"}
         enumerator = Enumerator(self.view, at, self.constants(at, frozenset(kinds)), bounds)
         self.searches += 1
         node = enumerator.find(goal)
-        if node is not None:
+        if node is None:
+            self.memo.fruitless.add(search_key)
+        else:
             earlier.append(_plain(node))
         return node
 

@@ -71,6 +71,11 @@ VARIADIC = (
     "APEX",
     "FUSE",
 )  # the same as templates.VARIADIC, in a fixed order
+# The sites whose semantics at the place searched decide a search's outcome:
+# the operations it may use, and the literals its constants are written by.
+SEARCHED = frozenset(
+    {*UNARY, *BINARY, *TERNARY, *NULLARY, "literal.int", "literal.str", "literal.bool"}
+)
 
 
 @dataclass(frozen=True)

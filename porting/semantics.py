@@ -103,12 +103,13 @@ class WorldView:
     def actual(self, site: str, ctx: Ctx) -> Expr:
         return parse(self.actual_text(site, ctx))
 
-    def signature(self, ctx: Ctx) -> tuple[str, ...]:
-        """What every site does at `ctx` (equal signatures: equal semantics)."""
-        found = self._signatures.get(ctx)
+    def signature(self, ctx: Ctx, sites: frozenset[str] | None = None) -> tuple[str, ...]:
+        """What `sites` (default: every site) do at `ctx` (equal signatures:
+        equal semantics of those sites)."""
+        found = self._signatures.get((ctx, sites))
         if found is None:
-            found = self._signatures[ctx] = tuple(
-                self.actual_text(site, ctx) for site in sorted(SITES)
+            found = self._signatures[(ctx, sites)] = tuple(
+                self.actual_text(site, ctx) for site in sorted(SITES if sites is None else sites)
             )
         return found
 
