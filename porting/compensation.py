@@ -82,9 +82,9 @@ class Memo:
     )  # rule part -> templates that undid it
     goals: dict[tuple, tuple[Goal, Expectation]] = field(default_factory=dict)
     verdicts: dict[tuple, bool] = field(default_factory=dict)
-    # searches that found nothing, by goal (or rule part undone and its
-    # samples) and the semantics of every site at the place searched (the
-    # whole input of a search)
+    # searches that found nothing, by their whole input: the goal (or the
+    # rule part undone and its samples) and the semantics, at the place
+    # searched, of the sites a search may use (search.SEARCHED, and the op)
     fruitless: set[tuple] = field(default_factory=set)
 
 

@@ -81,7 +81,7 @@ class WorldView:
         self.namespace = operator_namespace(make_operators(self.meter))
         self._fns: dict[tuple[str, str], Callable[..., object]] = {}
         self._by_site: dict[str, list] = {}
-        self._signatures: dict[Ctx, tuple[str, ...]] = {}
+        self._signatures: dict[tuple[Ctx, frozenset[str] | None], tuple[str, ...]] = {}
         for rule in world.rules:
             self._by_site.setdefault(rule.target, []).append(rule)
 
