@@ -563,7 +563,8 @@ class Compensator:
                 return False
 
         goal = Goal(1, cases, want)
-        earlier = self.memo.undone.setdefault(to_text(expr), [])
+        part = to_text(expr)
+        earlier = self.memo.undone.setdefault(part, [])
         bounds = replace(self.bounds, max_size=min(4, self.bounds.max_size))
         for node in earlier:
             if size(node) > bounds.max_size:
@@ -573,7 +574,7 @@ class Compensator:
                 return node
         # the whole input of the search: the part, its samples, what the sites it may use do here
         semantics = self.view.signature(at, SEARCHED)
-        search_key = ("undo", to_text(expr), key(samples), semantics, bounds)
+        search_key = ("undo", part, key(samples), semantics, bounds)
         if search_key in self.memo.fruitless:
             return None
         kinds = frozenset(_kind(v) for v in samples) | {"int"}

@@ -71,11 +71,10 @@ VARIADIC = (
     "APEX",
     "FUSE",
 )  # the same as templates.VARIADIC, in a fixed order
+OPERATIONS = frozenset({*UNARY, *BINARY, *TERNARY, *NULLARY})  # every operation templates use
 # The sites whose semantics at the place searched decide a search's outcome:
 # the operations it may use, and the literals its constants are written by.
-SEARCHED = frozenset(
-    {*UNARY, *BINARY, *TERNARY, *NULLARY, "literal.int", "literal.str", "literal.bool"}
-)
+SEARCHED = OPERATIONS | {"literal.int", "literal.str", "literal.bool"}
 
 
 @dataclass(frozen=True)
@@ -163,7 +162,7 @@ class Enumerator:
         self.constants = constants
         self.sequences = sequences  # whether empty sequences are worth having as constants
         self.bounds = bounds
-        self.fns = {op: view.fn(op, ctx) for op in {*UNARY, *BINARY, *TERNARY, *NULLARY}}
+        self.fns = {op: view.fn(op, ctx) for op in OPERATIONS}
         self.evaluated = 0
         self.stop = bounds.budget
         self._callers: dict[tuple[str, int], Callable[..., object]] = {}
