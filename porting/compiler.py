@@ -286,6 +286,17 @@ class _Job:
     def sweep(self, st: s.Sweep, ctx: Ctx) -> s.Expr:
         iterable = self.expr(st.iterable, ctx)
         ty = self.types.of(st.iterable)
+        if self.view.altered("SWEEP", ctx) and self.types.may_change_walked(st):
+            # The manual's SWEEP walks the list itself and sees what the body
+            # changes; the world's walks what its rule made of it, before the loop.
+            raise PortError(
+                f"the body of this SWEEP may change the list it walks, and the world changes "
+                f"SWEEP {ctx.describe()}: no compensation walks a list as it changes",
+                "SWEEP",
+                ctx.scope,
+                st.pos.line,
+                st.pos.column,
+            )
         found = self.comp.sweep(ty, ctx)
         if found is None:
             raise PortError(

@@ -11,7 +11,13 @@ the manual. Programs come from two sources:
   long lists);
 * `TARGETED`: shapes that broke earlier porters (a list changed through
   another name, a parameter or an element; maxima with ties; -0.0; values
-  beyond small samples), instantiated with random boundary values.
+  beyond small samples; a parameter named like a CRAFT; the greater of two
+  lists), instantiated with random boundary values;
+* `walk_changing_program`: a SWEEP whose body changes the list it walks, by
+  every route the alias analysis must follow (another name, an element, a
+  parameter, a function value, a global, a predicate, a list stored before
+  the loop), or changes another list (which the porter should still port,
+  even one stored in a list after the loop).
 
 Only programs that run to the end under the manual count (the porter
 promises nothing for a failing input). A ported program that fails, runs out
@@ -24,10 +30,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from alienworlds.ruleset import Limits, World, standard_world
+from alienworlds.ruleset import Limits, World, parse_world, standard_world
 
 from aliencode import run_source
 from aliencode.sites import COMPARISON
+from aliencode.world_schema import SCHEMA
 
 from .compiler import Porter, PortError
 
@@ -315,6 +322,10 @@ TARGETED = (
     "f(ys)\nANNEX(zs, {s})\nEMIT(ys, PLUCK(ys, -1))\n",
     "SET xs AS EXTENT(30)\nIMPRINT(xs, -1, {a})\nEMIT(APEX(xs), NADIR(xs), SOME_OF(xs), "
     "EVERY_OF(xs), EXPEL(xs), GAUGE(xs))\n",
+    "CRAFT f(q):\n    DELIVER {a}\nCRAFT h(p):\n    DELIVER {s}\nCRAFT use(f, v):\n    DELIVER "
+    "SHATTER(f(v), f(v))\nEMIT(use(h, {b}), use(f, {c}))\n",
+    "SET xs AS STRAND({a})\nSET ys AS STRAND({b})\nSET z AS APEX(xs, ys)\nANNEX(z, {s})\n"
+    "EMIT(SHATTER(PLUCK(xs, -1), PLUCK(xs, -1)), SHATTER(PLUCK(ys, -1), PLUCK(ys, -1)))\n",
 )
 BOUNDARY = ("0", "1", "-1", "-5", "0.0", "-0.0", "1.0", "YES", "NO", "2", "27", "-28", "2.5")
 
@@ -326,13 +337,132 @@ def targeted_program(rng: random.Random) -> str:
     )
 
 
+@dataclass(frozen=True)
+class WalkRoute:
+    """One way a SWEEP's body can reach the list it walks. `pre` is written
+    at the top level, `before` and `after` around the loop in its scope;
+    `call` is the body's statement, `target` where `{change}` lands."""
+
+    call: str = "{change}"
+    target: str = "w"
+    pre: str = ""
+    before: str = ""
+    walked: str = "w"
+    after: str = ""
+    changes_walked: bool = True
+    by_global: bool = False  # reaches `w` by its top-level name (not as a parameter)
+
+
+_CHANGER = "CRAFT ch(p):\n{change}\n    DELIVER 0\n"
+WALK_ROUTES = {
+    "direct": WalkRoute(),
+    "alias": WalkRoute(target="ys", before="SET ys AS w"),
+    "element": WalkRoute(target="PLUCK(m, 0)", before="SET m AS STRAND(w)"),
+    "bond": WalkRoute(target="BOND(YES, w)"),
+    "parameter": WalkRoute(call="ch(w)", target="p", pre=_CHANGER),
+    "function value": WalkRoute(
+        call="run(ch, w)", target="p", pre=_CHANGER + "CRAFT run(h, q):\n    DELIVER h(q)\n"
+    ),
+    "global": WalkRoute(call="ch()", pre="CRAFT ch():\n{change}\n    DELIVER 0\n", by_global=True),
+    "returned": WalkRoute(target="get()", pre="CRAFT get():\n    DELIVER w\n", by_global=True),
+    "predicate": WalkRoute(
+        call="SET kept AS STRAIN(keep, STRAND(1))",
+        pre="CRAFT keep(v):\n{change}\n    DELIVER YES\n",
+        by_global=True,
+    ),
+    # a list made before the loop and stored in another only before it: the walked one
+    "stored before": WalkRoute(
+        target="acc",
+        before="SET acc AS STRAND(1, 2)\nSET m AS STRAND(w, acc)",
+        walked="PLUCK(m, 1)",
+    ),
+    # safe: the walked list never changes
+    "another list": WalkRoute(target="other", changes_walked=False),
+    "stored after": WalkRoute(
+        target="acc",
+        before="SET acc AS STRAND(1, 2)\nSET m AS STRAND(w)",
+        walked="PLUCK(m, 0)",
+        after="ANNEX(m, acc)\nEMIT(m)",
+        changes_walked=False,
+    ),
+}
+WALK_CHANGES = (
+    "IMPRINT({t}, -1, {v})",
+    "UPON OVER(GAUGE({t}), 1):\n    IMPRINT({t}, 1, {v})",
+    "UPON UNDER(GAUGE({t}), 6):\n    ANNEX({t}, {v})",
+    "UPON OVER(GAUGE({t}), 1):\n    EXPEL({t})",
+)
+
+
+def copying_world() -> World:
+    """A world whose SWEEP walks a copy of the sequence it is given: every
+    compensation check on sequences passes, and only a list changed during
+    the walk tells it from the manual."""
+    text = (
+        'format = 1\nname = "copying"\nlanguage = "aliencode"\n\n[[rules]]\nid = "C1"\n'
+        'name = "SWEEP walks a copy"\ntarget = "SWEEP"\nactual = "(reverse (reverse seq))"\n'
+        'scope = "anywhere"\n'
+    )
+    return parse_world(text, "copying.toml", SCHEMA)
+
+
+def _indented(text: str, pad: str) -> str:
+    return "\n".join(pad + line for line in text.split("\n"))
+
+
+def walk_changing_program(rng: random.Random, route: str | None = None) -> str:
+    """A program whose SWEEP body changes, by one of WALK_ROUTES, the list
+    the loop walks (or, for a route that does not change it, another list),
+    at the top level or in a CRAFT (the walked list a parameter or a
+    global), printing every element the loop visits. The manual's SWEEP
+    sees the change in the elements still to come; a port that walks a
+    copy does not."""
+    way = WALK_ROUTES[route or rng.choice(sorted(WALK_ROUTES))]
+    scopes = ["top", "craft, global"] + ([] if way.by_global else ["craft, parameter"])
+    scope = rng.choice(scopes)
+    elements = ", ".join(rng.choice(BOUNDARY) for _ in range(rng.randint(1, 4)))
+    value = rng.choice((*BOUNDARY, "STRAND()", '"a"'))
+    change = rng.choice(WALK_CHANGES).format(t=way.target, v=value)
+    lines = ["SET other AS STRAND(0)"]
+    if scope != "craft, parameter":
+        lines.append(f"SET w AS STRAND({elements})")
+    if way.pre:
+        lines.append(way.pre.format(change=_indented(change, "    ")).rstrip("\n"))
+    loop = ["SET seen AS STRAND()", *(way.before.split("\n") if way.before else ())]
+    loop.append(f"SWEEP x IN {way.walked}:")
+    loop.append("    ANNEX(seen, x)")
+    body = way.call.format(change=change) if "{change}" in way.call else way.call
+    if rng.random() < 0.3:
+        body = f"UPON AKIN(GAUGE(seen), {rng.choice(('1', '2'))}):\n" + _indented(body, "    ")
+    loop.append(_indented(body, "    "))
+    if way.after:
+        loop.extend(way.after.split("\n"))
+    if scope == "top":
+        lines.extend(loop)
+        lines.append("EMIT(seen)")
+    else:
+        params = "w" if scope == "craft, parameter" else ""
+        lines.append(f"CRAFT walk({params}):")
+        lines.extend(_indented(line, "    ") for line in [*loop, "DELIVER seen"])
+        args = f"STRAND({elements})" if params else ""
+        lines.append(f"EMIT(walk({args}))")
+    lines.append("EMIT(other)")
+    return "\n".join(lines) + "\n"
+
+
 def programs(seed: int, count: int) -> list[str]:
-    """`count` programs, a quarter targeted, from `seed`."""
+    """`count` programs from `seed`: a quarter targeted, an eighth changing
+    the list a SWEEP walks, the rest random."""
     rng = random.Random(seed)
-    return [
-        targeted_program(rng) if k % 4 == 0 else random_program(rng, rng.randint(2, 8))
-        for k in range(count)
-    ]
+    out = []
+    for k in range(count):
+        if k % 4 == 0:
+            out.append(targeted_program(rng))
+        elif k % 8 == 2:
+            out.append(walk_changing_program(rng))
+        else:
+            out.append(random_program(rng, rng.randint(2, 8)))
+    return out
 
 
 def manual_output(source: str) -> str | None:

@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from aliencode import syntax as s
 from aliencode.sites import COMPARISON
 
+from .fresh import fresh_at_loops
+
 SCALARS = ("int", "float", "bool", "str", "none", "func")
 NUMBERS = frozenset({"int", "float", "bool"})
 MAX_DEPTH = 3
@@ -269,6 +271,8 @@ def operation_type(op: str, args: list[Ty], outside: bool = False) -> Ty:
 ELEMENT_GIVERS = frozenset({"PLUCK", "EXPEL", "NADIR", "APEX"})
 # Operations that store their arguments (by position) inside a sequence.
 STORES = {"STRAND": None, "KNOT": None, "ANNEX": (1,), "IMPRINT": (2,)}
+# Operations that change their first argument, a list, in place.
+IN_PLACE = frozenset({"ANNEX", "IMPRINT", "EXPEL"})
 
 HEAP = ("heap",)  # the holder of every list reached other than by a name of the program
 
@@ -347,9 +351,12 @@ class Types:
         self.returns: dict[int, Ty] = {}
         self.crafts: dict[str, list[s.Craft]] = {}
         self.escaping: set[str] = set()
+        self.bound: set[str] = set()  # names bound other than by CRAFT: SET, SWEEP, parameters
         self.parent: dict[tuple, tuple] = {}  # alias classes of holders (union-find)
         self.stored: dict[tuple, Ty] = {}  # class root -> what was stored into its lists in place
         self.expr_types: dict[int, Ty] = {}
+        # the scopes around each SWEEP and each in-place change, for may_change_walked
+        self.scopes_at: dict[int, list[_Scope]] = {}
         self.scope_of_craft: dict[int, _Scope] = {}
         self.top = _Scope(None)
         bodies = [st for p in programs for st in p.body]
@@ -357,7 +364,8 @@ class Types:
         self.outside = False
         self.top.names = _assigned(tuple(bodies))
         self._collect(tuple(bodies))
-        self._keep: list[object] = list(programs)  # expression ids stay valid while we live
+        self._keep: list[s.Program] = list(programs)  # expression ids stay valid while we live
+        self._fresh: dict[int, frozenset[str]] | None = None  # fresh.fresh_at_loops, when asked
         self.converged = False
         for _ in range(MAX_ROUNDS):
             self.changed = False
@@ -378,6 +386,11 @@ class Types:
                 self.crafts.setdefault(node.name, []).append(node)
                 scope = _Scope(node, set(node.params) | _assigned(node.body))
                 self.scope_of_craft[id(node)] = scope
+                self.bound.update(node.params)
+            elif isinstance(node, s.Set):
+                self.bound.update(node.targets)
+            elif isinstance(node, s.Sweep):
+                self.bound.update(node.names)
             if isinstance(node, s.Call) and isinstance(node.func, s.Name):
                 stack.extend(node.args)
                 continue
@@ -449,11 +462,14 @@ class Types:
         if isinstance(e, s.OpCall):
             if e.op in ("BOND", "RIFT"):
                 return set().union(*(self._holders(a, scopes) for a in e.args))
+            if e.op in ("NADIR", "APEX") and len(e.args) > 1:
+                # of several values, the least (greatest) one itself: maybe a list
+                return {HEAP}.union(*(self._holders(a, scopes) for a in e.args))
             return {HEAP} if e.op in ELEMENT_GIVERS else set()
         if isinstance(e, s.Call):
             crafts = self.crafts.get(e.func.id, []) if isinstance(e.func, s.Name) else []
-            known = [c for c in crafts if len(c.params) == len(e.args)]
-            return {("returns", id(c)) for c in known} if known else {HEAP}
+            known = {("returns", id(c)) for c in crafts if len(c.params) == len(e.args)}
+            return known if known and e.func.id not in self.bound else known | {HEAP}
         return set()
 
     def _heap_stored(self) -> Ty:
@@ -482,6 +498,7 @@ class Types:
             for inner in st.default or ():
                 self._stmt(inner, scopes)
         elif isinstance(st, s.Sweep):
+            self.scopes_at[id(st)] = scopes
             walked = self.expr(st.iterable, scopes)
             self._bind_loop(st, walked, scopes)
             for inner in st.body:
@@ -575,6 +592,8 @@ class Types:
                 for k in positions:
                     if k < len(e.args):
                         self._alias(HEAP, self._holders(e.args[k], scopes))
+            if e.op in IN_PLACE:
+                self.scopes_at[id(e)] = scopes
             if e.op in ("ANNEX", "IMPRINT") and len(e.args) in (2, 3):
                 # The list changes in place: every list it may be sees the value.
                 self._store(self._holders(e.args[0], scopes), args[-1])
@@ -590,13 +609,65 @@ class Types:
                             self._update((id(craft), f"#{k}"), t)
                             self._alias((id(scope), craft.params[k]), self._holders(a, scopes))
                         out = out | self.returns.get(id(craft), BOTTOM)
-                return out
+                if e.func.id not in self.bound:
+                    return out
+                # also a parameter or a variable: it may hold any function at all
             self.expr(e.func, scopes)
             for a in e.args:
                 # unknown code may keep, change or give back any list it is passed
                 self._alias(HEAP, self._holders(a, scopes))
             return TOP
         return TOP
+
+    def may_change_walked(self, st: s.Sweep) -> bool:
+        """While `st` walks a list, its body may change that list in place:
+        directly, through another name, an element or a parameter, or in a
+        function it may call. A body that calls code not in view may change
+        any list that ever reached code not in view (`HEAP`). A list the
+        body changes by a name fresh at the loop (fresh.py) is never the
+        walked list."""
+        if not self.converged or id(st) not in self.scopes_at:
+            return True
+        walked = {self._find(h) for h in self._holders(st.iterable, self.scopes_at[id(st)])}
+        if not walked:
+            return False  # a new list (or no list): nothing else refers to it
+        if self._fresh is None:
+            self._fresh = fresh_at_loops(self._keep)
+        fresh = self._fresh.get(id(st), frozenset())
+        calls = False
+        # (node, in the loop's own body rather than in a CRAFT it may call)
+        stack: list[tuple[object, bool]] = [(b, True) for b in st.body]
+        while stack:
+            node, own = stack.pop()
+            if isinstance(node, s.OpCall) and node.op in IN_PLACE and node.args:
+                target = node.args[0]
+                scopes = self.scopes_at.get(id(node))
+                if scopes is None:
+                    return True
+                new = own and isinstance(target, s.Name) and target.id in fresh
+                if not new and walked & {self._find(h) for h in self._holders(target, scopes)}:
+                    return True
+            if isinstance(node, s.Call) or (isinstance(node, s.OpCall) and node.op == "STRAIN"):
+                if not calls:
+                    calls = True
+                    # Any function value may reach any call: every CRAFT in view may run.
+                    stack.extend((c, False) for crafts in self.crafts.values() for c in crafts)
+                callee = node.func if isinstance(node, s.Call) else (node.args or (None,))[0]
+                if not self._in_view(callee) and self._find(HEAP) in walked:
+                    return True
+            inside = own and not isinstance(node, s.Craft)
+            stack.extend((c, inside) for c in s.children(node))
+        return False
+
+    def _in_view(self, callee: s.Expr | None) -> bool:
+        """`callee` is certainly one of the CRAFTs in view: the program is
+        closed and it names a CRAFT, a name nothing else binds."""
+        return (
+            self.closed
+            and isinstance(callee, s.Name)
+            and callee.id in self.crafts
+            and callee.id not in self.bound
+        )
 
     def of(self, e: s.Expr) -> Ty:
         if not self.converged:

@@ -17,11 +17,14 @@ import pytest
 from alienworlds.porting import Bounds, Porter, PortError
 from alienworlds.porting.differential import (
     TARGETED,
+    WALK_ROUTES,
+    copying_world,
     differential,
     manual_output,
     programs,
     random_program,
     runnable,
+    walk_changing_program,
 )
 from alienworlds.porting.samples import values, wide
 from alienworlds.porting.types import BOOL, FLOAT, INT, STR, infer, list_of
@@ -60,6 +63,7 @@ HOSTILE = world(
     ("UNDER", "(> a b)"),
 )
 
+COPYING = copying_world()
 
 PORTERS: dict[str, Porter] = {}
 
@@ -107,6 +111,8 @@ def _walk(node):
         'CRAFT g():\n    DELIVER xs\nIMPRINT(g(), 0, "a")',
         'SET m AS STRAND(STRAND(0), xs)\nSWEEP row IN m:\n    ANNEX(row, "a")',
         'SET ys AS BOND(YES, xs)\nANNEX(ys, "a")',
+        'SET ys AS APEX(xs, STRAND(0))\nANNEX(ys, "a")',
+        'SET ys AS NADIR(STRAND(5), xs)\nANNEX(ys, "a")',
     ],
 )
 def test_a_list_changed_through_another_way_in_widens_its_type(change):
@@ -177,6 +183,61 @@ def test_every_targeted_shape_is_ported_right_or_refused():
         for _ in range(2):
             pick = lambda: rng.choice(("0", "-1", "-0.0", "1.0", "YES", "NO", "27"))  # noqa: E731
             never_wrong(HOSTILE, shape.format(a=pick(), b=pick(), c=pick(), s='"a"'))
+
+
+@pytest.mark.parametrize("route", sorted(WALK_ROUTES))
+def test_a_list_changed_while_a_sweep_walks_it_is_ported_right_or_refused(route):
+    rng = random.Random(f"walk {route}")
+    ported = tried = 0
+    for _ in range(6):
+        source = walk_changing_program(rng, route)
+        if manual_output(source) is None:
+            continue
+        for w in (MAIN, COPYING):
+            tried += 1
+            ported += never_wrong(w, source)
+    assert tried >= 8
+    if not WALK_ROUTES[route].changes_walked:
+        assert ported == tried  # the walked list never changes: nothing to refuse
+
+
+@settings(
+    max_examples=examples(12),
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(st.integers(0, 2**32))
+def test_random_walks_that_change_lists_port_right_or_are_refused(seed):
+    source = walk_changing_program(random.Random(seed))
+    assume(manual_output(source) is not None)
+    never_wrong(MAIN, source)
+    never_wrong(COPYING, source)
+
+
+def test_the_walk_the_differential_found_is_refused():
+    # Found by benchmarks/porting_differential.py (seed 0): main changes SWEEP in CRAFT
+    # bodies, and its port walked a copy of xs made before the loop.
+    source = (
+        "CRAFT f(xs):\n    SET last AS 0\n    SWEEP x IN xs:\n        IMPRINT(xs, -1, STRAND())\n"
+        "        SET last AS x\n    DELIVER last\nEMIT(f(STRAND(1, 100)))\n"
+    )
+    assert manual_output(source) == "[]"  # the loop variable ends on the new element
+    with pytest.raises(PortError, match="may change the list it walks") as refused:
+        porter(MAIN).port(source, examples=[], keywords={})
+    assert (refused.value.site, refused.value.line) == ("SWEEP", 3)
+
+
+@pytest.mark.parametrize("given", ['"a"', "STRAND(2, 1)", "2.5"])
+def test_a_parameter_named_like_a_craft_holds_what_its_caller_passed(given):
+    # The analysis once took f(v) in `use` for the CRAFT f (an int), and main's port of
+    # SHATTER added where the manual joins.
+    source = (
+        f"CRAFT f(q):\n    DELIVER 1\nCRAFT h(p):\n    DELIVER {given}\n"
+        "CRAFT use(f, v):\n    DELIVER SHATTER(f(v), f(v))\nEMIT(use(h, 0), use(f, 0))\n"
+    )
+    never_wrong(MAIN, source)
+    never_wrong(HOSTILE, source)
 
 
 def test_a_seeded_slice_of_the_differential_finds_no_disagreement():

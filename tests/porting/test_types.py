@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+from alienworlds.porting.differential import WALK_ROUTES, walk_changing_program
 from alienworlds.porting.types import BOOL, INT, STR, TOP, infer, list_of
 
 from aliencode import parse
@@ -56,3 +60,42 @@ def test_lists_changed_through_an_expression_widen_every_element():
     source = 'SET m AS STRAND(STRAND(1))\nANNEX(PLUCK(m, 0), "s")\nEMIT(PLUCK(PLUCK(m, 0), 1))\n'
     assert last_emitted(source) == INT | STR
     assert last_emitted("SET xs AS STRAND(1)\nANNEX(xs, YES)\nEMIT(xs)\n") == list_of(INT | BOOL)
+
+
+def walked_may_change(source: str, closed: bool = True) -> bool:
+    tree = parse(source)
+    types = infer(tree, [] if closed else None)
+    stack = list(tree.body)
+    while stack:
+        node = stack.pop(0)
+        if isinstance(node, s.Sweep):
+            return types.may_change_walked(node)
+        stack.extend(s.children(node))
+    raise AssertionError("no SWEEP")
+
+
+@pytest.mark.parametrize("route", sorted(WALK_ROUTES))
+@pytest.mark.parametrize("seed", range(3))
+def test_a_body_that_changes_the_walked_list_is_seen_by_every_route(route, seed):
+    rng = random.Random(seed)
+    source = walk_changing_program(rng, route)
+    assert walked_may_change(source) == WALK_ROUTES[route].changes_walked, source
+
+
+def test_a_walk_of_a_new_list_may_not_change():
+    source = "SET w AS STRAND(1)\nSWEEP x IN GATHER(w):\n    ANNEX(w, x)\n"
+    assert not walked_may_change(source)
+    assert walked_may_change(source.replace("GATHER(w)", "w"))
+
+
+def test_a_call_of_code_out_of_view_may_change_any_list_that_left_the_program():
+    # Open: anyone may call f, with a function that changes the list it is given.
+    source = "CRAFT f(g, w):\n    SWEEP x IN w:\n        g(STRAND())\n    DELIVER 0\n"
+    assert walked_may_change(source, closed=False)
+    # A CRAFT parameter named like a CRAFT still holds whatever the caller passed.
+    shadowed = (
+        "CRAFT f(q):\n    DELIVER 0\nCRAFT h(p):\n    ANNEX(p, 1)\n    DELIVER 0\n"
+        "CRAFT walk(f, w):\n    SWEEP x IN w:\n        f(w)\n    DELIVER 0\n"
+        "SET w AS STRAND(1)\nEMIT(walk(h, w))\n"
+    )
+    assert walked_may_change(shadowed)
