@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from operator import is_
 
 from . import syntax as s
@@ -29,6 +29,26 @@ def sites_in(tree: s.Program) -> set[str]:
             found.add(LITERAL_SITES[type(node)])
         stack.extend(s.children(node))
     return found
+
+
+def names_in(roots: Iterable[object]) -> set[str]:
+    """Every name the nodes mention or bind, at any depth: names read, SET
+    targets, loop names, CRAFT names and parameters."""
+    out: set[str] = set()
+    stack: list[object] = list(roots)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, s.Name):
+            out.add(node.id)
+        elif isinstance(node, s.Set):
+            out.update(node.targets)
+        elif isinstance(node, s.Sweep):
+            out.update(node.names)
+        elif isinstance(node, s.Craft):
+            out.add(node.name)
+            out.update(node.params)
+        stack.extend(s.children(node))
+    return out
 
 
 def nodes(node: object) -> Iterator[object]:

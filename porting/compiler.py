@@ -32,7 +32,7 @@ from aliencode import AlienSyntaxError, compile_source, parse
 from aliencode import syntax as s
 from aliencode.compiler import MAX_NESTING, check_nesting
 from aliencode.unparse import unparse
-from aliencode.walk import node_count
+from aliencode.walk import names_in, node_count
 
 from .compensation import Compensator, Found, Memo
 from .samples import same, values
@@ -98,24 +98,6 @@ class Ported:
             "helpers": self.helpers,
             "seconds": round(self.seconds, 3),
         }
-
-
-def _names(programs: Sequence[s.Program]) -> set[str]:
-    out: set[str] = set()
-    stack: list[object] = [st for p in programs for st in p.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, s.Name):
-            out.add(node.id)
-        elif isinstance(node, s.Set):
-            out.update(node.targets)
-        elif isinstance(node, s.Sweep):
-            out.update(node.names)
-        elif isinstance(node, s.Craft):
-            out.add(node.name)
-            out.update(node.params)
-        stack.extend(s.children(node))
-    return out
 
 
 EFFECTS = frozenset({"ANNEX", "IMPRINT", "EXPEL", "EMIT", "STRAIN"})
@@ -248,7 +230,7 @@ class _Job:
             self.changes: list[Change] = []
             self.helpers: dict[tuple, str] = {}
             self.helper_defs: list[s.Stmt] = []
-            self.used = _names([tree, *(examples or [])])
+            self.used = names_in(st for p in (tree, *(examples or ())) for st in p.body)
             self.building: set[tuple] = set()
 
     # -- statements ------------------------------------------------------------

@@ -19,6 +19,7 @@ mentions them (none could reach the list by name).
 from __future__ import annotations
 
 from aliencode import syntax as s
+from aliencode.walk import names_in
 
 # Operations that may give back one of their arguments itself.
 _GIVE_BACK = frozenset({"BOND", "RIFT", "NADIR", "APEX"})
@@ -63,24 +64,6 @@ def _escaping(node: object, names: frozenset[str]) -> set[str]:
     return out
 
 
-def _mentioned(body: tuple[s.Stmt, ...]) -> set[str]:
-    """Every name a body mentions, CRAFT bodies inside it included."""
-    out: set[str] = set()
-    stack: list[object] = list(body)
-    while stack:
-        n = stack.pop()
-        if isinstance(n, s.Name):
-            out.add(n.id)
-        elif isinstance(n, s.Set):
-            out.update(n.targets)
-        elif isinstance(n, s.Sweep):
-            out.update(n.names)
-        elif isinstance(n, s.Craft):
-            out.update(n.params)
-        stack.extend(s.children(n))
-    return out
-
-
 def _crafts(body: tuple[s.Stmt, ...]) -> list[s.Craft]:
     """The CRAFTs a body defines at any depth, not those inside them."""
     out: list[s.Craft] = []
@@ -99,7 +82,7 @@ def fresh_at_loops(programs: list[s.Program]) -> dict[int, frozenset[str]]:
     programs share their top level (a program and a task's calls): a name
     another of them mentions is never fresh at the top level."""
     out: dict[int, frozenset[str]] = {}
-    mentioned = [_mentioned(p.body) for p in programs]
+    mentioned = [names_in(p.body) for p in programs]
     for k, program in enumerate(programs):
         others = set().union(*(m for j, m in enumerate(mentioned) if j != k))
         _scope(program.body, others, out)
@@ -110,8 +93,8 @@ def _scope(body: tuple[s.Stmt, ...], outside: set[str], out: dict[int, frozenset
     inner = _crafts(body)
     reached = set(outside)
     for craft in inner:
-        reached |= _mentioned(craft.body) | set(craft.params) | {craft.name}
-    own = frozenset(_mentioned(body) - reached)
+        reached |= names_in([craft])
+    own = frozenset(names_in(body) - reached)
     _block(body, frozenset(), own, out)
     for craft in inner:
         _scope(craft.body, set(), out)

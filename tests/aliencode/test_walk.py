@@ -10,7 +10,7 @@ from test_properties import PROPERTY, programs
 from aliencode import parse
 from aliencode import syntax as s
 from aliencode.errors import AlienSyntaxError
-from aliencode.walk import StatementMapper, kept, node_count
+from aliencode.walk import StatementMapper, kept, names_in, node_count
 
 
 def _tree(source: str) -> s.Program | None:
@@ -144,3 +144,12 @@ def test_every_node_class_has_its_children_by_class():
         if isinstance(cls, type) and issubclass(cls, s._Node) and cls is not s._Node
     }
     assert classes == set(s._CHILDREN)
+
+
+def test_names_in_gives_every_name_read_or_bound_at_any_depth():
+    tree = parse(
+        "SET a, b AS STRAND(1, 2)\nSWEEP x IN c:\n    UPON d:\n        EMIT(e(f))\n"
+        "CRAFT g(p, q):\n    SET r AS p\n    DELIVER q\n"
+    )
+    assert names_in(tree.body) == set("abcdefgpqrx")
+    assert names_in([]) == set()

@@ -65,6 +65,17 @@ HOSTILE = world(
 
 COPYING = copying_world()
 
+
+def random_seeds(test):
+    """`test` run on a few seeds of a random program maker."""
+    return settings(
+        max_examples=examples(12),
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow],
+    )(given(st.integers(0, 2**32))(test))
+
+
 PORTERS: dict[str, Porter] = {}
 
 
@@ -201,13 +212,7 @@ def test_a_list_changed_while_a_sweep_walks_it_is_ported_right_or_refused(route)
         assert ported == tried  # the walked list never changes: nothing to refuse
 
 
-@settings(
-    max_examples=examples(12),
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(st.integers(0, 2**32))
+@random_seeds
 def test_random_walks_that_change_lists_port_right_or_are_refused(seed):
     source = walk_changing_program(random.Random(seed))
     assume(manual_output(source) is not None)
@@ -249,13 +254,7 @@ def test_a_seeded_slice_of_the_differential_finds_no_disagreement():
         assert not tally.disagreements, tally.disagreements[0]
 
 
-@settings(
-    max_examples=examples(12),
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-@given(st.integers(0, 2**32))
+@random_seeds
 def test_random_programs_port_right_or_are_refused(seed):
     source = random_program(random.Random(seed), 4)
     assume(manual_output(source) is not None)
