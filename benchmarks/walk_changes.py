@@ -9,6 +9,10 @@ CRAFT bodies) and to a world whose SWEEP walks a copy. Prints, per world
 and route, the programs tried, ported, refused and the disagreements (a
 port that prints something else). Exit 1 on any disagreement, or when a
 program of a route that never changes the walked list is refused.
+
+Then, as "fresh list?", ten times as many loops changing a list made before
+them, where moves drawn before, in and after the loop decide whether that
+list reaches the walked one (porting.differential.fresh_list_program).
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from alienworlds.porting.differential import (
     WALK_ROUTES,
     copying_world,
     differential,
+    fresh_list_program,
     runnable,
     walk_changing_program,
 )
@@ -42,13 +47,14 @@ def main(argv: list[str] | None = None) -> int:
     for k in range(args.per_route * len(routes)):
         route = routes[k % len(routes)]
         made[route].append(walk_changing_program(rng, route))
+    made["fresh list?"] = [fresh_list_program(rng) for _ in range(args.per_route * 10)]
     cases = {r: runnable(sources) for r, sources in made.items()}
     wrong = refused_safe = 0
     for world in (load("main"), copying_world()):
         porter = Porter(world, Bounds(budget=20_000))
-        for route in routes:
+        for route in made:
             tally = differential(world, cases[route], porter)
-            safe = not WALK_ROUTES[route].changes_walked
+            safe = route in WALK_ROUTES and not WALK_ROUTES[route].changes_walked
             print(
                 f"{world.name:8} {route:15} tried {tally.tried:3}, ported {tally.ported:3}, "
                 f"refused {tally.refused:3}, disagreements {len(tally.disagreements)}"

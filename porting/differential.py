@@ -450,6 +450,69 @@ def walk_changing_program(rng: random.Random, route: str | None = None) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Statements that may (or may not) let `acc`, a list made before the loop,
+# reach `m`, whose element the loop walks: what decides whether `acc` is
+# fresh at the loop (fresh.py).
+FRESH_MOVES = (
+    "ANNEX(m, acc)",
+    "IMPRINT(m, 0, acc)",
+    "SET m AS STRAND(acc, w)",
+    "SET ys AS acc\nANNEX(m, ys)",
+    "SET acc AS STRAND(3)",
+    "SET acc AS PLUCK(m, -1)",
+    "SET acc AS BOND(YES, PLUCK(m, 0))",
+    "SET acc AS APEX(PLUCK(m, 0), STRAND())",
+    "SET acc AS GATHER(PLUCK(m, 0))",
+    "EMIT(GAUGE(acc), PLUCK(acc, 0))",
+    "SET k AS keep(acc)",
+    "SET k AS put(acc)",
+    "UPON AKIN(GAUGE(seen), 1):\n    ANNEX(m, acc)",
+    "SWEEP y IN STRAND(1):\n    SET acc AS PLUCK(m, -1)",
+)
+
+
+def fresh_list_program(rng: random.Random) -> str:
+    """A loop walking an element of `m` while its body changes `acc`, with
+    FRESH_MOVES drawn before it, in its body and after it (helpers `keep`,
+    which only reads its argument, and `put`, which stores it in `m`), at
+    the top level or in a CRAFT. Whether `acc` is the walked list depends
+    on the order of those moves, which the alias analysis does not see."""
+    elements = ", ".join(rng.choice(BOUNDARY) for _ in range(rng.randint(1, 4)))
+    value = rng.choice((*BOUNDARY, "STRAND()", '"a"'))
+    change = rng.choice(WALK_CHANGES).format(t="acc", v=value)
+
+    def moves(most: int) -> list[str]:
+        return [rng.choice(FRESH_MOVES) for _ in range(rng.randint(0, most))]
+
+    body = [
+        "SET seen AS STRAND()",
+        "SET acc AS STRAND(1, 2)",
+        "SET m AS STRAND(w)",
+        *moves(2),
+        f"SWEEP x IN PLUCK(m, {rng.choice(('0', '-1'))}):",
+        "    ANNEX(seen, x)",
+        _indented(change, "    "),
+        *(_indented(line, "    ") for line in moves(1)),
+        *moves(1),
+        "EMIT(m)",
+    ]
+    lines = [
+        f"SET w AS STRAND({elements})",
+        "CRAFT keep(p):\n    DELIVER GAUGE(p)",
+    ]
+    if rng.random() < 0.5:
+        lines.append("SET m AS STRAND()\nCRAFT put(p):\n    ANNEX(m, p)\n    DELIVER 0")
+        lines.extend(body)
+        lines.append("EMIT(seen)")
+    else:
+        lines.append("CRAFT walk():")
+        lines.append("    CRAFT put(p):\n        ANNEX(m, p)\n        DELIVER 0")
+        lines.extend(_indented(line, "    ") for line in body)
+        lines.append("    DELIVER seen")
+        lines.append("EMIT(walk())")
+    return "\n".join(lines) + "\n"
+
+
 def programs(seed: int, count: int) -> list[str]:
     """`count` programs from `seed`: a quarter targeted, an eighth changing
     the list a SWEEP walks, the rest random."""

@@ -20,6 +20,7 @@ from alienworlds.porting.differential import (
     WALK_ROUTES,
     copying_world,
     differential,
+    fresh_list_program,
     manual_output,
     programs,
     random_program,
@@ -218,6 +219,19 @@ def test_random_walks_that_change_lists_port_right_or_are_refused(seed):
     assume(manual_output(source) is not None)
     never_wrong(MAIN, source)
     never_wrong(COPYING, source)
+
+
+@random_seeds
+def test_lists_made_before_a_walk_port_right_or_are_refused(seed):
+    source = fresh_list_program(random.Random(seed))
+    assume(manual_output(source) is not None)
+    never_wrong(MAIN, source)
+    never_wrong(COPYING, source)
+
+
+def test_some_loops_changing_a_fresh_list_still_port_where_sweep_walks_a_copy():
+    ported = sum(never_wrong(COPYING, fresh_list_program(random.Random(s))) for s in range(40))
+    assert 5 <= ported < 40  # the fresh ones port; those whose list reached m first do not
 
 
 def test_the_walk_the_differential_found_is_refused():
