@@ -213,17 +213,10 @@ def test_a_list_changed_while_a_sweep_walks_it_is_ported_right_or_refused(route)
         assert ported == tried  # the walked list never changes: nothing to refuse
 
 
+@pytest.mark.parametrize("maker", [walk_changing_program, fresh_list_program])
 @random_seeds
-def test_random_walks_that_change_lists_port_right_or_are_refused(seed):
-    source = walk_changing_program(random.Random(seed))
-    assume(manual_output(source) is not None)
-    never_wrong(MAIN, source)
-    never_wrong(COPYING, source)
-
-
-@random_seeds
-def test_lists_made_before_a_walk_port_right_or_are_refused(seed):
-    source = fresh_list_program(random.Random(seed))
+def test_random_loops_that_change_lists_port_right_or_are_refused(maker, seed):
+    source = maker(random.Random(seed))
     assume(manual_output(source) is not None)
     never_wrong(MAIN, source)
     never_wrong(COPYING, source)
