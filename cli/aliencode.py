@@ -462,7 +462,14 @@ def world_compare(site: str, left: str, right: str) -> None:
 
 @main.command()
 @click.argument("file", default="-", metavar="[FILE|-]")
-@click.option("--world", "world_spec", metavar="W", required=True, help=WORLD_HELP)
+@click.option(
+    "--world",
+    "world_spec",
+    metavar="W",
+    required=True,
+    help="The world to port to, always named: a shipped world's name or a path to a world TOML "
+    "file; `standard` is the manual's own semantics.",
+)
 @click.option(
     "--example",
     "examples",

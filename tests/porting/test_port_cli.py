@@ -59,3 +59,17 @@ def test_bad_input_exits_2():
 def test_standard_is_the_identity():
     result = port("--world", "standard", "--whole-program")
     assert result.exit_code == 0 and result.output == PROGRAM
+
+
+def test_the_world_is_always_named():
+    shown = CliRunner().invoke(main, ["port", "--help"]).output
+    assert "always named" in shown and "Default:" not in shown
+    missing = port()
+    assert missing.exit_code == 2 and "--world" in missing.output
+
+
+def test_a_loop_changing_the_list_it_walks_is_refused_naming_the_loop():
+    source = "CRAFT f(xs):\n    SWEEP x IN xs:\n        IMPRINT(xs, -1, 0)\n    DELIVER 0\n"
+    result = port("--world", "main", "--whole-program", stdin=source)
+    assert result.exit_code == 1
+    assert "line 2" in result.output and "may change the list it walks" in result.output
