@@ -29,8 +29,6 @@ if TYPE_CHECKING:
     from alienworlds.tasks.bank import Bank
     from alienworlds.tasks.grade import Grade
 
-WORLD_HELP = shared.world_help("aliencode")
-
 # Ten times the default: a run this long still ends on its step count, well
 # before the wall-clock backstop, so its verdict does not depend on the machine.
 MOST_STEPS = 10 * Limits().max_steps

@@ -35,8 +35,6 @@ if TYPE_CHECKING:
 
 LONGEST = 3600.0  # seconds a search may be given per theorem
 
-WORLD_HELP = shared.world_help("alienlogic")
-
 fail = partial(scaffold.fail, "alienlogic")
 read_text = partial(scaffold.read_answer, "alienlogic", kind="proof")
 
