@@ -11,7 +11,9 @@ and an operand has effects, the call goes through a helper CRAFT whose
 parameters bind the operands once, in order. ANNEX and EXPEL that a world
 changes beyond repair by their arguments go through helper CRAFTs that use
 the world's own operation and then put every element where the manual
-would have it. Helpers are written at the start of the program.
+would have it. Helpers are written at the start of the program. A SWEEP
+whose body may change the list it walks is refused where the world changes
+SWEEP: the world walks what its rule made of the list before the loop.
 
 The result agrees with the manual's program on every input on which the
 manual's program runs without error and whose values have the types the

@@ -17,7 +17,10 @@ the manual. Programs come from two sources:
   every route the alias analysis must follow (another name, an element, a
   parameter, a function value, a global, a predicate, a list stored before
   the loop), or changes another list (which the porter should still port,
-  even one stored in a list after the loop).
+  even one stored in a list after the loop);
+* `fresh_list_program`: a loop changing a list made before it, where moves
+  drawn before, in and after the loop decide whether that list is the one
+  walked (what porting/fresh.py must get right).
 
 Only programs that run to the end under the manual count (the porter
 promises nothing for a failing input). A ported program that fails, runs out

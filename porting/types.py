@@ -23,6 +23,10 @@ through any member widens the element type of every member. Lists held in
 other lists (an element, a loop variable, a list from unseen code) form one
 class, `HEAP`; what is stored there widens lists at every depth. The
 analysis is flow-insensitive: a change anywhere counts everywhere.
+
+The same alias classes say whether a SWEEP's body may change the list the
+loop walks (`may_change_walked`), with fresh.py for the lists made before
+the loop that nothing else can reach yet.
 """
 
 from __future__ import annotations
