@@ -23,7 +23,7 @@ from pathlib import Path
 from alienworlds.generate.audited_files import AuditFailed, write_audited
 from alienworlds.porting import Porter
 from alienworlds.porting.compensation import Memo
-from alienworlds.ruleset import World
+from alienworlds.ruleset import Rule, World
 from alienworlds.ruleset.phases import Phases
 from alienworlds.tasks.aliencode_audit import Audit, audit
 from alienworlds.tasks.bank import Bank, BankError, load_bank, parse_bank
@@ -32,7 +32,7 @@ from aliencode.world_schema import load
 
 from .bank import NoBank, draw_bank
 from .bank_writer import bank_toml
-from .coverage_prior import CoveragePrior, kind
+from .coverage_prior import CoveragePrior
 from .instances import Instantiation, reported
 from .world_draw import BOUNDS, VERSION, Drawer, GenerationError, Knobs
 
@@ -62,8 +62,8 @@ class Generated:
     rules_redrawn: int = (
         0  # worlds tried again with one rule drawn again (the others are drawn anew)
     )
-    # rules no bank task entered, by kind (site, place): what benchmarks/rule_coverage.py counts
-    uncovered: Counter = field(default_factory=Counter)
+    # rules no bank task entered, in the order met: what benchmarks/rule_coverage.py counts
+    uncovered: list[Rule] = field(default_factory=list)
 
 
 def _settings(knobs: Knobs) -> str:
@@ -89,7 +89,7 @@ def generate(
         Memo()
     )  # hints from earlier searches, shared by every world of this seed (each checked again)
     rejected: Counter = Counter()
-    uncovered: Counter = Counter()
+    uncovered: list[Rule] = []
     fresh = redrawn = 0
     drawer = Drawer(seed, knobs, fresh, memo, prior)
     with phases.phase("drawing world 1"):
@@ -117,7 +117,7 @@ def generate(
             phases.say(f"no bank for this world ({exc}); drawing again")
             again = False
             if exc.rule is not None:
-                uncovered[kind(world.rule(exc.rule))] += 1
+                uncovered.append(world.rule(exc.rule))
                 with phases.phase(f"drawing rule {exc.rule} again"):
                     again = _redraw(drawer, exc.rule)
             if again:

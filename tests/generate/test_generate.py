@@ -143,7 +143,7 @@ def test_counts_match_the_world():
         assert drawn == len(rules) - result.by_scheme[schemes.RED_HERRING]
         assert result.draws == len(rules) + sum(result.rejected.values())
         # each rule no bank task entered is counted by kind, once per bank draw it ended
-        assert sum(result.uncovered.values()) == result.worlds_rejected["a rule no task enters"]
+        assert len(result.uncovered) == result.worlds_rejected["a rule no task enters"]
 
 
 def test_knobs_that_cannot_be_met_are_refused():

@@ -27,7 +27,10 @@ def test_a_seed_counts_its_world_as_covered_and_its_redrawn_rules_as_uncovered(m
         Rule(id="G02", name="", target="ATOP", actual="IDENTITY", scope="loop"),
         Rule(id="G03", name="", target="ATOP", actual="(> a b)"),
     )
-    drawn_again = Counter({("APART", "anywhere"): 2})
+    drawn_again = [
+        Rule(id="G04", name="", target="APART", actual="(== a b)"),
+        Rule(id="G04", name="", target="APART", actual="(!= (+ a 2) b)"),
+    ]
     seen = {}
 
     def generate(seed, prior=None):
@@ -35,13 +38,29 @@ def test_a_seed_counts_its_world_as_covered_and_its_redrawn_rules_as_uncovered(m
         return SimpleNamespace(world=SimpleNamespace(rules=rules), uncovered=drawn_again)
 
     monkeypatch.setattr(bench, "generate", generate)
-    seed, covered, uncovered, _ = bench.measure("s", flat=True)
+    seed, outcomes, _ = bench.measure("s", flat=True)
     assert seed == "s" and seen["s"] == CoveragePrior()
+    covered = Counter(kind for kind, _, was in outcomes if was)
+    uncovered = Counter(kind for kind, _, was in outcomes if not was)
     assert covered == Counter(
         {("PLUCK", "anywhere"): 1, ("ATOP", "herring loop"): 1, ("ATOP", "anywhere"): 1}
     )
-    assert uncovered == drawn_again
+    assert uncovered == Counter({("APART", "anywhere"): 2})
+    assert [f for _, f, was in outcomes if not was] == ["(== a b)", "(!= (+ a N) b)"]
     bench.measure("t", flat=False)
     assert seen["t"] is None  # the shipped prior
     counts = {k: (covered[k], uncovered[k]) for k in covered.keys() | uncovered.keys()}
     assert parse_prior(prior_toml(counts, "s")).counts == counts
+
+
+def test_held_out_loss_rewards_the_predictor_that_tells_outcomes_apart():
+    # Within one kind, expression "a" is always covered and "b" never: knowing the
+    # expression predicts each held-out seed better than the kind alone.
+    kind = ("UNDER", "anywhere")
+    results = [
+        (str(s), [(kind, "a", True), (kind, "a", True), (kind, "b", False)], 0.0) for s in range(6)
+    ]
+    assert bench.held_out_loss(results, True) < bench.held_out_loss(results, False)
+    # One expression per kind: the expression adds nothing.
+    same = [(str(s), [(kind, "a", True), (kind, "a", s % 2 == 0)], 0.0) for s in range(6)]
+    assert bench.held_out_loss(same, True) >= bench.held_out_loss(same, False)
