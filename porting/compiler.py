@@ -37,6 +37,7 @@ from aliencode.unparse import unparse
 from aliencode.walk import names_in, node_count
 
 from .compensation import Compensator, Found, Memo
+from .fresh import fresh_at_loops
 from .samples import same, values
 from .search import Bounds
 from .semantics import FUNCTION, Ctx, WorldView, operands
@@ -226,13 +227,15 @@ class _Job:
             world_callers=world_callers,
         )
         self.raw: set[int] = set()
+        self.programs = [tree, *(examples or [])]
+        self._fresh: dict[int, frozenset[str]] | None = None  # fresh_at_loops, when asked
         root = parent or self
         self.root = root
         if parent is None:
             self.changes: list[Change] = []
             self.helpers: dict[tuple, str] = {}
             self.helper_defs: list[s.Stmt] = []
-            self.used = names_in(st for p in (tree, *(examples or ())) for st in p.body)
+            self.used = names_in(st for p in self.programs for st in p.body)
             self.building: set[tuple] = set()
 
     # -- statements ------------------------------------------------------------
@@ -270,7 +273,7 @@ class _Job:
     def sweep(self, st: s.Sweep, ctx: Ctx) -> s.Expr:
         iterable = self.expr(st.iterable, ctx)
         ty = self.types.of(st.iterable)
-        if self.view.altered("SWEEP", ctx) and self.types.may_change_walked(st):
+        if self.view.altered("SWEEP", ctx) and self.types.may_change_walked(st, self.fresh_at(st)):
             # The manual's SWEEP walks the list itself and sees what the body
             # changes; the world's walks what its rule made of it, before the loop.
             raise PortError(
@@ -304,6 +307,13 @@ class _Job:
             return s.Call(s.Name(helper, st.pos), (iterable,), st.pos)
         self.note(st.pos, "SWEEP", ctx, found, ["seq"])
         return build(found.template, [iterable], self.kw, st.pos)
+
+    def fresh_at(self, st: s.Sweep) -> frozenset[str]:
+        """The names fresh at loop `st` (fresh.py), found for every loop the
+        first time one is asked about."""
+        if self._fresh is None:
+            self._fresh = fresh_at_loops(self.programs)
+        return self._fresh.get(id(st), frozenset())
 
     # -- expressions -----------------------------------------------------------
 

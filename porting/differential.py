@@ -434,7 +434,7 @@ def walk_changing_program(rng: random.Random, route: str | None = None) -> str:
     loop = ["SET seen AS STRAND()", *(way.before.split("\n") if way.before else ())]
     loop.append(f"SWEEP x IN {way.walked}:")
     loop.append("    ANNEX(seen, x)")
-    body = way.call.format(change=change) if "{change}" in way.call else way.call
+    body = way.call.format(change=change)
     if rng.random() < 0.3:
         body = f"UPON AKIN(GAUGE(seen), {rng.choice(('1', '2'))}):\n" + _indented(body, "    ")
     loop.append(_indented(body, "    "))

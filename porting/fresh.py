@@ -21,12 +21,12 @@ from __future__ import annotations
 from aliencode import syntax as s
 from aliencode.walk import names_in
 
+from .types import ELEMENT_GIVERS, STORES
+
 # Operations that may give back one of their arguments itself.
 _GIVE_BACK = frozenset({"BOND", "RIFT", "NADIR", "APEX"})
 # Operations that may give a list the program holds: an argument, an element.
-_OLD_VALUE = _GIVE_BACK | {"PLUCK", "EXPEL"}
-# Argument positions an operation stores into a sequence (None: all).
-_STORED = {"STRAND": None, "KNOT": None, "ANNEX": (1,), "IMPRINT": (2,)}
+_OLD_VALUE = _GIVE_BACK | ELEMENT_GIVERS
 
 
 def new_list(e: s.Expr) -> bool:
@@ -56,7 +56,7 @@ def _escaping(node: object, names: frozenset[str]) -> set[str]:
         elif isinstance(n, s.Sweep):
             out.update(t for t in n.names if t in names)
         if isinstance(n, s.OpCall) and n.op not in _GIVE_BACK:
-            stored = _STORED.get(n.op, ())
+            stored = STORES.get(n.op, ())
             for k, a in enumerate(n.args):
                 stack.append((a, stored is not None and k not in stored))
             continue

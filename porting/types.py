@@ -25,8 +25,8 @@ class, `HEAP`; what is stored there widens lists at every depth. The
 analysis is flow-insensitive: a change anywhere counts everywhere.
 
 The same alias classes say whether a SWEEP's body may change the list the
-loop walks (`may_change_walked`), with fresh.py for the lists made before
-the loop that nothing else can reach yet.
+loop walks (`may_change_walked`), given the lists made before the loop that
+nothing else can reach yet (fresh.py).
 """
 
 from __future__ import annotations
@@ -35,9 +35,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from aliencode import syntax as s
-from aliencode.sites import COMPARISON
-
-from .fresh import fresh_at_loops
+from aliencode.sites import COMPARISON, IN_PLACE
 
 SCALARS = ("int", "float", "bool", "str", "none", "func")
 NUMBERS = frozenset({"int", "float", "bool"})
@@ -275,8 +273,6 @@ def operation_type(op: str, args: list[Ty], outside: bool = False) -> Ty:
 ELEMENT_GIVERS = frozenset({"PLUCK", "EXPEL", "NADIR", "APEX"})
 # Operations that store their arguments (by position) inside a sequence.
 STORES = {"STRAND": None, "KNOT": None, "ANNEX": (1,), "IMPRINT": (2,)}
-# Operations that change their first argument, a list, in place.
-IN_PLACE = frozenset({"ANNEX", "IMPRINT", "EXPEL"})
 
 HEAP = ("heap",)  # the holder of every list reached other than by a name of the program
 
@@ -368,8 +364,7 @@ class Types:
         self.outside = False
         self.top.names = _assigned(tuple(bodies))
         self._collect(tuple(bodies))
-        self._keep: list[s.Program] = list(programs)  # expression ids stay valid while we live
-        self._fresh: dict[int, frozenset[str]] | None = None  # fresh.fresh_at_loops, when asked
+        self._keep: list[object] = list(programs)  # expression ids stay valid while we live
         self.converged = False
         for _ in range(MAX_ROUNDS):
             self.changed = False
@@ -623,21 +618,18 @@ class Types:
             return TOP
         return TOP
 
-    def may_change_walked(self, st: s.Sweep) -> bool:
+    def may_change_walked(self, st: s.Sweep, fresh: frozenset[str] = frozenset()) -> bool:
         """While `st` walks a list, its body may change that list in place:
         directly, through another name, an element or a parameter, or in a
         function it may call. A body that calls code not in view may change
         any list that ever reached code not in view (`HEAP`). A list the
-        body changes by a name fresh at the loop (fresh.py) is never the
-        walked list."""
+        body changes by one of the names `fresh` at the loop (fresh.py) is
+        never the walked list."""
         if not self.converged or id(st) not in self.scopes_at:
             return True
         walked = {self._find(h) for h in self._holders(st.iterable, self.scopes_at[id(st)])}
         if not walked:
             return False  # a new list (or no list): nothing else refers to it
-        if self._fresh is None:
-            self._fresh = fresh_at_loops(self._keep)
-        fresh = self._fresh.get(id(st), frozenset())
         calls = False
         # (node, in the loop's own body rather than in a CRAFT it may call)
         stack: list[tuple[object, bool]] = [(b, True) for b in st.body]

@@ -6,6 +6,7 @@ import random
 
 import pytest
 from alienworlds.porting.differential import WALK_ROUTES, walk_changing_program
+from alienworlds.porting.fresh import fresh_at_loops
 from alienworlds.porting.types import BOOL, INT, STR, TOP, infer, list_of
 
 from aliencode import parse
@@ -65,11 +66,12 @@ def test_lists_changed_through_an_expression_widen_every_element():
 def walked_may_change(source: str, closed: bool = True) -> bool:
     tree = parse(source)
     types = infer(tree, [] if closed else None)
+    fresh = fresh_at_loops([tree])
     stack = list(tree.body)
     while stack:
         node = stack.pop(0)
         if isinstance(node, s.Sweep):
-            return types.may_change_walked(node)
+            return types.may_change_walked(node, fresh[id(node)])
         stack.extend(s.children(node))
     raise AssertionError("no SWEEP")
 
