@@ -36,10 +36,11 @@ from .coverage_prior import CoveragePrior
 from .instances import Instantiation, reported
 from .world_draw import BOUNDS, VERSION, Drawer, GenerationError, Knobs
 
-# Banks tried for one seed, each in a new world or one with a rule drawn again. A
-# world of the default knobs has a bank about one time in ten since every adaptive
-# strategy flags: at 20, three of six fresh seeds found none (docs/generated-worlds.md).
-# A seed that finds one sooner gives the same files whatever the bound.
+# Banks tried for one seed, each in a new world or one with a rule drawn again. At
+# version 6 a world of the default knobs had a bank about one time in ten, and at 20
+# three of six fresh seeds found none; at version 8 forty fresh seeds tried 1 to 11
+# (docs/generated-worlds.md). A seed that finds one sooner gives the same files
+# whatever the bound.
 MAX_BANKS = 60
 
 
